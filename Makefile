@@ -1,0 +1,38 @@
+# Strata: build, test and try the package. `make test` is what CI runs.
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
+
+.PHONY: deps build test demo lint format
+
+## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu).
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## build: compile every target.
+build: deps
+	$(SWIFT) build --build-tests
+
+## test: install what is missing, build, and run every test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: load a model and print its summary.
+demo: deps
+	$(SWIFT) run StrataDemo
+
+## lint: check formatting against .swift-format.
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+## format: rewrite sources in the project's format.
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

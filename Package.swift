@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataXcodeModel", targets: ["StrataXcodeModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CStrataSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CStrataLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .systemLibrary(
+            name: "CStrataXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "Strata",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "StrataXcodeModel",
+            dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
+        .testTarget(
+            name: "StrataTests",
+            dependencies: ["Strata"]
+        ),
+        .testTarget(
+            name: "StrataXcodeModelTests",
+            dependencies: ["Strata", "StrataXcodeModel", "CStrataSQLite"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

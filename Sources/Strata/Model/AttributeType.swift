@@ -1,0 +1,71 @@
+/// The type of an attribute's value, as Core Data names and numbers them.
+///
+/// The raw value is Core Data's `NSAttributeType` code, which also feeds the entity
+/// version hash, so hashes computed by Strata equal Apple's for the same model.
+public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable, Codable {
+    /// A transient attribute with no declared type.
+    case undefined = 0
+    /// A 16-bit signed integer.
+    case integer16 = 100
+    /// A 32-bit signed integer.
+    case integer32 = 200
+    /// A 64-bit signed integer.
+    case integer64 = 300
+    /// A base-10 decimal number.
+    case decimal = 400
+    /// A 64-bit floating-point number.
+    case double = 500
+    /// A 32-bit floating-point number.
+    case float = 600
+    /// A Unicode string.
+    case string = 700
+    /// A Boolean.
+    case boolean = 800
+    /// A point in time.
+    case date = 900
+    /// Raw bytes.
+    case binary = 1000
+    /// A UUID.
+    case uuid = 1100
+    /// A URL.
+    case uri = 1200
+    /// A value turned into data by a named value transformer.
+    case transformable = 1800
+    /// An object identifier.
+    case objectID = 2000
+
+    /// The name Xcode's model editor writes in `attributeType` (for example `"Integer 16"`).
+    public var modelFileName: String {
+        switch self {
+        case .undefined: "Undefined"
+        case .integer16: "Integer 16"
+        case .integer32: "Integer 32"
+        case .integer64: "Integer 64"
+        case .decimal: "Decimal"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .boolean: "Boolean"
+        case .date: "Date"
+        case .binary: "Binary"
+        case .uuid: "UUID"
+        case .uri: "URI"
+        case .transformable: "Transformable"
+        case .objectID: "ObjectID"
+        }
+    }
+
+    /// The type whose ``modelFileName`` is `name`, or `nil` when there is none.
+    public init?(modelFileName name: String) {
+        guard let type = Self.allCases.first(where: { $0.modelFileName == name }) else { return nil }
+        self = type
+    }
+
+    /// Whether values of this type are numbers (integers, decimal, double, float).
+    public var isNumeric: Bool {
+        switch self {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+
+extension ManagedObjectModel {
+    /// Every problem that would stop the model from being frozen; empty when it is valid.
+    public func validationIssues() -> [ModelIssue] {
+        Parts(entities: entities, configurations: configurations, fetchRequestTemplates: fetchRequestTemplates)
+            .validationIssues()
+    }
+}
+
+extension ManagedObjectModel.Parts {
+    func validationIssues() -> [ModelIssue] {
+        var issues: [ModelIssue] = []
+        var byName: [String: EntityDescription] = [:]
+        for entity in entities {
+            if entity.name.isEmpty {
+                issues.append(ModelIssue(.emptyName, entity: nil, "An entity has an empty name."))
+            } else if byName[entity.name] != nil {
+                issues.append(ModelIssue(.duplicateEntity, entity: entity.name, "Entity '\(entity.name)' is declared twice."))
+            }
+            byName[entity.name] = byName[entity.name] ?? entity
+        }
+        for entity in entities {
+            issues += inheritanceIssues(entity, byName)
+        }
+        for entity in entities {
+            let inherited = inheritedPropertyNames(of: entity, byName)
+            issues += propertyNameIssues(entity, inherited: inherited)
+            issues += attributeIssues(entity)
+            issues += relationshipIssues(entity, byName)
+            let known = inherited.union(entity.ownPropertyNames)
+            issues += constraintIssues(entity, known: known)
+            issues += indexIssues(entity, byName)
+            for fetched in entity.fetchedProperties where byName[fetched.destinationEntityName] == nil {
+                issues.append(
+                    ModelIssue(
+                        .unknownDestination, entity: entity.name, property: fetched.name,
+                        "Fetched property '\(entity.name).\(fetched.name)' fetches unknown entity '\(fetched.destinationEntityName)'."
+                    ))
+            }
+        }
+        for (configuration, members) in configurations.sorted(by: { $0.key < $1.key }) {
+            for member in members where byName[member] == nil {
+                issues.append(
+                    ModelIssue(
+                        .unknownConfigurationEntity, entity: member, property: configuration,
+                        "Configuration '\(configuration)' names unknown entity '\(member)'."))
+            }
+        }
+        for template in fetchRequestTemplates where byName[template.entityName] == nil {
+            issues.append(
+                ModelIssue(
+                    .unknownTemplateEntity, entity: template.entityName, property: template.name,
+                    "Fetch request template '\(template.name)' fetches unknown entity '\(template.entityName)'."))
+        }
+        return issues
+    }
+
+    private func inheritanceIssues(_ entity: EntityDescription, _ byName: [String: EntityDescription]) -> [ModelIssue] {
+        guard let parent = entity.superentityName else { return [] }
+        guard byName[parent] != nil else {
+            return [
+                ModelIssue(
+                    .unknownSuperentity, entity: entity.name,
+                    "Entity '\(entity.name)' inherits from unknown entity '\(parent)'.")
+            ]
+        }
+        var seen: Set<String> = [entity.name]
+        var current: String? = parent
+        while let name = current {
+            if seen.contains(name) {
+                return [
+                    ModelIssue(
+                        .inheritanceCycle, entity: entity.name,
+                        "Entity '\(entity.name)' is its own ancestor (through '\(name)').")
+                ]
+            }
+            seen.insert(name)
+            current = byName[name]?.superentityName
+        }
+        return []
+    }
+
+    /// The property names an entity inherits from its ancestors (stops at cycles).
+    private func inheritedPropertyNames(of entity: EntityDescription, _ byName: [String: EntityDescription])
+        -> Set<String>
+    {
+        var names: Set<String> = []
+        var seen: Set<String> = [entity.name]
+        var current = entity.superentityName.flatMap { byName[$0] }
+        while let ancestor = current, !seen.contains(ancestor.name) {
+            seen.insert(ancestor.name)
+            names.formUnion(ancestor.ownPropertyNames)
+            current = ancestor.superentityName.flatMap { byName[$0] }
+        }
+        return names
+    }
+
+    private func propertyNameIssues(_ entity: EntityDescription, inherited: Set<String>) -> [ModelIssue] {
+        var issues: [ModelIssue] = []
+        var seen: Set<String> = []
+        for name in entity.ownPropertyNames {
+            if name.isEmpty {
+                issues.append(ModelIssue(.emptyName, entity: entity.name, "Entity '\(entity.name)' has a property with an empty name."))
+            } else if seen.contains(name) {
+                issues.append(
+                    ModelIssue(
+                        .duplicateProperty, entity: entity.name, property: name,
+                        "Entity '\(entity.name)' declares property '\(name)' twice."))
+            } else if inherited.contains(name) {
+                issues.append(
+                    ModelIssue(
+                        .shadowedProperty, entity: entity.name, property: name,
+                        "Property '\(entity.name).\(name)' shadows an inherited property of the same name."))
+            } else if name.hasPrefix("@") || name.contains(".") || name.contains(" ") {
+                issues.append(
+                    ModelIssue(
+                        .invalidName, entity: entity.name, property: name,
+                        "Property name '\(entity.name).\(name)' may not contain '.', spaces or start with '@'."))
+            }
+            seen.insert(name)
+        }
+        return issues
+    }
+
+    private func attributeIssues(_ entity: EntityDescription) -> [ModelIssue] {
+        var issues: [ModelIssue] = []
+        for attribute in entity.attributes {
+            let key = "\(entity.name).\(attribute.name)"
+            func issue(_ kind: ModelIssue.Kind, _ message: String) {
+                issues.append(ModelIssue(kind, entity: entity.name, property: attribute.name, message))
+            }
+            if !attribute.defaultValue.isNull, !attribute.type.accepts(attribute.defaultValue) {
+                issue(.defaultValueType, "Default value of '\(key)' is not a \(attribute.type.modelFileName) value.")
+            }
+            for bound in [attribute.minValue, attribute.maxValue].compactMap({ $0 })
+            where !(attribute.type.isNumeric || attribute.type == .date) || !attribute.type.accepts(bound) {
+                issue(.invalidBounds, "Value bound of '\(key)' does not fit a \(attribute.type.modelFileName) attribute.")
+            }
+            if let low = attribute.minValue, let high = attribute.maxValue,
+                let order = low.compare(high, options: []), order == .orderedDescending
+            {
+                issue(.invalidBounds, "Minimum value of '\(key)' is larger than its maximum.")
+            }
+            if attribute.minLength != nil || attribute.maxLength != nil {
+                if attribute.type != .string && attribute.type != .binary {
+                    issue(.invalidBounds, "Length bounds of '\(key)' apply only to String and Binary attributes.")
+                } else if let low = attribute.minLength, let high = attribute.maxLength, low > high || low < 0 {
+                    issue(.invalidBounds, "Length bounds of '\(key)' are out of order (\(low) > \(high)).")
+                }
+            }
+            if let pattern = attribute.regularExpression {
+                if attribute.type != .string {
+                    issue(.invalidRegularExpression, "Regular expression on '\(key)' applies only to String attributes.")
+                } else if (try? NSRegularExpression(pattern: pattern)) == nil {
+                    issue(.invalidRegularExpression, "Regular expression '\(pattern)' of '\(key)' does not compile.")
+                }
+            }
+            if attribute.type == .transformable, attribute.valueTransformerName?.isEmpty ?? true {
+                issue(.missingTransformer, "Transformable attribute '\(key)' names no value transformer.")
+            }
+        }
+        return issues
+    }
+
+    private func relationshipIssues(_ entity: EntityDescription, _ byName: [String: EntityDescription])
+        -> [ModelIssue]
+    {
+        var issues: [ModelIssue] = []
+        for relationship in entity.relationships {
+            let key = "\(entity.name).\(relationship.name)"
+            func issue(_ kind: ModelIssue.Kind, _ message: String) {
+                issues.append(ModelIssue(kind, entity: entity.name, property: relationship.name, message))
+            }
+            if relationship.isOrdered && !relationship.isToMany {
+                issue(.orderedToOne, "Relationship '\(key)' is ordered but to-one; only to-many relationships are ordered.")
+            }
+            if relationship.minCount < 0 || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
+                || (!relationship.isToMany && relationship.maxCount != 1)
+            {
+                issue(
+                    .invalidCount,
+                    "Relationship '\(key)' has invalid counts (min \(relationship.minCount), max \(relationship.maxCount)).")
+            }
+            guard let destination = byName[relationship.destinationEntityName] else {
+                issue(.unknownDestination, "Relationship '\(key)' points at unknown entity '\(relationship.destinationEntityName)'.")
+                continue
+            }
+            guard let inverseName = relationship.inverseName else { continue }
+            guard let inverse = lineageRelationship(named: inverseName, from: destination, byName) else {
+                issue(
+                    .unknownInverse,
+                    "Inverse '\(inverseName)' of '\(key)' is not a relationship of '\(destination.name)'.")
+                continue
+            }
+            let pointsBack = byName[inverse.destinationEntityName].map { isKind(entity, of: $0.name, byName) } ?? false
+            if inverse.inverseName != relationship.name || !pointsBack {
+                issue(
+                    .inverseMismatch,
+                    "Inverse '\(destination.name).\(inverseName)' of '\(key)' does not point back at '\(key)'.")
+            }
+        }
+        return issues
+    }
+
+    private func lineageRelationship(
+        named name: String, from entity: EntityDescription, _ byName: [String: EntityDescription]
+    ) -> RelationshipDescription? {
+        var seen: Set<String> = []
+        var current: EntityDescription? = entity
+        while let candidate = current, !seen.contains(candidate.name) {
+            if let found = candidate.relationship(named: name) { return found }
+            seen.insert(candidate.name)
+            current = candidate.superentityName.flatMap { byName[$0] }
+        }
+        return nil
+    }
+
+    private func isKind(_ entity: EntityDescription, of name: String, _ byName: [String: EntityDescription]) -> Bool {
+        var seen: Set<String> = []
+        var current: EntityDescription? = entity
+        while let candidate = current, !seen.contains(candidate.name) {
+            if candidate.name == name { return true }
+            seen.insert(candidate.name)
+            current = candidate.superentityName.flatMap { byName[$0] }
+        }
+        return false
+    }
+
+    private func constraintIssues(_ entity: EntityDescription, known: Set<String>) -> [ModelIssue] {
+        entity.uniquenessConstraints.flatMap { $0 }.filter { !known.contains($0) }.map {
+            ModelIssue(
+                .unknownConstraintProperty, entity: entity.name, property: $0,
+                "Uniqueness constraint of '\(entity.name)' names unknown property '\($0)'.")
+        }
+    }
+
+    private func indexIssues(_ entity: EntityDescription, _ byName: [String: EntityDescription]) -> [ModelIssue] {
+        var issues: [ModelIssue] = []
+        var names: Set<String> = []
+        for index in entity.fetchIndexes {
+            func issue(_ kind: ModelIssue.Kind, _ message: String) {
+                issues.append(ModelIssue(kind, entity: entity.name, property: index.name, message))
+            }
+            if !names.insert(index.name).inserted {
+                issue(.duplicateIndex, "Entity '\(entity.name)' declares index '\(index.name)' twice.")
+            }
+            if index.elements.isEmpty {
+                issue(.emptyIndex, "Index '\(entity.name).\(index.name)' has no elements.")
+            }
+            if Set(index.elements.map(\.kind)).count > 1 {
+                issue(.mixedIndexKinds, "Index '\(entity.name).\(index.name)' mixes binary and R-tree elements.")
+            }
+            for element in index.elements {
+                let attribute = lineageAttribute(named: element.propertyName, from: entity, byName)
+                let relationship = lineageRelationship(named: element.propertyName, from: entity, byName)
+                if attribute == nil && (relationship == nil || relationship!.isToMany) {
+                    issue(
+                        .unknownIndexProperty,
+                        "Index '\(entity.name).\(index.name)' names '\(element.propertyName)', which is not an attribute or to-one relationship of '\(entity.name)'."
+                    )
+                } else if element.kind == .rTree,
+                    attribute == nil || !attribute!.type.isNumeric || attribute!.isOptional
+                {
+                    issue(
+                        .invalidRTreeElement,
+                        "R-tree index '\(entity.name).\(index.name)' needs a non-optional numeric attribute; '\(element.propertyName)' is not one."
+                    )
+                }
+            }
+        }
+        return issues
+    }
+
+    private func lineageAttribute(
+        named name: String, from entity: EntityDescription, _ byName: [String: EntityDescription]
+    ) -> AttributeDescription? {
+        var seen: Set<String> = []
+        var current: EntityDescription? = entity
+        while let candidate = current, !seen.contains(candidate.name) {
+            if let found = candidate.attribute(named: name) { return found }
+            seen.insert(candidate.name)
+            current = candidate.superentityName.flatMap { byName[$0] }
+        }
+        return nil
+    }
+}
+
+extension AttributeType {
+    /// Whether `value` can be stored in an attribute of this type without loss.
+    public func accepts(_ value: AttributeValue) -> Bool {
+        switch (self, value) {
+        case (_, .null), (.undefined, _): true
+        case (.integer16, _): Int16(attributeValue: value) != nil && value.attributeType != .boolean
+        case (.integer32, _): Int32(attributeValue: value) != nil && value.attributeType != .boolean
+        case (.integer64, _): Int64(attributeValue: value) != nil && value.attributeType != .boolean
+        case (.decimal, _), (.double, _), (.float, _): value.numericValue != nil && value.attributeType != .boolean
+        case (.boolean, .boolean): true
+        case (.string, .string), (.date, .date), (.binary, .binary), (.uuid, .uuid), (.uri, .uri): true
+        case (.transformable, .binary), (.objectID, .objectID): true
+        default: false
+        }
+    }
+}

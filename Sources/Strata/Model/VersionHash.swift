@@ -1,0 +1,67 @@
+/// Core Data's version hashes, computed with the byte layout in
+/// `docs/COREDATA-FORMATS.md` §E so that they equal Apple's for the same model.
+///
+/// A hash depends only on persisted structure: names, types, optionality, relationship
+/// ends and counts, inheritance, uniqueness constraints and version-hash modifiers. Transient
+/// and fetched properties, indexes, default values, validation rules and user info do not
+/// change it.
+enum VersionHash {
+    /// The hash of an entity. `lineage` runs from the root down to `entity` itself.
+    static func entity(
+        _ entity: EntityDescription, superentityHash: [UInt8]?, lineage: [EntityDescription]
+    ) -> [UInt8] {
+        var bytes = Array(entity.name.utf8)
+        bytes.append(entity.isAbstract ? 1 : 0)
+        if let superentityHash { bytes += superentityHash }
+        var properties: [(name: String, hash: [UInt8])] = []
+        for ancestor in lineage {
+            properties += ancestor.attributes.filter { !$0.isTransient }.map { ($0.name, attribute($0)) }
+            properties += ancestor.relationships.filter { !$0.isTransient }.map { ($0.name, relationship($0)) }
+        }
+        properties.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for property in properties { bytes += property.hash }
+        for constraint in entity.uniquenessConstraints { bytes += Array(constraint.joined(separator: ".").utf8) }
+        if let modifier = entity.versionHashModifier { bytes += Array(modifier.utf8) }
+        return SHA2.sha256(bytes)
+    }
+
+    /// The hash of an attribute.
+    static func attribute(_ attribute: AttributeDescription) -> [UInt8] {
+        var bytes = property(name: attribute.name, isOptional: attribute.isOptional)
+        bytes += littleEndian(attribute.type.rawValue)
+        if attribute.preservesValueInHistoryOnDeletion { bytes.append(1) }
+        if let modifier = attribute.versionHashModifier { bytes += Array(modifier.utf8) }
+        return SHA2.sha256(bytes)
+    }
+
+    /// The hash of a relationship.
+    static func relationship(_ relationship: RelationshipDescription) -> [UInt8] {
+        var bytes = property(name: relationship.name, isOptional: relationship.isOptional)
+        bytes += Array(relationship.destinationEntityName.utf8)
+        bytes += Array((relationship.inverseName ?? "").utf8)
+        bytes += littleEndian(UInt32(truncatingIfNeeded: relationship.isToMany ? relationship.maxCount : 1))
+        bytes += littleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
+        if relationship.isOrdered { bytes.append(1) }
+        if let modifier = relationship.versionHashModifier { bytes += Array(modifier.utf8) }
+        return SHA2.sha256(bytes)
+    }
+
+    /// The inner hash shared by every property: name, optional flag, and a zero byte.
+    private static func property(name: String, isOptional: Bool) -> [UInt8] {
+        SHA2.sha256(Array(name.utf8) + [isOptional ? 1 : 0, 0])
+    }
+
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) }
+    }
+
+    /// `NSStoreModelVersionHashesDigest`: SHA-512 over each entity's name and hash, by name.
+    static func modelDigest(_ hashes: [String: [UInt8]]) -> [UInt8] {
+        SHA2.sha512(hashes.keys.sorted().flatMap { Array($0.utf8) + hashes[$0]! })
+    }
+
+    /// `NSStoreModelVersionChecksumKey`: SHA-256 over each entity's hash, by entity name.
+    static func modelChecksum(_ hashes: [String: [UInt8]]) -> [UInt8] {
+        SHA2.sha256(hashes.keys.sorted().flatMap { hashes[$0]! })
+    }
+}

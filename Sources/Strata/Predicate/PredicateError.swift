@@ -1,0 +1,36 @@
+/// An error in a predicate: a format string that does not parse, an argument that does not
+/// fit its placeholder, or an expression that cannot be evaluated.
+public struct PredicateError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; `switch` with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable { case syntax, argument, evaluation, unknownVariable }
+        private let kind: Kind
+
+        /// The format string does not follow the predicate syntax; see ``PredicateError/offset``.
+        public static let syntax = Code(kind: .syntax)
+        /// A format argument is missing, extra, or of the wrong type for its placeholder.
+        public static let argument = Code(kind: .argument)
+        /// The predicate cannot be evaluated (for example, an unknown function).
+        public static let evaluation = Code(kind: .evaluation)
+        /// A `$VARIABLE` has no value.
+        public static let unknownVariable = Code(kind: .unknownVariable)
+
+        public var description: String { "\(kind)" }
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong, with the position and the format string for syntax errors.
+    public var message: String
+    /// The offset (in characters) in the format string where the problem was found.
+    public var offset: Int?
+
+    /// Creates an error.
+    public init(code: Code, message: String, offset: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String { message }
+}

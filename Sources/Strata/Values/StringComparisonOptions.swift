@@ -1,0 +1,10 @@
+/// Options for comparing strings, Core Data's `[c]`, `[d]` and `[cd]`.
+public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `[c]`: compare with full Unicode case folding (`ß` equals `SS`).
+    public static let caseInsensitive = StringComparisonOptions(rawValue: 1)
+    /// `[d]`: ignore diacritics (`é` equals `e`).
+    public static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
+}

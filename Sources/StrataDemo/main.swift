@@ -1,0 +1,3 @@
+import Strata
+
+print("Strata")

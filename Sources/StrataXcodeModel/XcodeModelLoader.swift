@@ -1,0 +1,1 @@
+// Loads Xcode model files.
