@@ -1,3 +1,5 @@
+import Foundation
+
 /// The type of an attribute's value, as Core Data names and numbers them.
 ///
 /// The raw value is Core Data's `NSAttributeType` code, which also feeds the entity
@@ -67,5 +69,30 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable, Codable {
         case .integer16, .integer32, .integer64, .decimal, .double, .float: true
         default: false
         }
+    }
+}
+
+extension AttributeType {
+    /// `value` in this type's own case (`.integer64(4)` becomes `.integer16(4)` for an
+    /// Integer 16 attribute); `nil` when it does not fit without loss.
+    public func coerce(_ value: AttributeValue) -> AttributeValue? {
+        switch self {
+        case _ where value.isNull: .null
+        case .integer16: value.attributeType == .boolean ? nil : Int16(attributeValue: value).map { .integer16($0) }
+        case .integer32: value.attributeType == .boolean ? nil : Int32(attributeValue: value).map { .integer32($0) }
+        case .integer64: value.attributeType == .boolean ? nil : Int64(attributeValue: value).map { .integer64($0) }
+        case .decimal: Decimal(attributeValue: value).map { .decimal($0) }
+        case .double: value.attributeType == .boolean ? nil : Double(attributeValue: value).map { .double($0) }
+        case .float: value.attributeType == .boolean ? nil : Float(attributeValue: value).map { .float($0) }
+        case .boolean: Bool(attributeValue: value).map { .boolean($0) }
+        case .undefined: value
+        case .string, .date, .binary, .uuid, .uri, .objectID: value.attributeType == self ? value : nil
+        case .transformable: value.attributeType == .binary ? value : nil
+        }
+    }
+
+    /// Whether `value` can be stored in an attribute of this type without loss.
+    public func accepts(_ value: AttributeValue) -> Bool {
+        coerce(value) != nil
     }
 }

@@ -285,20 +285,3 @@ extension ManagedObjectModel.Parts {
         return nil
     }
 }
-
-extension AttributeType {
-    /// Whether `value` can be stored in an attribute of this type without loss.
-    public func accepts(_ value: AttributeValue) -> Bool {
-        switch (self, value) {
-        case (_, .null), (.undefined, _): true
-        case (.integer16, _): Int16(attributeValue: value) != nil && value.attributeType != .boolean
-        case (.integer32, _): Int32(attributeValue: value) != nil && value.attributeType != .boolean
-        case (.integer64, _): Int64(attributeValue: value) != nil && value.attributeType != .boolean
-        case (.decimal, _), (.double, _), (.float, _): value.numericValue != nil && value.attributeType != .boolean
-        case (.boolean, .boolean): true
-        case (.string, .string), (.date, .date), (.binary, .binary), (.uuid, .uuid), (.uri, .uri): true
-        case (.transformable, .binary), (.objectID, .objectID): true
-        default: false
-        }
-    }
-}

@@ -12,11 +12,11 @@ import Synchronization
 /// let model = ManagedObjectModel {
 ///     Entity("Author") {
 ///         Attribute("name", .string, optional: false)
-///         ToMany("books", "Book", inverse: "author", deleteRule: .cascade)
+///         Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
 ///     }
 ///     Entity("Book") {
 ///         Attribute("title", .string)
-///         ToOne("author", "Author", inverse: "books")
+///         Relationship.toOne("author", destination: "Author", inverse: "books")
 ///     }
 /// }
 /// try model.freeze()

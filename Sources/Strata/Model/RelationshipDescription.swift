@@ -44,7 +44,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Free-form key-value pairs for the application.
     public var userInfo: [String: String]
 
-    /// Creates a to-one relationship.
+    /// Creates a to-one relationship; the destination may be a superentity of the objects it holds.
     public static func toOne(
         _ name: String, destination: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify,
         isOptional: Bool = true

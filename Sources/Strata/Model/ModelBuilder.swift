@@ -1,0 +1,212 @@
+/// Builds a model in code so that it reads like the model it describes.
+///
+/// ```swift
+/// let model = ManagedObjectModel(versionIdentifiers: ["2"]) {
+///     Entity("Vehicle", abstract: true) {
+///         Attribute("numberPlate", .string, optional: false)
+///         Unique("numberPlate")
+///     }
+///     Entity("Car", parent: "Vehicle") {
+///         Attribute("seats", .integer16, default: 4, min: 1, max: 9)
+///         Relationship.toOne("owner", destination: "Person", inverse: "cars")
+///     }
+///     Entity("Person") {
+///         Attribute("name", .string)
+///         Relationship.toMany("cars", destination: "Car", inverse: "owner", deleteRule: .cascade)
+///     }
+///     Configuration("Garage", entities: ["Vehicle", "Car", "Person"])
+/// }
+/// ```
+@resultBuilder
+public enum ModelBuilder {
+    /// One part of a model.
+    public enum Component: Sendable {
+        case entity(EntityDescription)
+        case configuration(Configuration)
+        case fetchRequestTemplate(FetchRequestTemplate)
+    }
+
+    public static func buildExpression(_ entity: EntityDescription) -> [Component] { [.entity(entity)] }
+    public static func buildExpression(_ configuration: Configuration) -> [Component] {
+        [.configuration(configuration)]
+    }
+    public static func buildExpression(_ template: FetchRequestTemplate) -> [Component] {
+        [.fetchRequestTemplate(template)]
+    }
+    public static func buildBlock(_ parts: [Component]...) -> [Component] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Component]?) -> [Component] { part ?? [] }
+    public static func buildEither(first part: [Component]) -> [Component] { part }
+    public static func buildEither(second part: [Component]) -> [Component] { part }
+    public static func buildArray(_ parts: [[Component]]) -> [Component] { parts.flatMap { $0 } }
+}
+
+/// Builds the properties, constraints and indexes of an ``EntityDescription``.
+@resultBuilder
+public enum EntityBuilder {
+    /// One part of an entity.
+    public enum Component: Sendable {
+        case attribute(AttributeDescription)
+        case relationship(RelationshipDescription)
+        case fetchedProperty(FetchedPropertyDescription)
+        case uniquenessConstraint([String])
+        case fetchIndex(FetchIndexDescription)
+    }
+
+    public static func buildExpression(_ attribute: AttributeDescription) -> [Component] { [.attribute(attribute)] }
+    public static func buildExpression(_ relationship: RelationshipDescription) -> [Component] {
+        [.relationship(relationship)]
+    }
+    public static func buildExpression(_ property: FetchedPropertyDescription) -> [Component] {
+        [.fetchedProperty(property)]
+    }
+    public static func buildExpression(_ constraint: Unique) -> [Component] {
+        [.uniquenessConstraint(constraint.propertyNames)]
+    }
+    public static func buildExpression(_ index: FetchIndexDescription) -> [Component] { [.fetchIndex(index)] }
+    public static func buildBlock(_ parts: [Component]...) -> [Component] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Component]?) -> [Component] { part ?? [] }
+    public static func buildEither(first part: [Component]) -> [Component] { part }
+    public static func buildEither(second part: [Component]) -> [Component] { part }
+    public static func buildArray(_ parts: [[Component]]) -> [Component] { parts.flatMap { $0 } }
+}
+
+/// A named set of entities, for the model builder. A store added for a configuration holds
+/// only its entities.
+public struct Configuration: Sendable, Hashable {
+    /// The configuration's name.
+    public var name: String
+    /// The names of its entities.
+    public var entityNames: [String]
+
+    /// Creates a configuration.
+    public init(_ name: String, entities: [String]) {
+        self.name = name
+        self.entityNames = entities
+    }
+}
+
+/// A uniqueness constraint, for the model builder: the listed properties' values, taken
+/// together, must be unique among the entity's objects.
+public struct Unique: Sendable, Hashable {
+    /// The constrained properties.
+    public var propertyNames: [String]
+
+    /// Creates a constraint over `propertyNames`.
+    public init(_ propertyNames: String...) {
+        self.propertyNames = propertyNames
+    }
+}
+
+/// The builder's name for ``EntityDescription``.
+public typealias Entity = EntityDescription
+/// The builder's name for ``AttributeDescription``.
+public typealias Attribute = AttributeDescription
+/// The builder's name for ``RelationshipDescription``.
+public typealias Relationship = RelationshipDescription
+/// The builder's name for ``FetchedPropertyDescription``.
+public typealias FetchedProperty = FetchedPropertyDescription
+/// The builder's name for ``FetchIndexDescription``.
+public typealias FetchIndex = FetchIndexDescription
+
+extension ManagedObjectModel {
+    /// Creates a model from a builder block of entities, configurations and templates.
+    public convenience init(versionIdentifiers: [String] = [], @ModelBuilder _ content: () -> [ModelBuilder.Component]) {
+        var entities: [EntityDescription] = []
+        var configurations: [String: [String]] = [:]
+        var templates: [FetchRequestTemplate] = []
+        for component in content() {
+            switch component {
+            case .entity(let entity): entities.append(entity)
+            case .configuration(let configuration):
+                configurations[configuration.name, default: []] += configuration.entityNames
+            case .fetchRequestTemplate(let template): templates.append(template)
+            }
+        }
+        self.init(
+            entities: entities, configurations: configurations, fetchRequestTemplates: templates,
+            versionIdentifiers: versionIdentifiers)
+    }
+}
+
+extension EntityDescription {
+    /// Creates an entity from a builder block of properties, constraints and indexes.
+    public init(
+        _ name: String, parent: String? = nil, abstract: Bool = false, className: String? = nil,
+        @EntityBuilder _ content: () -> [EntityBuilder.Component] = { [] }
+    ) {
+        self.init(name: name, isAbstract: abstract, superentityName: parent, className: className)
+        for component in content() {
+            switch component {
+            case .attribute(let attribute): attributes.append(attribute)
+            case .relationship(let relationship): relationships.append(relationship)
+            case .fetchedProperty(let property): fetchedProperties.append(property)
+            case .uniquenessConstraint(let names): uniquenessConstraints.append(names)
+            case .fetchIndex(let index): fetchIndexes.append(index)
+            }
+        }
+    }
+}
+
+extension AttributeDescription {
+    /// Creates an attribute with the options most models set, for the model builder.
+    ///
+    /// `min` and `max` bound the value of numeric and date attributes and the length of
+    /// string and binary ones.
+    public init(
+        _ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: AttributeValue = .null,
+        min: AttributeValue? = nil, max: AttributeValue? = nil, transient: Bool = false
+    ) {
+        self.init(name: name, type: type, isOptional: optional, defaultValue: type.coerce(defaultValue) ?? defaultValue)
+        isTransient = transient
+        if type == .string || type == .binary {
+            minLength = min.flatMap { Int(attributeValue: $0) }
+            maxLength = max.flatMap { Int(attributeValue: $0) }
+        } else {
+            minValue = min.map { type.coerce($0) ?? $0 }
+            maxValue = max.map { type.coerce($0) ?? $0 }
+        }
+    }
+
+    /// A copy with a single-property index.
+    public func indexed() -> AttributeDescription { with { $0.isIndexed = true } }
+    /// A copy that must match `pattern` in full.
+    public func matching(_ pattern: String) -> AttributeDescription { with { $0.regularExpression = pattern } }
+    /// A copy that keeps its value in the history tombstone when its object is deleted.
+    public func preservedAfterDeletion() -> AttributeDescription {
+        with { $0.preservesValueInHistoryOnDeletion = true }
+    }
+    /// A copy that may keep large values outside the store's main file.
+    public func externallyStored() -> AttributeDescription { with { $0.allowsExternalBinaryDataStorage = true } }
+    /// A copy transformed to and from data by the transformer registered as `transformerName`.
+    public func transformed(by transformerName: String) -> AttributeDescription {
+        with { $0.valueTransformerName = transformerName }
+    }
+    /// A copy that had the name `oldName` in an earlier model version.
+    public func renamed(from oldName: String) -> AttributeDescription { with { $0.renamingIdentifier = oldName } }
+    /// A copy whose version hash also covers `modifier`.
+    public func versionHashModifier(_ modifier: String) -> AttributeDescription {
+        with { $0.versionHashModifier = modifier }
+    }
+
+    private func with(_ change: (inout AttributeDescription) -> Void) -> AttributeDescription {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}
+
+extension RelationshipDescription {
+    /// A copy that had the name `oldName` in an earlier model version.
+    public func renamed(from oldName: String) -> RelationshipDescription {
+        var copy = self
+        copy.renamingIdentifier = oldName
+        return copy
+    }
+
+    /// A copy that lives only in memory.
+    public func transient() -> RelationshipDescription {
+        var copy = self
+        copy.isTransient = true
+        return copy
+    }
+}
