@@ -59,7 +59,8 @@ extension ManagedObjectModel {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch let error as DecodingError {
             throw ModelError(
-                code: .malformedFile, message: "The model JSON is not valid: \(Self.describe(error))", underlying: error)
+                code: .malformedFile, message: "The model JSON is not valid: \(Self.describe(error))", underlying: error
+            )
         } catch {
             throw ModelError(code: .malformedFile, message: "The model JSON is not valid: \(error)")
         }

@@ -18,7 +18,8 @@ extension ManagedObjectModel {
                 guard entityNames.insert(entity.name).inserted else {
                     throw ModelError(
                         code: .incompatibleModels,
-                        message: "Cannot merge models: entity '\(entity.name)' is declared again in model \(position + 1).")
+                        message:
+                            "Cannot merge models: entity '\(entity.name)' is declared again in model \(position + 1).")
                 }
                 entities.append(entity)
             }

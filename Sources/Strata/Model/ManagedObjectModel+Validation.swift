@@ -16,7 +16,8 @@ extension ManagedObjectModel.Parts {
             if entity.name.isEmpty {
                 issues.append(ModelIssue(.emptyName, entity: nil, "An entity has an empty name."))
             } else if byName[entity.name] != nil {
-                issues.append(ModelIssue(.duplicateEntity, entity: entity.name, "Entity '\(entity.name)' is declared twice."))
+                issues.append(
+                    ModelIssue(.duplicateEntity, entity: entity.name, "Entity '\(entity.name)' is declared twice."))
             }
             byName[entity.name] = byName[entity.name] ?? entity
         }
@@ -101,7 +102,9 @@ extension ManagedObjectModel.Parts {
         var seen: Set<String> = []
         for name in entity.ownPropertyNames {
             if name.isEmpty {
-                issues.append(ModelIssue(.emptyName, entity: entity.name, "Entity '\(entity.name)' has a property with an empty name."))
+                issues.append(
+                    ModelIssue(
+                        .emptyName, entity: entity.name, "Entity '\(entity.name)' has a property with an empty name."))
             } else if seen.contains(name) {
                 issues.append(
                     ModelIssue(
@@ -135,7 +138,8 @@ extension ManagedObjectModel.Parts {
             }
             for bound in [attribute.minValue, attribute.maxValue].compactMap({ $0 })
             where !(attribute.type.isNumeric || attribute.type == .date) || !attribute.type.accepts(bound) {
-                issue(.invalidBounds, "Value bound of '\(key)' does not fit a \(attribute.type.modelFileName) attribute.")
+                issue(
+                    .invalidBounds, "Value bound of '\(key)' does not fit a \(attribute.type.modelFileName) attribute.")
             }
             if let low = attribute.minValue, let high = attribute.maxValue,
                 let order = low.compare(high, options: []), order == .orderedDescending
@@ -151,7 +155,8 @@ extension ManagedObjectModel.Parts {
             }
             if let pattern = attribute.regularExpression {
                 if attribute.type != .string {
-                    issue(.invalidRegularExpression, "Regular expression on '\(key)' applies only to String attributes.")
+                    issue(
+                        .invalidRegularExpression, "Regular expression on '\(key)' applies only to String attributes.")
                 } else if (try? NSRegularExpression(pattern: pattern)) == nil {
                     issue(.invalidRegularExpression, "Regular expression '\(pattern)' of '\(key)' does not compile.")
                 }
@@ -173,17 +178,22 @@ extension ManagedObjectModel.Parts {
                 issues.append(ModelIssue(kind, entity: entity.name, property: relationship.name, message))
             }
             if relationship.isOrdered && !relationship.isToMany {
-                issue(.orderedToOne, "Relationship '\(key)' is ordered but to-one; only to-many relationships are ordered.")
+                issue(
+                    .orderedToOne,
+                    "Relationship '\(key)' is ordered but to-one; only to-many relationships are ordered.")
             }
             if relationship.minCount < 0 || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
                 || (!relationship.isToMany && relationship.maxCount != 1)
             {
                 issue(
                     .invalidCount,
-                    "Relationship '\(key)' has invalid counts (min \(relationship.minCount), max \(relationship.maxCount)).")
+                    "Relationship '\(key)' has invalid counts (min \(relationship.minCount), max \(relationship.maxCount))."
+                )
             }
             guard let destination = byName[relationship.destinationEntityName] else {
-                issue(.unknownDestination, "Relationship '\(key)' points at unknown entity '\(relationship.destinationEntityName)'.")
+                issue(
+                    .unknownDestination,
+                    "Relationship '\(key)' points at unknown entity '\(relationship.destinationEntityName)'.")
                 continue
             }
             guard let inverseName = relationship.inverseName else { continue }

@@ -110,7 +110,8 @@ public typealias FetchIndex = FetchIndexDescription
 
 extension ManagedObjectModel {
     /// Creates a model from a builder block of entities, configurations and templates.
-    public convenience init(versionIdentifiers: [String] = [], @ModelBuilder _ content: () -> [ModelBuilder.Component]) {
+    public convenience init(versionIdentifiers: [String] = [], @ModelBuilder _ content: () -> [ModelBuilder.Component])
+    {
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]
         var templates: [FetchRequestTemplate] = []

@@ -39,7 +39,8 @@ extension AttributeValue: Codable {
                 .init(codingPath: container.codingPath, debugDescription: "A value needs exactly one kind key."))
         }
         func invalid(_ what: String) -> DecodingError {
-            .dataCorruptedError(forKey: key, in: container, debugDescription: "'\(what)' is not a valid \(key.rawValue).")
+            .dataCorruptedError(
+                forKey: key, in: container, debugDescription: "'\(what)' is not a valid \(key.rawValue).")
         }
         switch key {
         case .null: self = .null

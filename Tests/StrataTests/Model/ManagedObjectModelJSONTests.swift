@@ -28,7 +28,8 @@ import Testing
             Attribute("temp", .string, transient: true).versionHashModifier("v2")
             Relationship.toMany("items", destination: "Item", inverse: "parent", deleteRule: .deny, ordered: true)
             Relationship.toOne("parent", destination: "Item", inverse: "items").renamed(from: "owner")
-            FetchedProperty(name: "siblings", destinationEntityName: "Item", predicateFormat: "parent == $FETCH_SOURCE.parent")
+            FetchedProperty(
+                name: "siblings", destinationEntityName: "Item", predicateFormat: "parent == $FETCH_SOURCE.parent")
             Unique("name", "id")
             FetchIndex(
                 name: "byName", elements: [.init(propertyName: "name", isAscending: false)],

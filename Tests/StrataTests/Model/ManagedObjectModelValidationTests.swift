@@ -39,7 +39,10 @@ import Testing
     }
 
     @Test func duplicateEntity() {
-        let model = ManagedObjectModel { Entity("A"); Entity("A") }
+        let model = ManagedObjectModel {
+            Entity("A")
+            Entity("A")
+        }
         expectSingle(.duplicateEntity, entity: "A", mentioning: "'A' is declared twice", in: model)
     }
 
@@ -54,7 +57,8 @@ import Testing
                 Relationship.toOne("x", destination: "A")
             }
         }
-        expectSingle(.duplicateProperty, entity: "A", property: "x", mentioning: "declares property 'x' twice", in: model)
+        expectSingle(
+            .duplicateProperty, entity: "A", property: "x", mentioning: "declares property 'x' twice", in: model)
     }
 
     @Test func propertyShadowingAnInheritedOne() {
@@ -76,7 +80,10 @@ import Testing
     }
 
     @Test func inheritanceCycle() {
-        let model = ManagedObjectModel { Entity("A", parent: "B"); Entity("B", parent: "A") }
+        let model = ManagedObjectModel {
+            Entity("A", parent: "B")
+            Entity("B", parent: "A")
+        }
         let found = issues(model)
         #expect(Set(found.map(\.kind)) == [.inheritanceCycle])
         #expect(Set(found.compactMap(\.entityName)) == ["A", "B"])
@@ -152,7 +159,8 @@ import Testing
 
     @Test func transformableWithoutTransformer() {
         let model = ManagedObjectModel { Entity("A") { Attribute("t", .transformable) } }
-        expectSingle(.missingTransformer, entity: "A", property: "t", mentioning: "names no value transformer", in: model)
+        expectSingle(
+            .missingTransformer, entity: "A", property: "t", mentioning: "names no value transformer", in: model)
     }
 
     @Test func constraintOnUnknownProperty() {

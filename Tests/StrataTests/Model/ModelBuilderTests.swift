@@ -20,7 +20,8 @@ import Testing
         let car = try #require(model.entity(named: "Car"))
         #expect(car.superentityName == "Vehicle")
         let seats = try #require(car.attribute(named: "seats"))
-        #expect(seats.defaultValue == .integer16(4) && seats.minValue == .integer64(1) && seats.maxValue == .integer64(9))
+        #expect(
+            seats.defaultValue == .integer16(4) && seats.minValue == .integer64(1) && seats.maxValue == .integer64(9))
         #expect(car.fetchIndexes.map(\.name) == ["bySeats"])
         let owner = try #require(car.relationship(named: "owner"))
         #expect(!owner.isToMany && owner.maxCount == 1 && owner.inverseName == "cars")

@@ -49,15 +49,27 @@ import Testing
         let reference = try hashes(base)
         let variants: [(String, (ManagedObjectModel) -> Void)] = [
             ("transient attribute", { $0.entities[0].attributes.append(Attribute("draft", .string, transient: true)) }),
-            ("fetch index", { $0.entities[0].fetchIndexes = [FetchIndex(name: "i", elements: [.init(propertyName: "title")])] }),
+            (
+                "fetch index",
+                { $0.entities[0].fetchIndexes = [FetchIndex(name: "i", elements: [.init(propertyName: "title")])] }
+            ),
             ("default value", { $0.entities[0].attributes[0].defaultValue = "x" }),
-            ("user info", { $0.entities[0].userInfo = ["a": "b"]; $0.entities[0].attributes[0].userInfo = ["c": "d"] }),
+            (
+                "user info",
+                {
+                    $0.entities[0].userInfo = ["a": "b"]
+                    $0.entities[0].attributes[0].userInfo = ["c": "d"]
+                }
+            ),
             ("renaming identifier", { $0.entities[0].attributes[0].renamingIdentifier = "old" }),
             ("validation", { $0.entities[0].attributes[0].maxLength = 3 }),
             ("class name", { $0.entities[0].className = "PostClass" }),
-            ("fetched property", {
-                $0.entities[0].fetchedProperties = [FetchedProperty(name: "f", destinationEntityName: "Tag")]
-            }),
+            (
+                "fetched property",
+                {
+                    $0.entities[0].fetchedProperties = [FetchedProperty(name: "f", destinationEntityName: "Tag")]
+                }
+            ),
             ("delete rule", { $0.entities[0].relationships[0].deleteRule = .cascade }),
         ]
         for (label, change) in variants {
@@ -75,18 +87,24 @@ import Testing
             ("Post", "attribute type", { $0.entities[0].attributes[0].type = .uri }),
             ("Post", "optionality", { $0.entities[0].attributes[0].isOptional = false }),
             ("Post", "new attribute", { $0.entities[0].attributes.append(Attribute("body", .string)) }),
-            ("Post", "preserve after deletion", { $0.entities[0].attributes[0].preservesValueInHistoryOnDeletion = true }),
+            (
+                "Post", "preserve after deletion",
+                { $0.entities[0].attributes[0].preservesValueInHistoryOnDeletion = true }
+            ),
             ("Post", "attribute modifier", { $0.entities[0].attributes[0].versionHashModifier = "2" }),
             ("Post", "entity modifier", { $0.entities[0].versionHashModifier = "2" }),
             ("Post", "abstract", { $0.entities[0].isAbstract = true }),
             ("Post", "max count", { $0.entities[0].relationships[0].maxCount = 5 }),
             ("Post", "ordered", { $0.entities[0].relationships[0].isOrdered = true }),
             ("Post", "uniqueness", { $0.entities[0].uniquenessConstraints = [["title"]] }),
-            ("Tag", "destination", {
-                $0.entities[1].relationships[0].inverseName = nil
-                $0.entities[0].relationships[0].inverseName = nil
-                $0.entities[1].relationships[0].destinationEntityName = "Tag"
-            }),
+            (
+                "Tag", "destination",
+                {
+                    $0.entities[1].relationships[0].inverseName = nil
+                    $0.entities[0].relationships[0].inverseName = nil
+                    $0.entities[1].relationships[0].destinationEntityName = "Tag"
+                }
+            ),
         ]
         for (entity, label, change) in variants {
             let model = base()
