@@ -1,3 +1,41 @@
+import Foundation
 import Strata
 
-print("Strata")
+/// `make demo`: builds a small model in code, validates and freezes it, and prints a summary
+/// of its entities with their Core Data version hashes and the size of its JSON form.
+let model = ManagedObjectModel(versionIdentifiers: ["1"]) {
+    Entity("Author") {
+        Attribute("name", .string, optional: false, min: 1, max: 80)
+        Attribute("born", .date)
+        Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+        Unique("name")
+    }
+    Entity("Book") {
+        Attribute("title", .string, optional: false)
+        Attribute("price", .decimal, default: .decimal(0))
+        Attribute("isbn", .string).matching("[0-9-]{10,17}")
+        Relationship.toOne("author", destination: "Author", inverse: "books")
+        FetchIndex(name: "byTitle", elements: [.init(propertyName: "title")])
+    }
+    FetchRequestTemplate(name: "booksByAuthor", entityName: "Book", predicateFormat: "author.name == $NAME")
+}
+
+do {
+    try model.freeze()
+} catch {
+    print("The demo model is not valid: \(error)")
+    exit(1)
+}
+
+print("Strata model \(model.versionIdentifiers) — \(model.entities.count) entities")
+for entity in model.schema.entities {
+    let hash = Data(entity.versionHash).base64EncodedString()
+    let properties =
+        entity.attributes.map { "\($0.name): \($0.type.modelFileName)" }
+        + entity.relationships.map {
+            "\($0.name) → \($0.isToMany ? "[\($0.destinationEntityName)]" : $0.destinationEntityName)"
+        }
+    print("  \(entity.name)  \(hash)")
+    for property in properties { print("    \(property)") }
+}
+print("JSON form: \(model.jsonData().count) bytes")
