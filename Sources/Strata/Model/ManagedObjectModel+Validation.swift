@@ -82,19 +82,23 @@ extension ManagedObjectModel.Parts {
         return []
     }
 
-    /// The property names an entity inherits from its ancestors (stops at cycles).
+    /// `entity` followed by its ancestors, nearest first; stops at a cycle or an unknown name.
+    private func lineage(of entity: EntityDescription, _ byName: [String: EntityDescription]) -> [EntityDescription] {
+        var result: [EntityDescription] = []
+        var seen: Set<String> = []
+        var current: EntityDescription? = entity
+        while let candidate = current, seen.insert(candidate.name).inserted {
+            result.append(candidate)
+            current = candidate.superentityName.flatMap { byName[$0] }
+        }
+        return result
+    }
+
+    /// The property names an entity inherits from its ancestors.
     private func inheritedPropertyNames(of entity: EntityDescription, _ byName: [String: EntityDescription])
         -> Set<String>
     {
-        var names: Set<String> = []
-        var seen: Set<String> = [entity.name]
-        var current = entity.superentityName.flatMap { byName[$0] }
-        while let ancestor = current, !seen.contains(ancestor.name) {
-            seen.insert(ancestor.name)
-            names.formUnion(ancestor.ownPropertyNames)
-            current = ancestor.superentityName.flatMap { byName[$0] }
-        }
-        return names
+        Set(lineage(of: entity, byName).dropFirst().flatMap(\.ownPropertyNames))
     }
 
     private func propertyNameIssues(_ entity: EntityDescription, inherited: Set<String>) -> [ModelIssue] {
@@ -216,25 +220,11 @@ extension ManagedObjectModel.Parts {
     private func lineageRelationship(
         named name: String, from entity: EntityDescription, _ byName: [String: EntityDescription]
     ) -> RelationshipDescription? {
-        var seen: Set<String> = []
-        var current: EntityDescription? = entity
-        while let candidate = current, !seen.contains(candidate.name) {
-            if let found = candidate.relationship(named: name) { return found }
-            seen.insert(candidate.name)
-            current = candidate.superentityName.flatMap { byName[$0] }
-        }
-        return nil
+        lineage(of: entity, byName).lazy.compactMap { $0.relationship(named: name) }.first
     }
 
     private func isKind(_ entity: EntityDescription, of name: String, _ byName: [String: EntityDescription]) -> Bool {
-        var seen: Set<String> = []
-        var current: EntityDescription? = entity
-        while let candidate = current, !seen.contains(candidate.name) {
-            if candidate.name == name { return true }
-            seen.insert(candidate.name)
-            current = candidate.superentityName.flatMap { byName[$0] }
-        }
-        return false
+        lineage(of: entity, byName).contains { $0.name == name }
     }
 
     private func constraintIssues(_ entity: EntityDescription, known: Set<String>) -> [ModelIssue] {
@@ -285,13 +275,6 @@ extension ManagedObjectModel.Parts {
     private func lineageAttribute(
         named name: String, from entity: EntityDescription, _ byName: [String: EntityDescription]
     ) -> AttributeDescription? {
-        var seen: Set<String> = []
-        var current: EntityDescription? = entity
-        while let candidate = current, !seen.contains(candidate.name) {
-            if let found = candidate.attribute(named: name) { return found }
-            seen.insert(candidate.name)
-            current = candidate.superentityName.flatMap { byName[$0] }
-        }
-        return nil
+        lineage(of: entity, byName).lazy.compactMap { $0.attribute(named: name) }.first
     }
 }
