@@ -114,7 +114,9 @@ import Testing
     }
 
     @Test func hashIsConsistentOverAWideRangeOfNumbers() {
-        var samples: [Int64] = [0, 1, -1, 255, 256, 32767, -32768, 65536, 1 << 31, (1 << 31) - 1, 1 << 53, (1 << 53) + 1]
+        var samples: [Int64] = [
+            0, 1, -1, 255, 256, 32767, -32768, 65536, 1 << 31, (1 << 31) - 1, 1 << 53, (1 << 53) + 1,
+        ]
         samples += [.max, .min, .max - 1, .min + 1]
         for n in samples {
             var forms: [AttributeValue] = [.integer64(n), .decimal(Decimal(n))]
