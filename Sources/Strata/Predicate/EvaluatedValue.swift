@@ -32,15 +32,7 @@ enum EvaluatedValue {
         switch self {
         case .value(let value): value.kindDescription
         case .object: "an object"
-        case .collection(let elements): "a collection of \(elements.count) elements"
+        case .collection(let elements): "a collection of \(elements.count) element\(elements.count == 1 ? "" : "s")"
         }
-    }
-}
-
-extension AttributeValue {
-    /// Words for messages, such as "null" or "a value of type String".
-    var kindDescription: String {
-        guard let type = attributeType else { return "null" }
-        return "a value of type \(type.modelFileName)"
     }
 }

@@ -1,3 +1,5 @@
+// Short renderings of expressions, comparisons and values for error messages.
+
 extension FetchExpression {
     /// A short rendering in format-string style for error messages, such as `author.name`,
     /// `$x.price` or `lowercase(name)`.
@@ -56,5 +58,13 @@ extension AttributeValue {
         case .uri(let v): v.absoluteString
         case .objectID(let v): v.description
         }
+    }
+}
+
+extension AttributeValue {
+    /// Words for messages, such as "null" or "a value of type String".
+    var kindDescription: String {
+        guard let type = attributeType else { return "null" }
+        return "a value of type \(type.modelFileName)"
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Strata
 
-@Suite struct FetchExpressionEvaluationLabelTests {
+@Suite struct EvaluationLabelsTests {
     @Test func expressionsRenderInFormatStringStyle() {
         #expect(FetchExpression.evaluatedObject.evaluationLabel == "SELF")
         #expect(FetchExpression.keyPath("author.name").evaluationLabel == "author.name")
@@ -24,5 +24,12 @@ import Testing
             options: [.caseInsensitive, .diacriticInsensitive]
         )
         #expect(comparison.evaluationLabel == "ANY tags.name BEGINSWITH[cd] \"a\"")
+    }
+
+    @Test func valuesDescribeTheirKind() {
+        #expect(AttributeValue.null.kindDescription == "null")
+        #expect(AttributeValue.integer16(1).kindDescription == "a value of type Integer 16")
+        #expect(EvaluatedValue.collection([.value(.null)]).kindDescription == "a collection of 1 element")
+        #expect(EvaluatedValue.object(KeyValueRecord([:])).kindDescription == "an object")
     }
 }
