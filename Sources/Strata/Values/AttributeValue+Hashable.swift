@@ -49,14 +49,21 @@ extension AttributeValue: Hashable {
         }
     }
 
-    /// Hashes a number so that equal numbers of any width hash alike: whole values that
-    /// fit in `Int64` hash as that integer, every other value as its `Double`.
+    /// Hashes a number so that equal numbers of any width hash alike: NaN as one value, whole
+    /// values that fit in `Int64` as that integer, other decimals as themselves, other
+    /// doubles as their decimal image (see `NumericValue.decimalImage(of:)`), and what has no
+    /// decimal image by its bits.
     private static func hashNumber(_ number: NumericValue, into hasher: inout Hasher) {
-        if let whole = number.exactInteger {
+        if number.doubleValue.isNaN {
+            hasher.combine(Double.nan.bitPattern)
+        } else if let whole = number.exactInteger {
             hasher.combine(whole)
+        } else if case .decimal(let value) = number {
+            hasher.combine(value)
+        } else if let image = NumericValue.decimalImage(of: number.doubleValue) {
+            hasher.combine(image)
         } else {
-            let d = number.doubleValue
-            hasher.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+            hasher.combine(number.doubleValue.bitPattern)
         }
     }
 }

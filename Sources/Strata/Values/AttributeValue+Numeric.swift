@@ -6,10 +6,12 @@ enum NumericValue {
     case decimal(Decimal)
     case floating(Double)
 
+    /// The nearest `Double`. A decimal is converted from its exact digits, so the result is
+    /// correctly rounded.
     var doubleValue: Double {
         switch self {
         case .integer(let value): Double(value)
-        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        case .decimal(let value): Double(value.description) ?? NSDecimalNumber(decimal: value).doubleValue
         case .floating(let value): value
         }
     }
@@ -20,15 +22,22 @@ enum NumericValue {
         case (.integer(let a), .integer(let b)):
             return order(a, b)
         case (.decimal(let a), .decimal(let b)):
+            if a.isNaN || b.isNaN { return nil }
             return order(a, b)
         case (.decimal(let a), .integer(let b)):
+            if a.isNaN { return nil }
             return order(a, Decimal(b))
         case (.integer(let a), .decimal(let b)):
+            if b.isNaN { return nil }
             return order(Decimal(a), b)
         case (.integer(let a), .floating(let b)):
             return compare(integer: a, double: b)
         case (.floating(let a), .integer(let b)):
             return compare(integer: b, double: a).map(reversed)
+        case (.decimal(let a), .floating(let b)):
+            return compare(decimal: a, double: b)
+        case (.floating(let a), .decimal(let b)):
+            return compare(decimal: b, double: a).map(reversed)
         default:
             let a = lhs.doubleValue
             let b = rhs.doubleValue
@@ -47,6 +56,25 @@ enum NumericValue {
         return double == double.rounded(.down) ? .orderedSame : .orderedAscending
     }
 
+    /// Orders a decimal and a double through the double's ``decimalImage(of:)``, exactly;
+    /// as doubles when the image is outside `Decimal`'s range.
+    private static func compare(decimal: Decimal, double: Double) -> ComparisonResult? {
+        if decimal.isNaN || double.isNaN { return nil }
+        if double.isInfinite { return double > 0 ? .orderedAscending : .orderedDescending }
+        if let image = decimalImage(of: double) { return order(decimal, image) }
+        return order(NumericValue.decimal(decimal).doubleValue, double)
+    }
+
+    /// The decimal a double stands for when it meets a decimal: a whole value in `Int64`'s
+    /// range exactly, any other value as the shortest decimal that converts back to it
+    /// (Swift's `description`, so `0.1` stands for 0.1); `nil` for NaN, infinities, and
+    /// values outside `Decimal`'s range.
+    static func decimalImage(of double: Double) -> Decimal? {
+        if let whole = NumericValue.floating(double).exactInteger { return Decimal(whole) }
+        guard double.isFinite, let image = Decimal(string: double.description), !image.isNaN else { return nil }
+        return image
+    }
+
     private static func reversed(_ result: ComparisonResult) -> ComparisonResult {
         switch result {
         case .orderedAscending: .orderedDescending
@@ -61,8 +89,8 @@ enum NumericValue {
         case .integer(let value):
             return value
         case .decimal(let value):
-            let whole = NSDecimalNumber(decimal: value).int64Value
-            return Decimal(whole) == value ? whole : nil
+            guard !value.isNaN, let whole = Int64(value.description), Decimal(whole) == value else { return nil }
+            return whole
         case .floating(let value):
             guard value.rounded() == value, value >= -9_223_372_036_854_775_808.0,
                 value < 9_223_372_036_854_775_808.0

@@ -10,9 +10,11 @@ import Foundation
 /// documented exception: **numbers** (the integer, decimal, double, float and boolean
 /// cases) are equal when they denote the same number, whatever their width, so
 /// `.integer16(3) == .double(3)` and `.boolean(true) == .integer64(1)`. Integers compare
-/// exactly; a decimal compares exactly with integers and decimals; any other mix
-/// compares as `Double`. Unlike IEEE arithmetic, NaN equals NaN here, so values can be
-/// used as dictionary keys. Strings are equal when their Unicode scalars are equal (no
+/// exactly with integers, decimals and doubles; decimals exactly with decimals; a decimal
+/// and a double through the shortest decimal that converts back to the double (so
+/// `.decimal(0.1) == .double(0.1)`, and whole doubles exactly); a float as its exact `Double`
+/// value (so `.float(0.1) != .double(0.1)`). Unlike IEEE arithmetic, NaN equals NaN here,
+/// so values can be used as dictionary keys. Strings are equal when their Unicode scalars are equal (no
 /// normalisation, as SQLite's `BINARY` collation). Hashing follows the same rules.
 ///
 /// Ordering and string options (case- and diacritic-insensitive) are in

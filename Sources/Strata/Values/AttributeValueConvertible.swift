@@ -5,6 +5,11 @@ import Foundation
 /// Conformances cover every attribute type: `Int16`, `Int32`, `Int64`, `Int` (stored as
 /// 64-bit), `Decimal`, `Double`, `Float`, `String`, `Bool`, `Date`, `Data`, `UUID`, `URL`,
 /// ``ObjectID``, and `Optional` of any of them (`nil` ↔ ``AttributeValue/null``).
+///
+/// Reading converts between numeric widths when the number fits: integers read any whole
+/// number in range (not booleans), `Decimal` reads integers and decimals, `Double` and
+/// `Float` read any number but booleans (rounding to the nearest value, `nil` when a finite
+/// number is too large), and `Bool` reads the integers 0 and 1.
 public protocol AttributeValueConvertible: Sendable {
     /// The value in its typed form.
     var attributeValue: AttributeValue { get }
@@ -52,8 +57,10 @@ extension Int: AttributeValueConvertible {
 extension Decimal: AttributeValueConvertible {
     public var attributeValue: AttributeValue { .decimal(self) }
     public init?(attributeValue value: AttributeValue) {
-        switch value.numericValue {
-        case .integer(let v): self = Decimal(v)
+        switch value {
+        case .integer16(let v): self = Decimal(Int(v))
+        case .integer32(let v): self = Decimal(Int(v))
+        case .integer64(let v): self = Decimal(v)
         case .decimal(let v): self = v
         default: return nil
         }
@@ -79,10 +86,11 @@ extension Float: AttributeValueConvertible {
     public init?(attributeValue value: AttributeValue) {
         switch value {
         case .float(let v): self = v
-        case .double(let v): self = Float(v)
-        case .integer16, .integer32, .integer64, .decimal:
-            guard let number = value.numericValue else { return nil }
-            self = Float(number.doubleValue)
+        case .double, .integer16, .integer32, .integer64, .decimal:
+            guard let number = value.numericValue?.doubleValue else { return nil }
+            let nearest = Float(number)
+            if nearest.isInfinite && number.isFinite { return nil }
+            self = nearest
         default: return nil
         }
     }

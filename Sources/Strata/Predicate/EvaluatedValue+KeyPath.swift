@@ -1,0 +1,64 @@
+extension EvaluatedValue {
+    /// The value at the dotted key path `path` from this value.
+    ///
+    /// - Each key is looked up with ``KeyValueResolving/resolvedValue(forKey:)``.
+    /// - Null in the middle of the path (an empty to-one relationship) gives null.
+    /// - On a collection, a key is looked up on every element, giving a collection;
+    ///   collections met on the way are flattened, so `books.tags.name` gives the names of
+    ///   all tags of all books, nulls included.
+    /// - A component starting with `@` is a collection operator (see ``CollectionOperator``).
+    ///   It applies to the collection reached so far after the rest of the path has been
+    ///   applied to it, so `items.@sum.price` and `items.price.@sum` both sum the prices.
+    ///
+    /// - Parameter label: The expression as written, for error messages.
+    /// - Throws: `PredicateError` with code `.evaluation` for an unknown key or collection
+    ///   operator, or a key applied to a value that is not an object.
+    func value(atKeyPath path: String, label: String) throws(PredicateError) -> EvaluatedValue {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        return try value(at: components[...], label: label)
+    }
+
+    private func value(at components: ArraySlice<String>, label: String) throws(PredicateError) -> EvaluatedValue {
+        guard let key = components.first else { return self }
+        let rest = components.dropFirst()
+        if key.hasPrefix("@") {
+            guard let collectionOperator = CollectionOperator(rawValue: key) else {
+                throw PredicateError(
+                    code: .evaluation,
+                    message: "'\(label)' uses the unknown collection operator \(key); "
+                        + "use @count, @sum, @avg, @min or @max."
+                )
+            }
+            return try collectionOperator.apply(to: try value(at: rest, label: label), label: label)
+        }
+        return try step(key, label: label).value(at: rest, label: label)
+    }
+
+    /// The value one key further.
+    private func step(_ key: String, label: String) throws(PredicateError) -> EvaluatedValue {
+        switch self {
+        case .value(.null):
+            return self
+        case .value(let value):
+            throw PredicateError(
+                code: .evaluation,
+                message: "'\(label)' looks up the key '\(key)' on \(value.kindDescription), which has no keys."
+            )
+        case .object(let object):
+            guard let resolved = object.resolvedValue(forKey: key) else {
+                throw PredicateError(
+                    code: .evaluation, message: "'\(label)' uses the key '\(key)', which the object does not have.")
+            }
+            return EvaluatedValue(resolved)
+        case .collection(let elements):
+            var values: [EvaluatedValue] = []
+            for element in elements {
+                switch try element.step(key, label: label) {
+                case .collection(let inner): values.append(contentsOf: inner)
+                case let single: values.append(single)
+                }
+            }
+            return .collection(values)
+        }
+    }
+}

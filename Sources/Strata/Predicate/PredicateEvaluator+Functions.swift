@@ -1,0 +1,117 @@
+extension PredicateEvaluator {
+    /// The result of the function `name` applied to `arguments`.
+    ///
+    /// The functions, by their Core Data names (a one-argument name may also end in `:`,
+    /// as `lowercase:`):
+    /// - `now()`: the evaluator's current date, the same for every object of one evaluation.
+    /// - `lowercase(s)`, `uppercase(s)`: the string with Unicode case mapping, independent
+    ///   of any locale.
+    /// - `abs(x)`: the absolute value.
+    /// - `add:to:(a, b)`, `from:subtract:(a, b)`, `multiply:by:(a, b)`,
+    ///   `divide:by:(a, b)`: `a + b`, `a - b`, `a * b`, `a / b`. Integers compute exactly
+    ///   (a decimal on overflow), division of integers or decimals gives a decimal, and any
+    ///   floating-point operand gives a `double`. Dividing an integer or decimal by zero is
+    ///   an error.
+    /// - `count:`, `sum:`, `average:`, `min:`, `max:` of a collection: as the collection
+    ///   operators `@count`, `@sum`, `@avg`, `@min`, `@max`.
+    ///
+    /// A null argument gives null.
+    ///
+    /// - Throws: `PredicateError` with code `.evaluation` for an unknown function, a wrong
+    ///   number of arguments, or an argument of the wrong kind.
+    func call(_ name: String, with arguments: [EvaluatedValue], label: String) throws(PredicateError) -> EvaluatedValue
+    {
+        let function = Self.functionKey(name)
+        switch function {
+        case "now":
+            try Self.expect(arguments, count: 0, label: label)
+            return .value(.date(now))
+        case "lowercase", "uppercase":
+            try Self.expect(arguments, count: 1, label: label)
+            switch arguments[0] {
+            case .value(.null): return .value(.null)
+            case .value(.string(let string)):
+                return .value(.string(function == "lowercase" ? string.lowercased() : string.uppercased()))
+            case let other: throw Self.wrongArgument(other, expected: "a string", label: label)
+            }
+        case "abs":
+            try Self.expect(arguments, count: 1, label: label)
+            guard let number = try Self.number(arguments[0], label: label) else { return .value(.null) }
+            return .value(number.magnitude.attributeValue)
+        default:
+            if let operation = Arithmetic(rawValue: function) {
+                try Self.expect(arguments, count: 2, label: label)
+                guard let a = try Self.number(arguments[0], label: label),
+                    let b = try Self.number(arguments[1], label: label)
+                else { return .value(.null) }
+                return .value(try operation.apply(a, b, label: label).attributeValue)
+            }
+            if let collectionOperator = Self.aggregateFunctions[function] {
+                try Self.expect(arguments, count: 1, label: label)
+                return try collectionOperator.apply(to: arguments[0], label: label)
+            }
+            throw PredicateError(
+                code: .evaluation,
+                message: "'\(label)' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
+                    + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, count:, sum:, average:, "
+                    + "min: and max:."
+            )
+        }
+    }
+
+    /// The functions computing a collection operator, by name.
+    private static let aggregateFunctions: [String: CollectionOperator] = [
+        "count": .count, "sum": .sum, "average": .average, "min": .minimum, "max": .maximum,
+    ]
+
+    /// The two-argument arithmetic functions.
+    private enum Arithmetic: String {
+        case add = "add:to:"
+        case subtract = "from:subtract:"
+        case multiply = "multiply:by:"
+        case divide = "divide:by:"
+
+        func apply(_ a: NumericValue, _ b: NumericValue, label: String) throws(PredicateError) -> NumericValue {
+            switch self {
+            case .add: return a + b
+            case .subtract: return a - b
+            case .multiply: return a * b
+            case .divide:
+                guard let quotient = a / b else {
+                    throw PredicateError(code: .evaluation, message: "'\(label)' divides by zero.")
+                }
+                return quotient
+            }
+        }
+    }
+
+    /// A function's name with the trailing `:` of a one-argument name removed.
+    private static func functionKey(_ name: String) -> String {
+        let colons = name.filter { $0 == ":" }.count
+        return colons == 1 && name.hasSuffix(":") ? String(name.dropLast()) : name
+    }
+
+    private static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(PredicateError) {
+        guard arguments.count != count else { return }
+        throw PredicateError(
+            code: .evaluation,
+            message: "'\(label)' passes \(arguments.count) arguments to a function that takes \(count)."
+        )
+    }
+
+    /// The argument as a number; `nil` when it is null.
+    private static func number(_ argument: EvaluatedValue, label: String) throws(PredicateError) -> NumericValue? {
+        if case .value(.null) = argument { return nil }
+        guard case .value(let value) = argument, let number = value.numericValue else {
+            throw wrongArgument(argument, expected: "a number", label: label)
+        }
+        return number
+    }
+
+    private static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String) -> PredicateError {
+        PredicateError(
+            code: .evaluation,
+            message: "'\(label)' passes \(argument.kindDescription) to a function that needs \(expected)."
+        )
+    }
+}

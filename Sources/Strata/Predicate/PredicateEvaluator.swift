@@ -1,0 +1,34 @@
+import Foundation
+
+/// Evaluates predicates and expressions against ``KeyValueResolving`` objects in memory,
+/// with the semantics documented on ``FetchPredicate/evaluate(with:variables:)``.
+///
+/// One evaluator serves a whole fetch: it compiles each `LIKE` and `MATCHES` pattern once
+/// and answers `now()` with the same date for every object.
+final class PredicateEvaluator {
+    /// The values of `$VARIABLE`s, keyed by name without the `$`.
+    let variables: [String: AttributeValue]
+    /// The date `now()` returns.
+    let now: Date
+    /// Compiled `LIKE` patterns.
+    var likePatterns: [PatternKey: LikePattern] = [:]
+    /// Compiled `MATCHES` patterns.
+    var regularExpressions: [PatternKey: RegularExpressionPattern] = [:]
+
+    /// Creates an evaluator with the given variable values and clock reading.
+    init(variables: [String: AttributeValue] = [:], now: Date = Date()) {
+        self.variables = variables
+        self.now = now
+    }
+}
+
+@available(*, unavailable) extension PredicateEvaluator: Sendable {}
+
+/// The object a predicate is evaluated against, and the `SUBQUERY` variables bound around it.
+struct EvaluationScope {
+    /// What `SELF` and bare key paths refer to: the evaluated object, or the current
+    /// element inside a `SUBQUERY`.
+    var evaluatedObject: EvaluatedValue
+    /// Subquery variables, by name without the `$`.
+    var bindings: [String: EvaluatedValue] = [:]
+}
