@@ -132,7 +132,7 @@ struct PredicateLexer {
         default:
             throw source.syntaxError(
                 "unknown placeholder; expected %@, %K, %d, %i, %ld, %lld, %u, %f or %lf", at: start,
-                found: "'\(source.text(from: start, to: max(position, start + 1)))'")
+                found: source.excerpt(from: start, to: max(position, start + 1)))
         }
     }
 
@@ -177,7 +177,7 @@ struct PredicateLexer {
         var end = position
         while let c = scalar(at: end), Self.isIdentifierPart(c) { end += 1 }
         throw source.syntaxError(
-            "malformed number", at: start, found: "'\(source.text(from: start, to: end))'")
+            "malformed number", at: start, found: source.excerpt(from: start, to: end))
     }
 
     private static func radix(_ marker: Unicode.Scalar) -> Int? {
@@ -257,12 +257,15 @@ struct PredicateLexer {
     private mutating func readUnicodeEscape(at start: Int) throws(PredicateError) -> Unicode.Scalar {
         let high = try readUTF16Unit(at: start)
         if let scalar = Unicode.Scalar(high) { return scalar }
-        guard UTF16.isLeadSurrogate(high), scalar(at: position) == "\\", scalar(at: position + 1) == "u" else {
-            throw source.syntaxError("expected a surrogate pair after \\u\(hex(high))", at: start)
+        guard UTF16.isLeadSurrogate(high) else {
+            throw source.syntaxError("unpaired low surrogate \\u\(hex(high)) in a string", at: start)
+        }
+        guard scalar(at: position) == "\\", scalar(at: position + 1) == "u" else {
+            throw source.syntaxError("expected a low surrogate \\uDC00…\\uDFFF after \\u\(hex(high))", at: position)
         }
         let low = try readUTF16Unit(at: position)
         guard UTF16.isTrailSurrogate(low) else {
-            throw source.syntaxError("expected a low surrogate after \\u\(hex(high))", at: start)
+            throw source.syntaxError("expected a low surrogate \\uDC00…\\uDFFF after \\u\(hex(high))", at: position - 6)
         }
         let value = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
         guard let scalar = Unicode.Scalar(value) else {

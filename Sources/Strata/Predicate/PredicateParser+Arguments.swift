@@ -17,7 +17,7 @@ extension PredicateParser {
         let name = "placeholder \(position) (\(placeholder.spelling) at offset \(source.characterOffset(token.offset)))"
         guard position <= arguments.count else {
             throw source.argumentError(
-                "\(name) has no argument; \(arguments.count) argument(s) were given", at: token.offset)
+                "\(name) has no argument; only \(Self.counting(arguments.count, "argument")) given", at: token.offset)
         }
         let expression = arguments[position - 1].predicateExpression
         func mismatch(_ expectation: String) -> PredicateError {

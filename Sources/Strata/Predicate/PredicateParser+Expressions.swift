@@ -141,7 +141,7 @@ extension PredicateParser {
         guard let value = Int64((negative ? "-" : "") + digits, radix: radix) else {
             throw source.syntaxError(
                 "integer out of range; integers must fit in 64 bits", at: token.offset,
-                found: "'\(source.text(from: token.offset, to: previousEnd))'")
+                found: source.excerpt(from: token.offset, to: previousEnd))
         }
         return value
     }

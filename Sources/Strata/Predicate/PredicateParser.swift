@@ -41,8 +41,9 @@ struct PredicateParser {
         guard token.kind == .end else { throw unexpected("AND, OR or the end of the format", token) }
         if placeholderCount < arguments.count {
             throw source.argumentError(
-                "\(arguments.count) arguments were given for \(placeholderCount) placeholder(s); "
-                    + "argument \(placeholderCount + 1) has no placeholder", at: nil)
+                "\(Self.counting(arguments.count, "argument")) given for "
+                    + "\(Self.counting(placeholderCount, "placeholder")); argument \(placeholderCount + 1) has no placeholder",
+                at: nil)
         }
         return predicate
     }
@@ -80,7 +81,7 @@ struct PredicateParser {
     /// An error about the value from `token` to scalar offset `end`: an argument error when a
     /// placeholder supplied it, a syntax error otherwise.
     func valueError(_ problem: String, _ token: PredicateToken, end: Int) -> PredicateError {
-        let found = "'\(source.text(from: token.offset, to: max(end, token.end)))'"
+        let found = source.excerpt(from: token.offset, to: max(end, token.end))
         if case .placeholder(let placeholder) = token.kind {
             return source.argumentError(
                 "\(problem); the argument for \(placeholder.spelling) at offset "
@@ -89,9 +90,14 @@ struct PredicateParser {
         return source.syntaxError(problem, at: token.offset, found: found)
     }
 
+    /// `count` and `noun`, in the plural unless `count` is 1: "2 arguments".
+    static func counting(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// How an error message shows `token`.
     func describe(_ token: PredicateToken) -> String {
-        token.kind == .end ? "the end of the format" : "'\(source.text(from: token.offset, to: token.end))'"
+        token.kind == .end ? "the end of the format" : source.excerpt(from: token.offset, to: token.end)
     }
 
     /// Enters one level of nesting at `token`; the caller leaves it with `leaveNesting()`.

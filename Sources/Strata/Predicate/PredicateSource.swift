@@ -25,13 +25,15 @@ struct PredicateSource {
         return String(prefix).count
     }
 
-    /// The source text from `start` to `end` (scalar offsets), shortened when long.
-    func text(from start: Int, to end: Int) -> String {
+    /// The source text from `start` to `end` (scalar offsets) for an error message: in single
+    /// quotes unless it is a quoted string already, and shortened when long.
+    func excerpt(from start: Int, to end: Int) -> String {
         let lower = min(max(start, 0), scalars.count)
         let upper = min(max(end, lower), scalars.count)
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars[lower..<min(upper, lower + 24)])
-        return String(view) + (upper - lower > 24 ? "…" : "")
+        let text = String(view) + (upper - lower > 24 ? "…" : "")
+        return text.hasPrefix("'") || text.hasPrefix("\"") ? text : "'\(text)'"
     }
 
     /// A syntax error: `problem` was found at scalar offset `offset`, with what was there instead.
