@@ -40,9 +40,9 @@ extension FetchPredicate {
             comparison.right = try comparison.right.substituting(variables, bound: bound)
             return .comparison(comparison)
         case .and(let operands):
-            return .and(try operands.map { operand throws(PredicateError) in try operand.substituting(variables, bound: bound) })
+            return .and(try operands.substituting(variables, bound: bound))
         case .or(let operands):
-            return .or(try operands.map { operand throws(PredicateError) in try operand.substituting(variables, bound: bound) })
+            return .or(try operands.substituting(variables, bound: bound))
         case .not(let operand):
             return .not(try operand.substituting(variables, bound: bound))
         }
@@ -83,10 +83,9 @@ extension FetchExpression {
         case .keyPathOn(let base, let path):
             return .keyPathOn(try base.substituting(variables, bound: bound), path)
         case .aggregate(let elements):
-            return .aggregate(try elements.map { element throws(PredicateError) in try element.substituting(variables, bound: bound) })
+            return .aggregate(try elements.substituting(variables, bound: bound))
         case .function(let name, let arguments):
-            return .function(
-                name, try arguments.map { argument throws(PredicateError) in try argument.substituting(variables, bound: bound) })
+            return .function(name, try arguments.substituting(variables, bound: bound))
         case .subquery(let collection, let variable, let predicate):
             return .subquery(
                 collection: try collection.substituting(variables, bound: bound), variable: variable,
@@ -108,5 +107,25 @@ extension FetchExpression {
             collection.collectVariables(into: &names, bound: bound)
             predicate.collectVariables(into: &names, bound: bound.union([variable]))
         }
+    }
+}
+
+extension [FetchPredicate] {
+    fileprivate func substituting(
+        _ variables: [String: AttributeValue], bound: Set<String>
+    ) throws(PredicateError) -> [FetchPredicate] {
+        var result: [FetchPredicate] = []
+        for element in self { result.append(try element.substituting(variables, bound: bound)) }
+        return result
+    }
+}
+
+extension [FetchExpression] {
+    fileprivate func substituting(
+        _ variables: [String: AttributeValue], bound: Set<String>
+    ) throws(PredicateError) -> [FetchExpression] {
+        var result: [FetchExpression] = []
+        for element in self { result.append(try element.substituting(variables, bound: bound)) }
+        return result
     }
 }

@@ -99,7 +99,9 @@ struct PredicateLexer {
         }
         let symbol: PredicateToken.Symbol?
         switch c {
-        case "=": symbol = pair("=", .equalTo) ?? pair("<", .lessThanOrEqualTo) ?? pair(">", .greaterThanOrEqualTo) ?? .equalTo
+        case "=":
+            symbol =
+                pair("=", .equalTo) ?? pair("<", .lessThanOrEqualTo) ?? pair(">", .greaterThanOrEqualTo) ?? .equalTo
         case "!": symbol = pair("=", .notEqualTo) ?? .not
         case "<": symbol = pair("=", .lessThanOrEqualTo) ?? pair(">", .notEqualTo) ?? .lessThan
         case ">": symbol = pair("=", .greaterThanOrEqualTo) ?? .greaterThan

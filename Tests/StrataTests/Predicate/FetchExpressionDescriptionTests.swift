@@ -15,7 +15,10 @@ import Testing
         (.integer16(.min), #"CAST(-32768, "Int16")"#),
         (.integer32(-7), #"CAST(-7, "Int32")"#),
         (.decimal(Decimal(string: "-1.25")!), #"CAST("-1.25", "Decimal")"#),
-        (.decimal(Decimal(string: "12345678901234567890.123456789")!), #"CAST("12345678901234567890.123456789", "Decimal")"#),
+        (
+            .decimal(Decimal(string: "12345678901234567890.123456789")!),
+            #"CAST("12345678901234567890.123456789", "Decimal")"#
+        ),
         (.double(2.5), "2.5"),
         (.double(3), "3.0"),
         (.double(-0.0), "-0.0"),
@@ -81,14 +84,19 @@ import Testing
             collection: .keyPath("items"), variable: "x",
             predicate: compare(.keyPathOn(.variable("x"), "price"), .greaterThan, value(.integer64(10))))
         #expect(subquery.description == "SUBQUERY(items, $x, $x.price > 10)")
-        #expect(FetchExpression.keyPathOn(subquery, "@count").description == "SUBQUERY(items, $x, $x.price > 10).@count")
-        #expect(FetchExpression.aggregate([value(.integer64(1)), .variable("V"), .evaluatedObject]).description == "{1, $V, SELF}")
+        #expect(
+            FetchExpression.keyPathOn(subquery, "@count").description == "SUBQUERY(items, $x, $x.price > 10).@count")
+        #expect(
+            FetchExpression.aggregate([value(.integer64(1)), .variable("V"), .evaluatedObject]).description
+                == "{1, $V, SELF}")
         #expect(FetchExpression.function("now", []).description == "now()")
         #expect(FetchExpression.keyPathOn(value(.integer64(5)), "x").description == "5.x")
     }
 
     @Test func keyPathsOnConstantsParseBack() throws {
-        for base in [value(.integer64(5)), value(.double(1.5)), value(.double(1e20)), value(.string("s")), value(.null)] {
+        for base in [
+            value(.integer64(5)), value(.double(1.5)), value(.double(1e20)), value(.string("s")), value(.null),
+        ] {
             let expression = FetchExpression.keyPathOn(base, "x.@count")
             let predicate = compare(expression, .equalTo, .evaluatedObject)
             #expect(try FetchPredicate(format: predicate.description) == predicate, "\(predicate)")

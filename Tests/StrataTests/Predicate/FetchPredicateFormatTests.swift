@@ -91,7 +91,9 @@ import Testing
         Malformed(format: "a == %@ AND b == %@", arguments: [1], code: .argument, offset: 17),
         Malformed(format: "a == %@", arguments: [1, 2], code: .argument, offset: nil),
         Malformed(format: "a == 1", arguments: [1], code: .argument, offset: nil),
-        Malformed(format: String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000), offset: 500),
+        Malformed(
+            format: String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000),
+            offset: 500),
         Malformed(format: String(repeating: "NOT ", count: 10_000) + "a == 1", offset: 2000),
         Malformed(format: String(repeating: "!", count: 10_000) + "a == 1", offset: 500),
         Malformed(format: "a IN " + String(repeating: "{", count: 10_000), offset: 505),
@@ -107,7 +109,8 @@ import Testing
         let error = try #require(expectError("age > 3 AND (name == 'x'", offset: 24))
         #expect(
             error.message
-                == #"Syntax error: expected ')' at offset 24 in "age > 3 AND (name == 'x'"; found the end of the format."#)
+                == #"Syntax error: expected ')' at offset 24 in "age > 3 AND (name == 'x'"; found the end of the format."#
+        )
         let operatorError = try #require(expectError("age IS 3", offset: 4))
         #expect(operatorError.message.contains("expected a comparison operator such as ==, <, IN or CONTAINS"))
         #expect(operatorError.message.contains("found 'IS'"))
@@ -126,7 +129,9 @@ import Testing
         let extra = try #require(expectError("a == %@", arguments: [1, 2], code: .argument, offset: nil))
         #expect(extra.message.contains("2 arguments given for 1 placeholder; argument 2 has no placeholder"))
         let wrong = try #require(expectError("a == %d", arguments: ["x"], code: .argument, offset: 5))
-        #expect(wrong.message.contains("placeholder 1 (%d at offset 5) needs an integer, but argument 1 is the string \"x\""))
+        #expect(
+            wrong.message.contains(
+                "placeholder 1 (%d at offset 5) needs an integer, but argument 1 is the string \"x\""))
     }
 
     @Test func nestingUpToTheLimitParses() throws {

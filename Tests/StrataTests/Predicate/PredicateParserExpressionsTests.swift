@@ -111,7 +111,8 @@ import Testing
         expectExpression(
             "add(1, count(items))", .function("add", [value(.integer64(1)), .function("count", [key("items")])]))
         expectExpression("#in(a)", .function("in", [key("a")]))
-        expectExpression("now().timeIntervalSinceReferenceDate", .keyPathOn(.function("now", []), "timeIntervalSinceReferenceDate"))
+        expectExpression(
+            "now().timeIntervalSinceReferenceDate", .keyPathOn(.function("now", []), "timeIntervalSinceReferenceDate"))
     }
 
     @Test func subqueries() {

@@ -38,14 +38,16 @@ import Testing
     }
 
     @Test func stringOptionsFollowTheOperator() {
-        expectParse("name BEGINSWITH[c] 'a'", compare(key("name"), .beginsWith, value(.string("a")), .direct, .caseInsensitive))
+        expectParse(
+            "name BEGINSWITH[c] 'a'", compare(key("name"), .beginsWith, value(.string("a")), .direct, .caseInsensitive))
         expectParse(
             "name ==[d] 'a'", compare(key("name"), .equalTo, value(.string("a")), .direct, .diacriticInsensitive))
         let both: StringComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
         expectParse("name CONTAINS[cd] 'a'", compare(key("name"), .contains, value(.string("a")), .direct, both))
         expectParse("name LIKE[dc] 'a*'", compare(key("name"), .like, value(.string("a*")), .direct, both))
         expectParse("name MATCHES [CD] 'a'", compare(key("name"), .matches, value(.string("a")), .direct, both))
-        expectParse("name IN[c] {'a'}", compare(key("name"), .in, .aggregate([value(.string("a"))]), .direct, .caseInsensitive))
+        expectParse(
+            "name IN[c] {'a'}", compare(key("name"), .in, .aggregate([value(.string("a"))]), .direct, .caseInsensitive))
     }
 
     @Test func quantifiersModifyTheLeftSide() {

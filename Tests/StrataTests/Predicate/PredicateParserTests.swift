@@ -5,8 +5,10 @@ import Testing
 
 @Suite struct PredicateParserTests {
     static let tokens = [
-        "a", "b.c", "name", "items.@count", "@sum", "@bogus", ".", ",", "(", ")", "{", "}", "[", "]", "[c]", "[cd]", "[x]",
-        "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "===", "&&", "||", "!", "&", "|", "-", "AND", "or", "NOT",
+        "a", "b.c", "name", "items.@count", "@sum", "@bogus", ".", ",", "(", ")", "{", "}", "[", "]", "[c]", "[cd]",
+        "[x]",
+        "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "===", "&&", "||", "!", "&", "|", "-", "AND", "or",
+        "NOT",
         "ANY", "some", "ALL", "NONE", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "nil",
         "NULL", "SELF", "YES", "no", "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY(", "CAST(", "'Int16'", "\"NSDate\"",
         "$x", "$x.name", "$", "#in", "#", "%@", "%K", "%d", "%f", "%lld", "%x", "%", "1", "-1", "2.5", "1e3", "0x1F",
@@ -66,7 +68,9 @@ import Testing
             let options = ["", "", "[c]", "[d]", "[cd]", "[DC]"].randomElement(using: &random) ?? ""
             return "\(quantifier)\(left) \(op)\(options) \(operand())"
         case 4: return "(" + structuredFormat(&random, depth: depth - 1, into: &arguments) + ")"
-        case 5: return ["NOT ", "!", "not "].randomElement(using: &random)! + structuredFormat(&random, depth: depth - 1, into: &arguments)
+        case 5:
+            return ["NOT ", "!", "not "].randomElement(using: &random)!
+                + structuredFormat(&random, depth: depth - 1, into: &arguments)
         case 6: return ["TRUEPREDICATE", "FALSEPREDICATE"].randomElement(using: &random)!
         default:
             let connective = [" AND ", " && ", " OR ", " || ", " and ", " or "].randomElement(using: &random)!
@@ -129,7 +133,8 @@ import Testing
             let format = Self.structuredFormat(&random, depth: 4, into: &arguments)
             do {
                 let parsed = try FetchPredicate(format: format, arguments: arguments)
-                #expect(try FetchPredicate(format: parsed.description) == parsed, "seed \(seed), input \(index): \(format)")
+                #expect(
+                    try FetchPredicate(format: parsed.description) == parsed, "seed \(seed), input \(index): \(format)")
             } catch {
                 Issue.record("seed \(seed), input \(index): \(format) does not parse: \(error.message)")
             }
@@ -151,6 +156,7 @@ import Testing
     @Test func whitespaceOfAnyKindSeparatesTokens() {
         expectParse(
             "\ta\n==\r\n1\u{A0}AND\u{2003}b==2 ",
-            .and([compare(key("a"), .equalTo, value(.integer64(1))), compare(key("b"), .equalTo, value(.integer64(2)))]))
+            .and([compare(key("a"), .equalTo, value(.integer64(1))), compare(key("b"), .equalTo, value(.integer64(2)))])
+        )
     }
 }

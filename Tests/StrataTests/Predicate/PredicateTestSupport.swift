@@ -37,7 +37,9 @@ func expectExpression(
     _ text: String, arguments: [any PredicateArgument] = [], _ expected: FetchExpression,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    expectParse("SELF == " + text, arguments: arguments, compare(.evaluatedObject, .equalTo, expected), sourceLocation: sourceLocation)
+    expectParse(
+        "SELF == " + text, arguments: arguments, compare(.evaluatedObject, .equalTo, expected),
+        sourceLocation: sourceLocation)
 }
 
 /// Parses `format` and expects an error of `code` at character `offset`.

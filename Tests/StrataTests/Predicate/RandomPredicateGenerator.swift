@@ -24,7 +24,9 @@ struct RandomPredicateGenerator {
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    private static let keys = ["name", "author", "in", "self", "Order", "café", "_x", "and", "nil", "cast", "a1", "ANY"]
+    private static let keys = [
+        "name", "author", "in", "self", "Order", "café", "_x", "and", "nil", "cast", "a1", "ANY",
+    ]
     private static let operators = ["@count", "@sum", "@avg", "@min", "@max"]
     private static let variables = ["x", "NAME", "FETCH_SOURCE", "in", "v1"]
     private static let functions = ["now", "lowercase", "uppercase", "in", "SELF", "count", "Cast"]
@@ -59,7 +61,9 @@ struct RandomPredicateGenerator {
         if chance(30) { options.insert(.diacriticInsensitive) }
         let modifier = pick([ComparisonPredicate.Modifier.direct, .direct, .any, .all])
         let left = expression(depth: depth)
-        let right = op == .between ? .aggregate([expression(depth: depth), expression(depth: depth)]) : expression(depth: depth)
+        let right =
+            op == .between
+            ? .aggregate([expression(depth: depth), expression(depth: depth)]) : expression(depth: depth)
         return .comparison(ComparisonPredicate(left, op, right, modifier: modifier, options: options))
     }
 
@@ -128,11 +132,14 @@ struct RandomPredicateGenerator {
             let text = "\(chance(50) ? "-" : "")\(int(0...99_999)).\(int(0...99_999))"
             return .decimal(Decimal(string: text) ?? 0)
         case 5: return .double(double())
-        case 6: return .float(chance(50) ? Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &random)) : Float(double()))
+        case 6:
+            return .float(
+                chance(50) ? Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &random)) : Float(double()))
         case 7: return .string(string())
         case 8: return .boolean(chance(50))
         case 9:
-            let interval = chance(10) ? pick([Double.infinity, -.infinity]) : Double.random(in: -1e10...1e10, using: &random)
+            let interval =
+                chance(10) ? pick([Double.infinity, -.infinity]) : Double.random(in: -1e10...1e10, using: &random)
             return .date(Date(timeIntervalSinceReferenceDate: interval))
         case 10: return .binary(Data((0..<int(0...8)).map { _ in UInt8.random(in: 0...255, using: &random) }))
         case 11: return .uuid(uuid())
