@@ -1,9 +1,11 @@
 extension FetchPredicate: CustomStringConvertible {
     /// The predicate in Core Data's format syntax, such as `name == "x" AND age > 3`.
     ///
-    /// Parsing the description with ``init(format:_:)`` gives back an equal predicate, of the
-    /// same kinds of constants, for every predicate the parser produces and for any tree built
-    /// from the cases with key paths and names the syntax can spell. Compound operands that are
+    /// Parsing the description with ``init(format:_:)`` gives back an equal predicate, with the
+    /// same kinds of constants, for every predicate the parser produces. That holds for trees
+    /// built by hand too, as long as keys, variables and function names are names the syntax can
+    /// spell and no ``FetchExpression/keyPathOn(_:_:)`` is applied to a key path (the parser
+    /// reads `a.b` as one ``FetchExpression/keyPath(_:)``). Compound operands that are
     /// themselves `AND` or `OR` are parenthesised, so precedence survives; `NOT` is written
     /// before its operand (`NOT ANY …` for a parsed `NONE …`). Constants are written as
     /// described in ``FetchExpression/description``. An empty ``and(_:)`` is written

@@ -9,6 +9,7 @@ struct PredicateLexer {
     /// The scalar offset of the next unread scalar.
     private var position = 0
 
+    /// Creates a lexer at the start of `source`.
     init(_ source: PredicateSource) {
         self.source = source
     }
@@ -110,7 +111,6 @@ struct PredicateLexer {
         default: symbol = PredicateToken.Symbol(rawValue: String(c))
         }
         guard let symbol else {
-            position = start
             let expectation = c == "&" ? "expected '&&'" : c == "|" ? "expected '||'" : "unexpected character"
             throw source.syntaxError(expectation, at: start, found: found(at: start))
         }

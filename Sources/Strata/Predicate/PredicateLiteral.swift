@@ -4,24 +4,11 @@ import Foundation
 ///
 /// Strings are written in double quotes; `nil`, `YES`/`NO`, integers (``AttributeValue/integer64``)
 /// and finite doubles (``AttributeValue/double``, always with a `.` or an exponent) are plain
-/// literals. Every other kind is written `CAST(literal, "Type")`, a form Core Data uses for dates:
-///
-/// | value | format string |
-/// | --- | --- |
-/// | `.integer16(7)` | `CAST(7, "Int16")` |
-/// | `.integer32(7)` | `CAST(7, "Int32")` |
-/// | `.decimal(1.25)` | `CAST("1.25", "Decimal")` |
-/// | `.double(.nan)` | `CAST("nan", "Double")` (also `"inf"`, `"-inf"`) |
-/// | `.float(1.5)` | `CAST("1.5", "Float")` |
-/// | `.date(d)` | `CAST(7.5, "NSDate")`: seconds since 2001-01-01 00:00:00 UTC |
-/// | `.binary(d)` | `CAST("00ff", "Data")`: hexadecimal bytes |
-/// | `.uuid(u)` | `CAST("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "UUID")` |
-/// | `.uri(u)` | `CAST("https://example.com", "URL")` |
-/// | `.objectID(i)` | `CAST("x-coredata://<store>/<Entity>/p12", "ObjectID")` |
-///
-/// Floats and decimals are written as strings so that they read back exactly. When parsing,
-/// `CAST` also accepts numbers for the numeric types and dates, strings of digits for the
-/// integer types, and `"Date"` as another name for `"NSDate"`.
+/// literals. Every other kind is written `CAST(literal, "Type")`, the form Core Data uses for
+/// dates; the table is in ``FetchExpression/description``. Floats and decimals are written as
+/// strings so that they read back exactly. When parsing, `CAST` also accepts numbers for the
+/// numeric types and dates, strings of digits for the integer types, and `"Date"` as another
+/// name for `"NSDate"`.
 enum PredicateLiteral {
     /// The type names `CAST` accepts.
     static let castTypeNames = [

@@ -1,5 +1,5 @@
 /// Reads a format string into a ``FetchPredicate``: a recursive-descent parser over
-/// ``PredicateLexer``'s tokens, with one token of lookahead (two before a `(`).
+/// ``PredicateLexer``'s tokens, with one token of lookahead.
 ///
 /// This file holds the state and the token plumbing; the grammar is in
 /// `PredicateParser+Predicates.swift` and `PredicateParser+Expressions.swift`, placeholders in
@@ -12,8 +12,8 @@ struct PredicateParser {
 
     /// The tokenizer, and through it the format string.
     private var lexer: PredicateLexer
-    /// Tokens read ahead of the current position.
-    private var lookahead: [PredicateToken] = []
+    /// The next token, once it has been read ahead.
+    private var lookahead: PredicateToken?
     /// The scalar offset just past the last token consumed.
     private(set) var previousEnd = 0
     /// The arguments for the placeholders, in order.
@@ -48,19 +48,19 @@ struct PredicateParser {
         return predicate
     }
 
-    /// The token `distance` tokens ahead, without consuming it.
-    mutating func peek(_ distance: Int = 0) throws(PredicateError) -> PredicateToken {
-        while lookahead.count <= distance {
-            lookahead.append(try lexer.next())
-        }
-        return lookahead[distance]
+    /// The next token, without consuming it.
+    mutating func peek() throws(PredicateError) -> PredicateToken {
+        if let lookahead { return lookahead }
+        let token = try lexer.next()
+        lookahead = token
+        return token
     }
 
     /// Consumes and returns the next token.
     @discardableResult
     mutating func advance() throws(PredicateError) -> PredicateToken {
         let token = try peek()
-        lookahead.removeFirst()
+        lookahead = nil
         previousEnd = token.end
         return token
     }
