@@ -4,11 +4,14 @@
 /// This file holds the state and the token plumbing; the grammar is in
 /// `PredicateParser+Predicates.swift` and `PredicateParser+Expressions.swift`, placeholders in
 /// `PredicateParser+Arguments.swift`. Parentheses, `NOT`, function calls, aggregates,
-/// `SUBQUERY` and `CAST` each nest one level; more than ``maximumDepth`` levels is a syntax
-/// error, so no input can exhaust the stack.
+/// `SUBQUERY` and `CAST` each nest one level; more than ``maximumDepth`` levels, or more than
+/// the thread's stack has room for (see ``ThreadStack``), is a syntax error, so no input can
+/// exhaust the stack, even on a thread with a small one.
 struct PredicateParser {
     /// The deepest nesting accepted.
     static let maximumDepth = 500
+    /// The stack kept free below the deepest level, for the calls each level makes.
+    private static let stackMargin: UInt = 128 * 1024
 
     /// The tokenizer, and through it the format string.
     private var lexer: PredicateLexer
@@ -22,6 +25,8 @@ struct PredicateParser {
     var placeholderCount = 0
     /// The current nesting depth.
     private var depth = 0
+    /// The lowest stack address nesting may reach.
+    private let stackFloor = ThreadStack.floor(keeping: stackMargin)
 
     /// The format string being parsed.
     var source: PredicateSource { lexer.source }
@@ -105,6 +110,10 @@ struct PredicateParser {
         depth += 1
         guard depth <= Self.maximumDepth else {
             throw source.syntaxError("nesting deeper than \(Self.maximumDepth) levels", at: token.offset)
+        }
+        guard ThreadStack.currentAddress() > stackFloor else {
+            throw source.syntaxError(
+                "nesting too deep for this thread's stack (\(depth) levels)", at: token.offset)
         }
     }
 

@@ -149,6 +149,35 @@ import Testing
         #expect(try FetchPredicate(format: subqueries.description) == subqueries)
     }
 
+    @Test(arguments: [256, 512] as [Int])
+    func deepNestingOnASmallStackIsAnErrorNotACrash(kilobytes: Int) {
+        let depth = PredicateParser.maximumDepth
+        let formats = [
+            String(repeating: "SUBQUERY(a, $x, ", count: depth) + "TRUEPREDICATE",
+            "a == " + String(repeating: "CAST(", count: depth),
+            "a IN " + String(repeating: "{", count: depth),
+            String(repeating: "(", count: depth) + "a == 1",
+        ]
+        let outcomes = onThread(stackSize: kilobytes * 1024) {
+            formats.map { format -> Strata.PredicateError? in
+                do throws(Strata.PredicateError) {
+                    _ = try FetchPredicate(format: format)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        for outcome in outcomes {
+            #expect(outcome?.code == .syntax)
+            #expect(outcome?.message.contains("nesting too deep for this thread's stack") == true)
+        }
+        let shallow = onThread(stackSize: kilobytes * 1024) {
+            try? FetchPredicate(format: "SUBQUERY(a, $x, SUBQUERY($x.b, $y, $y.c IN {1, {2}}).@count > 0).@count > 0")
+        }
+        #expect(shallow != nil)
+    }
+
     @Test func variadicAndArrayArgumentsAgree() throws {
         let variadic = try FetchPredicate(format: "%K == %@ AND n > %d", "name", "x", 3)
         let array = try FetchPredicate(format: "%K == %@ AND n > %d", arguments: ["name", "x", 3])
