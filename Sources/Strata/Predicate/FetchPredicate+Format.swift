@@ -32,7 +32,9 @@ extension FetchPredicate {
     ///   `%ld`, `%lld`, `%u` (integers) and `%f`, `%lf` (numbers). A placeholder inside quotes is
     ///   plain text. See ``PredicateArgument``.
     ///
-    /// Nesting (parentheses, `NOT`, calls, aggregates, subqueries) is limited to 500 levels.
+    /// Nesting (parentheses, `NOT`, calls, aggregates, `SUBQUERY`, `CAST`) is limited to 500
+    /// levels, and to what the calling thread's stack has room for: deeper input is a syntax
+    /// error, never a crash.
     ///
     /// - Throws: `PredicateError` with code `.syntax` when the format does not parse (its
     ///   ``PredicateError/offset`` says where, in characters), or `.argument` when there are too
