@@ -54,6 +54,7 @@ extension ManagedObjectModel.Parts {
                     .unknownTemplateEntity, entity: template.entityName, property: template.name,
                     "Fetch request template '\(template.name)' fetches unknown entity '\(template.entityName)'."))
         }
+        issues += predicateIssues()
         return issues
     }
 

@@ -1,6 +1,6 @@
 /// A condition on objects, as an inspectable tree: Core Data's `NSPredicate`.
 ///
-/// Build one from a format string, `try FetchPredicate("age > %d AND name BEGINSWITH[c] %@", 30, "a")`,
+/// Build one from a format string, `try FetchPredicate(format: "age > %d AND name BEGINSWITH[c] %@", 30, "a")`,
 /// or from cases. Stores translate the tree (SQL for SQLite); what a store cannot translate
 /// the core evaluates in memory with the same results.
 public indirect enum FetchPredicate: Sendable, Hashable {

@@ -1,0 +1,69 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Where the current thread's call stack ends, so that recursive code can stop before it runs
+/// out of stack instead of crashing.
+///
+/// Stacks grow down on every platform Swift runs on, so the deeper a call, the lower the
+/// address of its locals. A recursive parser takes ``floor(keeping:)`` once and, at each level,
+/// compares ``currentAddress()`` with it.
+enum ThreadStack {
+    /// How far down the stack a recursive algorithm started now may go: the lowest address of
+    /// the current thread's stack plus `margin` bytes for the calls made after the last check.
+    ///
+    /// Reads the stack bounds with `pthread_get_stackaddr_np` and `pthread_get_stacksize_np`
+    /// (Darwin) or `pthread_getattr_np` and `pthread_attr_getstack` (Linux). Where the bounds
+    /// are unknown, allows 256 KiB below the current address.
+    static func floor(keeping margin: UInt) -> UInt {
+        let current = currentAddress()
+        guard let lowest = lowestAddress(), lowest < current else {
+            return current > 256 * 1024 ? current - 256 * 1024 : 0
+        }
+        return current - lowest > margin ? lowest + margin : current
+    }
+
+    /// An address inside the caller's stack frame (of a local in the frame just below it).
+    @inline(never)
+    static func currentAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    /// The lowest address of the current thread's stack, if the platform tells.
+    private static func lowestAddress() -> UInt? {
+        #if canImport(Darwin)
+            let thread = pthread_self()
+            let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+            let size = UInt(pthread_get_stacksize_np(thread))
+            return top > size ? top - size : nil
+        #elseif canImport(Glibc) || canImport(Musl)
+            guard let getAttributes = threadAttributesFunction else { return nil }
+            var attributes = pthread_attr_t()
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
+            defer { pthread_attr_destroy(&attributes) }
+            var address: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+            return UInt(bitPattern: address)
+        #else
+            return nil
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl)
+        /// `pthread_getattr_np`, looked up with `dlsym` because the C library declares it only
+        /// under `_GNU_SOURCE`, which Swift's `Glibc` module does not define; `nil` where the
+        /// lookup fails (as in a static binary).
+        private static let threadAttributesFunction:
+            (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+                guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+                return unsafeBitCast(
+                    symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+            }()
+    #endif
+}
