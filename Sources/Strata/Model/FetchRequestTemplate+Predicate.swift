@@ -8,7 +8,7 @@ extension FetchRequestTemplate {
     /// let predicate = try template.predicate(substituting: ["NAME": .string("Ada")])
     /// ```
     ///
-    /// - Throws: `PredicateError`, its message naming the template: code `.syntax` or
+    /// - Throws: `FetchPredicateError`, its message naming the template: code `.syntax` or
     ///   `.argument` when ``predicateFormat`` does not parse, `.unknownVariable` when a
     ///   variable has no value in `variables`.
     /// - Complexity: O(*n*), where *n* is the length of ``predicateFormat``.

@@ -26,15 +26,15 @@ enum CollectionOperator: String {
     /// The operator applied to `operand`.
     ///
     /// - Parameter label: The expression as written, for error messages.
-    /// - Throws: `PredicateError` with code `.evaluation` when `operand` is not a
+    /// - Throws: `FetchPredicateError` with code `.evaluation` when `operand` is not a
     ///   collection, or its elements do not fit the operator.
-    func apply(to operand: EvaluatedValue, label: String) throws(PredicateError) -> EvaluatedValue {
+    func apply(to operand: EvaluatedValue, label: String) throws(FetchPredicateError) -> EvaluatedValue {
         let elements: [EvaluatedValue]
         switch operand {
         case .value(.null): return .value(.null)
         case .collection(let values): elements = values
         default:
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "'\(label)' applies \(rawValue) to \(operand.kindDescription); it needs a collection."
             )
@@ -57,12 +57,13 @@ enum CollectionOperator: String {
     }
 
     /// The non-null values of `elements`, objects as their identities.
-    private static func values(of elements: [EvaluatedValue], label: String) throws(PredicateError) -> [AttributeValue]
+    private static func values(of elements: [EvaluatedValue], label: String) throws(FetchPredicateError)
+        -> [AttributeValue]
     {
         var values: [AttributeValue] = []
         for element in elements {
             guard let value = element.scalar else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation, message: "'\(label)' applies a collection operator to nested collections.")
             }
             if !value.isNull { values.append(value) }
@@ -70,11 +71,11 @@ enum CollectionOperator: String {
         return values
     }
 
-    private static func sum(_ values: [AttributeValue], label: String) throws(PredicateError) -> NumericValue {
+    private static func sum(_ values: [AttributeValue], label: String) throws(FetchPredicateError) -> NumericValue {
         var total = NumericValue.integer(0)
         for value in values {
             guard let number = value.numericValue else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation,
                     message: "'\(label)' adds up \(value.kindDescription), which is not a number."
                 )
@@ -86,7 +87,7 @@ enum CollectionOperator: String {
 
     private func extreme(
         _ values: [AttributeValue], keeping order: ComparisonResult, label: String
-    ) throws(PredicateError) -> AttributeValue {
+    ) throws(FetchPredicateError) -> AttributeValue {
         var best: AttributeValue?
         for value in values where !(value.numericValue?.doubleValue.isNaN ?? false) {
             guard let current = best else {
@@ -94,7 +95,7 @@ enum CollectionOperator: String {
                 continue
             }
             guard let result = value.compare(current) else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation,
                     message: "'\(label)' cannot apply \(rawValue): \(value.kindDescription) and "
                         + "\(current.kindDescription) cannot be ordered."

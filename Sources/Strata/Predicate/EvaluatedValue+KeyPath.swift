@@ -11,19 +11,19 @@ extension EvaluatedValue {
     ///   applied to it, so `items.@sum.price` and `items.price.@sum` both sum the prices.
     ///
     /// - Parameter label: The expression as written, for error messages.
-    /// - Throws: `PredicateError` with code `.evaluation` for an unknown key or collection
+    /// - Throws: `FetchPredicateError` with code `.evaluation` for an unknown key or collection
     ///   operator, or a key applied to a value that is not an object.
-    func value(atKeyPath path: String, label: String) throws(PredicateError) -> EvaluatedValue {
+    func value(atKeyPath path: String, label: String) throws(FetchPredicateError) -> EvaluatedValue {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return try value(at: components[...], label: label)
     }
 
-    private func value(at components: ArraySlice<String>, label: String) throws(PredicateError) -> EvaluatedValue {
+    private func value(at components: ArraySlice<String>, label: String) throws(FetchPredicateError) -> EvaluatedValue {
         guard let key = components.first else { return self }
         let rest = components.dropFirst()
         if key.hasPrefix("@") {
             guard let collectionOperator = CollectionOperator(rawValue: key) else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation,
                     message: "'\(label)' uses the unknown collection operator \(key); "
                         + "use @count, @sum, @avg, @min or @max."
@@ -35,18 +35,18 @@ extension EvaluatedValue {
     }
 
     /// The value one key further.
-    private func step(_ key: String, label: String) throws(PredicateError) -> EvaluatedValue {
+    private func step(_ key: String, label: String) throws(FetchPredicateError) -> EvaluatedValue {
         switch self {
         case .value(.null):
             return self
         case .value(let value):
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "'\(label)' looks up the key '\(key)' on \(value.kindDescription), which has no keys."
             )
         case .object(let object):
             guard let resolved = object.resolvedValue(forKey: key) else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation, message: "'\(label)' uses the key '\(key)', which the object does not have.")
             }
             return EvaluatedValue(resolved)

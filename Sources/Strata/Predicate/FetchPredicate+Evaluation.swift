@@ -52,13 +52,13 @@ extension FetchPredicate {
     /// - Parameters:
     ///   - object: The object to test.
     ///   - variables: The values of the `$VARIABLE`s the predicate uses, by name without `$`.
-    /// - Throws: `PredicateError` with code `.unknownVariable` for a variable missing from
+    /// - Throws: `FetchPredicateError` with code `.unknownVariable` for a variable missing from
     ///   `variables`, or `.evaluation` for an unknown key, function or collection operator,
     ///   an invalid `MATCHES` pattern, or operands that do not fit their operator.
     /// - Complexity: O(*n*) in the number of objects and values the predicate visits, times
     ///   the length of the strings matched.
     public func evaluate(with object: any KeyValueResolving, variables: [String: AttributeValue] = [:])
-        throws(PredicateError) -> Bool
+        throws(FetchPredicateError) -> Bool
     {
         try PredicateEvaluator(variables: variables).evaluate(self, with: object)
     }

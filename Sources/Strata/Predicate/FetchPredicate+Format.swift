@@ -36,12 +36,12 @@ extension FetchPredicate {
     /// levels, and to what the calling thread's stack has room for: deeper input is a syntax
     /// error, never a crash.
     ///
-    /// - Throws: `PredicateError` with code `.syntax` when the format does not parse (its
-    ///   ``PredicateError/offset`` says where, in characters), or `.argument` when there are too
+    /// - Throws: `FetchPredicateError` with code `.syntax` when the format does not parse (its
+    ///   ``FetchPredicateError/offset`` says where, in characters), or `.argument` when there are too
     ///   few or too many arguments, or one does not fit its placeholder.
     /// - Complexity: O(*n* + *m*), where *n* is the length of `format` and *m* the size of the
     ///   arguments.
-    public init(format: String, _ arguments: any PredicateArgument...) throws(PredicateError) {
+    public init(format: String, _ arguments: any PredicateArgument...) throws(FetchPredicateError) {
         try self.init(format: format, arguments: arguments)
     }
 
@@ -50,10 +50,10 @@ extension FetchPredicate {
     ///
     /// See ``init(format:_:)`` for the syntax.
     ///
-    /// - Throws: `PredicateError` with code `.syntax` or `.argument`, as ``init(format:_:)``.
+    /// - Throws: `FetchPredicateError` with code `.syntax` or `.argument`, as ``init(format:_:)``.
     /// - Complexity: O(*n* + *m*), where *n* is the length of `format` and *m* the size of the
     ///   arguments.
-    public init(format: String, arguments: [any PredicateArgument]) throws(PredicateError) {
+    public init(format: String, arguments: [any PredicateArgument]) throws(FetchPredicateError) {
         var parser = PredicateParser(format: format, arguments: arguments)
         self = try parser.parse()
     }

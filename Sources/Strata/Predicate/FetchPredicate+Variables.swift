@@ -22,16 +22,16 @@ extension FetchPredicate {
     /// Variables bound by a `SUBQUERY` are left alone. `$x.name` becomes a key path on the
     /// constant. Entries of `variables` that the predicate does not use are ignored.
     ///
-    /// - Throws: `PredicateError` with code `.unknownVariable` naming the first variable that
+    /// - Throws: `FetchPredicateError` with code `.unknownVariable` naming the first variable that
     ///   has no value in `variables`.
     /// - Complexity: O(*n*), where *n* is the size of the tree.
-    public func substituting(_ variables: [String: AttributeValue]) throws(PredicateError) -> FetchPredicate {
+    public func substituting(_ variables: [String: AttributeValue]) throws(FetchPredicateError) -> FetchPredicate {
         try substituting(variables, bound: [])
     }
 
     fileprivate func substituting(
         _ variables: [String: AttributeValue], bound: Set<String>
-    ) throws(PredicateError) -> FetchPredicate {
+    ) throws(FetchPredicateError) -> FetchPredicate {
         switch self {
         case .constant:
             return self
@@ -66,7 +66,7 @@ extension FetchPredicate {
 extension FetchExpression {
     fileprivate func substituting(
         _ variables: [String: AttributeValue], bound: Set<String>
-    ) throws(PredicateError) -> FetchExpression {
+    ) throws(FetchPredicateError) -> FetchExpression {
         switch self {
         case .evaluatedObject, .keyPath, .constant:
             return self
@@ -74,7 +74,7 @@ extension FetchExpression {
             if bound.contains(name) { return self }
             guard let value = variables[name] else {
                 let known = variables.keys.sorted().map { "$" + $0 }.joined(separator: ", ")
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .unknownVariable,
                     message: "No value was given for the variable $\(name); the values given are for "
                         + (known.isEmpty ? "no variables" : known) + ".")
@@ -113,7 +113,7 @@ extension FetchExpression {
 extension [FetchPredicate] {
     fileprivate func substituting(
         _ variables: [String: AttributeValue], bound: Set<String>
-    ) throws(PredicateError) -> [FetchPredicate] {
+    ) throws(FetchPredicateError) -> [FetchPredicate] {
         var result: [FetchPredicate] = []
         for element in self { result.append(try element.substituting(variables, bound: bound)) }
         return result
@@ -123,7 +123,7 @@ extension [FetchPredicate] {
 extension [FetchExpression] {
     fileprivate func substituting(
         _ variables: [String: AttributeValue], bound: Set<String>
-    ) throws(PredicateError) -> [FetchExpression] {
+    ) throws(FetchPredicateError) -> [FetchExpression] {
         var result: [FetchExpression] = []
         for element in self { result.append(try element.substituting(variables, bound: bound)) }
         return result

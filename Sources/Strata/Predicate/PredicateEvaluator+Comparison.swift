@@ -2,7 +2,7 @@ import Foundation
 
 extension PredicateEvaluator {
     /// Whether `comparison` holds in `scope`; see ``FetchPredicate/evaluate(with:variables:)``.
-    func evaluate(_ comparison: ComparisonPredicate, in scope: EvaluationScope) throws(PredicateError) -> Bool {
+    func evaluate(_ comparison: ComparisonPredicate, in scope: EvaluationScope) throws(FetchPredicateError) -> Bool {
         let left = try evaluate(comparison.left, in: scope)
         let right = try evaluate(comparison.right, in: scope)
         switch comparison.modifier {
@@ -24,12 +24,12 @@ extension PredicateEvaluator {
     /// The elements `ANY` or `ALL` range over: a collection's elements; none for null.
     private func quantifiedElements(
         _ left: EvaluatedValue, _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> [EvaluatedValue] {
+    ) throws(FetchPredicateError) -> [EvaluatedValue] {
         switch left {
         case .collection(let elements): return elements
         case .value(.null): return []
         default:
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "In '\(comparison.evaluationLabel)', ANY and ALL need a collection on the left, "
                     + "but '\(comparison.left.evaluationLabel)' is \(left.kindDescription)."
@@ -40,7 +40,7 @@ extension PredicateEvaluator {
     /// Whether `left operator right` holds, once the modifier has been applied.
     private func compare(
         _ left: EvaluatedValue, _ right: EvaluatedValue, _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         let options = comparison.options
         switch comparison.operator {
         case .in:
@@ -93,7 +93,7 @@ extension PredicateEvaluator {
     private func order(
         _ left: EvaluatedValue, _ right: EvaluatedValue, _ comparison: ComparisonPredicate,
         allowing allowed: Set<ComparisonResult>
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         let a = try scalar(left, side: .left, comparison)
         let b = try scalar(right, side: .right, comparison)
         if a.isNull || b.isNull { return false }
@@ -104,10 +104,10 @@ extension PredicateEvaluator {
     /// Whether any of `elements` equals `value`.
     private func contains(
         _ elements: [EvaluatedValue], _ value: AttributeValue, _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         for element in elements {
             guard let candidate = element.scalar else {
-                throw PredicateError(
+                throw FetchPredicateError(
                     code: .evaluation,
                     message: "In '\(comparison.evaluationLabel)', the collection holds another collection."
                 )
@@ -120,10 +120,10 @@ extension PredicateEvaluator {
     /// Whether `value` lies between the two bounds of `bounds`, both included.
     private func between(
         _ value: AttributeValue, _ bounds: EvaluatedValue, _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         guard case .collection(let pair) = bounds, pair.count == 2, let low = pair[0].scalar, let high = pair[1].scalar
         else {
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "In '\(comparison.evaluationLabel)', BETWEEN needs a pair {low, high} on the right, "
                     + "but '\(comparison.right.evaluationLabel)' is \(bounds.kindDescription)."
@@ -143,17 +143,17 @@ extension PredicateEvaluator {
 
     /// The value to compare on one side: the value, or an object's identity.
     ///
-    /// - Throws: `PredicateError` with code `.evaluation` when the side is a collection.
+    /// - Throws: `FetchPredicateError` with code `.evaluation` when the side is a collection.
     func scalar(
         _ value: EvaluatedValue, side: Side, _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> AttributeValue {
+    ) throws(FetchPredicateError) -> AttributeValue {
         if let scalar = value.scalar { return scalar }
         let expression = side == .left ? comparison.left : comparison.right
         let advice =
             side == .left
             ? "quantify it with ANY or ALL, or reduce it with a collection operator such as @count"
             : "use IN, or reduce it with a collection operator such as @count"
-        throw PredicateError(
+        throw FetchPredicateError(
             code: .evaluation,
             message: "In '\(comparison.evaluationLabel)', '\(expression.evaluationLabel)' is "
                 + "\(value.kindDescription), which \(comparison.operator.rawValue) cannot compare directly; \(advice)."

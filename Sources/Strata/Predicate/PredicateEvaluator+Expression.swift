@@ -1,9 +1,11 @@
 extension PredicateEvaluator {
     /// The value of `expression` in `scope`.
     ///
-    /// - Throws: `PredicateError` with code `.unknownVariable` for a variable that has no
+    /// - Throws: `FetchPredicateError` with code `.unknownVariable` for a variable that has no
     ///   value, or `.evaluation` for an unknown key, collection operator or function.
-    func evaluate(_ expression: FetchExpression, in scope: EvaluationScope) throws(PredicateError) -> EvaluatedValue {
+    func evaluate(_ expression: FetchExpression, in scope: EvaluationScope) throws(FetchPredicateError)
+        -> EvaluatedValue
+    {
         switch expression {
         case .evaluatedObject:
             return scope.evaluatedObject
@@ -31,11 +33,11 @@ extension PredicateEvaluator {
 
     /// The value of a `$VARIABLE`: a bound subquery variable first, then the evaluator's
     /// variables. A leading `$` in `name` is ignored.
-    private func variable(named name: String, in scope: EvaluationScope) throws(PredicateError) -> EvaluatedValue {
+    private func variable(named name: String, in scope: EvaluationScope) throws(FetchPredicateError) -> EvaluatedValue {
         let key = Self.variableKey(name)
         if let bound = scope.bindings[key] { return bound }
         if let value = variables[key] { return .value(value) }
-        throw PredicateError(
+        throw FetchPredicateError(
             code: .unknownVariable,
             message: "The predicate uses the variable $\(key), but no value was given for it; pass it in `variables`."
         )
@@ -51,13 +53,13 @@ extension PredicateEvaluator {
     /// empty to-one relationship) has no elements.
     private func subquery(
         _ collection: FetchExpression, variable: String, predicate: FetchPredicate, in scope: EvaluationScope
-    ) throws(PredicateError) -> EvaluatedValue {
+    ) throws(FetchPredicateError) -> EvaluatedValue {
         let elements: [EvaluatedValue]
         switch try evaluate(collection, in: scope) {
         case .collection(let values): elements = values
         case .value(.null): elements = []
         case let other:
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "SUBQUERY needs a collection, but '\(collection.evaluationLabel)' is \(other.kindDescription)."
             )

@@ -17,9 +17,10 @@ extension PredicateEvaluator {
     ///
     /// A null argument gives null.
     ///
-    /// - Throws: `PredicateError` with code `.evaluation` for an unknown function, a wrong
+    /// - Throws: `FetchPredicateError` with code `.evaluation` for an unknown function, a wrong
     ///   number of arguments, or an argument of the wrong kind.
-    func call(_ name: String, with arguments: [EvaluatedValue], label: String) throws(PredicateError) -> EvaluatedValue
+    func call(_ name: String, with arguments: [EvaluatedValue], label: String) throws(FetchPredicateError)
+        -> EvaluatedValue
     {
         let function = Self.functionKey(name)
         switch function {
@@ -50,7 +51,7 @@ extension PredicateEvaluator {
                 try Self.expect(arguments, count: 1, label: label)
                 return try collectionOperator.apply(to: arguments[0], label: label)
             }
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "'\(label)' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
                     + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, count:, sum:, average:, "
@@ -71,14 +72,14 @@ extension PredicateEvaluator {
         case multiply = "multiply:by:"
         case divide = "divide:by:"
 
-        func apply(_ a: NumericValue, _ b: NumericValue, label: String) throws(PredicateError) -> NumericValue {
+        func apply(_ a: NumericValue, _ b: NumericValue, label: String) throws(FetchPredicateError) -> NumericValue {
             switch self {
             case .add: return a + b
             case .subtract: return a - b
             case .multiply: return a * b
             case .divide:
                 guard let quotient = a / b else {
-                    throw PredicateError(code: .evaluation, message: "'\(label)' divides by zero.")
+                    throw FetchPredicateError(code: .evaluation, message: "'\(label)' divides by zero.")
                 }
                 return quotient
             }
@@ -91,16 +92,16 @@ extension PredicateEvaluator {
         return colons == 1 && name.hasSuffix(":") ? String(name.dropLast()) : name
     }
 
-    private static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(PredicateError) {
+    private static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(FetchPredicateError) {
         guard arguments.count != count else { return }
-        throw PredicateError(
+        throw FetchPredicateError(
             code: .evaluation,
             message: "'\(label)' passes \(arguments.count) arguments to a function that takes \(count)."
         )
     }
 
     /// The argument as a number; `nil` when it is null.
-    private static func number(_ argument: EvaluatedValue, label: String) throws(PredicateError) -> NumericValue? {
+    private static func number(_ argument: EvaluatedValue, label: String) throws(FetchPredicateError) -> NumericValue? {
         if case .value(.null) = argument { return nil }
         guard case .value(let value) = argument, let number = value.numericValue else {
             throw wrongArgument(argument, expected: "a number", label: label)
@@ -108,8 +109,10 @@ extension PredicateEvaluator {
         return number
     }
 
-    private static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String) -> PredicateError {
-        PredicateError(
+    private static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String)
+        -> FetchPredicateError
+    {
+        FetchPredicateError(
             code: .evaluation,
             message: "'\(label)' passes \(argument.kindDescription) to a function that needs \(expected)."
         )

@@ -1,14 +1,14 @@
 extension PredicateEvaluator {
     /// Whether `predicate` holds for `object`.
     ///
-    /// - Throws: `PredicateError` with code `.evaluation` or `.unknownVariable`.
-    func evaluate(_ predicate: FetchPredicate, with object: any KeyValueResolving) throws(PredicateError) -> Bool {
+    /// - Throws: `FetchPredicateError` with code `.evaluation` or `.unknownVariable`.
+    func evaluate(_ predicate: FetchPredicate, with object: any KeyValueResolving) throws(FetchPredicateError) -> Bool {
         try evaluate(predicate, in: EvaluationScope(evaluatedObject: .object(object)))
     }
 
     /// Whether `predicate` holds in `scope`. `AND` and `OR` stop at the first operand that
     /// decides the result; an empty `AND` holds and an empty `OR` does not.
-    func evaluate(_ predicate: FetchPredicate, in scope: EvaluationScope) throws(PredicateError) -> Bool {
+    func evaluate(_ predicate: FetchPredicate, in scope: EvaluationScope) throws(FetchPredicateError) -> Bool {
         switch predicate {
         case .constant(let value):
             return value

@@ -16,12 +16,12 @@ extension PredicateEvaluator {
     /// Whether `text` matches `argument` as `kind` says, under the comparison's options.
     /// False when either is null.
     ///
-    /// - Throws: `PredicateError` with code `.evaluation` when either side is not a string,
+    /// - Throws: `FetchPredicateError` with code `.evaluation` when either side is not a string,
     ///   or a `MATCHES` pattern is not a valid regular expression.
     func match(
         _ kind: StringMatch, text: EvaluatedValue, textSide: Side, argument: EvaluatedValue,
         _ comparison: ComparisonPredicate
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         let argumentSide: Side = textSide == .left ? .right : .left
         let subject = try scalar(text, side: textSide, comparison)
         let pattern = try scalar(argument, side: argumentSide, comparison)
@@ -30,7 +30,7 @@ extension PredicateEvaluator {
             let offender = subject.attributeType == .string ? argumentSide : textSide
             let offending = offender == textSide ? subject : pattern
             let expression = offender == .left ? comparison.left : comparison.right
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "In '\(comparison.evaluationLabel)', \(comparison.operator.rawValue) needs strings, but '"
                     + "\(expression.evaluationLabel)' is \(offending.kindDescription)."
@@ -69,7 +69,7 @@ extension PredicateEvaluator {
     /// The compiled `MATCHES` pattern, from the cache when it was compiled before.
     private func regularExpression(
         _ pattern: String, _ options: StringComparisonOptions
-    ) throws(PredicateError) -> RegularExpressionPattern {
+    ) throws(FetchPredicateError) -> RegularExpressionPattern {
         let key = PatternKey(pattern, options)
         if let compiled = regularExpressions[key] { return compiled }
         let compiled = try RegularExpressionPattern(pattern, options: options)

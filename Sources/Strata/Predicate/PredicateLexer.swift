@@ -22,9 +22,9 @@ struct PredicateLexer {
 
     /// Reads the next token.
     ///
-    /// - Throws: `PredicateError` with code `.syntax` for an unterminated string, a malformed
+    /// - Throws: `FetchPredicateError` with code `.syntax` for an unterminated string, a malformed
     ///   number or escape, an unknown placeholder, or a character the syntax does not use.
-    mutating func next() throws(PredicateError) -> PredicateToken {
+    mutating func next() throws(FetchPredicateError) -> PredicateToken {
         while let c = scalar(at: position), c.properties.isWhitespace { position += 1 }
         let start = position
         guard let c = scalar(at: position) else { return PredicateToken(kind: .end, offset: start, end: start) }
@@ -75,7 +75,7 @@ struct PredicateLexer {
     }
 
     /// Reads the name after a one-scalar prefix such as `$` or `#`.
-    private mutating func readPrefixedName(what: String) throws(PredicateError) -> String {
+    private mutating func readPrefixedName(what: String) throws(FetchPredicateError) -> String {
         position += 1
         guard let c = scalar(at: position), Self.isIdentifierStart(c) else {
             throw source.syntaxError("expected \(what)", at: position, found: found(at: position))
@@ -89,7 +89,7 @@ struct PredicateLexer {
         return c.properties.isWhitespace ? "a space" : "'\(c)'"
     }
 
-    private mutating func readSymbol(_ c: Unicode.Scalar) throws(PredicateError) -> PredicateToken.Symbol {
+    private mutating func readSymbol(_ c: Unicode.Scalar) throws(FetchPredicateError) -> PredicateToken.Symbol {
         let start = position
         let following = scalar(at: position + 1)
         position += 1
@@ -117,7 +117,7 @@ struct PredicateLexer {
         return symbol
     }
 
-    private mutating func readPlaceholder() throws(PredicateError) -> PredicateToken.Placeholder {
+    private mutating func readPlaceholder() throws(FetchPredicateError) -> PredicateToken.Placeholder {
         let start = position
         position += 1
         var spelling = "%"
@@ -138,7 +138,7 @@ struct PredicateLexer {
         }
     }
 
-    private mutating func readNumber() throws(PredicateError) -> PredicateToken.Kind {
+    private mutating func readNumber() throws(FetchPredicateError) -> PredicateToken.Kind {
         let start = position
         if scalars[position] == "0", let marker = scalar(at: position + 1), let radix = Self.radix(marker) {
             position += 2
@@ -174,7 +174,7 @@ struct PredicateLexer {
     }
 
     /// Rejects a number that runs straight into a name, such as `12abc` or `0x1G`.
-    private func checkNumberEnd(from start: Int) throws(PredicateError) {
+    private func checkNumberEnd(from start: Int) throws(FetchPredicateError) {
         guard let c = scalar(at: position), Self.isIdentifierPart(c) else { return }
         var end = position
         while let c = scalar(at: end), Self.isIdentifierPart(c) { end += 1 }
@@ -216,7 +216,7 @@ struct PredicateLexer {
     /// Reads a quoted string; escapes: `\\`, `\'`, `\"`, `\n`, `\t`, `\r`, `\0` and `\uXXXX`
     /// (a UTF-16 unit; surrogate pairs combine). Any other backslash is kept as written, so
     /// regular expressions for `MATCHES` need no doubling.
-    private mutating func readString(quote: Unicode.Scalar) throws(PredicateError) -> String {
+    private mutating func readString(quote: Unicode.Scalar) throws(FetchPredicateError) -> String {
         let start = position
         position += 1
         var value = String.UnicodeScalarView()
@@ -256,7 +256,7 @@ struct PredicateLexer {
     }
 
     /// Reads `\uXXXX` (and a following low surrogate) starting at the backslash at `start`.
-    private mutating func readUnicodeEscape(at start: Int) throws(PredicateError) -> Unicode.Scalar {
+    private mutating func readUnicodeEscape(at start: Int) throws(FetchPredicateError) -> Unicode.Scalar {
         let high = try readUTF16Unit(at: start)
         if let scalar = Unicode.Scalar(high) { return scalar }
         guard UTF16.isLeadSurrogate(high) else {
@@ -282,7 +282,7 @@ struct PredicateLexer {
     }
 
     /// Reads the four hex digits of `\uXXXX` whose backslash is at `start`.
-    private mutating func readUTF16Unit(at start: Int) throws(PredicateError) -> UInt16 {
+    private mutating func readUTF16Unit(at start: Int) throws(FetchPredicateError) -> UInt16 {
         var unit: UInt16 = 0
         for index in start + 2..<start + 6 {
             guard let c = scalar(at: index), let digit = Self.digitValue(c) else {

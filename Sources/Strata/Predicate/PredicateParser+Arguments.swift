@@ -7,11 +7,11 @@
 extension PredicateParser {
     /// The expression for the placeholder `token`, taken from the next argument.
     ///
-    /// - Throws: `PredicateError` with code `.argument` when no argument is left or it does not
+    /// - Throws: `FetchPredicateError` with code `.argument` when no argument is left or it does not
     ///   fit the placeholder.
     mutating func argument(
         for placeholder: PredicateToken.Placeholder, at token: PredicateToken
-    ) throws(PredicateError) -> FetchExpression {
+    ) throws(FetchPredicateError) -> FetchExpression {
         placeholderCount += 1
         let position = placeholderCount
         let name = "placeholder \(position) (\(placeholder.spelling) at offset \(source.characterOffset(token.offset)))"
@@ -20,7 +20,7 @@ extension PredicateParser {
                 "\(name) has no argument; only \(Self.counting(arguments.count, "argument")) given", at: token.offset)
         }
         let expression = arguments[position - 1].predicateExpression
-        func mismatch(_ expectation: String) -> PredicateError {
+        func mismatch(_ expectation: String) -> FetchPredicateError {
             source.argumentError(
                 "\(name) needs \(expectation), but argument \(position) is \(Self.describe(expression))",
                 at: token.offset)

@@ -17,7 +17,7 @@ extension PredicateParser {
     static let collectionOperators: Set<String> = ["count", "sum", "avg", "min", "max"]
 
     /// Parses `expression`.
-    mutating func parseExpression() throws(PredicateError) -> FetchExpression {
+    mutating func parseExpression() throws(FetchPredicateError) -> FetchExpression {
         var expression = try parsePrimaryExpression()
         while try peek().is(.dot) {
             try advance()
@@ -36,7 +36,7 @@ extension PredicateParser {
     }
 
     /// Parses one key path component after a `.`; keywords are allowed there.
-    private mutating func parseKey() throws(PredicateError) -> String {
+    private mutating func parseKey() throws(FetchPredicateError) -> String {
         let token = try advance()
         switch token.kind {
         case .identifier(let name), .escapedIdentifier(let name):
@@ -53,7 +53,7 @@ extension PredicateParser {
         }
     }
 
-    private mutating func parsePrimaryExpression() throws(PredicateError) -> FetchExpression {
+    private mutating func parsePrimaryExpression() throws(FetchPredicateError) -> FetchExpression {
         let token = try advance()
         switch token.kind {
         case .integer(let digits, let radix):
@@ -84,7 +84,7 @@ extension PredicateParser {
 
     private mutating func parseKeywordExpression(
         _ keyword: PredicateKeyword, _ token: PredicateToken
-    ) throws(PredicateError) -> FetchExpression {
+    ) throws(FetchPredicateError) -> FetchExpression {
         switch keyword {
         case .nil, .null: return .constant(.null)
         case .true, .yes: return .constant(.boolean(true))
@@ -97,7 +97,7 @@ extension PredicateParser {
     }
 
     /// Parses a key (`name`) or a function call (`name(…)`).
-    private mutating func parseName(_ name: String) throws(PredicateError) -> FetchExpression {
+    private mutating func parseName(_ name: String) throws(FetchPredicateError) -> FetchExpression {
         let open = try peek()
         guard open.is(.openParenthesis) else { return .keyPath(name) }
         try advance()
@@ -109,7 +109,7 @@ extension PredicateParser {
     /// Parses expressions separated by commas up to and including `closing`.
     private mutating func parseList(
         closedBy closing: PredicateToken.Symbol
-    ) throws(PredicateError) -> [FetchExpression] {
+    ) throws(FetchPredicateError) -> [FetchExpression] {
         if try peek().is(closing) {
             try advance()
             return []
@@ -123,7 +123,8 @@ extension PredicateParser {
         }
     }
 
-    private mutating func parseNegativeNumber(after minus: PredicateToken) throws(PredicateError) -> AttributeValue {
+    private mutating func parseNegativeNumber(after minus: PredicateToken) throws(FetchPredicateError) -> AttributeValue
+    {
         let number = try advance()
         switch number.kind {
         case .integer(let digits, let radix):
@@ -137,7 +138,7 @@ extension PredicateParser {
 
     private func integer(
         _ digits: String, radix: Int, negative: Bool, at token: PredicateToken
-    ) throws(PredicateError) -> Int64 {
+    ) throws(FetchPredicateError) -> Int64 {
         guard let value = Int64((negative ? "-" : "") + digits, radix: radix) else {
             throw source.syntaxError(
                 "integer out of range; integers must fit in 64 bits", at: token.offset,
@@ -146,14 +147,14 @@ extension PredicateParser {
         return value
     }
 
-    private func real(_ text: String, negative: Bool, at token: PredicateToken) throws(PredicateError) -> Double {
+    private func real(_ text: String, negative: Bool, at token: PredicateToken) throws(FetchPredicateError) -> Double {
         guard let value = Double(text) else {
             throw source.syntaxError("malformed number", at: token.offset, found: describe(token))
         }
         return negative ? -value : value
     }
 
-    private mutating func parseSubquery(_ keyword: PredicateToken) throws(PredicateError) -> FetchExpression {
+    private mutating func parseSubquery(_ keyword: PredicateToken) throws(FetchPredicateError) -> FetchExpression {
         try enterNesting(at: keyword)
         defer { leaveNesting() }
         try expect(.openParenthesis)
@@ -169,7 +170,7 @@ extension PredicateParser {
         return .subquery(collection: collection, variable: name, predicate: predicate)
     }
 
-    private mutating func parseCast(_ keyword: PredicateToken) throws(PredicateError) -> FetchExpression {
+    private mutating func parseCast(_ keyword: PredicateToken) throws(FetchPredicateError) -> FetchExpression {
         try enterNesting(at: keyword)
         defer { leaveNesting() }
         try expect(.openParenthesis)

@@ -9,7 +9,7 @@
 /// `NONE x op y` reads as `NOT (ANY x op y)`, as in Core Data. Keywords ignore ASCII case.
 extension PredicateParser {
     /// Parses `predicate`: operands joined by `OR`.
-    mutating func parseOr() throws(PredicateError) -> FetchPredicate {
+    mutating func parseOr() throws(FetchPredicateError) -> FetchPredicate {
         var operands = [try parseAnd()]
         while try isConnective(.or, .or) {
             try advance()
@@ -18,7 +18,7 @@ extension PredicateParser {
         return operands.count == 1 ? operands[0] : .or(operands)
     }
 
-    private mutating func parseAnd() throws(PredicateError) -> FetchPredicate {
+    private mutating func parseAnd() throws(FetchPredicateError) -> FetchPredicate {
         var operands = [try parseNot()]
         while try isConnective(.and, .and) {
             try advance()
@@ -29,12 +29,12 @@ extension PredicateParser {
 
     private mutating func isConnective(
         _ keyword: PredicateKeyword, _ symbol: PredicateToken.Symbol
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         let token = try peek()
         return token.keyword == keyword || token.is(symbol)
     }
 
-    private mutating func parseNot() throws(PredicateError) -> FetchPredicate {
+    private mutating func parseNot() throws(FetchPredicateError) -> FetchPredicate {
         let token = try peek()
         guard token.keyword == .not || token.is(.not) else { return try parsePrimaryPredicate() }
         try advance()
@@ -43,7 +43,7 @@ extension PredicateParser {
         return .not(try parseNot())
     }
 
-    private mutating func parsePrimaryPredicate() throws(PredicateError) -> FetchPredicate {
+    private mutating func parsePrimaryPredicate() throws(FetchPredicateError) -> FetchPredicate {
         let token = try peek()
         if token.is(.openParenthesis) {
             try advance()
@@ -65,7 +65,7 @@ extension PredicateParser {
         }
     }
 
-    private mutating func parseComparison() throws(PredicateError) -> FetchPredicate {
+    private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate {
         let first = try peek()
         var modifier = ComparisonPredicate.Modifier.direct
         var negated = false
@@ -134,7 +134,7 @@ extension PredicateParser {
     }
 
     /// Parses `[c]`, `[d]`, `[cd]` or `[dc]` after an operator, if present.
-    private mutating func parseOptions() throws(PredicateError) -> StringComparisonOptions {
+    private mutating func parseOptions() throws(FetchPredicateError) -> StringComparisonOptions {
         guard try peek().is(.openBracket) else { return [] }
         try advance()
         let letters = try advance()

@@ -39,8 +39,8 @@ struct PredicateParser {
 
     /// Parses the whole format string.
     ///
-    /// - Throws: `PredicateError` with code `.syntax` or `.argument`.
-    mutating func parse() throws(PredicateError) -> FetchPredicate {
+    /// - Throws: `FetchPredicateError` with code `.syntax` or `.argument`.
+    mutating func parse() throws(FetchPredicateError) -> FetchPredicate {
         let predicate = try parseOr()
         let token = try peek()
         guard token.kind == .end else { throw unexpected("AND, OR or the end of the format", token) }
@@ -54,7 +54,7 @@ struct PredicateParser {
     }
 
     /// The next token, without consuming it.
-    mutating func peek() throws(PredicateError) -> PredicateToken {
+    mutating func peek() throws(FetchPredicateError) -> PredicateToken {
         if let lookahead { return lookahead }
         let token = try lexer.next()
         lookahead = token
@@ -63,7 +63,7 @@ struct PredicateParser {
 
     /// Consumes and returns the next token.
     @discardableResult
-    mutating func advance() throws(PredicateError) -> PredicateToken {
+    mutating func advance() throws(FetchPredicateError) -> PredicateToken {
         let token = try peek()
         lookahead = nil
         previousEnd = token.end
@@ -72,20 +72,20 @@ struct PredicateParser {
 
     /// Consumes the next token, which must be `symbol`.
     @discardableResult
-    mutating func expect(_ symbol: PredicateToken.Symbol) throws(PredicateError) -> PredicateToken {
+    mutating func expect(_ symbol: PredicateToken.Symbol) throws(FetchPredicateError) -> PredicateToken {
         let token = try advance()
         guard token.is(symbol) else { throw unexpected("'\(symbol.rawValue)'", token) }
         return token
     }
 
     /// A syntax error: `expectation` was expected where `token` is.
-    func unexpected(_ expectation: String, _ token: PredicateToken) -> PredicateError {
+    func unexpected(_ expectation: String, _ token: PredicateToken) -> FetchPredicateError {
         source.syntaxError("expected \(expectation)", at: token.offset, found: describe(token))
     }
 
     /// An error about the value from `token` to scalar offset `end`: an argument error when a
     /// placeholder supplied it, a syntax error otherwise.
-    func valueError(_ problem: String, _ token: PredicateToken, end: Int) -> PredicateError {
+    func valueError(_ problem: String, _ token: PredicateToken, end: Int) -> FetchPredicateError {
         let found = source.excerpt(from: token.offset, to: max(end, token.end))
         if case .placeholder(let placeholder) = token.kind {
             return source.argumentError(
@@ -106,7 +106,7 @@ struct PredicateParser {
     }
 
     /// Enters one level of nesting at `token`; the caller leaves it with `leaveNesting()`.
-    mutating func enterNesting(at token: PredicateToken) throws(PredicateError) {
+    mutating func enterNesting(at token: PredicateToken) throws(FetchPredicateError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
             throw source.syntaxError("nesting deeper than \(Self.maximumDepth) levels", at: token.offset)

@@ -37,19 +37,19 @@ struct PredicateSource {
     }
 
     /// A syntax error: `problem` was found at scalar offset `offset`, with what was there instead.
-    func syntaxError(_ problem: String, at offset: Int, found: String? = nil) -> PredicateError {
+    func syntaxError(_ problem: String, at offset: Int, found: String? = nil) -> FetchPredicateError {
         let position = characterOffset(offset)
         let tail = found.map { "; found \($0)" } ?? ""
-        return PredicateError(
+        return FetchPredicateError(
             code: .syntax,
             message: "Syntax error: \(problem) at offset \(position) in \(quoted(around: position))\(tail).",
             offset: position)
     }
 
     /// An argument error about the placeholder at scalar offset `offset`.
-    func argumentError(_ problem: String, at offset: Int?) -> PredicateError {
+    func argumentError(_ problem: String, at offset: Int?) -> FetchPredicateError {
         let position = offset.map(characterOffset)
-        return PredicateError(
+        return FetchPredicateError(
             code: .argument, message: "Argument error: \(problem) in \(quoted(around: position ?? 0)).",
             offset: position)
     }

@@ -11,9 +11,9 @@ struct RegularExpressionPattern {
 
     /// Compiles `pattern` for strings compared under `options`.
     ///
-    /// - Throws: `PredicateError` with code `.evaluation`, naming the pattern, when it is not
+    /// - Throws: `FetchPredicateError` with code `.evaluation`, naming the pattern, when it is not
     ///   a valid regular expression.
-    init(_ pattern: String, options: StringComparisonOptions) throws(PredicateError) {
+    init(_ pattern: String, options: StringComparisonOptions) throws(FetchPredicateError) {
         let source = AttributeValue.normalized(pattern, options.intersection(.diacriticInsensitive))
         let flags: NSRegularExpression.Options = options.contains(.caseInsensitive) ? [.caseInsensitive] : []
         do {
@@ -22,7 +22,7 @@ struct RegularExpressionPattern {
             _ = try NSRegularExpression(pattern: source, options: flags)
             expression = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: flags)
         } catch {
-            throw PredicateError(
+            throw FetchPredicateError(
                 code: .evaluation,
                 message: "MATCHES was given '\(pattern)', which is not a valid ICU regular expression."
             )

@@ -20,7 +20,7 @@ import Testing
         do {
             _ = try broken.predicate(substituting: [:])
             Issue.record("a broken template parsed")
-        } catch let error as Strata.PredicateError {
+        } catch let error as FetchPredicateError {
             #expect(error.code == .syntax)
             #expect(error.offset == 8)
             #expect(
@@ -33,7 +33,7 @@ import Testing
         #expect {
             try missing.predicate(substituting: [:])
         } throws: { error in
-            guard let error = error as? Strata.PredicateError else { return false }
+            guard let error = error as? FetchPredicateError else { return false }
             return error.code == .unknownVariable && error.message.contains("'byName'")
                 && error.message.contains("$TITLE")
         }

@@ -4,11 +4,13 @@ import Testing
 @testable import Strata
 
 @Suite struct CollectionOperatorTests: EvaluationTesting {
-    private func apply(_ op: CollectionOperator, _ values: [AttributeValue]) throws(PredicateError) -> AttributeValue? {
+    private func apply(_ op: CollectionOperator, _ values: [AttributeValue]) throws(FetchPredicateError)
+        -> AttributeValue?
+    {
         try op.apply(to: .collection(values.map { .value($0) }), label: "x").scalar
     }
 
-    private func bookValue(_ path: String) throws(PredicateError) -> AttributeValue? {
+    private func bookValue(_ path: String) throws(FetchPredicateError) -> AttributeValue? {
         try EvaluatedValue.object(EvaluationFixtures.book()).value(atKeyPath: path, label: path).scalar
     }
 
@@ -76,7 +78,7 @@ import Testing
     }
 
     @Test func minimumOfUnrelatedKindsIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try apply(.minimum, [.string("a"), .integer16(1)]) != nil
         }
         #expect(error?.code == .evaluation)
@@ -84,7 +86,7 @@ import Testing
     }
 
     @Test func sumOfNonNumbersIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try bookValue("tags.@sum.name") != nil
         }
         #expect(error?.code == .evaluation)
@@ -92,13 +94,14 @@ import Testing
     }
 
     @Test func operatorOnAScalarIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in try bookValue("title.@count") != nil }
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in try bookValue("title.@count") != nil }
         #expect(error?.code == .evaluation)
         #expect(error?.message.contains("@count") == true)
     }
 
     @Test func unknownOperatorIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in try bookValue("tags.@median.name") != nil }
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in try bookValue("tags.@median.name") != nil
+        }
         #expect(error?.code == .evaluation)
         #expect(error?.message.contains("@median") == true)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import Strata
 
 @Suite struct EvaluatedValueKeyPathTests: EvaluationTesting {
-    private func value(_ path: String) throws(PredicateError) -> EvaluatedValue {
+    private func value(_ path: String) throws(FetchPredicateError) -> EvaluatedValue {
         try EvaluatedValue.object(EvaluationFixtures.book()).value(atKeyPath: path, label: path)
     }
 
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func unknownKeyIsAnErrorNamingIt() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try comparison(.keyPath("author.nmae"), .equalTo, constant("x")).evaluate(with: EvaluationFixtures.book())
         }
         #expect(error?.code == .evaluation)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func keyOnAPlainValueIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try comparison(.keyPath("title.length"), .equalTo, constant(4)).evaluate(with: EvaluationFixtures.book())
         }
         #expect(error?.code == .evaluation)

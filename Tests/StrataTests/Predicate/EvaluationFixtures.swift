@@ -2,9 +2,6 @@ import Foundation
 
 @testable import Strata
 
-/// Strata's error, not Foundation's `PredicateError` of the same name.
-typealias PredicateError = Strata.PredicateError
-
 /// Shorthands for building predicate trees by hand, and a small library of records.
 enum EvaluationFixtures {
     static let bookID = ObjectID(storeIdentifier: "S", entityName: "Book", reference: .integer(1))
@@ -94,19 +91,20 @@ extension EvaluationTesting {
     func holds(
         _ left: AttributeValue, _ op: ComparisonPredicate.Operator, _ right: AttributeValue,
         options: StringComparisonOptions = []
-    ) throws(PredicateError) -> Bool {
+    ) throws(FetchPredicateError) -> Bool {
         try comparison(.constant(left), op, .constant(right), options: options).evaluate(with: KeyValueRecord([:]))
     }
 
     /// Whether `predicate` holds for the fixture book.
-    func holdsForBook(_ predicate: FetchPredicate, variables: [String: AttributeValue] = [:]) throws(PredicateError)
+    func holdsForBook(_ predicate: FetchPredicate, variables: [String: AttributeValue] = [:])
+        throws(FetchPredicateError)
         -> Bool
     {
         try predicate.evaluate(with: EvaluationFixtures.book(), variables: variables)
     }
 
     /// The error `body` throws; `nil` when it throws none.
-    func predicateError(_ body: () throws(PredicateError) -> Bool) -> PredicateError? {
+    func predicateError(_ body: () throws(FetchPredicateError) -> Bool) -> FetchPredicateError? {
         do {
             _ = try body()
             return nil

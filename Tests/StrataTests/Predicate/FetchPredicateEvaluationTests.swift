@@ -22,7 +22,7 @@ import Testing
     @Test func compoundsStopAtTheDecidingOperand() throws {
         #expect(try !holdsForBook(.and([.constant(false), failing])))
         #expect(try holdsForBook(.or([.constant(true), failing])))
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try holdsForBook(.and([.constant(true), failing]))
         }
         #expect(error?.code == .evaluation)
@@ -80,7 +80,7 @@ import Testing
 
     @Test func quantifyingAScalarIsAnError() {
         for modifier in [ComparisonPredicate.Modifier.any, .all] {
-            let error = predicateError { () throws(PredicateError) -> Bool in
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in
                 try holdsForBook(comparison(.keyPath("title"), .equalTo, constant("Dune"), modifier))
             }
             #expect(error?.code == .evaluation)

@@ -8,7 +8,7 @@ import Testing
     struct Malformed: CustomTestStringConvertible, Sendable {
         var format: String
         var arguments: [any PredicateArgument] = []
-        var code: Strata.PredicateError.Code = .syntax
+        var code: FetchPredicateError.Code = .syntax
         var offset: Int?
         var testDescription: String { format.count > 60 ? String(format.prefix(60)) + "…" : format }
     }
@@ -159,8 +159,8 @@ import Testing
             String(repeating: "(", count: depth) + "a == 1",
         ]
         let outcomes = onThread(stackSize: kilobytes * 1024) {
-            formats.map { format -> Strata.PredicateError? in
-                do throws(Strata.PredicateError) {
+            formats.map { format -> FetchPredicateError? in
+                do throws(FetchPredicateError) {
                     _ = try FetchPredicate(format: format)
                     return nil
                 } catch {

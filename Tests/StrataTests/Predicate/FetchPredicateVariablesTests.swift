@@ -66,6 +66,6 @@ import Testing
             #expect(error.code == .unknownVariable)
             #expect(error.message == "No value was given for the variable $MISSING; the values given are for $A.")
         }
-        #expect(throws: Strata.PredicateError.self) { try predicate.substituting([:]) }
+        #expect(throws: FetchPredicateError.self) { try predicate.substituting([:]) }
     }
 }

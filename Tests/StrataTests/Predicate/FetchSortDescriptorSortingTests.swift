@@ -174,7 +174,7 @@ import Testing
     }
 
     @Test func sortingThroughAToManyRelationshipIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try FetchSortDescriptor.sorted(
                 [EvaluationFixtures.book(), EvaluationFixtures.book()], by: [FetchSortDescriptor("tags.name")]
             ).isEmpty
@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func unknownSortKeyIsAnError() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try FetchSortDescriptor("nope").compare(EvaluationFixtures.book(), EvaluationFixtures.book())
                 == .orderedSame
         }

@@ -153,7 +153,7 @@ import Testing
         for right in [
             aggregate([.integer16(1)]), aggregate([.integer16(1), .integer16(2), .integer16(3)]), constant(2),
         ] {
-            let error = predicateError { () throws(PredicateError) -> Bool in
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in
                 try comparison(constant(2), .between, right).evaluate(with: none)
             }
             #expect(error?.code == .evaluation)
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func inRejectsOtherRightSides() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try comparison(constant(1), .in, constant(5)).evaluate(with: KeyValueRecord([:]))
         }
         #expect(error?.code == .evaluation)
@@ -241,7 +241,7 @@ import Testing
             comparison(constant("scifi"), .equalTo, .keyPath("tags.name")),
         ]
         for predicate in cases {
-            let error = predicateError { () throws(PredicateError) -> Bool in try predicate.evaluate(with: book) }
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in try predicate.evaluate(with: book) }
             #expect(error?.code == .evaluation)
             #expect(error?.message.contains("tags.name") == true, "\(error?.message ?? "no error")")
         }

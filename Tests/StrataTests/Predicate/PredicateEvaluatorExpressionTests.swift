@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func missingVariableIsAnErrorNamingIt() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try holdsForBook(
                 comparison(.keyPath("pages"), .greaterThan, .variable("MIN")), variables: ["MAX": .integer16(1)])
         }
@@ -88,7 +88,7 @@ import Testing
 
     @Test func subqueryOverAScalarIsAnError() {
         let bad = FetchExpression.subquery(collection: .keyPath("title"), variable: "x", predicate: .constant(true))
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try holdsForBook(comparison(.keyPathOn(bad, "@count"), .equalTo, constant(0)))
         }
         #expect(error?.code == .evaluation)

@@ -4,7 +4,7 @@ import Testing
 @testable import Strata
 
 @Suite struct PredicateEvaluatorFunctionsTests: EvaluationTesting {
-    private func call(_ name: String, _ arguments: FetchExpression...) throws(PredicateError) -> AttributeValue? {
+    private func call(_ name: String, _ arguments: FetchExpression...) throws(FetchPredicateError) -> AttributeValue? {
         let evaluator = PredicateEvaluator(now: Date(timeIntervalSinceReferenceDate: 1000))
         let scope = EvaluationScope(evaluatedObject: .object(EvaluationFixtures.book()))
         return try evaluator.evaluate(.function(name, arguments), in: scope).scalar
@@ -54,7 +54,7 @@ import Testing
 
     @Test func divisionOfExactNumbersByZeroIsAnError() {
         for divisor in [constant(0), constant(Decimal(0)), constant(false)] {
-            let error = predicateError { () throws(PredicateError) -> Bool in
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in
                 try call("divide:by:", constant(1), divisor) != nil
             }
             #expect(error?.code == .evaluation)
@@ -73,7 +73,9 @@ import Testing
     }
 
     @Test func unknownFunctionIsAnErrorNamingIt() {
-        let error = predicateError { () throws(PredicateError) -> Bool in try call("reverse:", constant("abc")) != nil }
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
+            try call("reverse:", constant("abc")) != nil
+        }
         #expect(error?.code == .evaluation)
         #expect(error?.message.contains("'reverse:'") == true)
     }
@@ -90,7 +92,7 @@ import Testing
             ("sum:", [.aggregate([constant("a")])]),
         ]
         for (name, arguments) in cases {
-            let error = predicateError { () throws(PredicateError) -> Bool in
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in
                 try holdsForBook(comparison(.function(name, arguments), .equalTo, constant(0)))
             }
             #expect(error?.code == .evaluation, "\(name)")

@@ -120,7 +120,7 @@ import Testing
         for (text, argument) in [
             (AttributeValue.integer16(12), AttributeValue.string("1")), (.string("12"), .integer64(1)),
         ] {
-            let error = predicateError { () throws(PredicateError) -> Bool in try holds(text, op, argument) }
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in try holds(text, op, argument) }
             #expect(error?.code == .evaluation)
             #expect(error?.message.contains(op.rawValue) == true)
         }
@@ -128,7 +128,7 @@ import Testing
 
     @Test func invalidRegularExpressionIsAnErrorNamingThePattern() {
         for pattern in ["a(", "[z-a]", "*", "a{2,1}"] {
-            let error = predicateError { () throws(PredicateError) -> Bool in
+            let error = predicateError { () throws(FetchPredicateError) -> Bool in
                 try holds(.string("a"), .matches, .string(pattern))
             }
             #expect(error?.code == .evaluation)
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func unbalancedPatternIsInvalidEvenThoughWrappingWouldBalanceIt() {
-        let error = predicateError { () throws(PredicateError) -> Bool in
+        let error = predicateError { () throws(FetchPredicateError) -> Bool in
             try holds(.string("a)(b"), .matches, .string("a)(b"))
         }
         #expect(error?.code == .evaluation)

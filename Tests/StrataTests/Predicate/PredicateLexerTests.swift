@@ -59,8 +59,8 @@ import Testing
                     .placeholder(.integer("%i")), .placeholder(.integer("%ld")), .placeholder(.integer("%lld")),
                     .placeholder(.integer("%u")), .placeholder(.floating("%f")), .placeholder(.floating("%lf")), .end,
                 ])
-        #expect(throws: Strata.PredicateError.self) { try kinds("%llld") }
-        #expect(throws: Strata.PredicateError.self) { try kinds("%%") }
+        #expect(throws: FetchPredicateError.self) { try kinds("%llld") }
+        #expect(throws: FetchPredicateError.self) { try kinds("%%") }
     }
 
     @Test func quotesAndBackslashesFollowedByCombiningMarksStillCount() throws {

@@ -45,9 +45,9 @@ func expectExpression(
 /// Parses `format` and expects an error of `code` at character `offset`.
 @discardableResult
 func expectError(
-    _ format: String, arguments: [any PredicateArgument] = [], code: Strata.PredicateError.Code = .syntax,
+    _ format: String, arguments: [any PredicateArgument] = [], code: FetchPredicateError.Code = .syntax,
     offset: Int?, sourceLocation: SourceLocation = #_sourceLocation
-) -> Strata.PredicateError? {
+) -> FetchPredicateError? {
     do {
         let parsed = try FetchPredicate(format: format, arguments: arguments)
         Issue.record("\(format) parsed as \(parsed)", sourceLocation: sourceLocation)

@@ -25,6 +25,6 @@ import Testing
     }
 
     @Test func invalidPatternThrowsAnEvaluationError() {
-        #expect(throws: PredicateError.self) { try RegularExpressionPattern("(", options: []) }
+        #expect(throws: FetchPredicateError.self) { try RegularExpressionPattern("(", options: []) }
     }
 }

@@ -1,12 +1,12 @@
 /// An error in a predicate: a format string that does not parse, an argument that does not
 /// fit its placeholder, or an expression that cannot be evaluated.
-public struct PredicateError: Error, Sendable, CustomStringConvertible {
+public struct FetchPredicateError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; `switch` with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable { case syntax, argument, evaluation, unknownVariable }
         private let kind: Kind
 
-        /// The format string does not follow the predicate syntax; see ``PredicateError/offset``.
+        /// The format string does not follow the predicate syntax; see ``FetchPredicateError/offset``.
         public static let syntax = Code(kind: .syntax)
         /// A format argument is missing, extra, or of the wrong type for its placeholder.
         public static let argument = Code(kind: .argument)
