@@ -41,7 +41,8 @@ public struct XcodeVersionedModel: Sendable {
             entries = try FileManager.default.contentsOfDirectory(atPath: url.path)
         } catch {
             throw ModelError(
-                code: .unreadableFile, message: "Cannot list the versioned model '\(url.path)': \(error.localizedDescription)",
+                code: .unreadableFile,
+                message: "Cannot list the versioned model '\(url.path)': \(error.localizedDescription)",
                 filePath: url.path, underlying: error)
         }
         let suffix = ".xcdatamodel"

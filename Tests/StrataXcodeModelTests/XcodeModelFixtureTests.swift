@@ -63,7 +63,8 @@ import Testing
         let issues = model.validationIssues()
         #expect(issues.map(\.kind) == Array(repeating: .unknownConstraintProperty, count: 4))
         #expect(issues.map(\.propertyName) == ["iD", "comma", "separated", "properties"])
-        #expect(model.entity(named: "SetLog")?.uniquenessConstraints == [["iD"], ["comma", "separated", "properties"]])
+        #expect(
+            model.entity(named: "SetLog")?.uniquenessConstraints == [["iD"], ["comma", "separated", "properties"]])
         #expect(model.entity(named: "Lift")?.isAbstract == true)
         #expect(model.entity(named: "SSLift")?.superentityName == "Lift")
         #expect(model.entity(named: "Workout")?.relationships[0].isOrdered == true)

@@ -71,7 +71,8 @@ final class ParsedXMLDocument {
         var attribute = node.pointee.properties
         while let current = attribute {
             let attributeName = Self.string(current.pointee.name)
-            attributes.append((attributeName, try text(of: current.pointee.children, in: "\(attributeName)=", line: line)))
+            attributes.append(
+                (attributeName, try text(of: current.pointee.children, in: "\(attributeName)=", line: line)))
             attribute = current.pointee.next
         }
         var children: [SourceElement] = []
@@ -115,7 +116,8 @@ final class ParsedXMLDocument {
         guard let last = xmlCtxtGetLastError(context), last.pointee.code != 0 else {
             return ModelError(code: .malformedFile, message: "'\(path)' is not well-formed XML.", filePath: path)
         }
-        let reason = last.pointee.message.map { String(cString: $0) }?
+        let reason =
+            last.pointee.message.map { String(cString: $0) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "error \(last.pointee.code)"
         let line = Int(last.pointee.line)
         return ModelError(
