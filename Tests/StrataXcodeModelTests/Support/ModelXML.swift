@@ -48,9 +48,9 @@ enum ModelXML {
     }
 
     /// The error loading the model file `text` throws, if any.
-    static func error(_ text: String) -> ModelError? {
+    static func error(_ text: String, in directory: TemporaryDirectory? = nil) -> ModelError? {
         do {
-            _ = try load(text, in: TemporaryDirectory())
+            _ = try load(text, in: directory ?? TemporaryDirectory())
             return nil
         } catch let error as ModelError {
             return error
