@@ -27,7 +27,7 @@ enum CodeBuiltFixtureModels {
         cover.valueTransformerName = "CoverTransformer"
         cover.renamingIdentifier = "cover"
         var pagesCount = attribute("pagesCount", .integer64, optional: true)
-        pagesCount.derivationExpression = "count:(pages)"
+        pagesCount.derivationExpression = "pages.@count"
         var title = attribute("title", .string)
         title.minLength = 3
         title.maxLength = 50
