@@ -5,8 +5,8 @@ import Testing
 
 /// Every model file among the Apple-made fixtures loads as expected.
 @Suite struct XcodeModelFixtureTests {
-    /// Fixtures Strata refuses or finds invalid, with the reason; every other `contents` file
-    /// must load and freeze.
+    /// Every Xcode model `contents` file in the fixtures. All load and freeze except the one
+    /// MomXML file with a Composite attribute (tested below).
     static let modelFiles = FixturePaths.modelContentsFiles
 
     @Test func fixturesAreCopiedIntoTheProject() {

@@ -7,7 +7,10 @@ import Strata
 ///
 /// The tree is read once, into a ``SourceElement`` value, by ``rootElement()``; no libxml2
 /// pointer leaves this class. libxml2 reports errors on the parser context, which lives only
-/// inside `init`.
+/// inside `init`. Ownership, from the libxml2 documentation of `xmlCtxtReadMemory`
+/// (<https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-parser.html#xmlCtxtReadMemory>):
+/// it returns "the resulting document tree", which the caller frees with `xmlFreeDoc`; the
+/// context made by `xmlNewParserCtxt` is freed with `xmlFreeParserCtxt`.
 final class ParsedXMLDocument {
     private let handle: xmlDocPtr
     private let path: String
@@ -27,10 +30,16 @@ final class ParsedXMLDocument {
     /// Parses `data`, the contents of the file at `path`. Calls `xmlCtxtReadMemory`.
     ///
     /// - Throws: ``ModelError`` with code ``ModelError/Code/malformedFile`` and the line libxml2
-    ///   reports when the data is not well-formed XML.
+    ///   reports when the data is not well-formed XML; ``ModelError/Code/unreadableFile`` when
+    ///   it is larger than libxml2 takes in one buffer (2 GiB).
     init(data: Data, path: String) throws(ModelError) {
         Self.initialized
         self.path = path
+        guard data.count <= Int(Int32.max) else {
+            throw ModelError(
+                code: .unreadableFile, message: "'\(path)' is too large (\(data.count) bytes) to be a model file.",
+                filePath: path)
+        }
         guard let context = xmlNewParserCtxt() else {
             throw ModelError(
                 code: .malformedFile, message: "Could not start an XML parser for '\(path)' (out of memory).",
@@ -38,7 +47,7 @@ final class ParsedXMLDocument {
         }
         defer { xmlFreeParserCtxt(context) }
         let document = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> xmlDocPtr? in
-            guard let base = buffer.baseAddress, buffer.count <= Int(Int32.max) else { return nil }
+            guard let base = buffer.baseAddress else { return nil }
             return xmlCtxtReadMemory(
                 context, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), path, nil, Self.options)
         }
