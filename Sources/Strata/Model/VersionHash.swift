@@ -1,10 +1,12 @@
+import Foundation
+
 /// Core Data's version hashes, computed with the byte layout in
 /// `docs/COREDATA-FORMATS.md` §E so that they equal Apple's for the same model.
 ///
 /// A hash depends only on persisted structure: names, types, optionality, relationship
-/// ends and counts, inheritance, uniqueness constraints and version-hash modifiers. Transient
-/// and fetched properties, indexes, default values, validation rules and user info do not
-/// change it.
+/// ends and counts, inheritance, uniqueness constraints, derivation expressions and
+/// version-hash modifiers. Transient and fetched properties, indexes, default values,
+/// validation rules and user info do not change it.
 enum VersionHash {
     /// The hash of an entity. `lineage` runs from the root down to `entity` itself.
     static func entity(
@@ -26,7 +28,18 @@ enum VersionHash {
     }
 
     /// The hash of an attribute.
+    ///
+    /// A derived attribute is hashed from its derivation expression alone: SHA-256 of the
+    /// expression's text in Core Data's form (see ``derivationText(_:)``), without its name,
+    /// flags or type. The CoreDataPlus `SampleModel2` stores (`Book.pagesCount`, derived from
+    /// `pages.@count`) show this; see `docs/COREDATA-FORMATS.md` §E.1. A version-hash modifier
+    /// is appended as for other properties, which no fixture tests.
     static func attribute(_ attribute: AttributeDescription) -> [UInt8] {
+        if let expression = attribute.derivationExpression {
+            var bytes = Array(derivationText(expression).utf8)
+            if let modifier = attribute.versionHashModifier { bytes += Array(modifier.utf8) }
+            return SHA2.sha256(bytes)
+        }
         var bytes = property(name: attribute.name, isOptional: attribute.isOptional)
         bytes += littleEndian(attribute.type.rawValue)
         if attribute.preservesValueInHistoryOnDeletion { bytes.append(1) }
@@ -44,6 +57,21 @@ enum VersionHash {
         if relationship.isOrdered { bytes.append(1) }
         if let modifier = relationship.versionHashModifier { bytes += Array(modifier.utf8) }
         return SHA2.sha256(bytes)
+    }
+
+    /// A derivation expression in the text form Core Data hashes: a key path ending in
+    /// `.@count` becomes the `count:` function (`pages.@count` is hashed as `count:(pages)`, as
+    /// Core Data stores it); any other expression is hashed as written, after trimming spaces.
+    static func derivationText(_ expression: String) -> String {
+        let text = expression.trimmingCharacters(in: .whitespaces)
+        let suffix = ".@count"
+        guard text.hasSuffix(suffix) else { return text }
+        let keyPath = text.dropLast(suffix.count)
+        let isKeyPath = keyPath.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            guard let first = part.first, first == "_" || first.isLetter else { return false }
+            return part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+        }
+        return isKeyPath ? "count:(\(keyPath))" : text
     }
 
     /// The inner hash shared by every property: name, optional flag, and a zero byte.

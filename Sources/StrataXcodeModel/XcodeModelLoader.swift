@@ -1,1 +1,0 @@
-// Loads Xcode model files.
