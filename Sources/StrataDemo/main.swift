@@ -1,29 +1,45 @@
 import Foundation
 import Strata
+import StrataXcodeModel
 
-/// `make demo`: builds a small model in code, validates and freezes it, and prints a summary
-/// of its entities with their Core Data version hashes and the size of its JSON form.
-let model = ManagedObjectModel(versionIdentifiers: ["1"]) {
-    Entity("Author") {
-        Attribute("name", .string, optional: false, min: 1, max: 80)
-        Attribute("born", .date)
-        Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
-        Unique("name")
+/// `make demo`: builds a small model in code (or loads the Xcode model given as the first
+/// argument: a `.xcdatamodeld` or `.xcdatamodel`), validates and freezes it, and prints a
+/// summary of its entities with their Core Data version hashes and the size of its JSON form.
+let model: ManagedObjectModel
+if CommandLine.arguments.count > 1 {
+    do {
+        model = try XcodeModel.load(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
+    } catch {
+        print(error)
+        exit(1)
     }
-    Entity("Book") {
-        Attribute("title", .string, optional: false)
-        Attribute("price", .decimal, default: .decimal(0))
-        Attribute("isbn", .string).matching("[0-9-]{10,17}")
-        Relationship.toOne("author", destination: "Author", inverse: "books")
-        FetchIndex(name: "byTitle", elements: [.init(propertyName: "title")])
+} else {
+    model = bookshop()
+}
+
+func bookshop() -> ManagedObjectModel {
+    ManagedObjectModel(versionIdentifiers: ["1"]) {
+        Entity("Author") {
+            Attribute("name", .string, optional: false, min: 1, max: 80)
+            Attribute("born", .date)
+            Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+            Unique("name")
+        }
+        Entity("Book") {
+            Attribute("title", .string, optional: false)
+            Attribute("price", .decimal, default: .decimal(0))
+            Attribute("isbn", .string).matching("[0-9-]{10,17}")
+            Relationship.toOne("author", destination: "Author", inverse: "books")
+            FetchIndex(name: "byTitle", elements: [.init(propertyName: "title")])
+        }
+        FetchRequestTemplate(name: "booksByAuthor", entityName: "Book", predicateFormat: "author.name == $NAME")
     }
-    FetchRequestTemplate(name: "booksByAuthor", entityName: "Book", predicateFormat: "author.name == $NAME")
 }
 
 do {
     try model.freeze()
 } catch {
-    print("The demo model is not valid: \(error)")
+    print("The model is not valid: \(error)")
     exit(1)
 }
 
