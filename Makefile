@@ -2,6 +2,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
+# Warnings fail the build, as in CI.
+SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
 .PHONY: deps build test demo lint format
 
@@ -18,16 +20,16 @@ deps:
 
 ## build: compile every target.
 build: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 
 ## test: install what is missing, build, and run every test.
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
 ## demo: load a model and print its summary.
 demo: deps
-	$(SWIFT) run StrataDemo
+	$(SWIFT) run $(SWIFT_FLAGS) StrataDemo
 
 ## lint: check formatting against .swift-format.
 lint:
