@@ -42,41 +42,59 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// The URI representation, `x-coredata://<store>/<Entity>/p<number>` for integer references.
-    public var uriRepresentation: URL {
-        let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName
+    /// The URI representation as text: `x-coredata://<store>/<Entity>/<t|p|s><reference>`,
+    /// with the store identifier, entity name and string keys percent-encoded (every byte but
+    /// ASCII letters, digits and `-._~`), so that any ID reads back with ``init(uriString:)``.
+    public var uriString: String {
         let tail: String
         switch reference {
-        case .temporary(let uuid): tail = "t\(uuid.uuidString)"
+        case .temporary(let uuid): tail = "t" + uuid.uuidString
         case .integer(let number): tail = "p\(number)"
-        case .string(let key):
-            tail = "s" + (key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? key)
+        case .string(let key): tail = "s" + PercentEncoding.encode(key)
         }
-        return URL(string: "x-coredata://\(storeIdentifier ?? "")/\(entity)/\(tail)")!
+        let store = PercentEncoding.encode(storeIdentifier ?? "")
+        return "x-coredata://\(store)/\(PercentEncoding.encode(entityName))/\(tail)"
     }
 
-    /// Parses a URI made by ``uriRepresentation``; `nil` when `uri` is not one.
-    public init?(uriRepresentation uri: URL) {
-        guard uri.scheme == "x-coredata" else { return nil }
-        let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard parts.count == 2, let marker = parts[1].first else { return nil }
-        let body = String(parts[1].dropFirst())
+    /// The URI representation (see ``uriString``).
+    public var uriRepresentation: URL {
+        guard let url = URL(string: uriString) else {
+            preconditionFailure("A percent-encoded object ID is always a valid URL: \(uriString)")
+        }
+        return url
+    }
+
+    /// Reads an ID from text made by ``uriString``; `nil` when `text` is not one.
+    public init?(uriString text: String) {
+        let scheme = "x-coredata://"
+        guard text.hasPrefix(scheme) else { return nil }
+        let parts = text.dropFirst(scheme.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let store = PercentEncoding.decode(parts[0]),
+            let entity = PercentEncoding.decode(parts[1]), !entity.isEmpty, let marker = parts[2].first
+        else { return nil }
+        let body = parts[2].dropFirst()
         let reference: Reference
         switch marker {
         case "t":
-            guard let uuid = UUID(uuidString: body) else { return nil }
+            guard let uuid = UUID(uuidString: String(body)) else { return nil }
             reference = .temporary(uuid)
         case "p":
             guard let number = Int64(body) else { return nil }
             reference = .integer(number)
         case "s":
-            reference = .string(body)
+            guard let key = PercentEncoding.decode(body) else { return nil }
+            reference = .string(key)
         default:
             return nil
         }
-        let host = uri.host ?? ""
-        self.init(storeIdentifier: host.isEmpty ? nil : host, entityName: parts[0], reference: reference)
+        self.init(storeIdentifier: store.isEmpty ? nil : store, entityName: entity, reference: reference)
     }
 
-    public var description: String { uriRepresentation.absoluteString }
+    /// Reads an ID from a URI made by ``uriRepresentation``; `nil` when `uri` is not one.
+    public init?(uriRepresentation uri: URL) {
+        self.init(uriString: uri.absoluteString)
+    }
+
+    /// The ID's ``uriString``.
+    public var description: String { uriString }
 }

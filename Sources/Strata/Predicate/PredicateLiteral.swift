@@ -28,10 +28,10 @@ enum PredicateLiteral {
         case .string(let v): quoted(v)
         case .boolean(let v): v ? "YES" : "NO"
         case .date(let v): date(v.timeIntervalSinceReferenceDate)
-        case .binary(let v): cast(quoted(v.map(hexByte).joined()), "Data")
+        case .binary(let v): cast(quoted(v.map(Hex.digits).joined()), "Data")
         case .uuid(let v): cast(quoted(v.uuidString), "UUID")
         case .uri(let v): cast(quoted(v.absoluteString), "URL")
-        case .objectID(let v): cast(quoted(objectIDString(v)), "ObjectID")
+        case .objectID(let v): cast(quoted(v.uriString), "ObjectID")
         }
     }
 
@@ -71,7 +71,7 @@ enum PredicateLiteral {
         case "Data": string(value).flatMap(bytes).map(AttributeValue.binary)
         case "UUID": string(value).flatMap(UUID.init(uuidString:)).map(AttributeValue.uuid)
         case "URL": string(value).flatMap { URL(string: $0) }.map(AttributeValue.uri)
-        case "ObjectID": string(value).flatMap(objectID).map(AttributeValue.objectID)
+        case "ObjectID": string(value).flatMap(ObjectID.init(uriString:)).map(AttributeValue.objectID)
         default: nil
         }
     }
@@ -82,11 +82,6 @@ enum PredicateLiteral {
 
     private static func date(_ interval: TimeInterval) -> String {
         cast(interval.isFinite ? "\(interval)" : quoted("\(interval)"), "NSDate")
-    }
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16)
-        return byte < 16 ? "0" + digits : digits
     }
 
     private static func string(_ value: AttributeValue) -> String? {
@@ -123,10 +118,7 @@ enum PredicateLiteral {
         case .decimal(let v): return v
         case .floating(let v): return v.isFinite ? decimal(.string("\(v)")) : nil
         case nil:
-            guard let text = string(value), text.wholeMatch(of: /[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil,
-                let decimal = Decimal(string: text), !decimal.isNaN
-            else { return nil }
-            return decimal
+            return string(value).flatMap(AttributeValue.parseDecimal)
         }
     }
 
@@ -135,87 +127,9 @@ enum PredicateLiteral {
         guard digits.count.isMultiple(of: 2) else { return nil }
         var data = Data(capacity: digits.count / 2)
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            guard let high = Hex.value(digits[index]), let low = Hex.value(digits[index + 1]) else { return nil }
             data.append(high << 4 | low)
         }
         return data
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    /// The URI form of an object ID: `x-coredata://<store>/<Entity>/<t|p|s><reference>`, with
-    /// every part percent-encoded so that any store identifier, entity name or key reads back.
-    private static func objectIDString(_ id: ObjectID) -> String {
-        let tail: String
-        switch id.reference {
-        case .temporary(let uuid): tail = "t" + uuid.uuidString
-        case .integer(let number): tail = "p\(number)"
-        case .string(let key): tail = "s" + percentEncoded(key)
-        }
-        return "x-coredata://\(percentEncoded(id.storeIdentifier ?? ""))/\(percentEncoded(id.entityName))/\(tail)"
-    }
-
-    /// Reads an object ID written by ``objectIDString(_:)``; `nil` when `string` is not one.
-    private static func objectID(_ string: String) -> ObjectID? {
-        let scheme = "x-coredata://"
-        guard string.hasPrefix(scheme) else { return nil }
-        let parts = string.dropFirst(scheme.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, let store = percentDecoded(parts[0]), let entity = percentDecoded(parts[1]),
-            let marker = parts[2].first
-        else { return nil }
-        let body = parts[2].dropFirst()
-        let reference: ObjectID.Reference
-        switch marker {
-        case "t":
-            guard let uuid = UUID(uuidString: String(body)) else { return nil }
-            reference = .temporary(uuid)
-        case "p":
-            guard let number = Int64(body) else { return nil }
-            reference = .integer(number)
-        case "s":
-            guard let key = percentDecoded(body) else { return nil }
-            reference = .string(key)
-        default:
-            return nil
-        }
-        return ObjectID(storeIdentifier: store.isEmpty ? nil : store, entityName: entity, reference: reference)
-    }
-
-    /// `text` with every byte but ASCII letters, digits and `-._~` written as `%XX`.
-    private static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + hexByte(byte).uppercased()
-            }
-        }
-        return result
-    }
-
-    /// `text` with `%XX` sequences decoded; `nil` when one is malformed or the bytes are not UTF-8.
-    private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

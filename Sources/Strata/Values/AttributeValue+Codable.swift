@@ -28,7 +28,7 @@ extension AttributeValue: Codable {
         case .binary(let v): try container.encode(v.base64EncodedString(), forKey: .binary)
         case .uuid(let v): try container.encode(v.uuidString, forKey: .uuid)
         case .uri(let v): try container.encode(v.absoluteString, forKey: .uri)
-        case .objectID(let v): try container.encode(v.uriRepresentation.absoluteString, forKey: .objectID)
+        case .objectID(let v): try container.encode(v.uriString, forKey: .objectID)
         }
     }
 
@@ -49,7 +49,7 @@ extension AttributeValue: Codable {
         case .integer64: self = .integer64(try container.decode(Int64.self, forKey: key))
         case .decimal:
             let text = try container.decode(String.self, forKey: key)
-            guard let v = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw invalid(text) }
+            guard let v = AttributeValue.parseDecimal(text) else { throw invalid(text) }
             self = .decimal(v)
         case .double: self = .double(try Self.decodeFloating(Double.self, container, key))
         case .float: self = .float(try Self.decodeFloating(Float.self, container, key))
@@ -70,7 +70,7 @@ extension AttributeValue: Codable {
             self = .uri(v)
         case .objectID:
             let text = try container.decode(String.self, forKey: key)
-            guard let url = URL(string: text), let v = ObjectID(uriRepresentation: url) else { throw invalid(text) }
+            guard let v = ObjectID(uriString: text) else { throw invalid(text) }
             self = .objectID(v)
         }
     }

@@ -17,7 +17,7 @@ extension ModelFileReader {
             case .integer16: Int16(text).map(AttributeValue.integer16)
             case .integer32: Int32(text).map(AttributeValue.integer32)
             case .integer64: Int64(text).map(AttributeValue.integer64)
-            case .decimal: Self.decimal(text).map(AttributeValue.decimal)
+            case .decimal: AttributeValue.parseDecimal(text).map(AttributeValue.decimal)
             case .double: Double(text).map(AttributeValue.double)
             case .float: Float(text).map(AttributeValue.float)
             case .string: .string(text)
@@ -31,12 +31,5 @@ extension ModelFileReader {
                 element, in: context, "has \(key)=\"\(text)\", which is not a valid \(type.modelFileName) value.")
         }
         return value
-    }
-
-    /// `text` as a decimal, only when all of it is a number (`Decimal(string:)` alone accepts
-    /// a number followed by anything).
-    private static func decimal(_ text: String) -> Decimal? {
-        guard Double(text) != nil else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

@@ -102,6 +102,7 @@ import Testing
         ("attributeType=\"Integer 16\" defaultValueString=\"abc\"", "defaultValueString=\"abc\""),
         ("attributeType=\"Integer 16\" defaultValueString=\"70000\"", "not a valid Integer 16 value"),
         ("attributeType=\"Decimal\" defaultValueString=\"1.5x\"", "not a valid Decimal value"),
+        ("attributeType=\"Decimal\" defaultValueString=\"0x10\"", "not a valid Decimal value"),
         ("attributeType=\"Boolean\" defaultValueString=\"true\"", "not a valid Boolean value"),
         ("attributeType=\"Date\" defaultValueString=\"0\"", "not a valid Date value"),
         ("attributeType=\"Binary\" defaultValueString=\"00\"", "not a valid Binary value"),

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+@Suite struct ObjectIDTests {
+    private static let awkward: [ObjectID] = [
+        ObjectID(storeIdentifier: "my store", entityName: "E", reference: .integer(1)),
+        ObjectID(storeIdentifier: "50%", entityName: "A/B", reference: .string("a/b?c#d")),
+        ObjectID(storeIdentifier: "a#b", entityName: "Ünïcödé 😀", reference: .integer(-7)),
+        ObjectID(storeIdentifier: nil, entityName: "Post", reference: .temporary(UUID())),
+        ObjectID(storeIdentifier: "7E2E4EF6-BEB6-4DF6-8B1A-000000000001", entityName: "Post", reference: .integer(42)),
+    ]
+
+    @Test(arguments: awkward)
+    func uriFormsReadBack(id: ObjectID) throws {
+        #expect(ObjectID(uriString: id.uriString) == id)
+        #expect(ObjectID(uriRepresentation: id.uriRepresentation) == id)
+        #expect(id.description == id.uriString)
+        let json = try JSONEncoder().encode(AttributeValue.objectID(id))
+        #expect(try JSONDecoder().decode(AttributeValue.self, from: json) == .objectID(id))
+    }
+
+    @Test(arguments: awkward)
+    func objectIDConstantsSurviveAPredicateRoundTrip(id: ObjectID) throws {
+        let predicate = FetchPredicate.comparison(
+            ComparisonPredicate(.keyPath("x"), .equalTo, .constant(.objectID(id))))
+        #expect(try FetchPredicate(format: predicate.description) == predicate)
+    }
+
+    @Test func coreDataFormForIntegerReferences() {
+        let id = ObjectID(
+            storeIdentifier: "31029939-92C0-48F2-988A-A93D5B7CFFDB", entityName: "Post", reference: .integer(3))
+        #expect(id.uriString == "x-coredata://31029939-92C0-48F2-988A-A93D5B7CFFDB/Post/p3")
+        #expect(!id.isTemporary && ObjectID.temporary(entityName: "Post").isTemporary)
+    }
+
+    @Test(arguments: [
+        "", "x-coredata://", "http://s/E/p1", "x-coredata://s/E", "x-coredata://s/E/p", "x-coredata://s/E/q1",
+        "x-coredata://s/E/pabc", "x-coredata://s/E/tnot-a-uuid", "x-coredata://s/E/p1/extra", "x-coredata://s//p1",
+        "x-coredata://%zz/E/p1", "x-coredata://s/E/s%",
+    ])
+    func malformedURIsGiveNil(text: String) {
+        #expect(ObjectID(uriString: text) == nil)
+    }
+}
