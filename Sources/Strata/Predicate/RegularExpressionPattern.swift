@@ -20,14 +20,35 @@ struct RegularExpressionPattern {
             // The pattern is checked alone first: wrapped, an unbalanced one such as "a)(b"
             // would become valid.
             _ = try NSRegularExpression(pattern: source, options: flags)
-            expression = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: flags)
         } catch {
             throw FetchPredicateError(
                 code: .evaluation,
-                message: "MATCHES was given '\(pattern)', which is not a valid ICU regular expression."
+                message: "MATCHES was given '\(pattern)', which is not a valid ICU regular expression: \(error)."
             )
         }
+        guard let wholeMatch = Self.wholeMatchExpression(source, flags: flags) else {
+            throw FetchPredicateError(
+                code: .evaluation,
+                message: "MATCHES cannot match '\(pattern)' against whole strings: it ends inside a quote or comment."
+            )
+        }
+        expression = wholeMatch
         self.options = options
+    }
+
+    /// `source` anchored at both ends of the string. The anchor after the pattern must not be
+    /// swallowed by a `\Q` quote or an extended-mode `#` comment left open at the end of the
+    /// pattern; when it is, the wrapping group stays unclosed and does not compile, so the
+    /// closers that end a quote (`\E`) and a comment (a newline) are tried in turn.
+    private static func wholeMatchExpression(_ source: String, flags: NSRegularExpression.Options)
+        -> NSRegularExpression?
+    {
+        for closer in ["", "\\E", "\n", "\\E\n"] {
+            if let expression = try? NSRegularExpression(pattern: "\\A(?:" + source + closer + ")\\z", options: flags) {
+                return expression
+            }
+        }
+        return nil
     }
 
     /// Whether the whole of `string` matches.

@@ -27,4 +27,24 @@ import Testing
     @Test func invalidPatternThrowsAnEvaluationError() {
         #expect(throws: FetchPredicateError.self) { try RegularExpressionPattern("(", options: []) }
     }
+
+    @Test func patternEndingInsideAQuoteStillMatchesWholeStrings() throws {
+        let pattern = try RegularExpressionPattern(#"\Qa.b"#, options: [])
+        #expect(pattern.matches("a.b"))
+        #expect(!pattern.matches("axb"))
+        #expect(!pattern.matches("a.bc"))
+    }
+
+    @Test func patternEndingInAnExtendedModeCommentStillMatchesWholeStrings() throws {
+        let pattern = try RegularExpressionPattern(#"(?x) a \. b  # a dot"#, options: [])
+        #expect(pattern.matches("a.b"))
+        #expect(!pattern.matches("a.bc"))
+    }
+
+    @Test func alternationMatchesTheWholeStringNotThePrefix() throws {
+        let pattern = try RegularExpressionPattern("a|ab", options: [])
+        #expect(pattern.matches("ab"))
+        #expect(pattern.matches("a"))
+        #expect(!pattern.matches("abc"))
+    }
 }
