@@ -62,4 +62,23 @@ extension FetchPredicate {
     {
         try PredicateEvaluator(variables: variables).evaluate(self, with: object)
     }
+
+    /// The objects of `objects` for which the predicate holds, in their order.
+    ///
+    /// One evaluation serves every object: each `LIKE` and `MATCHES` pattern is compiled
+    /// once, and `now()` is the same date for all of them. Semantics and errors are those of
+    /// ``evaluate(with:variables:)``.
+    ///
+    /// - Complexity: O(*m* × *n*), where *m* is the number of objects and *n* the cost of one
+    ///   evaluation.
+    public func filter<Object: KeyValueResolving>(_ objects: [Object], variables: [String: AttributeValue] = [:])
+        throws(FetchPredicateError) -> [Object]
+    {
+        let evaluator = PredicateEvaluator(variables: variables)
+        var matching: [Object] = []
+        for object in objects where try evaluator.evaluate(self, with: object) {
+            matching.append(object)
+        }
+        return matching
+    }
 }

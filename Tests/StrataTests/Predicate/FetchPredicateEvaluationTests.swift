@@ -116,4 +116,14 @@ import Testing
         #expect(record.resolvedValue(forKey: "b") == nil)
         #expect(try comparison(.evaluatedObject, .equalTo, constant("r1")).evaluate(with: record))
     }
+
+    @Test func filterKeepsMatchingObjectsInOrderAndSharesOneClock() throws {
+        let records = (0..<50).map { KeyValueRecord(["n": .value(.integer64(Int64($0))), "d": .value(.null)]) }
+        let odd = try FetchPredicate(format: "n BETWEEN {10, 20} AND NOT (n IN {12, 14})")
+        #expect(try odd.filter(records).compactMap { $0.values["n"] }.count == 9)
+        let dated = (0..<20).map { _ in KeyValueRecord(["d": .value(.date(Date()))]) }
+        let pinned = try FetchPredicate(format: "d <= now()")
+        #expect(try pinned.filter(dated).count == 20)
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate(format: "n == $MISSING").filter(records) }
+    }
 }
