@@ -75,6 +75,10 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable, Codable {
 extension AttributeType {
     /// `value` in this type's own case (`.integer64(4)` becomes `.integer16(4)` for an
     /// Integer 16 attribute); `nil` when it does not fit without loss.
+    ///
+    /// The one rounding allowed: a Float attribute takes the nearest `Float` of a finite
+    /// number in its range (so `0.1` can be a Float default). Every other conversion must keep
+    /// the number exactly: an integer above 2⁵³ that a Double cannot hold is refused.
     public func coerce(_ value: AttributeValue) -> AttributeValue? {
         switch self {
         case _ where value.isNull: .null
@@ -82,7 +86,9 @@ extension AttributeType {
         case .integer32: value.attributeType == .boolean ? nil : Int32(attributeValue: value).map { .integer32($0) }
         case .integer64: value.attributeType == .boolean ? nil : Int64(attributeValue: value).map { .integer64($0) }
         case .decimal: Decimal(attributeValue: value).map { .decimal($0) }
-        case .double: value.attributeType == .boolean ? nil : Double(attributeValue: value).map { .double($0) }
+        case .double:
+            value.attributeType == .boolean
+                ? nil : Double(attributeValue: value).map { .double($0) }.flatMap { $0 == value ? $0 : nil }
         case .float: value.attributeType == .boolean ? nil : Float(attributeValue: value).map { .float($0) }
         case .boolean: Bool(attributeValue: value).map { .boolean($0) }
         case .undefined: value

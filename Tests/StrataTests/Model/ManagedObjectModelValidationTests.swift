@@ -137,6 +137,8 @@ import Testing
     @Test func defaultValueOfTheWrongType() {
         let model = ManagedObjectModel { Entity("A") { Attribute("n", .integer16, default: .string("x")) } }
         expectSingle(.defaultValueType, entity: "A", property: "n", mentioning: "Integer 16", in: model)
+        let text = ManagedObjectModel { Entity("A") { Attribute("s", .string, default: 3) } }
+        expectSingle(.defaultValueType, entity: "A", property: "s", mentioning: "not a String value", in: text)
         let overflow = ManagedObjectModel { Entity("A") { Attribute("n", .integer16, default: .integer64(70_000)) } }
         expectSingle(.defaultValueType, entity: "A", property: "n", mentioning: "'A.n'", in: overflow)
     }
@@ -232,5 +234,20 @@ import Testing
             Entity("A")
         }
         #expect(issues(model).count == 3)
+    }
+}
+
+@Suite struct AttributeTypeCoercionTests {
+    @Test func coercionKeepsNumbersExactly() {
+        #expect(AttributeType.integer16.coerce(.integer64(4)) == .integer16(4))
+        #expect(AttributeType.integer16.coerce(.integer64(70_000)) == nil)
+        #expect(AttributeType.double.coerce(.integer64(9_007_199_254_740_993)) == nil)
+        #expect(AttributeType.double.coerce(.integer64(9_007_199_254_740_992)) == .double(9_007_199_254_740_992))
+        #expect(AttributeType.float.coerce(.double(0.1)) == .float(0.1))
+        #expect(AttributeType.integer32.coerce(.boolean(true)) == nil)
+        #expect(AttributeType.boolean.coerce(.integer64(1)) == .boolean(true))
+        #expect(AttributeType.string.coerce(.integer64(1)) == nil)
+        #expect(AttributeType.transformable.accepts(.binary(Data([1]))))
+        #expect(AttributeType.decimal.coerce(.null) == .null)
     }
 }
