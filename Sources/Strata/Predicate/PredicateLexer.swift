@@ -38,7 +38,7 @@ struct PredicateLexer {
         case "@": kind = .collectionOperator(try readPrefixedName(what: "a collection operator name after '@'"))
         default:
             if Self.isIdentifierStart(c) {
-                kind = .identifier(readName())
+                kind = .identifier(readFunctionSelector(startingWith: readName()))
             } else {
                 kind = .symbol(try readSymbol(c))
             }
@@ -72,6 +72,17 @@ struct PredicateLexer {
             position += 1
         }
         return String(name)
+    }
+
+    /// Extends `name` with the colon-separated parts of a selector-style function name such as
+    /// `add:to:` or `count:`; returns `name` unchanged when no `:` follows it.
+    private mutating func readFunctionSelector(startingWith name: String) -> String {
+        var selector = name
+        while scalar(at: position) == ":" {
+            position += 1
+            selector += ":" + readName()
+        }
+        return selector
     }
 
     /// Reads the name after a one-scalar prefix such as `$` or `#`.

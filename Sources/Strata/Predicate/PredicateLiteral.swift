@@ -22,7 +22,7 @@ enum PredicateLiteral {
         case .integer64(let v): "\(v)"
         case .integer16(let v): cast("\(v)", "Int16")
         case .integer32(let v): cast("\(v)", "Int32")
-        case .decimal(let v): cast(quoted("\(v)"), "Decimal")
+        case .decimal(let v): cast(quoted(v.isNaN ? "nan" : "\(v)"), "Decimal")
         case .double(let v): v.isFinite ? "\(v)" : cast(quoted("\(v)"), "Double")
         case .float(let v): cast(quoted("\(v)"), "Float")
         case .string(let v): quoted(v)
@@ -118,7 +118,8 @@ enum PredicateLiteral {
         case .decimal(let v): return v
         case .floating(let v): return v.isFinite ? decimal(.string("\(v)")) : nil
         case nil:
-            return string(value).flatMap(AttributeValue.parseDecimal)
+            guard let text = string(value) else { return nil }
+            return text == "nan" ? Decimal.nan : AttributeValue.parseDecimal(text)
         }
     }
 

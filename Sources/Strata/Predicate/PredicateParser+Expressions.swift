@@ -99,7 +99,10 @@ extension PredicateParser {
     /// Parses a key (`name`) or a function call (`name(…)`).
     private mutating func parseName(_ name: String) throws(FetchPredicateError) -> FetchExpression {
         let open = try peek()
-        guard open.is(.openParenthesis) else { return .keyPath(name) }
+        guard open.is(.openParenthesis) else {
+            if name.contains(":") { throw unexpected("'(' after function name '\(name)'", open) }
+            return .keyPath(name)
+        }
         try advance()
         try enterNesting(at: open)
         defer { leaveNesting() }

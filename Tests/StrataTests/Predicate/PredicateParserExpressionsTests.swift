@@ -168,3 +168,32 @@ import Testing
         expectExpression("lowercase(%K)", arguments: ["name"], .function("lowercase", [key("name")]))
     }
 }
+
+@Suite struct SelectorFunctionTests {
+    @Test func selectorStyleFunctionsParseAndPrintBack() throws {
+        let predicate = try FetchPredicate(format: "add:to:(1, count:(items)) == 3")
+        guard case .comparison(let comparison) = predicate else {
+            Issue.record("not a comparison: \(predicate)")
+            return
+        }
+        #expect(comparison.left == .function("add:to:", [.constant(1), .function("count:", [.keyPath("items")])]))
+        #expect(try FetchPredicate(format: predicate.description) == predicate)
+        #expect(try predicate.evaluate(with: KeyValueRecord(["items": .objects([KeyValueRecord([:]), KeyValueRecord([:])])])))
+    }
+
+    @Test func selectorWithoutArgumentsIsASyntaxError() {
+        #expect {
+            try FetchPredicate(format: "count: == 3")
+        } throws: { error in
+            (error as? FetchPredicateError)?.code == .syntax
+                && (error as? FetchPredicateError)?.message.contains("'(' after function name 'count:'") == true
+        }
+    }
+
+    @Test func decimalNaNRoundTrips() throws {
+        let predicate = FetchPredicate.comparison(
+            ComparisonPredicate(.keyPath("x"), .equalTo, .constant(.decimal(.nan))))
+        let parsed = try FetchPredicate(format: predicate.description)
+        #expect(parsed.description == predicate.description)
+    }
+}
