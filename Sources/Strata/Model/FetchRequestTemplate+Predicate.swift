@@ -12,7 +12,9 @@ extension FetchRequestTemplate {
     ///   `.argument` when ``predicateFormat`` does not parse, `.unknownVariable` when a
     ///   variable has no value in `variables`.
     /// - Complexity: O(*n*), where *n* is the length of ``predicateFormat``.
-    public func predicate(substituting variables: [String: AttributeValue]) throws -> FetchPredicate? {
+    public func predicate(substituting variables: [String: AttributeValue]) throws(FetchPredicateError)
+        -> FetchPredicate?
+    {
         guard let predicateFormat else { return nil }
         do {
             return try FetchPredicate(format: predicateFormat).substituting(variables)

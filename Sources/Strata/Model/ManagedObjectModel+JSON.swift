@@ -13,7 +13,8 @@ import Foundation
 ///   "fetchRequestTemplates" : [ { "name" : "recent", "entity" : "Post", "predicate" : "date > $SINCE" } ]
 /// }
 /// ```
-/// Keys are sorted and options at their default value are left out, so the same model
+/// Keys are sorted and most options at their default value are left out (optionality,
+/// counts, delete rules and index element order are always written), so the same model
 /// always gives the same bytes: JSON → model → JSON is identical, and version hashes are
 /// equal. Attribute types use Xcode's names (`"Integer 16"`); values use the tagged form
 /// of ``AttributeValue``'s `Codable` conformance.
@@ -34,11 +35,12 @@ extension ManagedObjectModel {
 
     /// The model's JSON form (UTF-8, pretty-printed, keys sorted).
     public func jsonData() -> Data {
+        let (parts, versionIdentifiers, _) = contents()
         let document = Document(
             format: Self.jsonFormatName, formatVersion: Self.jsonFormatVersion,
-            versionIdentifiers: versionIdentifiers.isEmpty ? nil : versionIdentifiers, entities: entities,
-            configurations: configurations.isEmpty ? nil : configurations,
-            fetchRequestTemplates: fetchRequestTemplates.isEmpty ? nil : fetchRequestTemplates)
+            versionIdentifiers: versionIdentifiers.isEmpty ? nil : versionIdentifiers, entities: parts.entities,
+            configurations: parts.configurations.isEmpty ? nil : parts.configurations,
+            fetchRequestTemplates: parts.fetchRequestTemplates.isEmpty ? nil : parts.fetchRequestTemplates)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

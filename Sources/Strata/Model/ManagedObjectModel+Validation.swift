@@ -1,10 +1,11 @@
 import Foundation
 
 extension ManagedObjectModel {
-    /// Every problem that would stop the model from being frozen; empty when it is valid.
+    /// Every problem that would stop the model from being frozen; empty when it is valid
+    /// (and, without checking again, once it is frozen).
     public func validationIssues() -> [ModelIssue] {
-        Parts(entities: entities, configurations: configurations, fetchRequestTemplates: fetchRequestTemplates)
-            .validationIssues()
+        let contents = contents()
+        return contents.isFrozen ? [] : contents.parts.validationIssues()
     }
 }
 
@@ -154,7 +155,9 @@ extension ManagedObjectModel.Parts {
             if attribute.minLength != nil || attribute.maxLength != nil {
                 if attribute.type != .string && attribute.type != .binary {
                     issue(.invalidBounds, "Length bounds of '\(key)' apply only to String and Binary attributes.")
-                } else if let low = attribute.minLength, let high = attribute.maxLength, low > high || low < 0 {
+                } else if [attribute.minLength, attribute.maxLength].contains(where: { ($0 ?? 0) < 0 }) {
+                    issue(.invalidBounds, "Length bounds of '\(key)' may not be negative.")
+                } else if let low = attribute.minLength, let high = attribute.maxLength, low > high {
                     issue(.invalidBounds, "Length bounds of '\(key)' are out of order (\(low) > \(high)).")
                 }
             }

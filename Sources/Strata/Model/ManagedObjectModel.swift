@@ -75,6 +75,19 @@ public final class ManagedObjectModel: Sendable {
         set { mutate("versionIdentifiers") { $0.versionIdentifiers = newValue } }
     }
 
+    /// Every part of the model read under one lock, so that a concurrent edit cannot mix two
+    /// states; `isFrozen` tells whether the parts can still change.
+    func contents() -> (parts: Parts, versionIdentifiers: [String], isFrozen: Bool) {
+        state.withLock { state in
+            (
+                Parts(
+                    entities: state.entities, configurations: state.configurations,
+                    fetchRequestTemplates: state.fetchRequestTemplates),
+                state.versionIdentifiers, state.schema != nil
+            )
+        }
+    }
+
     /// Whether the model has been used and can no longer change.
     public var isFrozen: Bool { state.withLock { $0.schema != nil } }
 

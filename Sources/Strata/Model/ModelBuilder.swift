@@ -160,8 +160,11 @@ extension AttributeDescription {
         self.init(name: name, type: type, isOptional: optional, defaultValue: type.coerce(defaultValue) ?? defaultValue)
         isTransient = transient
         if type == .string || type == .binary {
+            // A bound that is not a whole number stays a value bound, which validation reports.
             minLength = min.flatMap { Int(attributeValue: $0) }
             maxLength = max.flatMap { Int(attributeValue: $0) }
+            minValue = minLength == nil ? min : nil
+            maxValue = maxLength == nil ? max : nil
         } else {
             minValue = min.map { type.coerce($0) ?? $0 }
             maxValue = max.map { type.coerce($0) ?? $0 }

@@ -57,14 +57,63 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
 
 /// One problem found when validating a model.
 public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
-    /// What kind of problem it is.
-    public enum Kind: String, Sendable, Hashable {
-        case emptyName, invalidName, duplicateEntity, duplicateProperty, shadowedProperty
-        case unknownSuperentity, inheritanceCycle, unknownDestination, unknownInverse, inverseMismatch
-        case invalidCount, orderedToOne, defaultValueType, invalidBounds, invalidRegularExpression
-        case missingTransformer, unknownConstraintProperty, emptyIndex, unknownIndexProperty, mixedIndexKinds
-        case invalidRTreeElement, duplicateIndex, unknownConfigurationEntity, unknownTemplateEntity
-        case invalidPredicate
+    /// What kind of problem it is. New kinds may be added; `switch` with a `default`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// An entity or property has an empty name.
+        public static let emptyName = Kind("emptyName")
+        /// A property name contains `.`, a space, or starts with `@`.
+        public static let invalidName = Kind("invalidName")
+        /// Two entities share a name.
+        public static let duplicateEntity = Kind("duplicateEntity")
+        /// An entity declares two properties with one name.
+        public static let duplicateProperty = Kind("duplicateProperty")
+        /// A property has the name of an inherited one.
+        public static let shadowedProperty = Kind("shadowedProperty")
+        /// An entity inherits from an entity the model does not have.
+        public static let unknownSuperentity = Kind("unknownSuperentity")
+        /// An entity is its own ancestor.
+        public static let inheritanceCycle = Kind("inheritanceCycle")
+        /// A relationship or fetched property points at an unknown entity.
+        public static let unknownDestination = Kind("unknownDestination")
+        /// A relationship names an inverse its destination does not have.
+        public static let unknownInverse = Kind("unknownInverse")
+        /// A relationship's inverse does not point back at it.
+        public static let inverseMismatch = Kind("inverseMismatch")
+        /// A relationship's minimum and maximum counts do not fit together.
+        public static let invalidCount = Kind("invalidCount")
+        /// A to-one relationship is marked ordered.
+        public static let orderedToOne = Kind("orderedToOne")
+        /// A default value does not fit its attribute's type.
+        public static let defaultValueType = Kind("defaultValueType")
+        /// A value or length bound does not fit its attribute, or the bounds are out of order.
+        public static let invalidBounds = Kind("invalidBounds")
+        /// A regular expression does not compile, or is set on a non-string attribute.
+        public static let invalidRegularExpression = Kind("invalidRegularExpression")
+        /// A transformable attribute names no value transformer.
+        public static let missingTransformer = Kind("missingTransformer")
+        /// A uniqueness constraint names an unknown property.
+        public static let unknownConstraintProperty = Kind("unknownConstraintProperty")
+        /// A fetch index has no elements.
+        public static let emptyIndex = Kind("emptyIndex")
+        /// A fetch index names something that is not an attribute or to-one relationship.
+        public static let unknownIndexProperty = Kind("unknownIndexProperty")
+        /// A fetch index mixes binary and R-tree elements.
+        public static let mixedIndexKinds = Kind("mixedIndexKinds")
+        /// An R-tree element is not a non-optional numeric attribute.
+        public static let invalidRTreeElement = Kind("invalidRTreeElement")
+        /// An entity declares two fetch indexes with one name.
+        public static let duplicateIndex = Kind("duplicateIndex")
+        /// A configuration names an unknown entity.
+        public static let unknownConfigurationEntity = Kind("unknownConfigurationEntity")
+        /// A fetch request template fetches an unknown entity.
+        public static let unknownTemplateEntity = Kind("unknownTemplateEntity")
+        /// A template, fetched property or partial index has a predicate that does not parse.
+        public static let invalidPredicate = Kind("invalidPredicate")
+
+        public var description: String { name }
     }
 
     /// What kind of problem it is.

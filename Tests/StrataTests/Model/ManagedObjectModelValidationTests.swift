@@ -251,3 +251,16 @@ import Testing
         #expect(AttributeType.decimal.coerce(.null) == .null)
     }
 }
+
+@Suite struct AttributeBoundValidationTests {
+    @Test func negativeLengthsAndNonIntegerLengthBoundsAreReported() {
+        var negative = Attribute("s", .string)
+        negative.maxLength = -1
+        #expect(
+            ManagedObjectModel { Entity("A") { negative } }.validationIssues().map(\.message) == [
+                "Length bounds of 'A.s' may not be negative."
+            ])
+        let textual = ManagedObjectModel { Entity("A") { Attribute("s", .string, min: "x") } }
+        #expect(textual.validationIssues().map(\.kind) == [.invalidBounds])
+    }
+}

@@ -178,7 +178,9 @@ import Testing
         }
         #expect(comparison.left == .function("add:to:", [.constant(1), .function("count:", [.keyPath("items")])]))
         #expect(try FetchPredicate(format: predicate.description) == predicate)
-        #expect(try predicate.evaluate(with: KeyValueRecord(["items": .objects([KeyValueRecord([:]), KeyValueRecord([:])])])))
+        #expect(
+            try predicate.evaluate(
+                with: KeyValueRecord(["items": .objects([KeyValueRecord([:]), KeyValueRecord([:])])])))
     }
 
     @Test func selectorWithoutArgumentsIsASyntaxError() {
