@@ -27,10 +27,7 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(
-            name: "Strata",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
-        ),
+        .target(name: "Strata"),
         .target(
             name: "StrataXcodeModel",
             dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]

@@ -84,16 +84,8 @@ extension ManagedObjectModel.Parts {
         return []
     }
 
-    /// `entity` followed by its ancestors, nearest first; stops at a cycle or an unknown name.
     private func lineage(of entity: EntityDescription, _ byName: [String: EntityDescription]) -> [EntityDescription] {
-        var result: [EntityDescription] = []
-        var seen: Set<String> = []
-        var current: EntityDescription? = entity
-        while let candidate = current, seen.insert(candidate.name).inserted {
-            result.append(candidate)
-            current = candidate.superentityName.flatMap { byName[$0] }
-        }
-        return result
+        EntityLineage(entitiesByName: byName).lineage(of: entity)
     }
 
     /// The property names an entity inherits from its ancestors.

@@ -7,24 +7,23 @@ public struct ModelSchema: Sendable {
     public let entitiesByName: [String: EntitySchema]
 
     init(entities descriptions: [EntityDescription]) {
-        let byName = Dictionary(descriptions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let lineages = EntityLineage(descriptions)
         var children: [String: [String]] = [:]
         for entity in descriptions {
             if let parent = entity.superentityName { children[parent, default: []].append(entity.name) }
         }
         var hashes: [String: [UInt8]] = [:]
-        func hash(of name: String) -> [UInt8] {
-            if let known = hashes[name] { return known }
-            let entity = byName[name]!
-            let superHash = entity.superentityName.map(hash(of:))
-            let inherited = Self.chain(of: name, in: byName).reversed().map { byName[$0]! }
-            let value = VersionHash.entity(entity, superentityHash: superHash, lineage: inherited)
-            hashes[name] = value
+        func hash(of entity: EntityDescription) -> [UInt8] {
+            if let known = hashes[entity.name] { return known }
+            let lineage = lineages.lineage(of: entity)
+            let superHash = lineage.dropFirst().first.map(hash(of:))
+            let value = VersionHash.entity(entity, superentityHash: superHash, lineage: lineage.reversed())
+            hashes[entity.name] = value
             return value
         }
         var resolved: [EntitySchema] = []
         for entity in descriptions {
-            let lineage = Self.chain(of: entity.name, in: byName).reversed().map { byName[$0]! }
+            let lineage = Array(lineages.lineage(of: entity).reversed())
             var descendants: [String] = []
             var queue = children[entity.name] ?? []
             while !queue.isEmpty {
@@ -35,21 +34,10 @@ public struct ModelSchema: Sendable {
             resolved.append(
                 EntitySchema(
                     description: entity, lineage: lineage, subentityNames: children[entity.name] ?? [],
-                    descendantNames: descendants, versionHash: hash(of: entity.name)))
+                    descendantNames: descendants, versionHash: hash(of: entity)))
         }
         self.entities = resolved
         self.entitiesByName = Dictionary(resolved.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The names from `name` up to its root (`name` first).
-    private static func chain(of name: String, in byName: [String: EntityDescription]) -> [String] {
-        var result = [name]
-        var current = byName[name]?.superentityName
-        while let next = current, !result.contains(next) {
-            result.append(next)
-            current = byName[next]?.superentityName
-        }
-        return result
     }
 
     /// The version hash of every entity, by entity name (32 bytes each).

@@ -20,8 +20,8 @@ extension AttributeValue: Codable {
         case .integer32(let v): try container.encode(v, forKey: .integer32)
         case .integer64(let v): try container.encode(v, forKey: .integer64)
         case .decimal(let v): try container.encode(v.description, forKey: .decimal)
-        case .double(let v): try Self.encodeFloating(v, Double.self, in: &container, forKey: .double)
-        case .float(let v): try Self.encodeFloating(v, Float.self, in: &container, forKey: .float)
+        case .double(let v): try Self.encodeFloating(v, in: &container, forKey: .double)
+        case .float(let v): try Self.encodeFloating(v, in: &container, forKey: .float)
         case .string(let v): try container.encode(v, forKey: .string)
         case .boolean(let v): try container.encode(v, forKey: .boolean)
         case .date(let v): try container.encode(v.timeIntervalSinceReferenceDate, forKey: .date)
@@ -76,7 +76,7 @@ extension AttributeValue: Codable {
     }
 
     private static func encodeFloating<F: BinaryFloatingPoint & Encodable>(
-        _ value: F, _ type: F.Type, in container: inout KeyedEncodingContainer<Key>, forKey key: Key
+        _ value: F, in container: inout KeyedEncodingContainer<Key>, forKey key: Key
     ) throws {
         if value.isNaN {
             try container.encode("nan", forKey: key)
@@ -90,7 +90,10 @@ extension AttributeValue: Codable {
     private static func decodeFloating<F: BinaryFloatingPoint & Decodable>(
         _ type: F.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key
     ) throws -> F {
-        if let text = try? container.decode(String.self, forKey: key) {
+        do {
+            return try container.decode(F.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            let text = try container.decode(String.self, forKey: key)
             switch text {
             case "nan": return .nan
             case "inf": return .infinity
@@ -100,6 +103,5 @@ extension AttributeValue: Codable {
                     forKey: key, in: container, debugDescription: "'\(text)' is not a number.")
             }
         }
-        return try container.decode(F.self, forKey: key)
     }
 }
