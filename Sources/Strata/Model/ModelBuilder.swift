@@ -21,22 +21,33 @@
 public enum ModelBuilder {
     /// One part of a model.
     public enum Component: Sendable {
+        /// An entity.
         case entity(EntityDescription)
+        /// A configuration.
         case configuration(Configuration)
+        /// A fetch request template.
         case fetchRequestTemplate(FetchRequestTemplate)
     }
 
+    /// Adds an entity.
     public static func buildExpression(_ entity: EntityDescription) -> [Component] { [.entity(entity)] }
+    /// Adds a configuration.
     public static func buildExpression(_ configuration: Configuration) -> [Component] {
         [.configuration(configuration)]
     }
+    /// Adds a fetch request template.
     public static func buildExpression(_ template: FetchRequestTemplate) -> [Component] {
         [.fetchRequestTemplate(template)]
     }
+    /// Joins the parts of a block in order.
     public static func buildBlock(_ parts: [Component]...) -> [Component] { parts.flatMap { $0 } }
+    /// Supports `if` without `else`.
     public static func buildOptional(_ part: [Component]?) -> [Component] { part ?? [] }
+    /// Supports `if`/`else` and `switch`.
     public static func buildEither(first part: [Component]) -> [Component] { part }
+    /// Supports `if`/`else` and `switch`.
     public static func buildEither(second part: [Component]) -> [Component] { part }
+    /// Supports `for` loops.
     public static func buildArray(_ parts: [[Component]]) -> [Component] { parts.flatMap { $0 } }
 }
 
@@ -45,28 +56,43 @@ public enum ModelBuilder {
 public enum EntityBuilder {
     /// One part of an entity.
     public enum Component: Sendable {
+        /// An attribute.
         case attribute(AttributeDescription)
+        /// A relationship.
         case relationship(RelationshipDescription)
+        /// A fetched property.
         case fetchedProperty(FetchedPropertyDescription)
+        /// A uniqueness constraint over the named properties.
         case uniquenessConstraint([String])
+        /// A fetch index.
         case fetchIndex(FetchIndexDescription)
     }
 
+    /// Adds an attribute.
     public static func buildExpression(_ attribute: AttributeDescription) -> [Component] { [.attribute(attribute)] }
+    /// Adds a relationship.
     public static func buildExpression(_ relationship: RelationshipDescription) -> [Component] {
         [.relationship(relationship)]
     }
+    /// Adds a fetched property.
     public static func buildExpression(_ property: FetchedPropertyDescription) -> [Component] {
         [.fetchedProperty(property)]
     }
+    /// Adds a uniqueness constraint.
     public static func buildExpression(_ constraint: Unique) -> [Component] {
         [.uniquenessConstraint(constraint.propertyNames)]
     }
+    /// Adds a fetch index.
     public static func buildExpression(_ index: FetchIndexDescription) -> [Component] { [.fetchIndex(index)] }
+    /// Joins the parts of a block in order.
     public static func buildBlock(_ parts: [Component]...) -> [Component] { parts.flatMap { $0 } }
+    /// Supports `if` without `else`.
     public static func buildOptional(_ part: [Component]?) -> [Component] { part ?? [] }
+    /// Supports `if`/`else` and `switch`.
     public static func buildEither(first part: [Component]) -> [Component] { part }
+    /// Supports `if`/`else` and `switch`.
     public static func buildEither(second part: [Component]) -> [Component] { part }
+    /// Supports `for` loops.
     public static func buildArray(_ parts: [[Component]]) -> [Component] { parts.flatMap { $0 } }
 }
 

@@ -30,18 +30,31 @@ public struct ComparisonPredicate: Sendable, Hashable {
 
     /// The comparison operators of Core Data's predicate syntax.
     public enum Operator: String, Sendable, Hashable, CaseIterable {
+        /// `==` or `=`: equal.
         case equalTo = "=="
+        /// `!=` or `<>`: not equal.
         case notEqualTo = "!="
+        /// `<`.
         case lessThan = "<"
+        /// `<=` or `=<`.
         case lessThanOrEqualTo = "<="
+        /// `>`.
         case greaterThan = ">"
+        /// `>=` or `=>`.
         case greaterThanOrEqualTo = ">="
+        /// `BETWEEN {low, high}`, inclusive.
         case between = "BETWEEN"
+        /// `IN`: membership in a collection, or a substring of a string.
         case `in` = "IN"
+        /// `BEGINSWITH`: a string prefix.
         case beginsWith = "BEGINSWITH"
+        /// `ENDSWITH`: a string suffix.
         case endsWith = "ENDSWITH"
+        /// `CONTAINS`: a substring, or membership for a collection on the left.
         case contains = "CONTAINS"
+        /// `LIKE`: a whole-string match with `*` (any run) and `?` (one character).
         case like = "LIKE"
+        /// `MATCHES`: a whole-string ICU regular expression match.
         case matches = "MATCHES"
     }
 

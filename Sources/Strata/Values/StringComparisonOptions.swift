@@ -1,6 +1,8 @@
 /// Options for comparing strings, Core Data's `[c]`, `[d]` and `[cd]`.
 public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits.
     public let rawValue: UInt8
+    /// Creates options from their bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `[c]`: compare with full Unicode case folding (`ß` equals `SS`).
