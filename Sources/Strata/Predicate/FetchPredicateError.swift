@@ -15,6 +15,7 @@ public struct FetchPredicateError: Error, Sendable, CustomStringConvertible {
         /// A `$VARIABLE` has no value.
         public static let unknownVariable = Code(kind: .unknownVariable)
 
+        /// The code's name.
         public var description: String { "\(kind)" }
     }
 
@@ -24,13 +25,17 @@ public struct FetchPredicateError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The offset (in characters) in the format string where the problem was found.
     public var offset: Int?
+    /// The error that caused this one, such as the regular-expression engine's, if any.
+    public var underlying: (any Error & Sendable)?
 
     /// Creates an error.
-    public init(code: Code, message: String, offset: Int? = nil) {
+    public init(code: Code, message: String, offset: Int? = nil, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.offset = offset
+        self.underlying = underlying
     }
 
+    /// The ``message``.
     public var description: String { message }
 }

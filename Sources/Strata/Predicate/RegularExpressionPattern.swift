@@ -23,7 +23,8 @@ struct RegularExpressionPattern {
         } catch {
             throw FetchPredicateError(
                 code: .evaluation,
-                message: "MATCHES was given '\(pattern)', which is not a valid ICU regular expression: \(error)."
+                message: "MATCHES was given '\(pattern)', which is not a valid ICU regular expression: \(error).",
+                underlying: error
             )
         }
         guard let wholeMatch = Self.wholeMatchExpression(source, flags: flags) else {
