@@ -117,9 +117,9 @@ import Testing
     }
 
     /// Compares every entity hash of `storeCase`'s store with the hash Strata computes.
-    static func compare(_ storeCase: StoreCase) throws -> (Comparison, StoreMetadata, ManagedObjectModel) {
+    static func compare(_ storeCase: StoreCase) throws -> (Comparison, FixtureStoreMetadata, ManagedObjectModel) {
         let directory = try TemporaryDirectory()
-        let metadata = try StoreMetadata(storeAt: directory.copyStore(storeCase.store))
+        let metadata = try FixtureStoreMetadata(storeAt: directory.copyStore(storeCase.store))
         let model = try storeCase.loadModel()
         try model.freeze()
         var comparison = Comparison()
@@ -162,6 +162,30 @@ import Testing
         if let checksum = metadata.string("NSStoreModelVersionChecksumKey") {
             #expect(Data(model.schema.versionChecksum).base64EncodedString() == checksum)
         }
+        let stored = StoreMetadata(
+            storeType: "SQLite", storeIdentifier: "fixture", versionHashes: metadata.entityVersionHashes,
+            versionIdentifiers: metadata.versionIdentifiers, versionHashesVersion: 3, frameworkVersion: "Core Data",
+            modelJSON: nil, userInfo: [:])
+        #expect(model.isConfiguration(nil, compatibleWithStoreMetadata: stored))
+    }
+
+    /// A store written with one version of a model needs migrating to open with the next.
+    @Test func storeOfAnEarlierVersionIsNotCompatibleWithTheNext() throws {
+        let (_, metadata, _) = try Self.compare(Self.cases[0])
+        let next = try XcodeVersionedModel(
+            contentsOf: FixturePaths.url(
+                "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"
+            )
+        ).model(named: "CoreDataMigration_Example 2")
+        try next.freeze()
+        let stored = StoreMetadata(
+            storeType: "SQLite", storeIdentifier: "fixture", versionHashes: metadata.entityVersionHashes,
+            versionIdentifiers: metadata.versionIdentifiers, versionHashesVersion: 3, frameworkVersion: "Core Data",
+            modelJSON: nil, userInfo: [:])
+        #expect(
+            next.compatibilityProblems(configuration: nil, metadata: stored) == [
+                "Entity 'Post' has changed since the store was written (its version hash differs)."
+            ])
     }
 
     /// The compiled models' `VersionInfo.plist` files list every version's entity hashes (and,

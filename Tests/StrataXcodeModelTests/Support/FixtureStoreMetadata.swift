@@ -4,7 +4,7 @@ import Testing
 
 /// The metadata dictionary of a Core Data SQLite store: `Z_METADATA.Z_PLIST`, a binary
 /// property list.
-struct StoreMetadata {
+struct FixtureStoreMetadata {
     /// The decoded dictionary.
     let values: [String: Any]
 
@@ -15,18 +15,20 @@ struct StoreMetadata {
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil)
         defer { #expect(sqlite3_close(handle) == SQLITE_OK, "every SQLite handle is closed") }
-        guard opened == SQLITE_OK, let handle else { throw StoreMetadataError("cannot open \(url.path): \(opened)") }
+        guard opened == SQLITE_OK, let handle else {
+            throw FixtureStoreMetadataError("cannot open \(url.path): \(opened)")
+        }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "SELECT Z_PLIST FROM Z_METADATA", -1, &statement, nil) == SQLITE_OK else {
-            throw StoreMetadataError(String(cString: sqlite3_errmsg(handle)))
+            throw FixtureStoreMetadataError(String(cString: sqlite3_errmsg(handle)))
         }
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW, let bytes = sqlite3_column_blob(statement, 0) else {
-            throw StoreMetadataError("\(url.path) has no Z_METADATA row")
+            throw FixtureStoreMetadataError("\(url.path) has no Z_METADATA row")
         }
         let data = Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, 0)))
         guard let values = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw StoreMetadataError("Z_PLIST of \(url.path) is not a dictionary")
+            throw FixtureStoreMetadataError("Z_PLIST of \(url.path) is not a dictionary")
         }
         self.values = values
     }
@@ -44,7 +46,7 @@ struct StoreMetadata {
 }
 
 /// A store's metadata could not be read.
-struct StoreMetadataError: Error, CustomStringConvertible {
+struct FixtureStoreMetadataError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
