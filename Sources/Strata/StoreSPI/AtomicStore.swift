@@ -1,0 +1,58 @@
+import Foundation
+
+/// One object of a whole-file store: its snapshot and the members of its to-many
+/// relationships.
+public struct StoreNode: Sendable, Hashable {
+    /// The object's attribute values, to-one references and version.
+    public var snapshot: Snapshot
+    /// The members of each to-many relationship, by name (absent means empty).
+    public var toManyRelationships: [String: [ObjectID]]
+
+    /// Creates a node.
+    public init(snapshot: Snapshot, toManyRelationships: [String: [ObjectID]] = [:]) {
+        self.snapshot = snapshot
+        self.toManyRelationships = toManyRelationships
+    }
+}
+
+/// Everything a whole-file store holds.
+public struct AtomicStoreContents: Sendable, Hashable {
+    /// The store's metadata.
+    public var metadata: StoreMetadata
+    /// Every object.
+    public var nodes: [StoreNode]
+    /// The next integer reference to hand out for a new object.
+    public var nextReference: Int64
+
+    /// Creates contents.
+    public init(metadata: StoreMetadata, nodes: [StoreNode] = [], nextReference: Int64 = 1) {
+        self.metadata = metadata
+        self.nodes = nodes
+        self.nextReference = nextReference
+    }
+}
+
+/// A store that reads and writes its whole file at once (XML, binary, memory). The core wraps
+/// it in an adapter that keeps every node in memory, evaluates predicates and sorts with the
+/// core's evaluator, and makes it an ``IncrementalStore``.
+///
+/// Obligations of a store author:
+/// - ``load()`` returns the file's contents, or `nil` when there is no file yet (a new
+///   store); a damaged or foreign file is ``StoreError/Code/corrupt`` naming the file and
+///   position.
+/// - ``write(_:)`` replaces the file with `contents` atomically: write a temporary file,
+///   flush it, rename it over the old one. After a failure the old file is intact.
+public protocol AtomicStore: Sendable {
+    /// The store's type name, as registered with a coordinator.
+    var typeName: String { get }
+    /// The store's file, if it has one.
+    var url: URL? { get }
+    /// What the store can do beyond the obligations every store has.
+    var capabilities: StoreCapabilities { get }
+
+    /// The file's contents; `nil` when the store is new.
+    func load() throws -> AtomicStoreContents?
+
+    /// Replaces the file's contents atomically.
+    func write(_ contents: AtomicStoreContents) throws
+}

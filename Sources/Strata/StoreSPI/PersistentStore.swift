@@ -1,0 +1,82 @@
+import Foundation
+
+/// Options a store is opened with.
+public struct StoreOptions: Sendable, Hashable {
+    /// Whether saves are refused with ``StoreError/Code/readOnly``.
+    public var isReadOnly: Bool
+    /// Store-specific settings by name, documented by each store type.
+    public var settings: [String: String]
+
+    /// Creates options.
+    public init(isReadOnly: Bool = false, settings: [String: String] = [:]) {
+        self.isReadOnly = isReadOnly
+        self.settings = settings
+    }
+}
+
+/// What every store is: a typed, identified holder of one configuration's objects.
+///
+/// Obligations of a store author:
+/// - ``identifier`` is the store's UUID string, equal to ``StoreMetadata/storeIdentifier``
+///   of ``metadata``, stable for the life of the file (migration keeps it).
+/// - ``metadata`` is readable at any time and reflects the last saved state.
+/// - ``capabilities`` declares only what the store really does; anything else must fail with
+///   ``StoreError/Code/unsupported`` or fall back as documented, never answer wrongly.
+/// - A store is `Sendable` and safe to call from several threads; it guards its own state.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's type name, as registered with a coordinator (for example `"SQLite"`).
+    var typeName: String { get }
+    /// The store's UUID string.
+    var identifier: String { get }
+    /// The store's file, if it has one.
+    var url: URL? { get }
+    /// The model configuration whose entities the store holds; `nil` for every entity.
+    var configurationName: String? { get }
+    /// The options the store was opened with.
+    var options: StoreOptions { get }
+    /// What the store can do beyond the obligations every store has.
+    var capabilities: StoreCapabilities { get }
+    /// The store's metadata as last saved.
+    var metadata: StoreMetadata { get }
+}
+
+/// A store that answers fetches, per-object loads and saves one request at a time: the
+/// interface the coordinator talks to.
+///
+/// Obligations of a store author (each checked by the conformance suite):
+/// - ``execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
+///   request includes them) that match the predicate, sorted, offset and limited as asked,
+///   in the result type asked. The coordinator sends only predicates whose
+///   ``FetchPredicate/requiredFeatures`` are within ``predicateFeatures``; it evaluates the
+///   others itself on snapshots it fetches without a predicate.
+/// - ``snapshot(for:)`` returns the last saved state of an object, or `nil` when the store
+///   no longer has it (never an error for a deleted object).
+/// - ``relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
+///   in order for an ordered one.
+/// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
+///   input order.
+/// - ``save(_:)`` applies a change set all or nothing. An update or deletion whose
+///   ``StoreChangeSet/ObjectChange/expectedVersion`` differs from the stored version (or
+///   names an object the store no longer has) fails with ``StoreError/Code/conflict`` listing
+///   every such object, and writes nothing. Each saved insert gets version 1, each saved
+///   update the stored version plus one. A read-only store refuses with
+///   ``StoreError/Code/readOnly``.
+public protocol IncrementalStore: PersistentStore {
+    /// The parts of predicate syntax the store evaluates itself.
+    var predicateFeatures: PredicateFeatures { get }
+
+    /// Runs a fetch.
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult
+
+    /// The last saved state of `objectID`; `nil` when the store no longer has it.
+    func snapshot(for objectID: ObjectID) throws -> Snapshot?
+
+    /// The members of the to-many `relationship` of `objectID`.
+    func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID]
+
+    /// New permanent IDs, one for each entity name, in order.
+    func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID]
+
+    /// Applies `changes` all or nothing.
+    func save(_ changes: StoreChangeSet) throws
+}

@@ -1,0 +1,62 @@
+/// The changes one save makes to one store, applied all or nothing.
+///
+/// Inserted objects carry permanent IDs the store handed out
+/// (``IncrementalStore/permanentIDs(forEntities:)``). Updated and deleted objects carry the
+/// version the saving context last saw; when the store holds another version, the save is a
+/// conflict and nothing is written.
+public struct StoreChangeSet: Sendable, Hashable {
+    /// One object's new state.
+    public struct ObjectChange: Sendable, Hashable {
+        /// The object.
+        public var objectID: ObjectID
+        /// Every persistent attribute and to-one reference, as in ``Snapshot/values``.
+        public var values: [String: AttributeValue]
+        /// The full new membership of each to-many relationship that changed, in order for
+        /// ordered relationships.
+        public var toManyRelationships: [String: [ObjectID]]
+        /// The version the saving context last saw; 0 for an inserted object.
+        public var expectedVersion: Int64
+
+        /// Creates a change.
+        public init(
+            objectID: ObjectID, values: [String: AttributeValue], toManyRelationships: [String: [ObjectID]] = [:],
+            expectedVersion: Int64
+        ) {
+            self.objectID = objectID
+            self.values = values
+            self.toManyRelationships = toManyRelationships
+            self.expectedVersion = expectedVersion
+        }
+    }
+
+    /// One object to delete, with the version the saving context last saw.
+    public struct Deletion: Sendable, Hashable {
+        /// The object.
+        public var objectID: ObjectID
+        /// The version the saving context last saw.
+        public var expectedVersion: Int64
+
+        /// Creates a deletion.
+        public init(objectID: ObjectID, expectedVersion: Int64) {
+            self.objectID = objectID
+            self.expectedVersion = expectedVersion
+        }
+    }
+
+    /// New objects (``ObjectChange/expectedVersion`` 0).
+    public var inserted: [ObjectChange]
+    /// Changed objects.
+    public var updated: [ObjectChange]
+    /// Deleted objects.
+    public var deleted: [Deletion]
+
+    /// Creates a change set.
+    public init(inserted: [ObjectChange] = [], updated: [ObjectChange] = [], deleted: [Deletion] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether the change set changes nothing.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

@@ -1,0 +1,75 @@
+/// An error from a store: a conflict, a bad or foreign file, an unsupported request.
+///
+/// Match on ``code``; ``message`` names the store, file, entity or object and, when known,
+/// what to do.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; `switch` with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
+                incompatibleModel
+        }
+        private let kind: Kind
+
+        /// A save met a newer version of an object, or a deleted one; nothing was written.
+        public static let conflict = Code(kind: .conflict)
+        /// The store does not do what was asked (see its ``StoreCapabilities``).
+        public static let unsupported = Code(kind: .unsupported)
+        /// The request names an entity the store does not hold.
+        public static let unknownEntity = Code(kind: .unknownEntity)
+        /// The request names an object or relationship the store does not have.
+        public static let unknownObject = Code(kind: .unknownObject)
+        /// A change names a property its entity does not have, or gives a value of the wrong type.
+        public static let invalidChange = Code(kind: .invalidChange)
+        /// The store's file is damaged or not a store of this type.
+        public static let corrupt = Code(kind: .corrupt)
+        /// Reading or writing the store's file failed.
+        public static let io = Code(kind: .io)
+        /// The store was opened read-only.
+        public static let readOnly = Code(kind: .readOnly)
+        /// The store was written with a model this one cannot open without migrating.
+        public static let incompatibleModel = Code(kind: .incompatibleModel)
+
+        /// The code's name.
+        public var description: String { "\(kind)" }
+    }
+
+    /// One object a conflicting save could not write.
+    public struct Conflict: Sendable, Hashable {
+        /// The object.
+        public var objectID: ObjectID
+        /// The version the saving context last saw.
+        public var expectedVersion: Int64
+        /// The version the store holds; `nil` when the store no longer has the object.
+        public var storedVersion: Int64?
+
+        /// Creates a conflict record.
+        public init(objectID: ObjectID, expectedVersion: Int64, storedVersion: Int64?) {
+            self.objectID = objectID
+            self.expectedVersion = expectedVersion
+            self.storedVersion = storedVersion
+        }
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong, naming the store, file, entity or object.
+    public var message: String
+    /// The objects of a ``Code/conflict``.
+    public var conflicts: [Conflict]
+    /// The error that caused this one, if any.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(
+        code: Code, message: String, conflicts: [Conflict] = [], underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.conflicts = conflicts
+        self.underlying = underlying
+    }
+
+    /// The ``message``.
+    public var description: String { message }
+}

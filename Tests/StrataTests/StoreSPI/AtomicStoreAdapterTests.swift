@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Strata
+
+/// An atomic store whose "file" is a shared box, so the adapter's load, write and failure
+/// handling can be watched from outside.
+private final class BoxFile: AtomicStore {
+    let contents = Mutex<AtomicStoreContents?>(nil)
+    let failWrites = Mutex(false)
+    var typeName: String { "Box" }
+    var url: URL? { URL(fileURLWithPath: "/tmp/box.store") }
+    var capabilities: StoreCapabilities { [] }
+
+    func load() throws -> AtomicStoreContents? { contents.withLock { $0 } }
+
+    func write(_ new: AtomicStoreContents) throws {
+        if failWrites.withLock({ $0 }) { throw StoreError(code: .io, message: "The disk is full.") }
+        contents.withLock { $0 = new }
+    }
+}
+
+@Suite struct AtomicStoreAdapterTests {
+    @Test func aReopenedStoreHasWhatWasSaved() throws {
+        let file = BoxFile()
+        let model = try InMemoryStoreTests.library()
+        let first = try file.incrementalStore(model: model)
+        let id = try first.permanentIDs(forEntities: ["Note"])[0]
+        try first.save(StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "kept"], expectedVersion: 0)]))
+        let saved = try #require(file.contents.withLock { $0 })
+        #expect(saved.nodes.map(\.snapshot.objectID) == [id] && saved.nextReference == 2)
+
+        let second = try file.incrementalStore(model: model)
+        #expect(second.identifier == first.identifier)
+        #expect(try second.snapshot(for: id)?.values["text"] == "kept")
+        #expect(try second.permanentIDs(forEntities: ["Note"])[0] != id)
+    }
+
+    @Test func aFailedWriteChangesNothing() throws {
+        let file = BoxFile()
+        let store = try file.incrementalStore(model: try InMemoryStoreTests.library())
+        let id = try store.permanentIDs(forEntities: ["Note"])[0]
+        file.failWrites.withLock { $0 = true }
+        #expect {
+            try store.save(
+                StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "lost"], expectedVersion: 0)]))
+        } throws: { error in
+            (error as? StoreError)?.message == "The disk is full."
+        }
+        #expect(try store.snapshot(for: id) == nil)
+        #expect(file.contents.withLock { $0 } == nil)
+    }
+
+    @Test func aStoreWrittenWithAnotherModelIsRefused() throws {
+        let file = BoxFile()
+        let written = StoreMetadata(storeType: "Box", model: try InMemoryStoreTests.library())
+        file.contents.withLock { $0 = AtomicStoreContents(metadata: written) }
+        let changed = ManagedObjectModel {
+            Entity("Note") { Attribute("body", .string) }
+        }
+        #expect {
+            try file.incrementalStore(model: changed)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .incompatibleModel && error.message.contains("'/tmp/box.store'")
+                && error.message.contains("Entity 'Note' has changed")
+        }
+    }
+}
