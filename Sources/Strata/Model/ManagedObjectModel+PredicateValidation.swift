@@ -5,34 +5,25 @@ extension ManagedObjectModel.Parts {
     ///
     /// - Complexity: O(*n*), where *n* is the total length of the model's predicate formats.
     func predicateIssues() -> [ModelIssue] {
-        var issues: [ModelIssue] = []
-        for template in fetchRequestTemplates {
-            if let message = Self.parseFailure(template.predicateFormat) {
-                issues.append(
-                    ModelIssue(
-                        .invalidPredicate, entity: template.entityName, property: template.name,
-                        "Fetch request template '\(template.name)' has an invalid predicate. \(message)"))
-            }
+        typealias Owner = (format: String?, entity: String, property: String, label: String)
+        var owners: [Owner] = fetchRequestTemplates.map {
+            ($0.predicateFormat, $0.entityName, $0.name, "Fetch request template '\($0.name)'")
         }
         for entity in entities {
-            for fetched in entity.fetchedProperties {
-                if let message = Self.parseFailure(fetched.predicateFormat) {
-                    issues.append(
-                        ModelIssue(
-                            .invalidPredicate, entity: entity.name, property: fetched.name,
-                            "Fetched property '\(entity.name).\(fetched.name)' has an invalid predicate. \(message)"))
-                }
+            owners += entity.fetchedProperties.map {
+                ($0.predicateFormat, entity.name, $0.name, "Fetched property '\(entity.name).\($0.name)'")
             }
-            for index in entity.fetchIndexes {
-                if let message = Self.parseFailure(index.partialIndexPredicate) {
-                    issues.append(
-                        ModelIssue(
-                            .invalidPredicate, entity: entity.name, property: index.name,
-                            "Partial index '\(entity.name).\(index.name)' has an invalid predicate. \(message)"))
-                }
+            owners += entity.fetchIndexes.map {
+                ($0.partialIndexPredicate, entity.name, $0.name, "Partial index '\(entity.name).\($0.name)'")
             }
         }
-        return issues
+        return owners.compactMap { owner in
+            Self.parseFailure(owner.format).map {
+                ModelIssue(
+                    .invalidPredicate, entity: owner.entity, property: owner.property,
+                    "\(owner.label) has an invalid predicate. \($0)")
+            }
+        }
     }
 
     /// The parser's message when `format` does not parse; `nil` when it parses or is `nil`.
