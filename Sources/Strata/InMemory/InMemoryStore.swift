@@ -12,15 +12,32 @@ public enum InMemoryStore {
     public static func open(
         model: ManagedObjectModel, configuration: String? = nil, options: StoreOptions = StoreOptions()
     ) throws -> any IncrementalStore {
-        try MemoryFile().incrementalStore(model: model, configuration: configuration, options: options)
+        try open(StoreOpenRequest(model: model, configurationName: configuration, options: options))
+    }
+
+    /// Opens a new, empty in-memory store as `request` asks. The request's URL, if any, only
+    /// names the store (for ``PersistentStoreCoordinator/store(at:)``); nothing is written there.
+    public static func open(_ request: StoreOpenRequest) throws -> any IncrementalStore {
+        try MemoryFile(url: request.url).incrementalStore(for: request)
     }
 
     /// A "file" that does not exist: nothing to load, nothing to write.
     private struct MemoryFile: AtomicStore {
+        let url: URL?
         var typeName: String { InMemoryStore.typeName }
-        var url: URL? { nil }
         var capabilities: StoreCapabilities { [.concurrentReaders] }
         func load() throws -> AtomicStoreContents? { nil }
         func write(_ contents: AtomicStoreContents) throws {}
     }
+}
+
+extension StoreType {
+    /// The built-in in-memory store type (``InMemoryStore``): no file, so there is no metadata to
+    /// read or write and nothing to destroy.
+    public static let inMemory = StoreType(
+        name: InMemoryStore.typeName, open: { try InMemoryStore.open($0) }, readMetadata: { _ in nil },
+        writeMetadata: { _, url in
+            throw StoreError(
+                code: .unsupported, message: "An in-memory store has no file at '\(url.path)' to write metadata to.")
+        }, destroy: { _ in })
 }

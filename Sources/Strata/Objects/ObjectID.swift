@@ -4,8 +4,8 @@ import Foundation
 ///
 /// An object inserted into a context has a *temporary* ID until it is first saved; the
 /// store then hands out a permanent reference. Both forms have a URI representation:
-/// `x-coredata://<store identifier>/<Entity>/p<number>` for a permanent integer reference
-/// (the form Core Data uses) and `x-coredata:///<Entity>/t<UUID>` for a temporary one.
+/// `x-strata://<store identifier>/<Entity>/p<number>` for a permanent integer reference
+/// (Core Data's layout under Strata's own scheme) and `x-strata:///<Entity>/t<UUID>` for a temporary one.
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// How a store identifies a record.
     public enum Reference: Sendable, Hashable {
@@ -42,7 +42,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// The URI representation as text: `x-coredata://<store>/<Entity>/<t|p|s><reference>`,
+    /// The URI representation as text: `x-strata://<store>/<Entity>/<t|p|s><reference>`,
     /// with the store identifier, entity name and string keys percent-encoded (every byte but
     /// ASCII letters, digits and `-._~`), so that any ID reads back with ``init(uriString:)``.
     public var uriString: String {
@@ -53,7 +53,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         case .string(let key): tail = "s" + PercentEncoding.encode(key)
         }
         let store = PercentEncoding.encode(storeIdentifier ?? "")
-        return "x-coredata://\(store)/\(PercentEncoding.encode(entityName))/\(tail)"
+        return "x-strata://\(store)/\(PercentEncoding.encode(entityName))/\(tail)"
     }
 
     /// The URI representation (see ``uriString``).
@@ -66,7 +66,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads an ID from text made by ``uriString``; `nil` when `text` is not one.
     public init?(uriString text: String) {
-        let scheme = "x-coredata://"
+        let scheme = "x-strata://"
         guard text.hasPrefix(scheme) else { return nil }
         let parts = text.dropFirst(scheme.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let store = PercentEncoding.decode(parts[0]),

@@ -22,7 +22,7 @@ extension FetchExpression: CustomStringConvertible {
     /// | `.binary(d)` | `CAST("00ff10", "Data")`, the bytes in hexadecimal |
     /// | `.uuid(u)` | `CAST("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "UUID")` |
     /// | `.uri(u)` | `CAST("https://example.com/a", "URL")` |
-    /// | `.objectID(i)` | `CAST("x-coredata://<store>/<Entity>/p12", "ObjectID")`, each part percent-encoded (`t<UUID>` for a temporary reference, `s<key>` for a string key) |
+    /// | `.objectID(i)` | `CAST("x-strata://<store>/<Entity>/p12", "ObjectID")`, each part percent-encoded (`t<UUID>` for a temporary reference, `s<key>` for a string key) |
     ///
     /// - Complexity: O(*n*), where *n* is the size of the expression.
     public var description: String {

@@ -15,7 +15,14 @@ extension AtomicStore {
     public func incrementalStore(
         model: ManagedObjectModel, configuration: String? = nil, options: StoreOptions = StoreOptions()
     ) throws -> any IncrementalStore {
-        try AtomicStoreAdapter(store: self, model: model, configuration: configuration, options: options)
+        try incrementalStore(for: StoreOpenRequest(model: model, configurationName: configuration, options: options))
+    }
+
+    /// This whole-file store as an ``IncrementalStore``, opened as `request` asks (see
+    /// ``incrementalStore(model:configuration:options:)``); the request's URL is not used, the
+    /// store's own ``url`` is.
+    public func incrementalStore(for request: StoreOpenRequest) throws -> any IncrementalStore {
+        try AtomicStoreAdapter(store: self, request: request)
     }
 }
 
@@ -41,7 +48,8 @@ final class AtomicStoreAdapter: IncrementalStore {
     private let entityNames: Set<String>
     private let state: Mutex<State>
 
-    init(store: any AtomicStore, model: ManagedObjectModel, configuration: String?, options: StoreOptions) throws {
+    init(store: any AtomicStore, request: StoreOpenRequest) throws {
+        let (model, configuration) = (request.model, request.configurationName)
         try model.freeze()
         let contents: AtomicStoreContents
         if let loaded = try store.load() {
@@ -56,7 +64,9 @@ final class AtomicStoreAdapter: IncrementalStore {
             contents = loaded
         } else {
             contents = AtomicStoreContents(
-                metadata: StoreMetadata(storeType: store.typeName, model: model, configuration: configuration))
+                metadata: StoreMetadata(
+                    storeType: store.typeName, storeIdentifier: request.identifierForNewStore ?? UUID().uuidString,
+                    model: model, configuration: configuration, userInfo: request.userInfoForNewStore))
         }
         self.store = store
         self.typeName = store.typeName
@@ -64,7 +74,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         self.capabilities = store.capabilities
         self.identifier = contents.metadata.storeIdentifier
         self.configurationName = configuration
-        self.options = options
+        self.options = request.options
         self.schema = model.schema
         self.entityNames = Set(model.entityNames(inConfiguration: configuration))
         let nodes = Dictionary(contents.nodes.map { ($0.snapshot.objectID, $0) }, uniquingKeysWith: { _, last in last })

@@ -7,7 +7,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
-                incompatibleModel
+                incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed
         }
         private let kind: Kind
 
@@ -29,6 +29,17 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let readOnly = Code(kind: .readOnly)
         /// The store was written with a model this one cannot open without migrating.
         public static let incompatibleModel = Code(kind: .incompatibleModel)
+        /// No store type of that name is registered with the coordinator.
+        public static let unknownStoreType = Code(kind: .unknownStoreType)
+        /// The store is not (or no longer) added to the coordinator.
+        public static let unknownStore = Code(kind: .unknownStore)
+        /// The model has no configuration of that name.
+        public static let unknownConfiguration = Code(kind: .unknownConfiguration)
+        /// The store, its file or its identifier is already in use.
+        public static let inUse = Code(kind: .inUse)
+        /// Moving a store to another URL or type failed; the source is untouched and the partial
+        /// destination removed.
+        public static let migrationFailed = Code(kind: .migrationFailed)
 
         /// The code's name.
         public var description: String { "\(kind)" }

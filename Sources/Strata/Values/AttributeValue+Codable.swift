@@ -5,7 +5,7 @@ import Foundation
 /// `{"double": 0.5}` (non-finite values as the strings `"nan"`, `"inf"`, `"-inf"`),
 /// `{"string": "…"}`, `{"boolean": true}`, `{"date": 526927588.94}` (seconds since
 /// 2001-01-01 UTC), `{"binary": "<base64>"}`, `{"uuid": "…"}`, `{"uri": "…"}`,
-/// `{"objectID": "x-coredata://…"}` and `{"null": true}`.
+/// `{"objectID": "x-strata://…"}` and `{"null": true}`.
 extension AttributeValue: Codable {
     private enum Key: String, CodingKey {
         case null, integer16, integer32, integer64, decimal, double, float, string, boolean, date, binary, uuid, uri,

@@ -31,14 +31,14 @@ import Testing
     @Test func coreDataFormForIntegerReferences() {
         let id = ObjectID(
             storeIdentifier: "31029939-92C0-48F2-988A-A93D5B7CFFDB", entityName: "Post", reference: .integer(3))
-        #expect(id.uriString == "x-coredata://31029939-92C0-48F2-988A-A93D5B7CFFDB/Post/p3")
+        #expect(id.uriString == "x-strata://31029939-92C0-48F2-988A-A93D5B7CFFDB/Post/p3")
         #expect(!id.isTemporary && ObjectID.temporary(entityName: "Post").isTemporary)
     }
 
     @Test(arguments: [
-        "", "x-coredata://", "http://s/E/p1", "x-coredata://s/E", "x-coredata://s/E/p", "x-coredata://s/E/q1",
-        "x-coredata://s/E/pabc", "x-coredata://s/E/tnot-a-uuid", "x-coredata://s/E/p1/extra", "x-coredata://s//p1",
-        "x-coredata://%zz/E/p1", "x-coredata://s/E/s%",
+        "", "x-strata://", "http://s/E/p1", "x-strata://s/E", "x-strata://s/E/p", "x-strata://s/E/q1",
+        "x-strata://s/E/pabc", "x-strata://s/E/tnot-a-uuid", "x-strata://s/E/p1/extra", "x-strata://s//p1",
+        "x-strata://%zz/E/p1", "x-strata://s/E/s%",
     ])
     func malformedURIsGiveNil(text: String) {
         #expect(ObjectID(uriString: text) == nil)

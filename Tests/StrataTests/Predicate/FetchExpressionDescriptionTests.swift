@@ -44,15 +44,15 @@ import Testing
         (.uri(URL(string: "https://example.com/a%20b?q=1#f")!), #"CAST("https://example.com/a%20b?q=1#f", "URL")"#),
         (
             .objectID(ObjectID(storeIdentifier: "S1", entityName: "Post", reference: .integer(12))),
-            #"CAST("x-coredata://S1/Post/p12", "ObjectID")"#
+            #"CAST("x-strata://S1/Post/p12", "ObjectID")"#
         ),
         (
             .objectID(ObjectID(storeIdentifier: nil, entityName: "Post", reference: .temporary(uuid))),
-            #"CAST("x-coredata:///Post/tE621E1F8-C36C-495A-93FC-0C247A3E6E5F", "ObjectID")"#
+            #"CAST("x-strata:///Post/tE621E1F8-C36C-495A-93FC-0C247A3E6E5F", "ObjectID")"#
         ),
         (
             .objectID(ObjectID(storeIdentifier: "a/b", entityName: "Ü x", reference: .string("k/1 %"))),
-            #"CAST("x-coredata://a%2Fb/%C3%9C%20x/sk%2F1%20%25", "ObjectID")"#
+            #"CAST("x-strata://a%2Fb/%C3%9C%20x/sk%2F1%20%25", "ObjectID")"#
         ),
     ]
 

@@ -26,12 +26,12 @@ import Testing
 
     @Test func objectIDsReadBackFromCoreDataURIs() {
         let permanent = ObjectID(storeIdentifier: "ABC", entityName: "Post", reference: .integer(-4))
-        #expect(PredicateLiteral.cast(.string("x-coredata://ABC/Post/p-4"), to: "ObjectID") == .objectID(permanent))
+        #expect(PredicateLiteral.cast(.string("x-strata://ABC/Post/p-4"), to: "ObjectID") == .objectID(permanent))
         #expect(
             PredicateLiteral.cast(.string(permanent.uriRepresentation.absoluteString), to: "ObjectID")
                 == .objectID(permanent))
         for bad in [
-            "x-coredata://ABC/Post", "x-coredata://ABC/Post/q1", "x-coredata://ABC/Post/pX", "x-coredata://A/%G1/p1",
+            "x-strata://ABC/Post", "x-strata://ABC/Post/q1", "x-strata://ABC/Post/pX", "x-strata://A/%G1/p1",
         ] {
             #expect(PredicateLiteral.cast(.string(bad), to: "ObjectID") == nil, "\(bad)")
         }

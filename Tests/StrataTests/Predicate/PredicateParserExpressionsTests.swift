@@ -157,7 +157,7 @@ import Testing
         let url = try #require(URL(string: "https://example.com/a?b=c"))
         expectExpression("CAST('https://example.com/a?b=c', 'URL')", value(.uri(url)))
         let id = ObjectID(storeIdentifier: "S1", entityName: "Post", reference: .integer(12))
-        expectExpression("CAST('x-coredata://S1/Post/p12', 'ObjectID')", value(.objectID(id)))
+        expectExpression("CAST('x-strata://S1/Post/p12', 'ObjectID')", value(.objectID(id)))
         expectExpression("CAST(%@, 'Int16')", arguments: [5], value(.integer16(5)))
     }
 

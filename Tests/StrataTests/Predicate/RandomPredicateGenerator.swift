@@ -36,7 +36,7 @@ struct RandomPredicateGenerator {
     ]
     private static let urls = [
         "https://example.com/a%20b?q=1&r=2#frag", "file:///tmp/x", "mailto:a@b.c", "urn:isbn:123", "relative/path",
-        "x-coredata://A/B/p1",
+        "x-strata://A/B/p1",
     ]
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }

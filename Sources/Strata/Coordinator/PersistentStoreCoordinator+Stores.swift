@@ -1,0 +1,104 @@
+import Foundation
+
+extension PersistentStoreCoordinator {
+    /// Opens a store of the registered type `type` and adds it.
+    ///
+    /// - Parameters:
+    ///   - type: A registered store type's name (``storeTypeNames``).
+    ///   - configuration: The model configuration the store holds; `nil` for every entity.
+    ///   - url: The store's file; `nil` for a store without one.
+    ///   - options: How the store is opened (read-only, store-specific settings).
+    /// - Returns: The added store.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStoreType``,
+    ///   ``StoreError/Code/unknownConfiguration``, ``StoreError/Code/inUse`` (a store at that URL
+    ///   or with that identifier is already added), or whatever opening the store throws.
+    @discardableResult
+    public func addStore(
+        type: String, configuration: String? = nil, at url: URL? = nil, options: StoreOptions = StoreOptions()
+    ) throws -> any IncrementalStore {
+        let storeType = try storeType(named: type)
+        try checkConfiguration(configuration)
+        if let url, let existing = store(at: url) {
+            throw StoreError(
+                code: .inUse, message: "A \(existing.typeName) store at '\(url.path)' is already added to the coordinator.")
+        }
+        let store = try storeType.open(
+            StoreOpenRequest(model: model, configurationName: configuration, url: url, options: options))
+        try add(store)
+        return store
+    }
+
+    /// Opens a store of the registered type `type` and adds it, off the caller's thread.
+    ///
+    /// The same as ``addStore(type:configuration:at:options:)``, for callers that must not
+    /// block while a large file is opened.
+    @discardableResult
+    public func addStore(
+        type: String, configuration: String? = nil, at url: URL? = nil, options: StoreOptions = StoreOptions()
+    ) async throws -> any IncrementalStore {
+        try await Task.detached { [self] in
+            try addStore(type: type, configuration: configuration, at: url, options: options)
+        }.value
+    }
+
+    /// Adds a store that is already open, such as one a third-party author built by hand.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownConfiguration`` when the
+    ///   store's configuration is not in the model, or ``StoreError/Code/inUse`` when a store
+    ///   with the same identifier or URL is already added.
+    public func add(_ store: any IncrementalStore) throws {
+        try checkConfiguration(store.configurationName)
+        let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
+        try state.withLock { state in
+            if let clash = state.stores.first(where: {
+                $0.store.identifier == store.identifier || (store.url != nil && $0.store.url == store.url)
+            }) {
+                let place = clash.store.url.map { " at '\($0.path)'" } ?? ""
+                throw StoreError(
+                    code: .inUse,
+                    message: "A \(clash.store.typeName) store\(place) with identifier \(clash.store.identifier) "
+                        + "is already added to the coordinator.")
+            }
+            state.stores.append(AddedStore(store: store, entityNames: entityNames))
+        }
+    }
+
+    /// Removes `store`; contexts can no longer fetch from or save to it.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when it is not added.
+    public func remove(_ store: any IncrementalStore) throws {
+        try state.withLock { state in
+            guard let index = state.stores.firstIndex(where: { $0.store === store }) else {
+                throw StoreError(
+                    code: .unknownStore,
+                    message: "The \(store.typeName) store \(store.identifier) is not added to the coordinator.")
+            }
+            state.stores.remove(at: index)
+        }
+    }
+
+    /// The added stores, in the order they were added.
+    public var stores: [any IncrementalStore] {
+        state.withLock { $0.stores.map(\.store) }
+    }
+
+    /// The added store whose file is `url`, if any.
+    public func store(at url: URL) -> (any IncrementalStore)? {
+        let target = url.standardizedFileURL
+        return stores.first { $0.url?.standardizedFileURL == target }
+    }
+
+    /// The added store with the identifier `identifier`, if any.
+    public func store(withIdentifier identifier: String) -> (any IncrementalStore)? {
+        stores.first { $0.identifier == identifier }
+    }
+
+    private func checkConfiguration(_ name: String?) throws {
+        guard let name, model.configurations[name] == nil else { return }
+        let known = model.configurations.keys.sorted()
+        throw StoreError(
+            code: .unknownConfiguration,
+            message: "The model has no configuration '\(name)'; its configurations are: "
+                + (known.isEmpty ? "none" : known.joined(separator: ", ")) + ".")
+    }
+}

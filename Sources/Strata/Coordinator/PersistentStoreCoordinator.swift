@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// The facade of every store to every context: it opens stores by type name, stripes the
+/// model's configurations across them, routes fetches and saves, and turns object-ID URIs back
+/// into IDs.
+///
+/// ```swift
+/// let coordinator = try PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Cache")
+/// try coordinator.addStore(type: InMemoryStore.typeName, configuration: "User")
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// ```
+///
+/// The coordinator guards only its list of stores and store types, and never holds its lock
+/// while it calls a store: each store handles its own concurrency, so many contexts on many
+/// threads use one coordinator at once.
+public final class PersistentStoreCoordinator: Sendable {
+    struct State: Sendable {
+        var types: [String: StoreType]
+        var stores: [AddedStore]
+    }
+
+    /// A store with the entity names its configuration holds.
+    struct AddedStore: Sendable {
+        let store: any IncrementalStore
+        let entityNames: Set<String>
+    }
+
+    /// The model every store of this coordinator holds a configuration of.
+    public let model: ManagedObjectModel
+    /// The model's resolved form.
+    public let schema: ModelSchema
+    let state: Mutex<State>
+
+    /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
+    /// ``StoreType/inMemory`` type and `storeTypes` registered.
+    ///
+    /// - Throws: ``ModelError`` when the model is invalid.
+    public init(model: ManagedObjectModel, storeTypes: [StoreType] = []) throws {
+        try model.freeze()
+        self.model = model
+        self.schema = model.schema
+        let types = [StoreType.inMemory] + storeTypes
+        state = Mutex(State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
+    }
+
+    /// Registers a store type, replacing any of the same name.
+    public func register(_ type: StoreType) {
+        state.withLock { $0.types[type.name] = type }
+    }
+
+    /// The names of the registered store types, sorted.
+    public var storeTypeNames: [String] {
+        state.withLock { $0.types.keys.sorted() }
+    }
+
+    /// The registered store type called `name`.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStoreType`` naming the known types.
+    public func storeType(named name: String) throws -> StoreType {
+        let (type, known) = state.withLock { ($0.types[name], $0.types.keys.sorted()) }
+        guard let type else {
+            throw StoreError(
+                code: .unknownStoreType,
+                message: "No store type '\(name)' is registered; known types: \(known.joined(separator: ", ")). "
+                    + "Register it with PersistentStoreCoordinator.register(_:).")
+        }
+        return type
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Everything a store type needs to open (or create) one store.
+public struct StoreOpenRequest: Sendable {
+    /// The model, frozen.
+    public var model: ManagedObjectModel
+    /// The configuration whose entities the store holds; `nil` for every entity.
+    public var configurationName: String?
+    /// The store's file; `nil` for a store without one.
+    public var url: URL?
+    /// How the store is opened.
+    public var options: StoreOptions
+    /// The identifier a *new* store takes; `nil` for a fresh UUID. An existing store keeps its
+    /// own. Migration uses it so that a store keeps its identity when it moves.
+    public var identifierForNewStore: String?
+    /// The application metadata keys a *new* store starts with.
+    public var userInfoForNewStore: [String: AttributeValue]
+
+    /// Creates a request.
+    public init(
+        model: ManagedObjectModel, configurationName: String? = nil, url: URL? = nil,
+        options: StoreOptions = StoreOptions(), identifierForNewStore: String? = nil,
+        userInfoForNewStore: [String: AttributeValue] = [:]
+    ) {
+        self.model = model
+        self.configurationName = configurationName
+        self.url = url
+        self.options = options
+        self.identifierForNewStore = identifierForNewStore
+        self.userInfoForNewStore = userInfoForNewStore
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension StoreType {
+    /// A store type for a whole-file store: `makeStore` gives the ``AtomicStore`` for a URL, and
+    /// the core's adapter makes it incremental. Metadata is read and written through
+    /// ``AtomicStore/load()`` and ``AtomicStore/write(_:)``; destroying removes the file.
+    public static func atomic(
+        name: String, makeStore: @escaping @Sendable (URL?) throws -> any AtomicStore
+    ) -> StoreType {
+        StoreType(
+            name: name,
+            open: { request in try makeStore(request.url).incrementalStore(for: request) },
+            readMetadata: { url in try makeStore(url).load()?.metadata },
+            writeMetadata: { metadata, url in
+                let store = try makeStore(url)
+                guard var contents = try store.load() else {
+                    throw StoreError(
+                        code: .unknownObject, message: "There is no \(name) store at '\(url.path)' to write metadata to.")
+                }
+                contents.metadata = metadata
+                try store.write(contents)
+            },
+            destroy: { url in
+                guard FileManager.default.fileExists(atPath: url.path) else { return }
+                do {
+                    try FileManager.default.removeItem(at: url)
+                } catch {
+                    throw StoreError(
+                        code: .io, message: "Could not remove the \(name) store at '\(url.path)'.", underlying: error)
+                }
+            })
+    }
+}
