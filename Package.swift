@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "StrataXcodeModel", targets: ["StrataXcodeModel"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -27,7 +28,10 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "Strata"),
+        .target(
+            name: "Strata",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+        ),
         .target(
             name: "StrataXcodeModel",
             dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]

@@ -32,6 +32,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model's resolved form.
     public let schema: ModelSchema
     let state: Mutex<State>
+    /// The class registered for each entity.
+    let classes = Mutex<[String: ManagedObject.Type]>([:])
 
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
     /// ``StoreType/inMemory`` type and `storeTypes` registered.

@@ -1,0 +1,42 @@
+extension ManagedObjectContext {
+    /// Calls `handler` on the context's queue each time the context posts a notification of
+    /// `kind`, until ``removeObserver(_:)``.
+    ///
+    /// Call it on the context's queue.
+    @discardableResult
+    public func addObserver(
+        for kind: ContextNotification.Kind, _ handler: @escaping (ContextChanges) -> Void
+    ) -> ObserverToken {
+        assertOnQueue()
+        return observers.add(kind: kind, handler: handler)
+    }
+
+    /// Stops calling the observer `token` names.
+    public func removeObserver(_ token: ObserverToken) {
+        assertOnQueue()
+        observers.remove(token)
+    }
+
+    /// The context's notifications of `kinds`, by object ID, as an asynchronous sequence that
+    /// any task can iterate; it ends when the context goes away.
+    public func notifications(
+        of kinds: Set<ContextNotification.Kind> = [.objectsDidChange, .willSave, .didSave]
+    ) -> AsyncStream<ContextNotification> {
+        observers.streams.stream(of: kinds)
+    }
+
+    /// Posts objects-did-change for the inserts, changes and deletions since the last one. A
+    /// context does this when each perform block ends and before it saves; call it to post
+    /// sooner.
+    public func processPendingChanges() {
+        assertOnQueue()
+        guard !unprocessedChanges.isEmpty else { return }
+        let changes = unprocessedChanges
+        unprocessedChanges = ObjectChanges()
+        post(changes, as: .objectsDidChange)
+    }
+
+    func post(_ changes: ObjectChanges, as kind: ContextNotification.Kind) {
+        observers.post(changes.changes(kind: kind, contextName: name))
+    }
+}

@@ -1,0 +1,148 @@
+extension ManagedObjectContext {
+    /// Creates an object of the entity `entityName`, as an instance of the class registered for
+    /// it, and inserts it; attributes start at the model's default values.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownEntity``.
+    @discardableResult
+    public func insertNewObject(forEntityName entityName: String) throws(ContextError) -> ManagedObject {
+        assertOnQueue()
+        let entity = try entitySchema(named: entityName)
+        let type = coordinator.objectClass(forEntity: entityName)
+        let object = type.init(
+            creating: ManagedObject.Creation(
+                entity: entity, objectID: .temporary(entityName: entityName), context: self))
+        register(inserted: object)
+        return object
+    }
+
+    /// The object with `objectID`: the registered one, or a new fault that loads its values
+    /// from the store on first use. It does not check that the object exists.
+    public func object(with objectID: ObjectID) -> ManagedObject {
+        assertOnQueue()
+        if let object = registered[objectID] { return object }
+        let entity = schema.entitiesByName[objectID.entityName]
+        precondition(entity != nil, "\(objectID) names an entity the model does not have.")
+        let type = coordinator.objectClass(forEntity: objectID.entityName)
+        let object = type.init(creating: ManagedObject.Creation(entity: entity!, objectID: objectID, context: self))
+        registered[objectID] = object
+        return object
+    }
+
+    /// The object with `objectID`, its values loaded, after checking that its store still has it.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/objectNotFound`` when no
+    ///   store has it (or the ID is a temporary one this context does not know), or a store's
+    ///   error.
+    public func existingObject(with objectID: ObjectID) throws -> ManagedObject {
+        assertOnQueue()
+        if let object = registered[objectID], !object.faulted { return object }
+        guard schema.entitiesByName[objectID.entityName] != nil, !objectID.isTemporary,
+            let store = try? coordinator.store(for: objectID), let snapshot = try store.snapshot(for: objectID)
+        else {
+            throw ContextError(code: .objectNotFound, message: "No store has an object \(objectID).")
+        }
+        let object = object(with: objectID)
+        load(object, from: snapshot)
+        return object
+    }
+
+    /// The registered object with `objectID`, if the context has one.
+    public func registeredObject(for objectID: ObjectID) -> ManagedObject? {
+        assertOnQueue()
+        return registered[objectID]
+    }
+
+    /// Every object the context holds.
+    public var registeredObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(registered.values)
+    }
+
+    /// Makes `object` a new object of this context (called while it is being created).
+    func register(inserted object: ManagedObject) {
+        assertOnQueue()
+        object.faulted = false
+        for attribute in object.entity.attributes {
+            object.currentValues[attribute.name] = attribute.defaultValue
+        }
+        registered[object.objectID] = object
+        insertedObjects.append(object)
+        unprocessedChanges.inserted.append(object)
+        object.awakeFromInsert()
+    }
+
+    /// What ``ManagedObject/init(context:)`` needs to create an object of `type`.
+    func creationForInsert(of type: ManagedObject.Type) -> ManagedObject.Creation {
+        assertOnQueue()
+        let name = type.entityName
+        guard let entity = schema.entitiesByName[name] else {
+            preconditionFailure("Cannot insert \(type): the model has no entity '\(name)'; override entityName.")
+        }
+        coordinator.registerIfNeeded(type)
+        return ManagedObject.Creation(entity: entity, objectID: .temporary(entityName: name), context: self)
+    }
+
+    /// Loads a fault's values: from the snapshot cache, else from its store.
+    ///
+    /// - Throws: ``ContextError/Code/inaccessibleFault`` when the record is gone and
+    ///   ``shouldDeleteInaccessibleFaults`` is off; a store's error when reading fails.
+    func fulfill(_ object: ManagedObject) throws {
+        guard object.faulted else { return }
+        if let cached = snapshotCache.removeValue(forKey: object.objectID) {
+            load(object, from: cached)
+            return
+        }
+        let store = try coordinator.store(for: object.objectID)
+        guard let snapshot = try store.snapshot(for: object.objectID) else {
+            guard shouldDeleteInaccessibleFaults else {
+                throw ContextError(
+                    code: .inaccessibleFault,
+                    message: "Cannot fulfil the fault for \(object.objectID): its store no longer has the object.")
+            }
+            markInaccessible(object)
+            return
+        }
+        load(object, from: snapshot)
+    }
+
+    /// Fills `object` with `snapshot`, keeping any changes the context made to it.
+    func load(_ object: ManagedObject, from snapshot: Snapshot) {
+        let wasFault = object.faulted
+        let changes = object.changedValuesIgnoringFaults()
+        object.committedValues = snapshot.values
+        object.committedVersion = snapshot.version
+        object.currentValues = snapshot.values.merging(changes) { _, changed in changed }
+        for attribute in object.entity.attributes where attribute.isTransient && object.currentValues[attribute.name] == nil {
+            object.currentValues[attribute.name] = attribute.defaultValue
+        }
+        object.faulted = false
+        if wasFault { object.awakeFromFetch() }
+    }
+
+    /// Marks an object whose record vanished as deleted, with no values.
+    func markInaccessible(_ object: ManagedObject) {
+        object.isInaccessible = true
+        object.faulted = false
+        object.committedValues = [:]
+        object.currentValues = [:]
+        object.committedMembers = [:]
+        object.currentMembers = [:]
+        changedObjects.remove(object)
+    }
+
+    /// The members of the to-many `relationship` of `object`, loading them from the store on
+    /// first use.
+    func members(of object: ManagedObject, _ relationship: RelationshipDescription) throws -> [ObjectID] {
+        if let current = object.currentMembers[relationship.name] { return current.elements }
+        try fulfill(object)
+        if insertedObjects.contains(object) || object.isInaccessible {
+            object.currentMembers[relationship.name] = []
+            return []
+        }
+        let store = try coordinator.store(for: object.objectID)
+        let loaded = try store.relatedObjectIDs(of: object.objectID, relationship: relationship.name)
+        object.committedMembers[relationship.name] = .init(loaded)
+        object.currentMembers[relationship.name] = .init(loaded)
+        return loaded
+    }
+}

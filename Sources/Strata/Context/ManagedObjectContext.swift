@@ -1,0 +1,135 @@
+import Dispatch
+import OrderedCollections
+
+/// The scratch pad applications work in: it fetches objects from the coordinator's stores,
+/// tracks every insert, change and deletion, and saves them together.
+///
+/// A context is a serial unit of work. Use it, and its objects, only inside ``perform(_:)``
+/// (async) or ``performAndWait(_:)``; both run the block on the context's own queue. Debug
+/// builds stop with a message naming the context when it is used elsewhere.
+///
+/// ```swift
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// let count = try await context.perform {
+///     let book = Book(context: context)
+///     book.title = "Dune"
+///     try context.save()
+///     return try context.count(for: FetchRequest<Book>())
+/// }
+/// ```
+public final class ManagedObjectContext: @unchecked Sendable {
+    // Sendable by discipline: every mutable property below is read and written only on
+    // `queue` (inside perform/performAndWait), which `assertOnQueue()` checks in debug builds.
+
+    /// Which queue a context runs its work on.
+    public enum ConcurrencyType: Sendable {
+        /// A private serial queue of its own.
+        case privateQueue
+        /// The main queue, for a context that drives a user interface.
+        case mainQueue
+    }
+
+    /// The coordinator the context fetches from and saves to.
+    public let coordinator: PersistentStoreCoordinator
+    /// A name for the context, used in messages and notifications.
+    public let name: String?
+    /// Which queue the context runs on.
+    public let concurrencyType: ConcurrencyType
+    /// Whether firing a fault whose record another context deleted marks the object deleted
+    /// with no values (`true`, the default, as in Core Data) instead of throwing
+    /// ``ContextError/Code/inaccessibleFault``.
+    public var shouldDeleteInaccessibleFaults = true
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<Void>()
+
+    /// Every object of the context, one per ID.
+    var registered: [ObjectID: ManagedObject] = [:]
+    /// New objects, in insertion order.
+    var insertedObjects: OrderedSet<ManagedObject> = []
+    /// Saved objects marked for deletion, in order.
+    var deletedObjects: OrderedSet<ManagedObject> = []
+    /// Saved objects with changes, in the order they were first changed.
+    var changedObjects: OrderedSet<ManagedObject> = []
+    /// Snapshots fetched ahead of the objects that will use them.
+    var snapshotCache: [ObjectID: Snapshot] = [:]
+    /// Changes since the last objects-did-change notification.
+    var unprocessedChanges = ObjectChanges()
+    /// Depth of nested perform blocks on the queue.
+    var blockDepth = 0
+    /// Observers and streams for notifications.
+    var observers = NotificationObservers()
+
+    /// Creates a context on `coordinator`.
+    public init(
+        coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .privateQueue, name: String? = nil
+    ) {
+        self.coordinator = coordinator
+        self.name = name
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .privateQueue: queue = DispatchQueue(label: "strata.context" + (name.map { "." + $0 } ?? ""))
+        case .mainQueue: queue = DispatchQueue.main
+        }
+        queue.setSpecific(key: queueKey, value: ())
+    }
+
+    deinit {
+        observers.streams.finish()
+    }
+
+    /// Runs `body` on the context's queue and returns its result; the context's pending
+    /// changes are processed (and objects-did-change posted) when the block ends.
+    public func perform<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: self.runBlock(body))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the context's queue, waiting for it; runs it at once when already on
+    /// the queue. Pending changes are processed when the outermost block ends.
+    public func performAndWait<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        if isOnQueue { return try runBlock(body).get() }
+        var result: Result<T, E>?
+        queue.sync { result = runBlock(body) }
+        guard let result else { preconditionFailure("performAndWait's block did not run.") }
+        return try result.get()
+    }
+
+    private func runBlock<T, E: Error>(_ body: () throws(E) -> T) -> Result<T, E> {
+        blockDepth += 1
+        defer {
+            blockDepth -= 1
+            if blockDepth == 0 { processPendingChanges() }
+        }
+        do throws(E) {
+            return .success(try body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
+
+    /// Stops a debug build when the context is used off its queue.
+    func assertOnQueue(_ function: StaticString = #function) {
+        assert(
+            isOnQueue,
+            "ManagedObjectContext\(name.map { " '\($0)'" } ?? "") was used in \(function) outside its queue; "
+                + "wrap the work in perform or performAndWait.")
+    }
+
+    /// The model's resolved form.
+    var schema: ModelSchema { coordinator.schema }
+
+    /// The entity called `name`.
+    func entitySchema(named name: String) throws(ContextError) -> EntitySchema {
+        guard let entity = schema.entitiesByName[name] else {
+            throw ContextError(code: .unknownEntity, message: "The model has no entity '\(name)'.")
+        }
+        return entity
+    }
+}

@@ -1,0 +1,42 @@
+extension PersistentStoreCoordinator {
+    /// Makes contexts on this coordinator create objects of entity `entityName` (and of its
+    /// sub-entities that have no class of their own) as instances of `type`.
+    ///
+    /// A class is registered for its ``ManagedObject/entityName`` the first time it is used to
+    /// insert an object or type a fetch request; register it up front when objects of the
+    /// entity may be fetched before that.
+    ///
+    /// - Precondition: the model has the entity, and no other class is registered for it.
+    public func register(_ type: ManagedObject.Type, forEntity entityName: String? = nil) {
+        let name = entityName ?? type.entityName
+        precondition(
+            schema.entitiesByName[name] != nil,
+            "Cannot register \(type) for entity '\(name)': the model has no such entity.")
+        classes.withLock { classes in
+            if let existing = classes[name] {
+                precondition(
+                    existing == type,
+                    "Entity '\(name)' is already registered for class \(existing); cannot also register \(type).")
+            }
+            classes[name] = type
+        }
+    }
+
+    /// The class objects of `entityName` are made of: its own registered class, else the
+    /// nearest super-entity's, else ``ManagedObject``.
+    public func objectClass(forEntity entityName: String) -> ManagedObject.Type {
+        let lineage = [entityName] + (schema.entitiesByName[entityName]?.superentityNames ?? [])
+        let registered = classes.withLock { $0 }
+        for name in lineage {
+            if let type = registered[name] { return type }
+        }
+        return ManagedObject.self
+    }
+
+    /// Registers `type` for its entity unless a class is registered already.
+    func registerIfNeeded(_ type: ManagedObject.Type) {
+        guard type != ManagedObject.self else { return }
+        let registered = classes.withLock { $0[type.entityName] }
+        if registered == nil { register(type) }
+    }
+}

@@ -1,0 +1,63 @@
+extension ManagedObject {
+    /// Whether the object is new: inserted and not yet saved.
+    public var isInserted: Bool { managedObjectContext?.insertedObjects.contains(self) ?? false }
+
+    /// Whether the object is saved and has unsaved changes (and is not deleted).
+    public var isUpdated: Bool {
+        guard let context = managedObjectContext else { return false }
+        return context.changedObjects.contains(self) && !context.deletedObjects.contains(self) && hasPersistentChanges
+    }
+
+    /// Whether the object is deleted: marked for deletion in its context, or gone from its store.
+    public var isDeleted: Bool { isInaccessible || (managedObjectContext?.deletedObjects.contains(self) ?? false) }
+
+    /// Whether the object's values are not loaded yet.
+    public var isFault: Bool { faulted }
+
+    /// Whether the object is inserted, deleted or changed.
+    public var hasChanges: Bool { isInserted || isDeleted || !changedValuesIgnoringFaults().isEmpty || hasChangedMembers }
+
+    /// The attributes and to-one relationships whose values differ from the last saved ones,
+    /// with their new values. To-one relationships appear as object IDs.
+    public func changedValues() -> [String: AttributeValue] {
+        changedValuesIgnoringFaults()
+    }
+
+    /// The values of `keys` (every attribute and to-one relationship when `nil`) as last
+    /// loaded from or saved to the store; a new object has none.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
+        guard let keys else { return committedValues }
+        return committedValues.filter { keys.contains($0.key) }
+    }
+
+    /// The changed persistent and transient values.
+    func changedValuesIgnoringFaults() -> [String: AttributeValue] {
+        guard !faulted else { return [:] }
+        return currentValues.filter { key, value in (committedValues[key] ?? .null) != value }
+    }
+
+    /// Whether a value the store keeps (not a transient one) or a to-many membership changed.
+    var hasPersistentChanges: Bool {
+        hasChangedMembers
+            || changedValuesIgnoringFaults().keys.contains { entity.attributesByName[$0]?.isTransient != true }
+    }
+
+    /// Whether a loaded to-many relationship's members changed.
+    var hasChangedMembers: Bool {
+        currentMembers.contains { key, members in committedMembers[key] != members }
+    }
+
+    /// The names of the changed to-many relationships.
+    var changedMemberKeys: [String] {
+        currentMembers.keys.filter { committedMembers[$0] != currentMembers[$0] }.sorted()
+    }
+}
+
+extension ManagedObjectContext {
+    /// Records that `object` changed, for change tracking and objects-did-change.
+    func noteChange(of object: ManagedObject) {
+        guard !insertedObjects.contains(object) else { return }
+        changedObjects.append(object)
+        if !deletedObjects.contains(object) { unprocessedChanges.updated.append(object) }
+    }
+}

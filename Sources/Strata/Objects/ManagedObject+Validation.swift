@@ -1,0 +1,126 @@
+import Foundation
+
+extension ManagedObject {
+    /// Every way the object breaks its model's rules, after giving ``validateValue(_:forKey:)``
+    /// each attribute that passes them.
+    func modelValidationErrors() -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for attribute in entity.attributes where attribute.derivationExpression == nil {
+            var value = currentValues[attribute.name] ?? .null
+            let before = errors.count
+            errors += attributeErrors(attribute, value)
+            guard errors.count == before else { continue }
+            do {
+                try validateValue(&value, forKey: attribute.name)
+                if value != currentValues[attribute.name] ?? .null { setPrimitiveValue(value, forKey: attribute.name) }
+            } catch {
+                errors.append(custom(error, key: attribute.name))
+            }
+        }
+        for relationship in entity.relationships where !relationship.isTransient {
+            errors += relationshipErrors(relationship)
+        }
+        return errors
+    }
+
+    /// A relationship with the deny rule that still has members refuses the deletion.
+    func denyRuleErrors() -> [ValidationError] {
+        entity.relationships.filter { $0.deleteRule == .deny }.compactMap { relationship in
+            let members = (try? destinations(of: relationship)) ?? []
+            let remaining = members.filter { !$0.isDeleted }
+            guard let first = remaining.first else { return nil }
+            return ValidationError(
+                code: .deleteDenied, objectID: objectID, key: relationship.name,
+                message: "Cannot delete \(objectID): its relationship '\(entity.name).\(relationship.name)' "
+                    + "denies deletion while it holds \(first.objectID)"
+                    + (remaining.count > 1 ? " and \(remaining.count - 1) more." : "."))
+        }
+    }
+
+    /// The objects `relationship` points to now.
+    func destinations(of relationship: RelationshipDescription) throws -> [ManagedObject] {
+        if relationship.isToMany { return try objects(forKey: relationship.name) }
+        return try object(forKey: relationship.name).map { [$0] } ?? []
+    }
+
+    /// Throws nothing, the one error, or a ``ContextError/Code/validation`` error holding them all.
+    func throwIfInvalid(_ errors: [ValidationError]) throws {
+        guard let first = errors.first else { return }
+        guard errors.count > 1 else { throw first }
+        throw ContextError(
+            code: .validation, message: errors.map(\.message).joined(separator: " "), validationErrors: errors)
+    }
+
+    /// A validation error wrapping what an override threw.
+    func custom(_ error: any Error, key: String?) -> ValidationError {
+        if let validation = error as? ValidationError { return validation }
+        let place = key.map { "'\(entity.name).\($0)'" } ?? "\(entity.name)"
+        return ValidationError(
+            code: .custom, objectID: objectID, key: key, message: "\(place) of \(objectID) is invalid: \(error)",
+            underlying: error)
+    }
+
+    private func attributeErrors(_ attribute: AttributeDescription, _ value: AttributeValue) -> [ValidationError] {
+        let name = "'\(entity.name).\(attribute.name)'"
+        func error(_ code: ValidationError.Code, _ text: String) -> [ValidationError] {
+            [ValidationError(code: code, objectID: objectID, key: attribute.name, message: "\(name) of \(objectID) \(text)")]
+        }
+        if value.isNull {
+            return attribute.isOptional ? [] : error(.missingValue, "needs a value.")
+        }
+        guard attribute.type.accepts(value) else {
+            return error(.wrongType, "is \(attribute.type.modelFileName); \(value) is not.")
+        }
+        if let minimum = attribute.minValue, value.compare(minimum) == .orderedAscending {
+            return error(.tooSmall, "is \(value), below the minimum \(minimum).")
+        }
+        if let maximum = attribute.maxValue, value.compare(maximum) == .orderedDescending {
+            return error(.tooLarge, "is \(value), above the maximum \(maximum).")
+        }
+        let length: Int? =
+            switch value {
+            case .string(let text): text.count
+            case .binary(let data): data.count
+            default: nil
+            }
+        if let length, let minimum = attribute.minLength, length < minimum {
+            return error(.tooShort, "has length \(length), below the minimum \(minimum).")
+        }
+        if let length, let maximum = attribute.maxLength, length > maximum {
+            return error(.tooLong, "has length \(length), above the maximum \(maximum).")
+        }
+        if let pattern = attribute.regularExpression, case .string(let text) = value {
+            let matches = (try? RegularExpressionPattern(pattern, options: []).matches(text)) ?? false
+            if !matches { return error(.patternMismatch, "is \"\(text)\", which does not match /\(pattern)/.") }
+        }
+        return []
+    }
+
+    private func relationshipErrors(_ relationship: RelationshipDescription) -> [ValidationError] {
+        let name = "'\(entity.name).\(relationship.name)'"
+        let count = (try? destinations(of: relationship).count) ?? 0
+        if count == 0, !relationship.isOptional {
+            return [
+                ValidationError(
+                    code: .missingValue, objectID: objectID, key: relationship.name,
+                    message: "\(name) of \(objectID) needs at least one object.")
+            ]
+        }
+        guard relationship.isToMany, count > 0 || !relationship.isOptional else { return [] }
+        if relationship.minCount > 0, count < relationship.minCount {
+            return [
+                ValidationError(
+                    code: .tooFewObjects, objectID: objectID, key: relationship.name,
+                    message: "\(name) of \(objectID) has \(count) objects, fewer than the minimum \(relationship.minCount).")
+            ]
+        }
+        if relationship.maxCount > 0, count > relationship.maxCount {
+            return [
+                ValidationError(
+                    code: .tooManyObjects, objectID: objectID, key: relationship.name,
+                    message: "\(name) of \(objectID) has \(count) objects, more than the maximum \(relationship.maxCount).")
+            ]
+        }
+        return []
+    }
+}

@@ -1,0 +1,98 @@
+extension ManagedObject {
+    /// The value of the attribute `key`, or the ID of the to-one relationship `key`
+    /// (``AttributeValue/objectID(_:)``, ``AttributeValue/null`` when empty), loading the
+    /// object first if it is a fault.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` when the entity
+    ///   has no attribute or to-one relationship `key`, or the error firing the fault gave.
+    public func value(forKey key: String) throws -> AttributeValue {
+        try willAccessValues()
+        guard entity.attributesByName[key] != nil || entity.relationshipsByName[key]?.isToMany == false else {
+            throw unknownKey(key, expected: "attribute or to-one relationship")
+        }
+        return currentValues[key] ?? .null
+    }
+
+    /// Sets the attribute `key` to `value`, converted to the attribute's type (an `Int` for an
+    /// Integer 32 attribute, say), or the to-one relationship `key` to the object with the ID in
+    /// `value` (see ``setObject(_:forKey:)``).
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` or
+    ///   ``ContextError/Code/wrongType`` when the value cannot be held without loss.
+    public func setValue(_ value: AttributeValue, forKey key: String) throws {
+        if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
+            let target: ManagedObject?
+            switch value {
+            case .null: target = nil
+            case .objectID(let id): target = try liveContext().object(with: id)
+            default:
+                throw ContextError(
+                    code: .wrongType,
+                    message: "'\(entity.name).\(key)' is a to-one relationship; it needs an object ID, not \(value).")
+            }
+            try setObject(target, forKey: key)
+            return
+        }
+        guard let attribute = entity.attributesByName[key] else {
+            throw unknownKey(key, expected: "attribute or to-one relationship")
+        }
+        guard let converted = attribute.type.coerce(value) else {
+            throw ContextError(
+                code: .wrongType,
+                message: "'\(entity.name).\(key)' is \(attribute.type.modelFileName); it cannot hold \(value).")
+        }
+        try willAccessValues()
+        setPrimitiveValue(converted, forKey: key)
+    }
+
+    /// The value at the end of `keyPath`, a dot-separated path of to-one relationships ending
+    /// in an attribute or to-one relationship (`"author.publisher.name"`); ``AttributeValue/null``
+    /// when a relationship on the way is empty.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` naming the
+    ///   component that is not a to-one relationship or attribute.
+    public func value(forKeyPath keyPath: String) throws -> AttributeValue {
+        let components = keyPath.split(separator: ".").map(String.init)
+        var object: ManagedObject = self
+        for component in components.dropLast() {
+            guard let next = try object.object(forKey: component) else { return .null }
+            object = next
+        }
+        return try object.value(forKey: components.last ?? keyPath)
+    }
+
+    /// Records `value` for `key` without checks, noting the change with the context.
+    func setPrimitiveValue(_ value: AttributeValue, forKey key: String) {
+        guard currentValues[key] != value || currentValues[key] == nil else { return }
+        currentValues[key] = value
+        managedObjectContext?.noteChange(of: self)
+    }
+
+    /// Checks the thread and fires the fault before the values are used.
+    func willAccessValues() throws {
+        guard let context = managedObjectContext else { return }
+        context.assertOnQueue()
+        try context.fulfill(self)
+    }
+
+    /// The context, which an object must still have to change relationships.
+    func liveContext() throws -> ManagedObjectContext {
+        guard let context = managedObjectContext else {
+            preconditionFailure("\(objectID) no longer belongs to a context (it was deleted and saved, or reset).")
+        }
+        context.assertOnQueue()
+        return context
+    }
+
+    func unknownKey(_ key: String, expected: String) -> ContextError {
+        ContextError(code: .unknownKey, message: "Entity '\(entity.name)' has no \(expected) '\(key)'.")
+    }
+}
+
+extension AttributeValue {
+    /// The ID in an ``objectID(_:)`` value.
+    var objectIDValue: ObjectID? {
+        if case .objectID(let id) = self { return id }
+        return nil
+    }
+}

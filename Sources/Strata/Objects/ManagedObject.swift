@@ -1,0 +1,123 @@
+import OrderedCollections
+
+/// An instance of an entity: one object of the graph, living in exactly one context.
+///
+/// Read and write its properties by key (``value(forKey:)``, ``setValue(_:forKey:)``,
+/// ``object(forKey:)``, ``objects(forKey:)``), or subclass it and declare typed properties
+/// with ``Managed``, ``ToOne``, ``ToMany`` and ``OrderedToMany``:
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Managed var title: String
+///     @Managed var pages: Int32?
+///     @ToOne var author: Author?
+/// }
+/// let book = Book(context: context)
+/// book.title = "Dune"
+/// ```
+///
+/// An object is not `Sendable`: it is used on its context's queue only, inside
+/// ``ManagedObjectContext/perform(_:)`` or ``ManagedObjectContext/performAndWait(_:)``; debug
+/// builds stop with a message naming the context when it is touched elsewhere. Hand an
+/// object to another context by its ``objectID``.
+///
+/// Two objects are equal only when they are the same instance, as uniquing guarantees one
+/// object per ID per context.
+open class ManagedObject: Hashable {
+    /// What a context hands to ``init(creating:)``: the entity, the ID and the context.
+    public struct Creation {
+        let entity: EntitySchema
+        let objectID: ObjectID
+        let context: ManagedObjectContext
+    }
+
+    /// The object's ID: temporary until the object is first saved.
+    public internal(set) var objectID: ObjectID
+    /// The object's entity.
+    public let entity: EntitySchema
+    /// The context the object belongs to; `nil` once it is deleted and saved, or its context reset.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Whether the values are not loaded yet.
+    var faulted = true
+    /// Persistent attributes and to-one IDs as last loaded or saved.
+    var committedValues: [String: AttributeValue] = [:]
+    /// The stored version the committed values belong to; 0 while the object is new.
+    var committedVersion: Int64 = 0
+    /// Every attribute (transient ones too) and to-one ID as the object holds them now.
+    var currentValues: [String: AttributeValue] = [:]
+    /// The members of each loaded to-many relationship as last loaded or saved.
+    var committedMembers: [String: OrderedSet<ObjectID>] = [:]
+    /// The members of each loaded to-many relationship now.
+    var currentMembers: [String: OrderedSet<ObjectID>] = [:]
+    /// The store the context was told to save the object in, if any.
+    var assignedStore: (any IncrementalStore)?
+    /// Set when the object's record vanished and the context deleted the object to match.
+    var isInaccessible = false
+
+    /// Creates an object for a context; contexts call this, applications use
+    /// ``init(context:)`` or ``ManagedObjectContext/insertNewObject(forEntityName:)``. A
+    /// subclass that adds an initializer must call this one.
+    public required init(creating creation: Creation) {
+        objectID = creation.objectID
+        entity = creation.entity
+        managedObjectContext = creation.context
+    }
+
+    /// The name of the entity this class stands for; by default the class's name. Override it
+    /// when they differ.
+    open class var entityName: String { String(describing: self) }
+
+    /// Creates an object of this class's entity (``entityName``) and inserts it into `context`.
+    ///
+    /// - Precondition: the model has the entity, and this class is registered for it or not
+    ///   yet registered for another.
+    public convenience init(context: ManagedObjectContext) {
+        self.init(creating: context.creationForInsert(of: Self.self))
+        context.register(inserted: self)
+    }
+
+    /// Called once when the object is first inserted, after its default values are set; set
+    /// initial values here. The default does nothing.
+    open func awakeFromInsert() {}
+
+    /// Called when the object's values are loaded from its store. The default does nothing.
+    open func awakeFromFetch() {}
+
+    /// Called before a save writes the object (inserted, changed or deleted). The default does
+    /// nothing.
+    open func willSave() {}
+
+    /// Called after a save wrote the object. The default does nothing.
+    open func didSave() {}
+
+    /// Checks a value about to be saved for `key`; throw to refuse it, or replace it. The
+    /// default accepts every value. Called by the default ``validateForInsert()`` and
+    /// ``validateForUpdate()`` for every attribute, after the model's own rules pass.
+    open func validateValue(_ value: inout AttributeValue, forKey key: String) throws {}
+
+    /// Checks the whole object before it is first saved. The default applies the model's rules
+    /// (optionality, ranges, lengths, patterns, relationship counts) and ``validateValue(_:forKey:)``;
+    /// an override should call `super` and may throw a ``ValidationError`` or any error.
+    open func validateForInsert() throws {
+        try throwIfInvalid(modelValidationErrors())
+    }
+
+    /// Checks the whole object before a changed object is saved; as ``validateForInsert()``.
+    open func validateForUpdate() throws {
+        try throwIfInvalid(modelValidationErrors())
+    }
+
+    /// Checks that the object may be deleted. The default refuses when a relationship with the
+    /// deny rule still has members.
+    open func validateForDelete() throws {
+        try throwIfInvalid(denyRuleErrors())
+    }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+@available(*, unavailable)
+extension ManagedObject: Sendable {}
