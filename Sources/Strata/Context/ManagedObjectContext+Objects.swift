@@ -66,7 +66,7 @@ extension ManagedObjectContext {
             object.currentValues[attribute.name] = attribute.defaultValue
         }
         registered[object.objectID] = object
-        insertedObjects.append(object)
+        pendingInserts.append(object)
         unprocessedChanges.inserted.append(object)
         object.awakeFromInsert()
     }
@@ -127,7 +127,7 @@ extension ManagedObjectContext {
         object.currentValues = [:]
         object.committedMembers = [:]
         object.currentMembers = [:]
-        changedObjects.remove(object)
+        pendingChanges.remove(object)
     }
 
     /// The members of the to-many `relationship` of `object`, loading them from the store on
@@ -135,7 +135,7 @@ extension ManagedObjectContext {
     func members(of object: ManagedObject, _ relationship: RelationshipDescription) throws -> [ObjectID] {
         if let current = object.currentMembers[relationship.name] { return current.elements }
         try fulfill(object)
-        if insertedObjects.contains(object) || object.isInaccessible {
+        if pendingInserts.contains(object) || object.isInaccessible {
             object.currentMembers[relationship.name] = []
             return []
         }

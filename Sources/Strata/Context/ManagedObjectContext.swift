@@ -46,17 +46,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Every object of the context, one per ID.
     var registered: [ObjectID: ManagedObject] = [:]
     /// New objects, in insertion order.
-    var insertedObjects: OrderedSet<ManagedObject> = []
+    var pendingInserts: OrderedSet<ManagedObject> = []
     /// Saved objects marked for deletion, in order.
-    var deletedObjects: OrderedSet<ManagedObject> = []
+    var pendingDeletions: OrderedSet<ManagedObject> = []
     /// Saved objects with changes, in the order they were first changed.
-    var changedObjects: OrderedSet<ManagedObject> = []
+    var pendingChanges: OrderedSet<ManagedObject> = []
     /// Snapshots fetched ahead of the objects that will use them.
     var snapshotCache: [ObjectID: Snapshot] = [:]
     /// Changes since the last objects-did-change notification.
     var unprocessedChanges = ObjectChanges()
     /// Depth of nested perform blocks on the queue.
     var blockDepth = 0
+    /// The property name of each typed property wrapper's storage, found on first use.
+    var propertyNames: [AnyKeyPath: String] = [:]
     /// Observers and streams for notifications.
     var observers = NotificationObservers()
 

@@ -1,21 +1,23 @@
 extension ManagedObject {
     /// Whether the object is new: inserted and not yet saved.
-    public var isInserted: Bool { managedObjectContext?.insertedObjects.contains(self) ?? false }
+    public var isInserted: Bool { managedObjectContext?.pendingInserts.contains(self) ?? false }
 
     /// Whether the object is saved and has unsaved changes (and is not deleted).
     public var isUpdated: Bool {
         guard let context = managedObjectContext else { return false }
-        return context.changedObjects.contains(self) && !context.deletedObjects.contains(self) && hasPersistentChanges
+        return context.pendingChanges.contains(self) && !context.pendingDeletions.contains(self) && hasPersistentChanges
     }
 
     /// Whether the object is deleted: marked for deletion in its context, or gone from its store.
-    public var isDeleted: Bool { isInaccessible || (managedObjectContext?.deletedObjects.contains(self) ?? false) }
+    public var isDeleted: Bool { isInaccessible || (managedObjectContext?.pendingDeletions.contains(self) ?? false) }
 
     /// Whether the object's values are not loaded yet.
     public var isFault: Bool { faulted }
 
     /// Whether the object is inserted, deleted or changed.
-    public var hasChanges: Bool { isInserted || isDeleted || !changedValuesIgnoringFaults().isEmpty || hasChangedMembers }
+    public var hasChanges: Bool {
+        isInserted || isDeleted || (managedObjectContext?.pendingChanges.contains(self) ?? false)
+    }
 
     /// The attributes and to-one relationships whose values differ from the last saved ones,
     /// with their new values. To-one relationships appear as object IDs.
@@ -56,8 +58,8 @@ extension ManagedObject {
 extension ManagedObjectContext {
     /// Records that `object` changed, for change tracking and objects-did-change.
     func noteChange(of object: ManagedObject) {
-        guard !insertedObjects.contains(object) else { return }
-        changedObjects.append(object)
-        if !deletedObjects.contains(object) { unprocessedChanges.updated.append(object) }
+        guard !pendingInserts.contains(object) else { return }
+        pendingChanges.append(object)
+        if !pendingDeletions.contains(object) { unprocessedChanges.updated.append(object) }
     }
 }

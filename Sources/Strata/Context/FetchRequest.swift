@@ -1,0 +1,49 @@
+/// What to fetch from a context: an entity, a condition, an order, a page, and how to return
+/// the objects. `Result` is the class the objects come back as.
+///
+/// ```swift
+/// var request = FetchRequest<Book>()
+/// request.predicate = try FetchPredicate(format: "pages > %@", 100)
+/// request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+/// let books = try context.fetch(request)
+/// ```
+public struct FetchRequest<Result: ManagedObject>: Sendable {
+    /// The entity to fetch.
+    public var entityName: String
+    /// The condition objects must meet; `nil` for every object.
+    public var predicate: FetchPredicate?
+    /// The order of the results; store order when empty.
+    public var sortDescriptors: [FetchSortDescriptor] = []
+    /// The most objects to return; `nil` for no limit.
+    public var fetchLimit: Int?
+    /// How many matching objects to skip.
+    public var fetchOffset = 0
+    /// When above 0, ``ManagedObjectContext/fetch(_:)`` returns a collection that loads the
+    /// objects' values this many at a time, as they are first used.
+    public var fetchBatchSize = 0
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities = true
+    /// Whether the context's unsaved inserts, changes and deletions count (they do by default).
+    public var includesPendingChanges = true
+    /// Whether objects come back as faults whose values load on first use (the values are
+    /// fetched with them and kept, so that costs no second store read).
+    public var returnsObjectsAsFaults = true
+    /// Relationship key paths (`"author"`, `"books.publisher"`) whose destinations are loaded
+    /// with the results.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// The properties ``ManagedObjectContext/fetchDictionaries(_:)`` returns; every attribute
+    /// and to-one relationship when `nil`.
+    public var propertiesToFetch: [String]?
+    /// The stores to search; every store holding the entity when `nil`.
+    public var affectedStores: [any IncrementalStore]?
+
+    /// A request for every object of `entityName`.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// A request for every object of `Result`'s entity (``ManagedObject/entityName``).
+    public init() {
+        self.init(entityName: Result.entityName)
+    }
+}

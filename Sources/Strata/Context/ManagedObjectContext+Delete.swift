@@ -1,0 +1,40 @@
+extension ManagedObjectContext {
+    /// Marks `object` for deletion at the next save and applies its relationships' delete rules
+    /// now: *nullify* removes it from the inverse relationships, *cascade* deletes the
+    /// destinations too (through chains and cycles), *deny* is checked when saving, and
+    /// *no action* leaves the destinations alone. A new object is simply discarded.
+    ///
+    /// - Throws: the error loading a relationship's destinations gave.
+    public func delete(_ object: ManagedObject) throws {
+        assertOnQueue()
+        precondition(object.managedObjectContext === self, "\(object.objectID) belongs to another context.")
+        guard !object.isDeleted else { return }
+        try object.willAccessValues()
+        if pendingInserts.contains(object) {
+            pendingInserts.remove(object)
+            unprocessedChanges.inserted.remove(object)
+        }
+        pendingDeletions.append(object)
+        unprocessedChanges.deleted.append(object)
+        unprocessedChanges.updated.remove(object)
+        for relationship in object.entity.relationships {
+            try applyDeleteRule(of: relationship, deleting: object)
+        }
+    }
+
+    private func applyDeleteRule(of relationship: RelationshipDescription, deleting object: ManagedObject) throws {
+        switch relationship.deleteRule {
+        case .nullify:
+            guard let inverse = object.inverse(of: relationship) else { return }
+            for destination in try object.destinations(of: relationship) where !destination.isDeleted {
+                try destination.detach(object, from: inverse)
+            }
+        case .cascade:
+            for destination in try object.destinations(of: relationship) where !destination.isDeleted {
+                try delete(destination)
+            }
+        case .deny, .noAction:
+            return
+        }
+    }
+}

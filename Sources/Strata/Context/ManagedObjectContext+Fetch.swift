@@ -1,0 +1,81 @@
+extension ManagedObjectContext {
+    /// The objects `request` matches, with the context's pending changes taken into account
+    /// (unless ``FetchRequest/includesPendingChanges`` is off): matching inserted objects are
+    /// included, deleted ones excluded, changed ones judged by their current values. Results
+    /// from several stores are merged, sorted and paged as if they came from one.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownEntity``,
+    ///   ``ContextError/Code/noStore`` or ``ContextError/Code/wrongClass``; a predicate's
+    ///   evaluation error; a store's error.
+    /// - Complexity: the stores' work, plus O(*n* log *n*) for *n* results when they are merged
+    ///   or judged in memory.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults<Result> {
+        assertOnQueue()
+        coordinator.registerIfNeeded(Result.self)
+        let ids = try matchingObjectIDs(request, loadingSnapshots: request.fetchBatchSize <= 0)
+        for kind in try kinds(of: request) {
+            let type = coordinator.objectClass(forEntity: kind)
+            guard type is Result.Type else {
+                throw ContextError(
+                    code: .wrongClass,
+                    message: "Objects of entity '\(kind)' are \(type), not \(Result.self); register \(Result.self) "
+                        + "for the entity or fetch \(type).")
+            }
+        }
+        for id in ids where !(object(with: id) is Result) {
+            throw ContextError(
+                code: .wrongClass,
+                message: "\(id) is registered in the context as a \(type(of: object(with: id))), not \(Result.self).")
+        }
+        if !request.returnsObjectsAsFaults, request.fetchBatchSize <= 0 {
+            for id in ids { try fulfill(object(with: id)) }
+        }
+        try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
+        return FetchedResults(context: self, objectIDs: ids, batchSize: max(request.fetchBatchSize, 0))
+    }
+
+    /// The IDs of the objects `request` matches, in order; as ``fetch(_:)``.
+    public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws -> [ObjectID] {
+        assertOnQueue()
+        return try matchingObjectIDs(request, loadingSnapshots: false)
+    }
+
+    /// How many objects `request` matches; as ``fetch(_:)``.
+    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        assertOnQueue()
+        if let plan = try directPlan(for: request) {
+            guard case .count(let count) = try plan.store.execute(plan.storeRequest(.count)) else { return 0 }
+            return count
+        }
+        return try matchingObjectIDs(request, loadingSnapshots: true).count
+    }
+
+    /// The ``FetchRequest/propertiesToFetch`` (every attribute and to-one relationship when
+    /// `nil`) of each object `request` matches, as values; to-one relationships as object IDs.
+    ///
+    /// - Throws: as ``fetch(_:)``, and ``ContextError/Code/unknownKey`` for a property the
+    ///   entity lacks.
+    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws -> [[String: AttributeValue]] {
+        assertOnQueue()
+        let entity = try entitySchema(named: request.entityName)
+        let keys =
+            request.propertiesToFetch
+            ?? entity.attributes.map(\.name) + entity.relationships.filter { !$0.isToMany }.map(\.name)
+        return try matchingObjectIDs(request, loadingSnapshots: true).map { id in
+            let object = object(with: id)
+            var row: [String: AttributeValue] = [:]
+            for key in keys { row[key] = try object.value(forKey: key) }
+            return row
+        }
+    }
+
+    /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch.
+    func prefetchSnapshots(for objectIDs: [ObjectID]) {
+        for id in objectIDs where registered[id]?.faulted != false && snapshotCache[id] == nil {
+            guard let store = try? coordinator.store(for: id), let snapshot = try? store.snapshot(for: id) else {
+                continue
+            }
+            snapshotCache[id] = snapshot
+        }
+    }
+}

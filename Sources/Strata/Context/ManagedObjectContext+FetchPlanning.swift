@@ -1,0 +1,132 @@
+import OrderedCollections
+
+/// How a fetch is answered: by one store alone when it can, else by merging every store's
+/// candidates with the pending changes in memory.
+extension ManagedObjectContext {
+    /// A fetch one store can answer alone, exactly as asked.
+    struct DirectPlan {
+        let store: any IncrementalStore
+        let request: StoreFetchRequest
+
+        func storeRequest(_ type: StoreFetchRequest.ResultType) -> StoreFetchRequest {
+            var request = request
+            request.resultType = type
+            return request
+        }
+    }
+
+    private func kinds<Result>(of request: FetchRequest<Result>) throws -> [String] {
+        let entity = try entitySchema(named: request.entityName)
+        return request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+    }
+
+    private func stores<Result>(for request: FetchRequest<Result>) throws -> [any IncrementalStore] {
+        var stores = coordinator.stores(forEntity: request.entityName)
+        if let affected = request.affectedStores {
+            stores = stores.filter { store in affected.contains { $0 === store } }
+        }
+        guard !stores.isEmpty else {
+            throw ContextError(
+                code: .noStore,
+                message: "No store added to the coordinator"
+                    + (request.affectedStores == nil ? "" : " among the request's affected stores")
+                    + " holds entity '\(request.entityName)'.")
+        }
+        return stores
+    }
+
+    /// The plan when one store can answer the request as it is: no pending change touches the
+    /// entity, and the store evaluates the predicate itself.
+    private func directPlan<Result>(for request: FetchRequest<Result>) throws -> DirectPlan? {
+        let stores = try stores(for: request)
+        let kinds = Set(try kinds(of: request))
+        guard stores.count == 1, let store = stores.first, !hasPendingChanges(touching: kinds, request),
+            request.predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true
+        else { return nil }
+        return DirectPlan(
+            store: store,
+            request: StoreFetchRequest(
+                entityName: request.entityName, includesSubentities: request.includesSubentities,
+                predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit, resultType: .objectIDs))
+    }
+
+    private func hasPendingChanges<Result>(touching kinds: Set<String>, _ request: FetchRequest<Result>) -> Bool {
+        guard request.includesPendingChanges else { return false }
+        return (pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements).contains {
+            kinds.contains($0.entity.name)
+        }
+    }
+
+    private func matchingObjectIDs<Result>(
+        _ request: FetchRequest<Result>, loadingSnapshots: Bool
+    ) throws -> [ObjectID] {
+        if let plan = try directPlan(for: request) {
+            if loadingSnapshots {
+                guard case .snapshots(let snapshots) = try plan.store.execute(plan.storeRequest(.snapshots)) else {
+                    return []
+                }
+                return snapshots.map(cache)
+            }
+            guard case .objectIDs(let ids) = try plan.store.execute(plan.storeRequest(.objectIDs)) else { return [] }
+            return ids
+        }
+        return try mergedObjects(request).map(\.objectID)
+    }
+
+    /// Fetches from every store, adds the pending changes, and judges, sorts and pages the
+    /// candidates in memory.
+    private func mergedObjects<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObject] {
+        let stores = try stores(for: request)
+        let kinds = Set(try kinds(of: request))
+        let pending = request.includesPendingChanges
+        let touched = hasPendingChanges(touching: kinds, request)
+        var candidates: OrderedSet<ManagedObject> = []
+        var judged: Set<ManagedObject> = []
+        for store in stores {
+            let native = request.predicate.map { store.predicateFeatures.isSuperset(of: $0.requiredFeatures) } ?? true
+            let pageable = native && !touched
+            let storeRequest = StoreFetchRequest(
+                entityName: request.entityName, includesSubentities: request.includesSubentities,
+                predicate: native ? request.predicate : nil, sortDescriptors: request.sortDescriptors,
+                fetchLimit: pageable ? request.fetchLimit.map { $0 + max(request.fetchOffset, 0) } : nil,
+                resultType: .snapshots)
+            guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
+            for snapshot in snapshots {
+                let object = object(with: cache(snapshot))
+                candidates.append(object)
+                if native { judged.insert(object) }
+            }
+        }
+        if pending {
+            for object in pendingChanges where kinds.contains(object.entity.name) {
+                judged.remove(object)
+                if let store = try? coordinator.store(for: object.objectID), stores.contains(where: { $0 === store }) {
+                    candidates.append(object)
+                }
+            }
+            for object in pendingInserts where kinds.contains(object.entity.name) {
+                if let store = try? targetStore(of: object), stores.contains(where: { $0 === store }) {
+                    candidates.append(object)
+                }
+            }
+            candidates.removeAll { pendingDeletions.contains($0) }
+        }
+        var matches = candidates.elements
+        if let predicate = request.predicate {
+            let unjudged = matches.filter { !judged.contains($0) }
+            let accepted = Set(try predicate.filter(unjudged))
+            matches = matches.filter { judged.contains($0) || accepted.contains($0) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            matches = try FetchSortDescriptor.sorted(matches, by: request.sortDescriptors)
+        }
+        return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(request.fetchLimit ?? Int.max, 0)))
+    }
+
+    /// Keeps `snapshot` for the object's fault (unless the object is loaded) and returns its ID.
+    private func cache(_ snapshot: Snapshot) -> ObjectID {
+        if registered[snapshot.objectID]?.faulted != false { snapshotCache[snapshot.objectID] = snapshot }
+        return snapshot.objectID
+    }
+}

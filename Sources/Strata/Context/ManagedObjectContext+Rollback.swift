@@ -1,0 +1,89 @@
+extension ManagedObjectContext {
+    /// Discards every unsaved change: new objects leave the context, deleted ones come back,
+    /// changed ones return to their last saved values.
+    public func rollback() {
+        assertOnQueue()
+        var changes = ObjectChanges()
+        for object in pendingInserts {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+            changes.deleted.append(object)
+        }
+        for object in pendingChanges.elements + pendingDeletions.elements {
+            object.currentValues = object.committedValues
+            object.currentMembers = object.committedMembers
+            changes.refreshed.append(object)
+        }
+        for object in pendingDeletions where object.objectID.isTemporary {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        pendingInserts.removeAll()
+        pendingChanges.removeAll()
+        pendingDeletions.removeAll()
+        unprocessedChanges = changes
+    }
+
+    /// Forgets every object and unsaved change. The context's objects must not be used
+    /// afterwards; fetch them again.
+    public func reset() {
+        assertOnQueue()
+        for object in registered.values {
+            object.managedObjectContext = nil
+            object.currentValues = [:]
+            object.currentMembers = [:]
+            object.committedMembers = [:]
+        }
+        registered.removeAll()
+        pendingInserts.removeAll()
+        pendingChanges.removeAll()
+        pendingDeletions.removeAll()
+        snapshotCache.removeAll()
+        unprocessedChanges = ObjectChanges()
+    }
+
+    /// Reloads `object` from its store. With `mergeChanges`, the object's unsaved changes are
+    /// kept on top of the store's values; without, they are discarded and the object becomes a
+    /// fault that loads the store's values on first use.
+    ///
+    /// A new object is left alone.
+    ///
+    /// - Throws: with `mergeChanges`, the error reading the store gave.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        assertOnQueue()
+        guard object.managedObjectContext === self, !pendingInserts.contains(object) else { return }
+        snapshotCache[object.objectID] = nil
+        if mergeChanges, !object.faulted {
+            let store = try coordinator.store(for: object.objectID)
+            guard let snapshot = try store.snapshot(for: object.objectID) else {
+                markInaccessible(object)
+                unprocessedChanges.deleted.append(object)
+                return
+            }
+            load(object, from: snapshot)
+            for (key, members) in object.currentMembers where members == object.committedMembers[key] {
+                object.currentMembers[key] = nil
+                object.committedMembers[key] = nil
+            }
+        } else {
+            object.faulted = true
+            object.isInaccessible = false
+            object.currentValues = [:]
+            object.committedValues = [:]
+            object.currentMembers = [:]
+            object.committedMembers = [:]
+            pendingChanges.remove(object)
+            pendingDeletions.remove(object)
+        }
+        unprocessedChanges.refreshed.append(object)
+    }
+
+    /// Turns every registered object that has no unsaved changes back into a fault, so that
+    /// its next use reads its store's current values.
+    public func refreshAllObjects() throws {
+        assertOnQueue()
+        for object in Array(registered.values) where !object.hasChanges {
+            try refresh(object, mergeChanges: false)
+        }
+    }
+}

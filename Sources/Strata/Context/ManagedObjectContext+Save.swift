@@ -1,0 +1,166 @@
+import OrderedCollections
+
+extension ManagedObjectContext {
+    /// Whether the context has unsaved inserts, changes or deletions.
+    public var hasChanges: Bool {
+        assertOnQueue()
+        return !pendingInserts.isEmpty || !pendingDeletions.isEmpty || !pendingChanges.isEmpty
+    }
+
+    /// The objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(pendingInserts)
+    }
+
+    /// The saved objects changed since the last save (deleted ones excepted).
+    public var updatedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(pendingChanges.filter { $0.isUpdated })
+    }
+
+    /// The objects marked for deletion since the last save.
+    public var deletedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(pendingDeletions)
+    }
+
+    /// Writes the pending inserts, changes and deletions to the stores.
+    ///
+    /// In order: objects-did-change is posted, then will-save, and every object's
+    /// ``ManagedObject/willSave()`` runs; every inserted, changed and deleted object is
+    /// validated and *all* failures are reported together; each new object is placed in its
+    /// assigned store or the first store holding its entity, and gets a permanent ID; each
+    /// store's share is written all or nothing; ``ManagedObject/didSave()`` runs and did-save
+    /// is posted with the permanent IDs.
+    ///
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/validation``,
+    ///   ``ContextError/Code/noStore``, ``ContextError/Code/crossStoreRelationship`` (nothing is
+    ///   written), or ``ContextError/Code/mergeConflict`` when a store holds a newer version of
+    ///   an object (that store is not written; stores written before it stay written); a
+    ///   store's own error.
+    /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
+    public func save() throws {
+        assertOnQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        var willSave = ObjectChanges()
+        willSave.inserted = pendingInserts
+        willSave.updated = OrderedSet(pendingChanges.filter { $0.isUpdated })
+        willSave.deleted = pendingDeletions
+        post(willSave, as: .willSave)
+        for object in pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements {
+            object.willSave()
+        }
+        processPendingChanges()
+        try validatePendingChanges()
+        let plan = try SavePlan(context: self)
+        try plan.assignPermanentIDs()
+        var saved = ObjectChanges()
+        defer {
+            if !saved.isEmpty { post(saved, as: .didSave) }
+        }
+        for share in plan.shares {
+            try write(share)
+            saved.inserted.append(contentsOf: share.inserted)
+            saved.updated.append(contentsOf: share.updated)
+            saved.deleted.append(contentsOf: share.deleted)
+        }
+        discardUnsavedNewDeletions()
+        pendingChanges.removeAll()
+    }
+
+    private func validatePendingChanges() throws {
+        var errors: [ValidationError] = []
+        func collect(_ object: ManagedObject, _ validate: () throws -> Void) {
+            do {
+                try validate()
+            } catch let error as ContextError where error.code == .validation {
+                errors += error.validationErrors
+            } catch {
+                errors.append(object.custom(error, key: nil))
+            }
+        }
+        for object in pendingInserts { collect(object) { try object.validateForInsert() } }
+        for object in pendingChanges where object.isUpdated { collect(object) { try object.validateForUpdate() } }
+        for object in pendingDeletions { collect(object) { try object.validateForDelete() } }
+        guard !errors.isEmpty else { return }
+        let count = errors.count == 1 ? "1 validation error" : "\(errors.count) validation errors"
+        throw ContextError(
+            code: .validation,
+            message: "The save failed with \(count): " + errors.map(\.message).joined(separator: " "),
+            validationErrors: errors)
+    }
+
+    /// Writes one store's share and, when it succeeds, makes its objects' state the saved one.
+    private func write(_ share: SavePlan.Share) throws {
+        do {
+            try share.store.save(share.changeSet())
+        } catch let error as StoreError where error.code == .conflict {
+            throw mergeConflict(error, in: share)
+        }
+        for object in share.inserted + share.updated {
+            object.committedVersion += 1
+            object.committedValues = object.currentValues
+            for (key, members) in object.currentMembers { object.committedMembers[key] = members }
+            pendingInserts.remove(object)
+            pendingChanges.remove(object)
+            snapshotCache[object.objectID] = nil
+            object.didSave()
+        }
+        for object in share.deleted {
+            pendingDeletions.remove(object)
+            pendingChanges.remove(object)
+            registered[object.objectID] = nil
+            snapshotCache[object.objectID] = nil
+            object.didSave()
+            object.managedObjectContext = nil
+        }
+    }
+
+    /// New objects deleted before they were ever saved leave the context.
+    private func discardUnsavedNewDeletions() {
+        for object in pendingDeletions where object.objectID.isTemporary {
+            pendingDeletions.remove(object)
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+    }
+
+    private func mergeConflict(_ error: StoreError, in share: SavePlan.Share) -> ContextError {
+        let objects = Dictionary(
+            (share.inserted + share.updated + share.deleted).map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
+        let conflicts = error.conflicts.map { conflict in
+            let keys = objects[conflict.objectID].map { object in
+                (Array(object.changedValuesIgnoringFaults().keys) + object.changedMemberKeys).sorted()
+            }
+            return ContextError.MergeConflict(
+                objectID: conflict.objectID, cachedVersion: conflict.expectedVersion,
+                storedVersion: conflict.storedVersion, changedKeys: keys ?? [])
+        }
+        let list = conflicts.map { conflict in
+            let stored = conflict.storedVersion.map { "version \($0)" } ?? "no longer there"
+            return "\(conflict.objectID) (this context has version \(conflict.cachedVersion), the store \(stored); "
+                + "changed: \(conflict.changedKeys.joined(separator: ", ")))"
+        }
+        return ContextError(
+            code: .mergeConflict,
+            message: "The save met newer changes in the \(share.store.typeName) store: "
+                + list.joined(separator: "; ") + ".",
+            conflicts: conflicts, underlying: error)
+    }
+}
+
+extension ManagedObject {
+    /// The values a store keeps: every persistent attribute and to-one relationship.
+    var persistentValues: [String: AttributeValue] {
+        var values: [String: AttributeValue] = [:]
+        for attribute in entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
+            values[attribute.name] = currentValues[attribute.name] ?? .null
+        }
+        for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+            values[relationship.name] = currentValues[relationship.name] ?? .null
+        }
+        return values
+    }
+}

@@ -1,0 +1,162 @@
+/// How one save splits across stores: which store each changed object goes to, checked before
+/// anything is written.
+struct SavePlan {
+    /// One store's part of a save.
+    final class Share {
+        let store: any IncrementalStore
+        var inserted: [ManagedObject] = []
+        var updated: [ManagedObject] = []
+        var deleted: [ManagedObject] = []
+
+        init(store: any IncrementalStore) { self.store = store }
+
+        func changeSet() -> StoreChangeSet {
+            StoreChangeSet(
+                inserted: inserted.map { object in
+                    .init(
+                        objectID: object.objectID, values: object.persistentValues,
+                        toManyRelationships: object.persistentMembers(changedOnly: false), expectedVersion: 0)
+                },
+                updated: updated.map { object in
+                    .init(
+                        objectID: object.objectID, values: object.persistentValues,
+                        toManyRelationships: object.persistentMembers(changedOnly: true),
+                        expectedVersion: object.committedVersion)
+                },
+                deleted: deleted.map { .init(objectID: $0.objectID, expectedVersion: $0.committedVersion) })
+        }
+    }
+
+    let context: ManagedObjectContext
+    private(set) var shares: [Share] = []
+
+    /// Places every pending object in a store.
+    ///
+    /// - Throws: ``ContextError/Code/noStore`` or ``ContextError/Code/crossStoreRelationship``.
+    init(context: ManagedObjectContext) throws {
+        self.context = context
+        for object in context.pendingInserts {
+            share(for: try targetStore(of: object)).inserted.append(object)
+        }
+        for object in context.pendingChanges where object.isUpdated {
+            share(for: try context.coordinator.store(for: object.objectID)).updated.append(object)
+        }
+        for object in context.pendingDeletions where !object.objectID.isTemporary {
+            share(for: try context.coordinator.store(for: object.objectID)).deleted.append(object)
+        }
+        for share in shares {
+            for object in share.inserted + share.updated { try checkSameStore(object, share.store) }
+        }
+    }
+
+    /// Gives every new object a permanent ID from its store, and rewrites the references other
+    /// objects hold to it.
+    func assignPermanentIDs() throws {
+        var mapping: [ObjectID: ObjectID] = [:]
+        for share in shares where !share.inserted.isEmpty {
+            let permanent = try share.store.permanentIDs(forEntities: share.inserted.map(\.entity.name))
+            for (object, id) in zip(share.inserted, permanent) { mapping[object.objectID] = id }
+        }
+        guard !mapping.isEmpty else { return }
+        for object in context.registered.values where !object.faulted { object.remapReferences(mapping) }
+        for (old, new) in mapping {
+            guard let object = context.registered.removeValue(forKey: old) else { continue }
+            object.objectID = new
+            context.registered[new] = object
+        }
+    }
+
+    /// The store a new object goes to: its assigned one, else the first holding its entity.
+    private func targetStore(of object: ManagedObject) throws -> any IncrementalStore {
+        try context.targetStore(of: object)
+    }
+
+    private mutating func share(for store: any IncrementalStore) -> Share {
+        if let existing = shares.first(where: { $0.store === store }) { return existing }
+        let share = Share(store: store)
+        shares.append(share)
+        return share
+    }
+
+    /// Refuses a relationship from `object` (in `store`) to an object of another store.
+    private func checkSameStore(_ object: ManagedObject, _ store: any IncrementalStore) throws {
+        for relationship in object.entity.relationships where !relationship.isTransient {
+            let targets: [ObjectID] =
+                relationship.isToMany
+                ? (object.currentMembers[relationship.name]?.elements ?? [])
+                : (object.currentValues[relationship.name]?.objectIDValue).map { [$0] } ?? []
+            for target in targets {
+                let targetObject = context.registered[target]
+                let targetStore: (any IncrementalStore)?
+                if let targetObject, context.pendingInserts.contains(targetObject) {
+                    targetStore = try? context.targetStore(of: targetObject)
+                } else {
+                    targetStore = try? context.coordinator.store(for: target)
+                }
+                guard let targetStore, targetStore !== store else { continue }
+                throw ContextError(
+                    code: .crossStoreRelationship,
+                    message: "\(object.objectID) (in the \(store.typeName) store \(store.identifier)) cannot relate "
+                        + "to \(target) (in the \(targetStore.typeName) store \(targetStore.identifier)) through "
+                        + "'\(object.entity.name).\(relationship.name)': relationships across stores are not supported.")
+            }
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Makes the next save put the new `object` in `store` instead of the first store that holds
+    /// its entity. The save fails with ``ContextError/Code/noStore`` when `store`'s configuration
+    /// lacks the entity.
+    public func assign(_ object: ManagedObject, to store: any IncrementalStore) {
+        assertOnQueue()
+        object.assignedStore = store
+    }
+
+    /// The store a new object will be saved in.
+    func targetStore(of object: ManagedObject) throws -> any IncrementalStore {
+        let name = object.entity.name
+        if let assigned = object.assignedStore {
+            guard coordinator.holds(assigned, entityName: name) else {
+                throw ContextError(
+                    code: .noStore,
+                    message: "\(object.objectID) is assigned to the \(assigned.typeName) store \(assigned.identifier), "
+                        + "which is not added to the coordinator or whose configuration lacks entity '\(name)'.")
+            }
+            return assigned
+        }
+        guard let first = coordinator.stores(forEntity: name).first else {
+            throw ContextError(
+                code: .noStore, message: "No store added to the coordinator holds entity '\(name)' of \(object.objectID).")
+        }
+        return first
+    }
+}
+
+extension ManagedObject {
+    /// The members of to-many relationships to save: all of them for a new object, the changed
+    /// ones otherwise.
+    func persistentMembers(changedOnly: Bool) -> [String: [ObjectID]] {
+        var members: [String: [ObjectID]] = [:]
+        for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+            let current = currentMembers[relationship.name]
+            if changedOnly {
+                guard let current, current != committedMembers[relationship.name] else { continue }
+                members[relationship.name] = current.elements
+            } else {
+                members[relationship.name] = current?.elements ?? []
+            }
+        }
+        return members
+    }
+
+    /// Replaces temporary IDs in relationships with the permanent ones in `mapping`.
+    func remapReferences(_ mapping: [ObjectID: ObjectID]) {
+        for (key, value) in currentValues {
+            if let id = value.objectIDValue, let new = mapping[id] { currentValues[key] = .objectID(new) }
+        }
+        for (key, members) in currentMembers where members.contains(where: { mapping[$0] != nil }) {
+            currentMembers[key] = .init(members.map { mapping[$0] ?? $0 })
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// A typed attribute of a ``ManagedObject`` subclass, stored under the property's own name.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Managed var title: String    // a non-optional attribute
+///     @Managed var pages: Int32?    // nil reads and writes no value
+/// }
+/// ```
+///
+/// Reading converts the stored value to `Value` (an optional property reads `nil` for no
+/// value); writing converts `Value` to the attribute's type. A mismatch between the
+/// declaration and the model — no attribute of that name, a type that cannot hold the value —
+/// stops the program with a message naming the entity and property, as does a fault that
+/// cannot be fulfilled when ``ManagedObjectContext/shouldDeleteInaccessibleFaults`` is off.
+/// Use ``ManagedObject/value(forKey:)`` where such failures must be caught.
+///
+/// Property wrappers, not macros: they need no compiler plug-in or swift-syntax build, so
+/// a model's classes compile as fast as any other code, and what a property does is read
+/// off one small type.
+@propertyWrapper
+public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage {
+    var isProbed = false
+
+    /// Declares the property; its name is the attribute's name.
+    public init() {}
+
+    /// Unavailable: `@Managed` works only on properties of ``ManagedObject`` subclasses.
+    @available(*, unavailable, message: "@Managed works only on properties of ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Managed works only on properties of ManagedObject subclasses") }
+        set { preconditionFailure("@Managed works only on properties of ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the attribute through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object.propertyName(storageKeyPath)
+            let value = object.required { try object.value(forKey: key) }
+            guard let typed = Value(attributeValue: value) else {
+                preconditionFailure(
+                    "'\(object.entity.name).\(key)' of \(object.objectID) holds \(value), which is not a \(Value.self); "
+                        + "declare the property optional or fix its type.")
+            }
+            return typed
+        }
+        set {
+            let key = object.propertyName(storageKeyPath)
+            object.required { try object.setValue(newValue.attributeValue, forKey: key) }
+        }
+    }
+}
+
+/// A typed to-one relationship of a ``ManagedObject`` subclass; setting it updates the inverse.
+///
+/// ```swift
+/// @ToOne var author: Author?
+/// ```
+@propertyWrapper
+public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
+    var isProbed = false
+
+    /// Declares the relationship; its name is the property's name.
+    public init() {}
+
+    /// Unavailable: `@ToOne` works only on properties of ``ManagedObject`` subclasses.
+    @available(*, unavailable, message: "@ToOne works only on properties of ManagedObject subclasses")
+    public var wrappedValue: Destination? {
+        get { preconditionFailure("@ToOne works only on properties of ManagedObject subclasses") }
+        set { preconditionFailure("@ToOne works only on properties of ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the relationship through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Destination?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Destination? {
+        get {
+            let key = object.propertyName(storageKeyPath)
+            return object.required { try object.object(forKey: key) }.map { object.typed($0, key: key) }
+        }
+        set {
+            let key = object.propertyName(storageKeyPath)
+            object.required { try object.setObject(newValue, forKey: key) }
+        }
+    }
+}
+
+/// A typed unordered to-many relationship of a ``ManagedObject`` subclass; changing it updates
+/// the inverses.
+///
+/// ```swift
+/// @ToMany var books: Set<Book>
+/// ```
+@propertyWrapper
+public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
+    var isProbed = false
+
+    /// Declares the relationship; its name is the property's name.
+    public init() {}
+
+    /// Unavailable: `@ToMany` works only on properties of ``ManagedObject`` subclasses.
+    @available(*, unavailable, message: "@ToMany works only on properties of ManagedObject subclasses")
+    public var wrappedValue: Set<Destination> {
+        get { preconditionFailure("@ToMany works only on properties of ManagedObject subclasses") }
+        set { preconditionFailure("@ToMany works only on properties of ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the relationship through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Set<Destination>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Set<Destination> {
+        get {
+            let key = object.propertyName(storageKeyPath)
+            return Set(object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) })
+        }
+        set {
+            let key = object.propertyName(storageKeyPath)
+            let current = object.required { try object.objects(forKey: key) }
+            let kept = current.filter { ($0 as? Destination).map(newValue.contains) ?? false }
+            let keptSet = Set(kept)
+            let added: [ManagedObject] = newValue.filter { !keptSet.contains($0) }
+            object.required { try object.setObjects(kept + added, forKey: key) }
+        }
+    }
+}
+
+/// A typed ordered to-many relationship of a ``ManagedObject`` subclass; changing it updates
+/// the inverses.
+///
+/// ```swift
+/// @OrderedToMany var chapters: [Chapter]
+/// ```
+@propertyWrapper
+public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage {
+    var isProbed = false
+
+    /// Declares the relationship; its name is the property's name.
+    public init() {}
+
+    /// Unavailable: `@OrderedToMany` works only on properties of ``ManagedObject`` subclasses.
+    @available(*, unavailable, message: "@OrderedToMany works only on properties of ManagedObject subclasses")
+    public var wrappedValue: [Destination] {
+        get { preconditionFailure("@OrderedToMany works only on properties of ManagedObject subclasses") }
+        set { preconditionFailure("@OrderedToMany works only on properties of ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the relationship through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, [Destination]>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> [Destination] {
+        get {
+            let key = object.propertyName(storageKeyPath)
+            return object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) }
+        }
+        set {
+            let key = object.propertyName(storageKeyPath)
+            object.required { try object.setObjects(newValue, forKey: key) }
+        }
+    }
+}
