@@ -15,7 +15,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func kinds<Result>(of request: FetchRequest<Result>) throws -> [String] {
+    func kinds<Result>(of request: FetchRequest<Result>) throws -> [String] {
         let entity = try entitySchema(named: request.entityName)
         return request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
     }
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
 
     /// The plan when one store can answer the request as it is: no pending change touches the
     /// entity, and the store evaluates the predicate itself.
-    private func directPlan<Result>(for request: FetchRequest<Result>) throws -> DirectPlan? {
+    func directPlan<Result>(for request: FetchRequest<Result>) throws -> DirectPlan? {
         let stores = try stores(for: request)
         let kinds = Set(try kinds(of: request))
         guard stores.count == 1, let store = stores.first, !hasPendingChanges(touching: kinds, request),
@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func matchingObjectIDs<Result>(
+    func matchingObjectIDs<Result>(
         _ request: FetchRequest<Result>, loadingSnapshots: Bool
     ) throws -> [ObjectID] {
         if let plan = try directPlan(for: request) {
