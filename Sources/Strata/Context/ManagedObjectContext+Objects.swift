@@ -112,7 +112,8 @@ extension ManagedObjectContext {
         object.committedValues = snapshot.values
         object.committedVersion = snapshot.version
         object.currentValues = snapshot.values.merging(changes) { _, changed in changed }
-        for attribute in object.entity.attributes where attribute.isTransient && object.currentValues[attribute.name] == nil {
+        for attribute in object.entity.attributes
+        where attribute.isTransient && object.currentValues[attribute.name] == nil {
             object.currentValues[attribute.name] = attribute.defaultValue
         }
         object.faulted = false

@@ -31,7 +31,9 @@ struct NotificationObservers {
 
 /// A context's notification streams, opened and ended from any thread.
 final class NotificationStreams: Sendable {
-    private typealias Entry = (kinds: Set<ContextNotification.Kind>, continuation: AsyncStream<ContextNotification>.Continuation)
+    private typealias Entry = (
+        kinds: Set<ContextNotification.Kind>, continuation: AsyncStream<ContextNotification>.Continuation
+    )
     private let state = Mutex<(next: Int, entries: [Int: Entry])>((0, [:]))
 
     func stream(of kinds: Set<ContextNotification.Kind>) -> AsyncStream<ContextNotification> {

@@ -98,7 +98,8 @@ struct SavePlan {
                     code: .crossStoreRelationship,
                     message: "\(object.objectID) (in the \(store.typeName) store \(store.identifier)) cannot relate "
                         + "to \(target) (in the \(targetStore.typeName) store \(targetStore.identifier)) through "
-                        + "'\(object.entity.name).\(relationship.name)': relationships across stores are not supported.")
+                        + "'\(object.entity.name).\(relationship.name)': relationships across stores are not supported."
+                )
             }
         }
     }
@@ -127,7 +128,8 @@ extension ManagedObjectContext {
         }
         guard let first = coordinator.stores(forEntity: name).first else {
             throw ContextError(
-                code: .noStore, message: "No store added to the coordinator holds entity '\(name)' of \(object.objectID).")
+                code: .noStore,
+                message: "No store added to the coordinator holds entity '\(name)' of \(object.objectID).")
         }
         return first
     }

@@ -20,7 +20,8 @@ extension PersistentStoreCoordinator {
         try checkConfiguration(configuration)
         if let url, let existing = store(at: url) {
             throw StoreError(
-                code: .inUse, message: "A \(existing.typeName) store at '\(url.path)' is already added to the coordinator.")
+                code: .inUse,
+                message: "A \(existing.typeName) store at '\(url.path)' is already added to the coordinator.")
         }
         let store = try storeType.open(
             StoreOpenRequest(model: model, configurationName: configuration, url: url, options: options))

@@ -131,7 +131,8 @@ extension ManagedObject {
         guard target.managedObjectContext === context else {
             throw ContextError(
                 code: .wrongContext,
-                message: "Cannot relate \(objectID) to \(target.objectID) through '\(entity.name).\(relationship.name)': "
+                message:
+                    "Cannot relate \(objectID) to \(target.objectID) through '\(entity.name).\(relationship.name)': "
                     + "the objects belong to different contexts.")
         }
         guard target.entity.isKind(of: relationship.destinationEntityName) else {

@@ -63,7 +63,10 @@ extension ManagedObject {
     private func attributeErrors(_ attribute: AttributeDescription, _ value: AttributeValue) -> [ValidationError] {
         let name = "'\(entity.name).\(attribute.name)'"
         func error(_ code: ValidationError.Code, _ text: String) -> [ValidationError] {
-            [ValidationError(code: code, objectID: objectID, key: attribute.name, message: "\(name) of \(objectID) \(text)")]
+            [
+                ValidationError(
+                    code: code, objectID: objectID, key: attribute.name, message: "\(name) of \(objectID) \(text)")
+            ]
         }
         if value.isNull {
             return attribute.isOptional ? [] : error(.missingValue, "needs a value.")
@@ -111,14 +114,16 @@ extension ManagedObject {
             return [
                 ValidationError(
                     code: .tooFewObjects, objectID: objectID, key: relationship.name,
-                    message: "\(name) of \(objectID) has \(count) objects, fewer than the minimum \(relationship.minCount).")
+                    message:
+                        "\(name) of \(objectID) has \(count) objects, fewer than the minimum \(relationship.minCount).")
             ]
         }
         if relationship.maxCount > 0, count > relationship.maxCount {
             return [
                 ValidationError(
                     code: .tooManyObjects, objectID: objectID, key: relationship.name,
-                    message: "\(name) of \(objectID) has \(count) objects, more than the maximum \(relationship.maxCount).")
+                    message:
+                        "\(name) of \(objectID) has \(count) objects, more than the maximum \(relationship.maxCount).")
             ]
         }
         return []
