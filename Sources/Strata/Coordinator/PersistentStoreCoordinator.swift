@@ -42,7 +42,8 @@ public final class PersistentStoreCoordinator: Sendable {
         self.model = model
         self.schema = model.schema
         let types = [StoreType.inMemory] + storeTypes
-        state = Mutex(State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
+        state = Mutex(
+            State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
     }
 
     /// Registers a store type, replacing any of the same name.

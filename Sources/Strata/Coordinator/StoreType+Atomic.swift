@@ -15,7 +15,8 @@ extension StoreType {
                 let store = try makeStore(url)
                 guard var contents = try store.load() else {
                     throw StoreError(
-                        code: .unknownObject, message: "There is no \(name) store at '\(url.path)' to write metadata to.")
+                        code: .unknownObject,
+                        message: "There is no \(name) store at '\(url.path)' to write metadata to.")
                 }
                 contents.metadata = metadata
                 try store.write(contents)
