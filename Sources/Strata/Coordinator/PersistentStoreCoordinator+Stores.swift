@@ -51,16 +51,29 @@ extension PersistentStoreCoordinator {
         try checkConfiguration(store.configurationName)
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
         try state.withLock { state in
-            if let clash = state.stores.first(where: {
-                $0.store.identifier == store.identifier || (store.url != nil && $0.store.url == store.url)
-            }) {
-                let place = clash.store.url.map { " at '\($0.path)'" } ?? ""
-                throw StoreError(
-                    code: .inUse,
-                    message: "A \(clash.store.typeName) store\(place) with identifier \(clash.store.identifier) "
-                        + "is already added to the coordinator.")
-            }
+            try Self.checkNoClash(with: store, among: state.stores)
             state.stores.append(AddedStore(store: store, entityNames: entityNames))
+        }
+    }
+
+    /// Puts `replacement` in the place of the added store `store`, keeping the order of the
+    /// stores; migration uses it to swap a store for its copy in one step.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when `store` is no
+    ///   longer added, or ``StoreError/Code/inUse`` when another added store has the same
+    ///   identifier or URL as `replacement`.
+    func replace(_ store: any IncrementalStore, with replacement: any IncrementalStore) throws {
+        let entityNames = Set(model.entityNames(inConfiguration: replacement.configurationName))
+        try state.withLock { state in
+            guard let index = state.stores.firstIndex(where: { $0.store === store }) else {
+                throw StoreError(
+                    code: .unknownStore,
+                    message: "The \(store.typeName) store \(store.identifier) is no longer added to the coordinator.")
+            }
+            var others = state.stores
+            others.remove(at: index)
+            try Self.checkNoClash(with: replacement, among: others)
+            state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
         }
     }
 
@@ -92,6 +105,21 @@ extension PersistentStoreCoordinator {
     /// The added store with the identifier `identifier`, if any.
     public func store(withIdentifier identifier: String) -> (any IncrementalStore)? {
         stores.first { $0.identifier == identifier }
+    }
+
+    /// Throws ``StoreError/Code/inUse`` when one of `stores` has the identifier or the file of `store`.
+    private static func checkNoClash(with store: any IncrementalStore, among stores: [AddedStore]) throws {
+        let url = store.url?.standardizedFileURL
+        guard
+            let clash = stores.first(where: {
+                $0.store.identifier == store.identifier || (url != nil && $0.store.url?.standardizedFileURL == url)
+            })
+        else { return }
+        let place = clash.store.url.map { " at '\($0.path)'" } ?? ""
+        throw StoreError(
+            code: .inUse,
+            message: "A \(clash.store.typeName) store\(place) with identifier \(clash.store.identifier) "
+                + "is already added to the coordinator.")
     }
 
     private func checkConfiguration(_ name: String?) throws {

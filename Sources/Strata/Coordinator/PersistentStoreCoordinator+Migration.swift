@@ -1,0 +1,246 @@
+import Foundation
+
+extension PersistentStoreCoordinator {
+    /// Copies the added store `store` into a new store of type `type` at `url`, and puts the new
+    /// store in its place in ``stores``; Core Data's `migratePersistentStore`.
+    ///
+    /// Every object of every entity in the store's configuration is carried over with all its
+    /// attribute values, to-one references and to-many members (in order for an ordered
+    /// relationship). The new store keeps the source's ``PersistentStore/identifier``,
+    /// configuration and every ``StoreMetadata/userInfo`` key, but its objects get new
+    /// references from ``IncrementalStore/permanentIDs(forEntities:)``: an object ID or URI
+    /// taken from the source no longer names the object, so fetch again after migrating. Every
+    /// object ID of the source store held in a value or a to-many relationship is rewritten to
+    /// the copied object's new ID; IDs of other stores are copied as they are. A reference to an
+    /// object the source does not hold fails the migration rather than point at the wrong object.
+    ///
+    /// ```swift
+    /// let cache = try coordinator.addStore(type: InMemoryStore.typeName)
+    /// let saved = try coordinator.migratePersistentStore(cache, to: url, type: "JSON")
+    /// ```
+    ///
+    /// The source store and its file are only read, never written. The objects are saved into
+    /// the destination in one change set, as inserts. While the copy runs, the source stays
+    /// added and usable; changes saved to it meanwhile may or may not be carried over.
+    ///
+    /// - Parameters:
+    ///   - store: A store added to this coordinator.
+    ///   - url: The new store's file; `nil` for a store without one. There must be no store
+    ///     there yet.
+    ///   - type: A registered store type's name (``storeTypeNames``).
+    ///   - options: How the new store is opened.
+    ///   - progress: Called on the calling thread after each entity's objects are read and
+    ///     renumbered, and once more, with ``MigrationProgress/completedObjects`` equal to
+    ///     ``MigrationProgress/totalObjects``, after the new store is saved.
+    /// - Returns: The new store, now added to the coordinator where `store` was.
+    /// - Throws: ``StoreError`` with code
+    ///   - ``StoreError/Code/unknownStore`` when `store` is not added to this coordinator;
+    ///   - ``StoreError/Code/unknownStoreType`` when `type` is not registered;
+    ///   - ``StoreError/Code/inUse`` when `url` is the source's own file, a file another added
+    ///     store uses, or a file that already holds a store or objects (it is left as it is);
+    ///   - ``StoreError/Code/migrationFailed`` when opening, filling or saving the new store
+    ///     fails, with the first error as ``StoreError/underlying``. The partial new store is
+    ///     destroyed with the type's destroyer, and `store` stays added and unchanged. A file at
+    ///     `url` that cannot be read as a store of `type` fails the same way but is left as it is.
+    /// - Complexity: O(*n* + *m*) time and memory beyond the stores' own work, where *n* is the
+    ///   number of objects and *m* the number of to-many members: one fetch per entity, one
+    ///   ``IncrementalStore/relatedObjectIDs(of:relationship:)`` call per object and to-many
+    ///   relationship, and one save; every snapshot is held in memory until the save.
+    @discardableResult
+    public func migratePersistentStore(
+        _ store: any IncrementalStore, to url: URL?, type: String, options: StoreOptions = StoreOptions(),
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> any IncrementalStore {
+        guard stores.contains(where: { $0 === store }) else {
+            throw StoreError(
+                code: .unknownStore,
+                message: "Cannot migrate \(Self.name(of: store)): it is not added to the coordinator.")
+        }
+        let storeType = try storeType(named: type)
+        let target = url.map { "a \(type) store at '\($0.path)'" } ?? "a new \(type) store"
+        if let url { try checkDestination(url, of: storeType, for: store) }
+
+        let destination: any IncrementalStore
+        do {
+            destination = try storeType.open(
+                StoreOpenRequest(
+                    model: model, configurationName: store.configurationName, url: url, options: options,
+                    identifierForNewStore: store.identifier, userInfoForNewStore: store.metadata.userInfo))
+        } catch {
+            throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
+        }
+        let entityNames = model.entityNames(inConfiguration: store.configurationName)
+        let isEmpty: Bool
+        do {
+            isEmpty = try Self.countObjects(in: destination, entityNames: entityNames) == 0
+        } catch {
+            throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
+        }
+        guard isEmpty else {
+            throw StoreError(
+                code: .inUse,
+                message: "Cannot migrate \(Self.name(of: store)) to \(target): the destination already holds objects. "
+                    + "Choose another URL, or destroy that store first.")
+        }
+        do {
+            try copyObjects(of: store, entityNames: entityNames, into: destination, progress: progress)
+            try replace(store, with: destination)
+        } catch {
+            throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
+        }
+        return destination
+    }
+
+    /// Throws ``StoreError/Code/inUse`` unless `url` is free for a new store of `storeType`:
+    /// not the file of `source` or of another added store, and holding no store yet.
+    private func checkDestination(_ url: URL, of storeType: StoreType, for source: any IncrementalStore) throws {
+        let target = "'\(url.path)'"
+        if let existing = store(at: url) {
+            let whose =
+                existing === source ? "the source's own file" : "the file of an added \(existing.typeName) store"
+            throw StoreError(
+                code: .inUse,
+                message: "Cannot migrate \(Self.name(of: source)) to \(target): it is \(whose). Choose another URL.")
+        }
+        let metadata: StoreMetadata?
+        do {
+            metadata = try storeType.readMetadata(url)
+        } catch {
+            throw StoreError(
+                code: .migrationFailed,
+                message: "Cannot migrate \(Self.name(of: source)) to \(target): the file there could not be read as a "
+                    + "\(storeType.name) store, so it was left as it is. Choose another URL.",
+                underlying: error)
+        }
+        if let metadata {
+            throw StoreError(
+                code: .inUse,
+                message: "Cannot migrate \(Self.name(of: source)) to \(target): a \(storeType.name) store "
+                    + "\(metadata.storeIdentifier) is already there. Choose another URL, or destroy that store first.")
+        }
+    }
+
+    /// Copies every object of `entityNames` from `source` into `destination` in one save,
+    /// rewriting references to the source's objects to the new IDs.
+    private func copyObjects(
+        of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
+        var batches: [(entity: EntitySchema, snapshots: [Snapshot])] = []
+        for name in entityNames {
+            guard let entity = schema.entitiesByName[name] else {
+                throw StoreError(
+                    code: .unknownEntity,
+                    message: "Configuration '\(source.configurationName ?? "")' lists entity '\(name)', "
+                        + "which the model does not have.")
+            }
+            let request = StoreFetchRequest(entityName: name, includesSubentities: false, resultType: .snapshots)
+            guard case .snapshots(let snapshots) = try source.execute(request) else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(Self.name(of: source)) answered a snapshot fetch of '\(name)' with another result type."
+                )
+            }
+            batches.append((entity, snapshots))
+        }
+        let sourceIDs = batches.flatMap { $0.snapshots.map(\.objectID) }
+        let newIDs = try destination.permanentIDs(forEntities: sourceIDs.map(\.entityName))
+        guard newIDs.count == sourceIDs.count else {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(Self.name(of: destination)) handed out \(newIDs.count) IDs for \(sourceIDs.count) objects.")
+        }
+        let newIDsBySourceID = Dictionary(zip(sourceIDs, newIDs), uniquingKeysWith: { first, _ in first })
+        guard newIDsBySourceID.count == sourceIDs.count else {
+            throw StoreError(
+                code: .corrupt, message: "\(Self.name(of: source)) returned the same object for more than one entity.")
+        }
+        func remap(_ id: ObjectID, heldBy owner: ObjectID, in property: String) throws -> ObjectID {
+            guard id.storeIdentifier == source.identifier else { return id }
+            guard let newID = newIDsBySourceID[id] else {
+                throw StoreError(
+                    code: .unknownObject,
+                    message: "'\(property)' of \(owner) refers to \(id), which \(Self.name(of: source)) does not hold.")
+            }
+            return newID
+        }
+
+        let total = sourceIDs.count
+        var completed = 0
+        var inserts: [StoreChangeSet.ObjectChange] = []
+        inserts.reserveCapacity(total)
+        for (entity, snapshots) in batches {
+            let toMany = entity.relationships.filter { $0.isToMany && !$0.isTransient }.map(\.name)
+            for snapshot in snapshots {
+                let owner = snapshot.objectID
+                var values: [String: AttributeValue] = [:]
+                for (key, value) in snapshot.values {
+                    guard case .objectID(let id) = value else {
+                        values[key] = value
+                        continue
+                    }
+                    values[key] = .objectID(try remap(id, heldBy: owner, in: key))
+                }
+                var members: [String: [ObjectID]] = [:]
+                for relationship in toMany {
+                    members[relationship] = try source.relatedObjectIDs(of: owner, relationship: relationship).map {
+                        try remap($0, heldBy: owner, in: relationship)
+                    }
+                }
+                // Inserts follow the order of `sourceIDs`, so the next new ID is this object's.
+                inserts.append(
+                    .init(
+                        objectID: newIDs[inserts.count], values: values, toManyRelationships: members,
+                        expectedVersion: 0))
+            }
+            completed += snapshots.count
+            progress?(MigrationProgress(completedObjects: completed, totalObjects: total))
+        }
+        try destination.save(StoreChangeSet(inserted: inserts))
+        progress?(MigrationProgress(completedObjects: total, totalObjects: total))
+    }
+
+    /// The number of objects of `entityNames` (not counting sub-entities) in `store`.
+    private static func countObjects(in store: any IncrementalStore, entityNames: [String]) throws -> Int {
+        var total = 0
+        for entityName in entityNames {
+            let request = StoreFetchRequest(entityName: entityName, includesSubentities: false, resultType: .count)
+            guard case .count(let count) = try store.execute(request) else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(name(of: store)) answered a count of '\(entityName)' with another result type.")
+            }
+            total += count
+        }
+        return total
+    }
+
+    /// Destroys the partial destination at `url` (when there is one) and returns the
+    /// ``StoreError/Code/migrationFailed`` error for `error`.
+    private static func abandon(
+        _ storeType: StoreType, at url: URL?, migrating source: any IncrementalStore, to target: String,
+        after error: any Error
+    ) -> StoreError {
+        var reason = "\(error)"
+        if !reason.hasSuffix(".") { reason += "." }
+        var cleanup = "the partial destination was removed"
+        if let url {
+            do {
+                try storeType.destroy(url)
+            } catch {
+                cleanup = "removing the partial destination failed too (\(error)); remove '\(url.path)' by hand"
+            }
+        }
+        return StoreError(
+            code: .migrationFailed,
+            message: "Could not migrate \(name(of: source)) to \(target): \(reason) "
+                + "The source is unchanged and \(cleanup).",
+            underlying: error)
+    }
+
+    /// How messages name `store`: by its file when it has one, else by type and identifier.
+    private static func name(of store: any IncrementalStore) -> String {
+        store.url.map { "the \(store.typeName) store at '\($0.path)'" }
+            ?? "the \(store.typeName) store \(store.identifier)"
+    }
+}

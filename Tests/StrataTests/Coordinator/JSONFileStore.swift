@@ -1,0 +1,117 @@
+import Foundation
+import Strata
+
+/// A whole-file store for the coordinator tests: it keeps ``AtomicStoreContents`` as JSON in
+/// one file, written atomically (to a temporary file, then renamed), so that tests can watch
+/// the file itself.
+struct JSONFileStore: AtomicStore {
+    /// How the store's writes go wrong, for failure tests.
+    enum Failure: Sendable {
+        /// Writes succeed.
+        case none
+        /// The file is written in full, then the write reports an error, as when syncing the
+        /// folder fails: a file is left behind that someone has to remove.
+        case afterWriting
+    }
+
+    let typeName: String
+    let fileURL: URL
+    let failure: Failure
+
+    var url: URL? { fileURL }
+    var capabilities: StoreCapabilities { [] }
+
+    func load() throws -> AtomicStoreContents? {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: fileURL))
+        } catch {
+            throw StoreError(
+                code: .corrupt, message: "'\(fileURL.path)' is not a \(typeName) store.", underlying: error)
+        }
+        return try document.contents(in: fileURL)
+    }
+
+    func write(_ contents: AtomicStoreContents) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(Document(contents)).write(to: fileURL, options: .atomic)
+        if failure == .afterWriting {
+            throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
+        }
+    }
+}
+
+extension StoreType {
+    /// A store type whose stores are ``JSONFileStore`` files.
+    static func jsonFile(name: String = "JSON", failure: JSONFileStore.Failure = .none) -> StoreType {
+        .atomic(name: name) { url in
+            guard let url else {
+                throw StoreError(code: .unsupported, message: "A \(name) store needs a file URL.")
+            }
+            return JSONFileStore(typeName: name, fileURL: url, failure: failure)
+        }
+    }
+}
+
+/// The JSON form of ``AtomicStoreContents``; object IDs are kept as their URI strings.
+private struct Document: Codable {
+    struct Metadata: Codable {
+        var storeType: String
+        var storeIdentifier: String
+        var versionHashes: [String: [UInt8]]
+        var versionIdentifiers: [String]
+        var versionHashesVersion: Int
+        var frameworkVersion: String
+        var modelJSON: Data?
+        var userInfo: [String: AttributeValue]
+    }
+
+    struct Node: Codable {
+        var objectID: String
+        var values: [String: AttributeValue]
+        var version: Int64
+        var toMany: [String: [String]]
+    }
+
+    var metadata: Metadata
+    var nodes: [Node]
+    var nextReference: Int64
+
+    init(_ contents: AtomicStoreContents) {
+        let m = contents.metadata
+        metadata = Metadata(
+            storeType: m.storeType, storeIdentifier: m.storeIdentifier, versionHashes: m.versionHashes,
+            versionIdentifiers: m.versionIdentifiers, versionHashesVersion: m.versionHashesVersion,
+            frameworkVersion: m.frameworkVersion, modelJSON: m.modelJSON, userInfo: m.userInfo)
+        nodes = contents.nodes.map { node in
+            Node(
+                objectID: node.snapshot.objectID.uriString, values: node.snapshot.values,
+                version: node.snapshot.version, toMany: node.toManyRelationships.mapValues { $0.map(\.uriString) })
+        }
+        nextReference = contents.nextReference
+    }
+
+    func contents(in url: URL) throws -> AtomicStoreContents {
+        func objectID(_ text: String) throws -> ObjectID {
+            guard let id = ObjectID(uriString: text) else {
+                throw StoreError(code: .corrupt, message: "'\(url.path)' holds '\(text)', which is not an object ID.")
+            }
+            return id
+        }
+        let m = metadata
+        return AtomicStoreContents(
+            metadata: StoreMetadata(
+                storeType: m.storeType, storeIdentifier: m.storeIdentifier, versionHashes: m.versionHashes,
+                versionIdentifiers: m.versionIdentifiers, versionHashesVersion: m.versionHashesVersion,
+                frameworkVersion: m.frameworkVersion, modelJSON: m.modelJSON, userInfo: m.userInfo),
+            nodes: try nodes.map { node in
+                StoreNode(
+                    snapshot: Snapshot(
+                        objectID: try objectID(node.objectID), values: node.values, version: node.version),
+                    toManyRelationships: try node.toMany.mapValues { try $0.map(objectID) })
+            },
+            nextReference: nextReference)
+    }
+}
