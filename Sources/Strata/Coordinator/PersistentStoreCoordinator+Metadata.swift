@@ -13,8 +13,8 @@ extension PersistentStoreCoordinator {
     /// Replaces the metadata of the store of type `type` at `url` without opening the store.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/inUse`` when that store is added to
-    ///   this coordinator (change an open store's metadata by migrating it instead), or whatever
-    ///   the type's metadata writer throws.
+    ///   this coordinator (change an open store's user keys with ``setUserInfo(_:for:)``), or
+    ///   whatever the type's metadata writer throws.
     public func setMetadata(_ metadata: StoreMetadata, forStoreOfType type: String, at url: URL) throws {
         let storeType = try storeType(named: type)
         if store(at: url) != nil {
@@ -22,6 +22,21 @@ extension PersistentStoreCoordinator {
                 code: .inUse, message: "The store at '\(url.path)' is open in this coordinator; remove it first.")
         }
         try storeType.writeMetadata(metadata, url)
+    }
+
+    /// Replaces the user keys of an added store's metadata and saves them at once, as a
+    /// metadata-only save; the store's objects are untouched.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when `store` is not
+    ///   added to this coordinator, or whatever the store's save throws (for example
+    ///   ``StoreError/Code/readOnly``).
+    public func setUserInfo(_ userInfo: [String: AttributeValue], for store: any IncrementalStore) throws {
+        guard stores.contains(where: { $0 === store }) else {
+            throw StoreError(
+                code: .unknownStore,
+                message: "The \(store.typeName) store \(store.identifier) is not added to the coordinator.")
+        }
+        try store.save(StoreChangeSet(userInfo: userInfo))
     }
 
     /// Removes the store of type `type` at `url` and its side files.

@@ -150,6 +150,7 @@ final class AtomicStoreAdapter: IncrementalStore {
                 next.nodes[change.objectID] = node
             }
             for deletion in changes.deleted { next.nodes[deletion.objectID] = nil }
+            if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
             let nodes = next.nodes.values.sorted { Self.storageOrder($0.snapshot.objectID, $1.snapshot.objectID) }
             try store.write(
                 AtomicStoreContents(metadata: next.metadata, nodes: nodes, nextReference: next.nextReference))

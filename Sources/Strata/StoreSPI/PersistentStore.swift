@@ -59,7 +59,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 ///   ``StoreChangeSet/ObjectChange/expectedVersion`` differs from the stored version (or
 ///   names an object the store no longer has) fails with ``StoreError/Code/conflict`` listing
 ///   every such object, and writes nothing. Each saved insert gets version 1, each saved
-///   update the stored version plus one. A read-only store refuses with
+///   update the stored version plus one. A change set's ``StoreChangeSet/userInfo``, when
+///   set, replaces the user keys of ``PersistentStore/metadata`` in the same step (a change
+///   set may hold nothing else: a metadata-only save). A read-only store refuses with
 ///   ``StoreError/Code/readOnly``.
 public protocol IncrementalStore: PersistentStore {
     /// The parts of predicate syntax the store evaluates itself.

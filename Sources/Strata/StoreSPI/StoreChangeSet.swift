@@ -49,14 +49,21 @@ public struct StoreChangeSet: Sendable, Hashable {
     public var updated: [ObjectChange]
     /// Deleted objects.
     public var deleted: [Deletion]
+    /// The store's new user metadata keys (``StoreMetadata/userInfo``), saved in the same
+    /// all-or-nothing step as the object changes; `nil` leaves them as they are.
+    public var userInfo: [String: AttributeValue]?
 
     /// Creates a change set.
-    public init(inserted: [ObjectChange] = [], updated: [ObjectChange] = [], deleted: [Deletion] = []) {
+    public init(
+        inserted: [ObjectChange] = [], updated: [ObjectChange] = [], deleted: [Deletion] = [],
+        userInfo: [String: AttributeValue]? = nil
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.userInfo = userInfo
     }
 
     /// Whether the change set changes nothing.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && userInfo == nil }
 }

@@ -50,6 +50,24 @@ import Testing
         #expect(try CoordinatorFixtures.contents(of: reopened, model: coordinator.model).count == 7)
     }
 
+    @Test func userKeysOfAnAddedStoreAreSavedLiveAndKeptAfterReopening() throws {
+        let folder = try TemporaryDirectory()
+        let (coordinator, url, identifier) = try closedStore(in: folder)
+        let store = try coordinator.addStore(type: "JSON", configuration: "Library", at: url)
+        try coordinator.setUserInfo(["owner": "Ada"], for: store)
+        #expect(store.metadata.userInfo == ["owner": "Ada"])
+        #expect(store.metadata.storeIdentifier == identifier)
+        try coordinator.remove(store)
+
+        #expect(try coordinator.metadataForStore(type: "JSON", at: url)?.userInfo == ["owner": "Ada"])
+        let reopened = try coordinator.addStore(type: "JSON", configuration: "Library", at: url)
+        #expect(reopened.metadata.userInfo == ["owner": "Ada"])
+        #expect(try CoordinatorFixtures.contents(of: reopened, model: coordinator.model).count == 7)
+        #expect { try coordinator.setUserInfo([:], for: store) } throws: {
+            ($0 as? StoreError)?.code == .unknownStore
+        }
+    }
+
     @Test func anAddedStoreIsNeitherRewrittenNorDestroyed() throws {
         let folder = try TemporaryDirectory()
         let (coordinator, url, _) = try closedStore(in: folder)
