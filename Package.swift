@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataXcodeModel", targets: ["StrataXcodeModel"]),
+        .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -36,10 +38,18 @@ let package = Package(
             name: "StrataXcodeModel",
             dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
+        .target(
+            name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
+            path: "Conformance/StrataConformanceTesting"),
         .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata"]
+        ),
+        .testTarget(
+            name: "StrataConformanceTests",
+            dependencies: ["Strata", "StrataConformance", "StrataConformanceTesting"]
         ),
         .testTarget(
             name: "StrataXcodeModelTests",

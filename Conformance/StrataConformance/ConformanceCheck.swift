@@ -1,0 +1,48 @@
+import Strata
+
+/// One fine-grained check of the conformance suite: an identifier a report can point at, the
+/// category it belongs to, what the store must offer for it to run, and its body.
+public struct ConformanceCheck: Sendable, Identifiable, Hashable, CustomStringConvertible {
+    /// A stable, dotted identifier such as `C.double.negativeZero`, used in reports and waivers.
+    public let id: String
+    /// The category the check belongs to.
+    public let category: ConformanceCategory
+    /// What the check verifies, in a sentence.
+    public let summary: String
+    /// What the store must offer for the check to run; a check whose requirement the store
+    /// does not meet is skipped, naming the requirement.
+    public let requirement: ConformanceRequirement?
+    let body: @Sendable (CheckHarness) throws -> Void
+
+    init(
+        _ id: String, _ category: ConformanceCategory, _ summary: String,
+        requires requirement: ConformanceRequirement? = nil, body: @escaping @Sendable (CheckHarness) throws -> Void
+    ) {
+        self.id = id
+        self.category = category
+        self.summary = summary
+        self.requirement = requirement
+        self.body = body
+    }
+
+    public var description: String { "\(id): \(summary)" }
+
+    public static func == (lhs: ConformanceCheck, rhs: ConformanceCheck) -> Bool { lhs.id == rhs.id }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// What a store must offer for a check to run.
+public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible {
+    /// The store keeps its objects in a file that outlives the process.
+    case fileStorage
+    /// The store declares these capabilities.
+    case capabilities(StoreCapabilities)
+
+    public var description: String {
+        switch self {
+        case .fileStorage: "file storage"
+        case .capabilities(let capabilities): "capability \(capabilities)"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Strata
+
+/// The conformance suite for one store type: every check of every category, run against the
+/// store under test and, where results are compared, against the in-memory oracle.
+///
+/// ```swift
+/// let suite = ConformanceSuite(storeType: .myStore, storage: .file(pathExtension: "mystore"))
+/// let report = suite.run()
+/// try report.write(to: reportsFolder)
+/// ```
+public struct ConformanceSuite: Sendable {
+    /// The suite's version, written in every report.
+    public static let version = "1.0.0"
+
+    /// Where the store under test keeps its objects.
+    public enum Storage: Sendable, Hashable {
+        /// In the process only; reading back goes through a new coordinator and context on
+        /// the same store instance.
+        case memory
+        /// In a file with this extension; reading back reopens the file in a new coordinator.
+        case file(pathExtension: String)
+    }
+
+    /// The store type under test.
+    public let storeType: StoreType
+    /// Where it keeps its objects.
+    public let storage: Storage
+    /// The options each store under test is opened with.
+    public let options: StoreOptions
+    /// Checks the store's author waived, by check identifier, with the reason.
+    public let waivers: [String: String]
+    /// The seed of every random choice; the same seed replays the same run.
+    public let seed: UInt64
+    /// The folder where checks create their files.
+    public let workDirectory: URL
+
+    /// Creates a suite for `storeType`.
+    ///
+    /// - Parameters:
+    ///   - storeType: The store type under test.
+    ///   - storage: Where the store keeps its objects.
+    ///   - options: The options each store under test is opened with.
+    ///   - waivers: Check identifiers the author waives, each with a reason for the report.
+    ///   - seed: The seed of every random choice; a random one when `nil`. The report prints it.
+    ///   - workDirectory: Where checks create files; a fresh temporary folder when `nil`.
+    public init(
+        storeType: StoreType, storage: Storage, options: StoreOptions = StoreOptions(), waivers: [String: String] = [:],
+        seed: UInt64? = nil, workDirectory: URL? = nil
+    ) {
+        self.storeType = storeType
+        self.storage = storage
+        self.options = options
+        self.waivers = waivers
+        self.seed = seed ?? UInt64.random(in: .min ... .max)
+        self.workDirectory =
+            workDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "StrataConformance-\(storeType.name)-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    /// Every check, in category order: the argument list of a parameterised test.
+    public var checks: [ConformanceCheck] { ConformanceCategory.allCases.flatMap(\.checks) }
+
+    /// Waivers that name no check (a typo, or a check that was renamed).
+    public var unknownWaivers: [String] {
+        let known = Set(checks.map(\.id))
+        return waivers.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    /// Runs one check.
+    public func run(_ check: ConformanceCheck) -> CheckResult {
+        let outcome: CheckOutcome
+        if let requirement = check.requirement, !isMet(requirement) {
+            outcome = .skipped(requirement)
+        } else {
+            let result = execute(check)
+            if let reason = waivers[check.id] {
+                outcome = .waived(reason: reason, wouldPass: result == .passed)
+            } else {
+                outcome = result
+            }
+        }
+        return CheckResult(check: check, outcome: outcome)
+    }
+
+    /// Runs every check and returns the report.
+    public func run() -> ConformanceReport {
+        ConformanceReport(suite: self, declaredCapabilities: declaredCapabilities(), results: checks.map(run))
+    }
+
+    /// The capabilities the store under test declares, read from a store opened for the purpose.
+    func declaredCapabilities() -> StoreCapabilities {
+        guard let harness = try? CheckHarness(suite: self, checkID: "capabilities"),
+            let capabilities = try? harness.withStore(body: { $0.store.capabilities })
+        else { return [] }
+        return capabilities
+    }
+
+    private func isMet(_ requirement: ConformanceRequirement) -> Bool {
+        switch requirement {
+        case .fileStorage: storage != .memory
+        case .capabilities(let needed): declaredCapabilities().isSuperset(of: needed)
+        }
+    }
+
+    private func execute(_ check: ConformanceCheck) -> CheckOutcome {
+        do {
+            let harness = try CheckHarness(suite: self, checkID: check.id)
+            try check.body(harness)
+            return .passed
+        } catch let failure as CheckFailure {
+            return .failed(failure.message)
+        } catch {
+            return .failed("Unexpected \(type(of: error)): \(error).")
+        }
+    }
+}

@@ -1,0 +1,16 @@
+extension StoreCapabilities: CustomStringConvertible {
+    /// Every capability with its name, in declaration order.
+    public static let named: [(name: String, capability: StoreCapabilities)] = [
+        ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
+        ("batchOperations", .batchOperations), ("rTreeIndexes", .rTreeIndexes),
+        ("concurrentReaders", .concurrentReaders), ("multiProcessAccess", .multiProcessAccess),
+        ("fullTextSearch", .fullTextSearch), ("relaxedDurability", .relaxedDurability),
+        ("externalBinaryStorage", .externalBinaryStorage),
+    ]
+
+    /// The names of the capabilities in the set, in declaration order.
+    public var names: [String] { Self.named.filter { contains($0.capability) }.map(\.name) }
+
+    /// The names joined by commas, or `none`.
+    public var description: String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Strata
+
+/// A store with one deliberate defect, built on the in-memory store: a negative control that
+/// the conformance suite must catch.
+final class BrokenStore: IncrementalStore {
+    /// What is wrong with the store.
+    enum Defect: String, CaseIterable, Sendable {
+        /// Dates lose everything below a second when saved.
+        case dropsSubSecondDates
+        /// Doubles and floats lose the sign of zero when saved.
+        case dropsNegativeZero
+        /// Strings are saved in their precomposed (NFC) form.
+        case normalizesStrings
+    }
+
+    let defect: Defect
+    let base: any IncrementalStore
+
+    init(defect: Defect, base: any IncrementalStore) {
+        self.defect = defect
+        self.base = base
+    }
+
+    /// A store type whose stores have `defect`.
+    static func type(_ defect: Defect) -> StoreType {
+        StoreType(
+            name: "Broken-\(defect.rawValue)",
+            open: { BrokenStore(defect: defect, base: try InMemoryStore.open($0)) },
+            readMetadata: { _ in nil },
+            writeMetadata: { _, url in
+                throw StoreError(code: .unsupported, message: "A broken store has no file at '\(url.path)'.")
+            },
+            destroy: { _ in })
+    }
+
+    var typeName: String { "Broken-\(defect.rawValue)" }
+    var identifier: String { base.identifier }
+    var url: URL? { base.url }
+    var configurationName: String? { base.configurationName }
+    var options: StoreOptions { base.options }
+    var capabilities: StoreCapabilities { base.capabilities }
+    var metadata: StoreMetadata { base.metadata }
+    var predicateFeatures: PredicateFeatures { base.predicateFeatures }
+
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }
+
+    func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }
+
+    func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try base.relatedObjectIDs(of: objectID, relationship: relationship)
+    }
+
+    func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+        try base.permanentIDs(forEntities: entityNames)
+    }
+
+    func save(_ changes: StoreChangeSet) throws {
+        var changes = changes
+        changes.inserted = changes.inserted.map(damaged)
+        changes.updated = changes.updated.map(damaged)
+        try base.save(changes)
+    }
+
+    private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {
+        var change = change
+        change.values = change.values.mapValues(damaged)
+        return change
+    }
+
+    private func damaged(_ value: AttributeValue) -> AttributeValue {
+        switch (defect, value) {
+        case (.dropsSubSecondDates, .date(let date)):
+            .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case (.dropsNegativeZero, .double(let number)) where number == 0: .double(0)
+        case (.dropsNegativeZero, .float(let number)) where number == 0: .float(0)
+        case (.normalizesStrings, .string(let text)): .string(text.precomposedStringWithCanonicalMapping)
+        default: value
+        }
+    }
+}
