@@ -1,19 +1,25 @@
 /// The families of checks. Every category lists its checks in ``checks``, so a new category
 /// cannot be added without its checks, and ``ConformanceSuite/checks`` always holds all of them.
 public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codable {
+    case identity = "B"
     case attributes = "C"
+    case errors = "P"
 
     /// The category's name in reports.
     public var title: String {
         switch self {
+        case .identity: "Identity"
         case .attributes: "Attribute round trip"
+        case .errors: "Errors"
         }
     }
 
     /// The category's checks.
     var checks: [ConformanceCheck] {
         switch self {
+        case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
+        case .errors: ErrorChecks.all
         }
     }
 }

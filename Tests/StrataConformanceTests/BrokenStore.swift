@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import Synchronization
 
 /// A store with one deliberate defect, built on the in-memory store: a negative control that
 /// the conformance suite must catch.
@@ -12,10 +13,14 @@ final class BrokenStore: IncrementalStore {
         case dropsNegativeZero
         /// Strings are saved in their precomposed (NFC) form.
         case normalizesStrings
+        /// A deleted object's ID is handed out again for the next new object of its entity.
+        case reusesDeletedReferences
     }
 
     let defect: Defect
     let base: any IncrementalStore
+    /// IDs of deleted objects, for ``Defect/reusesDeletedReferences``.
+    private let deletedIDs = Mutex<[ObjectID]>([])
 
     init(defect: Defect, base: any IncrementalStore) {
         self.defect = defect
@@ -52,7 +57,14 @@ final class BrokenStore: IncrementalStore {
     }
 
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
-        try base.permanentIDs(forEntities: entityNames)
+        let fresh = try base.permanentIDs(forEntities: entityNames)
+        guard defect == .reusesDeletedReferences else { return fresh }
+        return deletedIDs.withLock { deleted in
+            fresh.map { id in
+                guard let index = deleted.firstIndex(where: { $0.entityName == id.entityName }) else { return id }
+                return deleted.remove(at: index)
+            }
+        }
     }
 
     func save(_ changes: StoreChangeSet) throws {
@@ -60,6 +72,9 @@ final class BrokenStore: IncrementalStore {
         changes.inserted = changes.inserted.map(damaged)
         changes.updated = changes.updated.map(damaged)
         try base.save(changes)
+        if defect == .reusesDeletedReferences {
+            deletedIDs.withLock { $0 += changes.deleted.map(\.objectID) }
+        }
     }
 
     private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {

@@ -11,6 +11,7 @@ import Testing
         .dropsSubSecondDates: ["C.date.before1970", "C.date.subMicrosecond", "C.date.negativeFraction"],
         .dropsNegativeZero: ["C.double.negativeZero", "C.float.negativeZero"],
         .normalizesStrings: ["C.string.nfd"],
+        .reusesDeletedReferences: ["B.deletedReferencesAreNotReused"],
     ]
 
     @Test(arguments: BrokenStore.Defect.allCases)
