@@ -43,13 +43,14 @@ let package = Package(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
             path: "Conformance/StrataConformanceTesting"),
         .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
+        .target(name: "StrataTestSupport", dependencies: ["Strata"], path: "Tests/StrataTestSupport"),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata"]
+            dependencies: ["Strata", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataConformanceTests",
-            dependencies: ["Strata", "StrataConformance", "StrataConformanceTesting"]
+            dependencies: ["Strata", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataXcodeModelTests",

@@ -1,6 +1,7 @@
 /// The families of checks. Every category lists its checks in ``checks``, so a new category
 /// cannot be added without its checks, and ``ConformanceSuite/checks`` always holds all of them.
 public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codable {
+    case lifecycle = "A"
     case identity = "B"
     case attributes = "C"
     case errors = "P"
@@ -8,6 +9,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     /// The category's name in reports.
     public var title: String {
         switch self {
+        case .lifecycle: "Lifecycle and metadata"
         case .identity: "Identity"
         case .attributes: "Attribute round trip"
         case .errors: "Errors"
@@ -17,6 +19,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     /// The category's checks.
     var checks: [ConformanceCheck] {
         switch self {
+        case .lifecycle: LifecycleChecks.all
         case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
         case .errors: ErrorChecks.all

@@ -45,7 +45,11 @@ final class BrokenStore: IncrementalStore {
     var configurationName: String? { base.configurationName }
     var options: StoreOptions { base.options }
     var capabilities: StoreCapabilities { base.capabilities }
-    var metadata: StoreMetadata { base.metadata }
+    var metadata: StoreMetadata {
+        var metadata = base.metadata
+        metadata.storeType = typeName
+        return metadata
+    }
     var predicateFeatures: PredicateFeatures { base.predicateFeatures }
 
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Synchronization
 import Testing
 

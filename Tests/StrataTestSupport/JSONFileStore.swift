@@ -1,12 +1,12 @@
 import Foundation
 import Strata
 
-/// A whole-file store for the coordinator tests: it keeps ``AtomicStoreContents`` as JSON in
+/// A whole-file store for tests: it keeps ``AtomicStoreContents`` as JSON in
 /// one file, written atomically (to a temporary file, then renamed), so that tests can watch
 /// the file itself.
-struct JSONFileStore: AtomicStore {
+public struct JSONFileStore: AtomicStore {
     /// How the store's writes go wrong, for failure tests.
-    enum Failure: Sendable {
+    public enum Failure: Sendable {
         /// Writes succeed.
         case none
         /// The file is written in full, then the write reports an error, as when syncing the
@@ -14,18 +14,26 @@ struct JSONFileStore: AtomicStore {
         case afterWriting
     }
 
-    let typeName: String
+    public let typeName: String
     let fileURL: URL
     let failure: Failure
 
-    var url: URL? { fileURL }
-    var capabilities: StoreCapabilities { [] }
+    public var url: URL? { fileURL }
+    public var capabilities: StoreCapabilities { [] }
 
-    func load() throws -> AtomicStoreContents? {
+    public func load() throws -> AtomicStoreContents? {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: fileURL)
+        } catch {
+            throw StoreError(code: .io, message: "Could not read '\(fileURL.path)'.", underlying: error)
+        }
+        // A zero-length file is a store that was never saved, as an empty SQLite file is.
+        guard !data.isEmpty else { return nil }
         let document: Document
         do {
-            document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: fileURL))
+            document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
             throw StoreError(
                 code: .corrupt, message: "'\(fileURL.path)' is not a \(typeName) store.", underlying: error)
@@ -33,7 +41,7 @@ struct JSONFileStore: AtomicStore {
         return try document.contents(in: fileURL)
     }
 
-    func write(_ contents: AtomicStoreContents) throws {
+    public func write(_ contents: AtomicStoreContents) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(Document(contents)).write(to: fileURL, options: .atomic)
@@ -45,7 +53,7 @@ struct JSONFileStore: AtomicStore {
 
 extension StoreType {
     /// A store type whose stores are ``JSONFileStore`` files.
-    static func jsonFile(name: String = "JSON", failure: JSONFileStore.Failure = .none) -> StoreType {
+    public static func jsonFile(name: String = "JSON", failure: JSONFileStore.Failure = .none) -> StoreType {
         .atomic(name: name) { url in
             guard let url else {
                 throw StoreError(code: .unsupported, message: "A \(name) store needs a file URL.")

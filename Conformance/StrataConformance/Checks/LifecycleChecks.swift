@@ -1,0 +1,198 @@
+import Foundation
+import Strata
+
+/// A: creating, reopening and destroying stores, and their metadata: type, UUID, version
+/// hashes and the application's keys, live, after reopening and without opening.
+enum LifecycleChecks {
+    static var all: [ConformanceCheck] {
+        [
+            createsAtMissingURL, zeroLengthFileIsNewStore, metadataNamesTypeAndUUID, metadataHoldsVersionHashes,
+            uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysWithoutOpening,
+            metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore,
+        ]
+    }
+
+    private static let category = ConformanceCategory.lifecycle
+
+    static let createsAtMissingURL = category.check(
+        "createsAtMissingURL", "Adding a store at a URL with no file creates the store, and saving writes the file.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 0, "Samples in a new store")
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+        }
+        try expect(FileManager.default.fileExists(atPath: url.path), "Saving a new store wrote no file at \(url.path).")
+    }
+
+    static let zeroLengthFileIsNewStore = category.check(
+        "zeroLengthFileIsNewStore", "A zero-length file opens as a new, empty store that can be saved.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        try Data().write(to: url)
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 0, "Samples in a zero-length store")
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+        }
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples after reopening")
+        }
+    }
+
+    static let metadataNamesTypeAndUUID = category.check(
+        "metadataNamesTypeAndUUID", "A new store's metadata holds its type name and a UUID equal to its identifier."
+    ) { harness in
+        try harness.withStore { stack in
+            let metadata = stack.store.metadata
+            try expectEqual(metadata.storeType, harness.suite.storeType.name, "metadata.storeType")
+            try expectEqual(metadata.storeIdentifier, stack.store.identifier, "metadata.storeIdentifier")
+            try expect(
+                UUID(uuidString: stack.store.identifier) != nil,
+                "The store identifier '\(stack.store.identifier)' is not a UUID string.")
+        }
+    }
+
+    static let metadataHoldsVersionHashes = category.check(
+        "metadataHoldsVersionHashes",
+        "The metadata holds the version hash of every entity of the store's configuration."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let metadata = stack.store.metadata
+            for name in harness.model.entityNames(inConfiguration: ConformanceModel.graph) {
+                let expected = harness.model.schema.entitiesByName[name]?.versionHash
+                try expectEqual(metadata.versionHashes[name], expected, "The version hash of \(name) in the metadata")
+            }
+            try expect(
+                harness.model.isConfiguration(ConformanceModel.graph, compatibleWithStoreMetadata: metadata),
+                "The model is not compatible with the metadata of the store it just created.")
+        }
+    }
+
+    static let uuidStableAcrossReopen = category.check(
+        "uuidStableAcrossReopen", "The store's UUID stays the same after saving and reopening."
+    ) { harness in
+        let identifier: String = try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            return stack.store.identifier
+        }
+        try harness.withStore { stack in
+            try expectEqual(stack.store.identifier, identifier, "The identifier after reopening")
+            try expectEqual(
+                stack.store.metadata.storeIdentifier, identifier, "metadata.storeIdentifier after reopening")
+        }
+    }
+
+    static let userKeysLive = category.check(
+        "userKeysLive", "User keys set on an open store show in its metadata at once, every value type kept."
+    ) { harness in
+        try harness.withStore { stack in
+            try stack.coordinator.setUserInfo(userInfo, for: stack.store)
+            try expectEqual(stack.store.metadata.userInfo, userInfo, "metadata.userInfo")
+        }
+    }
+
+    static let userKeysAfterReopen = category.check(
+        "userKeysAfterReopen", "User keys saved on an open store are there after reopening, objects untouched."
+    ) { harness in
+        try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            try stack.coordinator.setUserInfo(userInfo, for: stack.store)
+        }
+        try harness.withStore { stack in
+            try expectEqual(stack.store.metadata.userInfo, userInfo, "metadata.userInfo after reopening")
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples after a metadata-only save")
+        }
+    }
+
+    static let userKeysWithoutOpening = category.check(
+        "userKeysWithoutOpening", "User keys are read and written without opening the store, and seen when it opens.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let identifier: String = try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            return stack.store.identifier
+        }
+        let coordinator = try harness.makeCoordinator()
+        let type = harness.suite.storeType.name
+        var metadata = try require(
+            try coordinator.metadataForStore(type: type, at: url),
+            "No metadata was read from the closed store at \(url.path).")
+        try expectEqual(metadata.storeIdentifier, identifier, "The statically read store identifier")
+        metadata.userInfo = userInfo
+        try coordinator.setMetadata(metadata, forStoreOfType: type, at: url)
+        try expectEqual(
+            try coordinator.metadataForStore(type: type, at: url)?.userInfo, userInfo, "Statically read user keys")
+        try harness.withStore { stack in
+            try expectEqual(stack.store.metadata.userInfo, userInfo, "User keys after opening")
+            try expectEqual(
+                try stack.objects(ConformanceModel.sample).count, 1, "Samples after a static metadata write")
+        }
+    }
+
+    static let metadataOfMissingFileIsNil = category.check(
+        "metadataOfMissingFileIsNil", "Reading the metadata of a file that does not exist gives nil, not an error.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL("absent"), "File storage has no store URL.")
+        let metadata = try harness.makeCoordinator().metadataForStore(type: harness.suite.storeType.name, at: url)
+        try expect(metadata == nil, "A missing file at \(url.path) gave metadata.")
+    }
+
+    static let incompatibleModelRefused = category.check(
+        "incompatibleModelRefused",
+        "Opening a store with a model whose entity changed throws incompatibleModel naming it.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        try harness.withStore(configuration: ConformanceModel.records) { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+        }
+        let changed = ManagedObjectModel {
+            Entity(ConformanceModel.sample) {
+                Attribute("serial", .integer64, optional: false)
+                Attribute("colour", .string)
+            }
+            Configuration(ConformanceModel.records, entities: [ConformanceModel.sample])
+        }
+        let coordinator = try PersistentStoreCoordinator(model: changed, storeTypes: [harness.suite.storeType])
+        try ErrorChecks.expectStoreError(.incompatibleModel, naming: ConformanceModel.sample) {
+            _ = try coordinator.addStore(
+                type: harness.suite.storeType.name, configuration: ConformanceModel.records, at: url,
+                options: harness.suite.options)
+        }
+    }
+
+    static let destroyRemovesTheStore = category.check(
+        "destroyRemovesTheStore", "Destroying a closed store removes it: its metadata is gone and it reopens empty.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+        }
+        let coordinator = try harness.makeCoordinator()
+        try coordinator.destroyStore(type: harness.suite.storeType.name, at: url)
+        try expect(
+            try coordinator.metadataForStore(type: harness.suite.storeType.name, at: url) == nil,
+            "The destroyed store at \(url.path) still has metadata.")
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 0, "Samples after destroying the store")
+        }
+    }
+
+    /// User keys of every value type.
+    private static let userInfo: [String: AttributeValue] = [
+        "owner": "Ada", "revision": .integer64(7), "ratio": .double(0.25), "enabled": true,
+        "stamp": .date(Date(timeIntervalSinceReferenceDate: 12.5)), "token": .binary(Data([0, 1, 254, 255])),
+    ]
+}

@@ -1,0 +1,14 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataConformanceTesting
+import StrataTestSupport
+import Testing
+
+/// A whole-file JSON store passes every check, the file-storage ones included.
+@Suite struct JSONFileStoreConformanceTests {
+    static let suite = ConformanceSuite(storeType: .jsonFile(), storage: .file(pathExtension: "json"))
+
+    @Test(arguments: suite.checks)
+    func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
+}
