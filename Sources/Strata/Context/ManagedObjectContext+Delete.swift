@@ -13,12 +13,18 @@ extension ManagedObjectContext {
         if pendingInserts.contains(object) {
             pendingInserts.remove(object)
             unprocessedChanges.inserted.remove(object)
+            object.isDiscarded = true
+        } else {
+            pendingDeletions.append(object)
+            unprocessedChanges.deleted.append(object)
         }
-        pendingDeletions.append(object)
-        unprocessedChanges.deleted.append(object)
         unprocessedChanges.updated.remove(object)
         for relationship in object.entity.relationships {
             try applyDeleteRule(of: relationship, deleting: object)
+        }
+        if object.isDiscarded {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
         }
     }
 

@@ -136,7 +136,8 @@ extension ManagedObjectContext {
     func members(of object: ManagedObject, _ relationship: RelationshipDescription) throws -> [ObjectID] {
         if let current = object.currentMembers[relationship.name] { return current.elements }
         try fulfill(object)
-        if pendingInserts.contains(object) || object.isInaccessible {
+        // An object with a temporary ID (new, or new and just deleted) has no stored members.
+        if object.objectID.isTemporary || object.isInaccessible {
             object.currentMembers[relationship.name] = []
             return []
         }

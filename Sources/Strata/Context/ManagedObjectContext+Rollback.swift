@@ -14,10 +14,6 @@ extension ManagedObjectContext {
             object.currentMembers = object.committedMembers
             changes.refreshed.append(object)
         }
-        for object in pendingDeletions where object.objectID.isTemporary {
-            registered[object.objectID] = nil
-            object.managedObjectContext = nil
-        }
         pendingInserts.removeAll()
         pendingChanges.removeAll()
         pendingDeletions.removeAll()

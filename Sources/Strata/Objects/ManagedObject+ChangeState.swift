@@ -9,7 +9,9 @@ extension ManagedObject {
     }
 
     /// Whether the object is deleted: marked for deletion in its context, or gone from its store.
-    public var isDeleted: Bool { isInaccessible || (managedObjectContext?.pendingDeletions.contains(self) ?? false) }
+    public var isDeleted: Bool {
+        isInaccessible || isDiscarded || (managedObjectContext?.pendingDeletions.contains(self) ?? false)
+    }
 
     /// Whether the object's values are not loaded yet.
     public var isFault: Bool { faulted }

@@ -54,6 +54,8 @@ open class ManagedObject: Hashable {
     var assignedStore: (any IncrementalStore)?
     /// Set when the object's record vanished and the context deleted the object to match.
     var isInaccessible = false
+    /// Set when the context deleted the object before it was ever saved: it is simply dropped.
+    var isDiscarded = false
 
     /// Creates an object for a context; contexts call this, applications use
     /// ``init(context:)`` or ``ManagedObjectContext/insertNewObject(forEntityName:)``. A
