@@ -4,6 +4,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case lifecycle = "A"
     case identity = "B"
     case attributes = "C"
+    case striping = "L"
     case errors = "P"
 
     /// The category's name in reports.
@@ -12,6 +13,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: "Lifecycle and metadata"
         case .identity: "Identity"
         case .attributes: "Attribute round trip"
+        case .striping: "Striping"
         case .errors: "Errors"
         }
     }
@@ -22,6 +24,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: LifecycleChecks.all
         case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
+        case .striping: StripingChecks.all
         case .errors: ErrorChecks.all
         }
     }
