@@ -125,10 +125,12 @@ enum StripingChecks {
 
     /// Saves `stack`, which must fail with a `StoreError` with code readOnly (possibly inside a `ContextError`).
     private static func expectReadOnlyRefusal(_ stack: CheckStack) throws {
-        try expectError("a StoreError with code readOnly", { try stack.save() }) { error in
-            (error as? StoreError)?.code == .readOnly
-                || ((error as? ContextError)?.underlying as? StoreError)?.code == .readOnly
-        }
+        try expectError(
+            "a StoreError with code readOnly", stack.save,
+            matches: { error in
+                (error as? StoreError)?.code == .readOnly
+                    || ((error as? ContextError)?.underlying as? StoreError)?.code == .readOnly
+            })
     }
 
     /// A coordinator with two stores of the type under test, both holding the Records configuration.
