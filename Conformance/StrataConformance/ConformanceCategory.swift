@@ -5,6 +5,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case identity = "B"
     case attributes = "C"
     case striping = "L"
+    case migration = "O"
     case errors = "P"
 
     /// The category's name in reports.
@@ -14,6 +15,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .identity: "Identity"
         case .attributes: "Attribute round trip"
         case .striping: "Striping"
+        case .migration: "Moving data"
         case .errors: "Errors"
         }
     }
@@ -25,6 +27,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
         case .striping: StripingChecks.all
+        case .migration: MigrationChecks.all
         case .errors: ErrorChecks.all
         }
     }
