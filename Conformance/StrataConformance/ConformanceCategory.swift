@@ -4,6 +4,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case lifecycle = "A"
     case identity = "B"
     case attributes = "C"
+    case concurrency = "K"
     case striping = "L"
     case migration = "O"
     case errors = "P"
@@ -14,6 +15,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: "Lifecycle and metadata"
         case .identity: "Identity"
         case .attributes: "Attribute round trip"
+        case .concurrency: "Concurrency"
         case .striping: "Striping"
         case .migration: "Moving data"
         case .errors: "Errors"
@@ -26,6 +28,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: LifecycleChecks.all
         case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
+        case .concurrency: ConcurrencyChecks.all
         case .striping: StripingChecks.all
         case .migration: MigrationChecks.all
         case .errors: ErrorChecks.all
