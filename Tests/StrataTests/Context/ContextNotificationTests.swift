@@ -37,6 +37,7 @@ import Testing
             let dune = stack.context.object(with: ids.dune)
             try dune.setValue("Dune Messiah", forKey: "title")
             let emma = stack.context.object(with: ids.emma)
+            try emma.setValue("Emma, revised", forKey: "title")
             try stack.context.delete(emma)
             try tag.setValue("classics", forKey: "label")
             try dune.setValue(.integer32(500), forKey: "pages")
@@ -225,7 +226,11 @@ import Testing
         #expect(changes.first?.insertedObjectIDs.count == 1)
         #expect(changes.last?.updatedObjectIDs == [id])
         #expect(changes.last?.insertedObjectIDs.isEmpty == true)
-        #expect(await collect(everything).map(\.kind) == [.objectsDidChange, .willSave, .didSave, .objectsDidChange])
+        let all = await collect(everything)
+        #expect(all.map(\.kind) == [.objectsDidChange, .willSave, .didSave, .objectsDidChange])
+        let willSave = try #require(all.first { $0.kind == .willSave })
+        #expect(willSave.insertedObjectIDs.count == 1)
+        #expect(willSave.insertedObjectIDs.allSatisfy { $0.isTemporary && $0.entityName == "Book" })
     }
 
     private func retitle(_ id: ObjectID, _ title: String, in context: ManagedObjectContext) async throws {
