@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         }
         if object.isDiscarded {
             registered[object.objectID] = nil
-            object.managedObjectContext = nil
+            discardedObjects.append(object)
         }
     }
 

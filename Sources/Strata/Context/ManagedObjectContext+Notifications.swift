@@ -25,11 +25,13 @@ extension ManagedObjectContext {
         observers.streams.stream(of: kinds)
     }
 
-    /// Posts objects-did-change for the inserts, changes and deletions since the last one. A
-    /// context does this when each perform block ends and before it saves; call it to post
-    /// sooner.
+    /// Posts objects-did-change for the inserts, changes and deletions since the last one, and
+    /// lets go of new objects that were deleted before being saved. A context does this when
+    /// each perform block ends and before it saves; call it to do it sooner.
     public func processPendingChanges() {
         assertOnQueue()
+        for object in discardedObjects { object.managedObjectContext = nil }
+        discardedObjects.removeAll()
         guard !unprocessedChanges.isEmpty else { return }
         let changes = unprocessedChanges
         unprocessedChanges = ObjectChanges()

@@ -132,7 +132,7 @@ extension ManagedObjectContext {
     }
 
     /// The members of the to-many `relationship` of `object`, loading them from the store on
-    /// first use.
+    /// first use. An object never saved (inserted, or inserted and deleted) has none in a store.
     func members(of object: ManagedObject, _ relationship: RelationshipDescription) throws -> [ObjectID] {
         if let current = object.currentMembers[relationship.name] { return current.elements }
         try fulfill(object)

@@ -24,13 +24,14 @@ extension ManagedObjectContext {
     /// afterwards; fetch them again.
     public func reset() {
         assertOnQueue()
-        for object in registered.values {
+        for object in Array(registered.values) + discardedObjects {
             object.managedObjectContext = nil
             object.currentValues = [:]
             object.currentMembers = [:]
             object.committedMembers = [:]
         }
         registered.removeAll()
+        discardedObjects.removeAll()
         pendingInserts.removeAll()
         pendingChanges.removeAll()
         pendingDeletions.removeAll()

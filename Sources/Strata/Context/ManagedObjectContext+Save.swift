@@ -49,7 +49,7 @@ extension ManagedObjectContext {
         willSave.updated = OrderedSet(pendingChanges.filter { $0.isUpdated })
         willSave.deleted = pendingDeletions
         post(willSave, as: .willSave)
-        for object in pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements {
+        for object in OrderedSet(pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements) {
             object.willSave()
         }
         processPendingChanges()

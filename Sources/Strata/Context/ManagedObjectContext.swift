@@ -55,6 +55,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var snapshotCache: [ObjectID: Snapshot] = [:]
     /// Changes since the last objects-did-change notification.
     var unprocessedChanges = ObjectChanges()
+    /// New objects deleted before they were saved; they leave the context when pending
+    /// changes are next processed.
+    var discardedObjects: [ManagedObject] = []
     /// Depth of nested perform blocks on the queue.
     var blockDepth = 0
     /// The property name of each typed property wrapper's storage, found on first use.

@@ -21,17 +21,23 @@ extension ManagedObject {
         isInserted || isDeleted || (managedObjectContext?.pendingChanges.contains(self) ?? false)
     }
 
-    /// The attributes and to-one relationships whose values differ from the last saved ones,
-    /// with their new values. To-one relationships appear as object IDs.
+    /// The persistent attributes and to-one relationships whose values differ from the last
+    /// saved ones, with their new values. To-one relationships appear as object IDs; transient
+    /// properties, which no store keeps, are left out (as in Core Data).
     public func changedValues() -> [String: AttributeValue] {
-        changedValuesIgnoringFaults()
+        changedValuesIgnoringFaults().filter { !isTransient($0.key) }
     }
 
-    /// The values of `keys` (every attribute and to-one relationship when `nil`) as last
-    /// loaded from or saved to the store; a new object has none.
+    /// The values of `keys` (every persistent attribute and to-one relationship when `nil`) as
+    /// last loaded from or saved to the store; a new object has none, and transient properties
+    /// have none.
     public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
-        guard let keys else { return committedValues }
-        return committedValues.filter { keys.contains($0.key) }
+        committedValues.filter { key, _ in !isTransient(key) && keys?.contains(key) != false }
+    }
+
+    /// Whether `key` names a transient attribute or relationship.
+    private func isTransient(_ key: String) -> Bool {
+        entity.attributesByName[key]?.isTransient ?? entity.relationshipsByName[key]?.isTransient ?? false
     }
 
     /// The changed persistent and transient values.

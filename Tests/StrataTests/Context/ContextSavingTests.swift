@@ -143,12 +143,13 @@ import Testing
         try stack.context.performAndWait {
             try book.setObject(shelf, forKey: "shelf")
             try stack.context.delete(book)
-            #expect(book.isDeleted && book.managedObjectContext == nil)
+            #expect(book.isDeleted && book.managedObjectContext === stack.context)
             #expect(try shelf.objects(forKey: "books").isEmpty)
             #expect(stack.context.insertedObjects.isEmpty && stack.context.deletedObjects.isEmpty)
             #expect(stack.context.registeredObject(for: book.objectID) == nil)
-            try stack.context.save()
         }
+        #expect(book.managedObjectContext == nil)
+        try stack.context.performAndWait { try stack.context.save() }
         #expect(try stack.storedCount("Book") == 0)
     }
 

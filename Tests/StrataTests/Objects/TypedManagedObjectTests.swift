@@ -3,119 +3,191 @@ import Testing
 
 @testable import Strata
 
-/// Subclasses with typed properties: values, relationships with inverses, lifecycle hooks and
-/// validation overrides, and fetches that return the subclass.
+/// Subclasses of ManagedObject with typed properties, registered for their entities.
 @Suite struct TypedManagedObjectTests {
-    final class Band: ManagedObject {
+    final class Writer: ManagedObject {
+        override class var entityName: String { "Author" }
         @Managed var name: String
-        @Managed var founded: Int32?
-        @ToMany var fans: Set<Fan>
-        @OrderedToMany var albums: [Album]
-        var events: [String] = []
-
-        override func awakeFromInsert() { events.append("insert") }
-        override func awakeFromFetch() { events.append("fetch") }
-        override func willSave() { events.append("willSave") }
-        override func didSave() { events.append("didSave") }
-
-        override func validateForInsert() throws {
-            try super.validateForInsert()
-            if name == "Nobody" {
-                throw ValidationError(code: .custom, objectID: objectID, key: "name", message: "A band needs a name.")
-            }
-        }
+        @ToMany var books: Set<Book>
     }
 
-    final class Album: ManagedObject {
+    final class Book: ManagedObject {
         @Managed var title: String
-        @ToOne var band: Band?
+        @Managed var pages: Int32?
+        @Managed var price: Decimal?
+        @ToOne var author: Writer?
+        @ToMany var tags: Set<Keyword>
+        @ToOne var series: Series?
     }
 
-    final class Fan: ManagedObject {
+    final class Keyword: ManagedObject {
+        override class var entityName: String { "Tag" }
+        @Managed var label: String
+        @ToMany var books: Set<Book>
+    }
+
+    final class Series: ManagedObject {
         @Managed var name: String
-        @ToMany var bands: Set<Band>
+        @OrderedToMany var volumes: [Book]
     }
 
-    private func makeContext() throws -> ManagedObjectContext {
-        let model = ManagedObjectModel {
-            Entity("Band") {
-                Attribute("name", .string, optional: false)
-                Attribute("founded", .integer32)
-                Relationship.toMany("fans", destination: "Fan", inverse: "bands")
-                Relationship.toMany("albums", destination: "Album", inverse: "band", ordered: true)
+    private func registeredStack() throws -> CatalogStack {
+        let stack = try CatalogStack()
+        for type in [Writer.self, Book.self, Keyword.self, Series.self] as [ManagedObject.Type] {
+            stack.coordinator.register(type)
+        }
+        return stack
+    }
+
+    @Test func theEntityNameIsTheClassNameUnlessOverridden() {
+        #expect(Book.entityName == "Book")
+        #expect(Series.entityName == "Series")
+        #expect(Writer.entityName == "Author")
+        #expect(Keyword.entityName == "Tag")
+    }
+
+    @Test func typedAttributesAreStoredUnderThePropertyName() throws {
+        let stack = try CatalogStack()
+        try stack.context.performAndWait {
+            let book = Book(context: stack.context)
+            book.title = "Dune"
+            book.pages = 412
+            book.price = Decimal(string: "9.99")
+            #expect(book.title == "Dune")
+            #expect(book.pages == 412)
+            #expect(book.price == Decimal(string: "9.99"))
+            #expect(try book.value(forKey: "title") == "Dune")
+            guard case .integer32(412) = try book.value(forKey: "pages") else {
+                Issue.record("pages is \(try book.value(forKey: "pages")), not .integer32(412)")
+                return
             }
-            Entity("Album") {
-                Attribute("title", .string, optional: false)
-                Relationship.toOne("band", destination: "Band", inverse: "albums")
+            book.pages = nil
+            #expect(book.pages == nil)
+            #expect(try book.value(forKey: "pages") == .null)
+            try book.setValue(.integer32(7), forKey: "pages")
+            #expect(book.pages == 7)
+        }
+    }
+
+    @Test func insertingRegistersTheClassForItsEntity() throws {
+        let stack = try CatalogStack()
+        #expect(stack.coordinator.objectClass(forEntity: "Author") == ManagedObject.self)
+        try stack.context.performAndWait { () throws in
+            let writer = Writer(context: stack.context)
+            writer.name = "Ada"
+            #expect(stack.coordinator.objectClass(forEntity: "Author") == Writer.self)
+            #expect(try stack.context.insertNewObject(forEntityName: "Author") is Writer)
+            #expect(writer.entity.name == "Author")
+        }
+        #expect(stack.coordinator.objectClass(forEntity: "Tag") == ManagedObject.self)
+    }
+
+    @Test func registeredClassesComeBackFromFetchesFaultsAndRelationships() throws {
+        let stack = try registeredStack()
+        let bookID: ObjectID = try stack.context.performAndWait {
+            let ada = try stack.insert("Author", ["name": "Ada"])
+            let book = try stack.insert("Book", ["title": "Dune", "pages": .integer32(412)])
+            try book.setObject(ada, forKey: "author")
+            #expect(ada is Writer && book is Book)
+            try stack.context.save()
+            return book.objectID
+        }
+        let reader = stack.makeContext(name: "reader")
+        try reader.performAndWait {
+            #expect(reader.object(with: bookID) is Book)
+            let books = try reader.fetch(FetchRequest<Book>())
+            let book = try #require(books.first)
+            #expect(books.count == 1)
+            #expect(book.title == "Dune")
+            #expect(book.pages == 412)
+            #expect(book.price == nil)
+            let author = try #require(book.author)
+            #expect(author.name == "Ada")
+            #expect(author.books == [book])
+            let writers = try reader.fetch(FetchRequest<Writer>())
+            #expect(writers.first === author)
+        }
+    }
+
+    @Test func aFetchForAnotherClassThanTheRegisteredOneIsRefused() throws {
+        let stack = try registeredStack()
+        try stack.context.performAndWait {
+            let writer = Writer(context: stack.context)
+            writer.name = "Ada"
+            try stack.context.save()
+            let error = try #require(throws: ContextError.self) {
+                try stack.context.fetch(FetchRequest<Book>(entityName: "Author"))
             }
-            Entity("Fan") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("bands", destination: "Band", inverse: "fans")
+            #expect(error.code == .wrongClass)
+            #expect(error.message.contains("'Author'"))
+        }
+    }
+
+    @Test func typedRelationshipsKeepTheirInverses() throws {
+        let stack = try registeredStack()
+        stack.context.performAndWait {
+            let ada = Writer(context: stack.context)
+            let bob = Writer(context: stack.context)
+            let dune = Book(context: stack.context)
+            let emma = Book(context: stack.context)
+            dune.author = ada
+            #expect(ada.books == [dune])
+            bob.books = [dune, emma]
+            #expect(dune.author === bob && emma.author === bob)
+            #expect(ada.books.isEmpty)
+            bob.books.remove(dune)
+            #expect(dune.author == nil)
+            #expect(bob.books == [emma])
+
+            let classic = Keyword(context: stack.context)
+            classic.books = [dune, emma]
+            #expect(dune.tags == [classic] && emma.tags == [classic])
+            emma.tags = []
+            #expect(classic.books == [dune])
+        }
+    }
+
+    @Test func anOrderedTypedRelationshipKeepsItsOrderThroughASave() throws {
+        let stack = try registeredStack()
+        let seriesID: ObjectID = try stack.context.performAndWait {
+            let series = Series(context: stack.context)
+            series.name = "Dune"
+            let volumes = ["Dune", "Messiah", "Children"].map { title in
+                let book = Book(context: stack.context)
+                book.title = title
+                return book
             }
+            series.volumes = [volumes[2], volumes[0], volumes[1]]
+            #expect(volumes.allSatisfy { $0.series === series })
+            series.volumes.append(Book(context: stack.context))
+            #expect(series.volumes.count == 4)
+            series.volumes.removeLast()
+            try stack.context.save()
+            return series.objectID
         }
-        let coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName)
-        coordinator.register(Band.self)
-        coordinator.register(Album.self)
-        coordinator.register(Fan.self)
-        return ManagedObjectContext(coordinator: coordinator)
-    }
-
-    @Test func typedPropertiesReadWriteAndKeepInverses() throws {
-        let context = try makeContext()
-        try context.performAndWait {
-            let band = Band(context: context)
-            band.name = "Low"
-            #expect(band.founded == nil)
-            band.founded = 1993
-            let first = Album(context: context)
-            first.title = "I Could Live in Hope"
-            let second = Album(context: context)
-            second.title = "Long Division"
-            band.albums = [first, second]
-            #expect(first.band === band && second.band === band)
-            let fan = Fan(context: context)
-            fan.name = "Ada"
-            fan.bands.insert(band)
-            #expect(band.fans == [fan])
-            #expect(try band.value(forKey: "founded") == .integer32(1993))
-            second.band = nil
-            #expect(band.albums.map(\.title) == ["I Could Live in Hope"])
-            try context.save()
+        let reader = stack.makeContext(name: "reader")
+        try reader.performAndWait {
+            let series = try #require(reader.object(with: seriesID) as? Series)
+            #expect(series.volumes.map(\.title) == ["Children", "Dune", "Messiah"])
         }
     }
 
-    @Test func fetchesReturnTheSubclassAndHooksRun() throws {
-        let context = try makeContext()
-        let band = try context.performAndWait {
-            let band = Band(context: context)
-            band.name = "Low"
-            try context.save()
-            return band
+    @Test func typedPropertiesWorkOnAFaultInAnotherContext() throws {
+        let stack = try registeredStack()
+        let id: ObjectID = try stack.context.performAndWait {
+            let book = Book(context: stack.context)
+            book.title = "Dune"
+            try stack.context.save()
+            return book.objectID
         }
-        #expect(band.events == ["insert", "willSave", "didSave"])
-
-        let other = ManagedObjectContext(coordinator: context.coordinator)
-        let fetched = try other.performAndWait {
-            let bands = try other.fetch(FetchRequest<Band>())
-            #expect(bands.count == 1)
-            return bands.first.map { ($0.name, $0.events) }
+        let editor = stack.makeContext(name: "editor")
+        try editor.performAndWait {
+            let book = try #require(editor.object(with: id) as? Book)
+            #expect(book.isFault)
+            book.title = "Dune Messiah"
+            #expect(!book.isFault && book.isUpdated)
+            try editor.save()
         }
-        #expect(fetched?.0 == "Low" && fetched?.1 == ["fetch"])
-    }
-
-    @Test func aValidationOverrideFailsTheSave() throws {
-        let context = try makeContext()
-        let error = context.performAndWait {
-            let band = Band(context: context)
-            band.name = "Nobody"
-            return Result { try context.save() }
-        }
-        guard case .failure(let failure as ContextError) = error else {
-            Issue.record("The save did not fail with a ContextError: \(error)")
-            return
-        }
-        #expect(failure.code == .validation)
-        #expect(failure.validationErrors.map(\.code) == [.custom] && failure.validationErrors.first?.key == "name")
+        #expect(try stack.stored(id)?["title"] == "Dune Messiah")
     }
 }
