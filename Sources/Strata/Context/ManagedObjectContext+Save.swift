@@ -37,8 +37,8 @@ extension ManagedObjectContext {
     /// - Throws: ``ContextError`` with code ``ContextError/Code/validation``,
     ///   ``ContextError/Code/noStore``, ``ContextError/Code/crossStoreRelationship`` (nothing is
     ///   written), or ``ContextError/Code/mergeConflict`` when a store holds a newer version of
-    ///   an object (that store is not written; stores written before it stay written); a
-    ///   store's own error.
+    ///   an object (that store is not written, and its new objects keep their temporary IDs;
+    ///   stores written before it stay written); a store's own error.
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
@@ -60,8 +60,13 @@ extension ManagedObjectContext {
         defer {
             if !saved.isEmpty { post(saved, as: .didSave) }
         }
-        for share in plan.shares {
-            try write(share)
+        for (index, share) in plan.shares.enumerated() {
+            do {
+                try write(share)
+            } catch {
+                for unwritten in plan.shares[index...] { plan.restoreTemporaryIDs(of: unwritten) }
+                throw error
+            }
             saved.inserted.append(contentsOf: share.inserted)
             saved.updated.append(contentsOf: share.updated)
             saved.deleted.append(contentsOf: share.deleted)

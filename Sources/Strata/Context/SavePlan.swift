@@ -7,6 +7,8 @@ struct SavePlan {
         var inserted: [ManagedObject] = []
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
+        /// The IDs the inserted objects had before ``SavePlan/assignPermanentIDs()``.
+        var temporaryIDs: [ObjectID] = []
 
         init(store: any IncrementalStore) { self.store = store }
 
@@ -55,8 +57,20 @@ struct SavePlan {
         var mapping: [ObjectID: ObjectID] = [:]
         for share in shares where !share.inserted.isEmpty {
             let permanent = try share.store.permanentIDs(forEntities: share.inserted.map(\.entity.name))
+            share.temporaryIDs = share.inserted.map(\.objectID)
             for (object, id) in zip(share.inserted, permanent) { mapping[object.objectID] = id }
         }
+        remap(mapping)
+    }
+
+    /// Gives the new objects of `share`, which was not written, their temporary IDs back: they
+    /// are still unsaved, and the next save gives them permanent IDs afresh.
+    func restoreTemporaryIDs(of share: Share) {
+        remap(Dictionary(uniqueKeysWithValues: zip(share.inserted.map(\.objectID), share.temporaryIDs)))
+    }
+
+    /// Changes the IDs of registered objects as `mapping` says, and the references to them.
+    private func remap(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
         for object in context.registered.values where !object.faulted { object.remapReferences(mapping) }
         for (old, new) in mapping {
