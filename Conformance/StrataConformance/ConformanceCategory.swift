@@ -4,10 +4,20 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case lifecycle = "A"
     case identity = "B"
     case attributes = "C"
+    case relationships = "D"
+    case inheritance = "E"
+    case predicates = "F"
+    case sorting = "G"
+    case fetchShapes = "H"
+    case saves = "I"
+    case optimisticLocking = "J"
     case concurrency = "K"
     case striping = "L"
+    case durability = "M"
+    case badFiles = "N"
     case migration = "O"
     case errors = "P"
+    case workloads = "R"
 
     /// The category's name in reports.
     public var title: String {
@@ -15,10 +25,20 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: "Lifecycle and metadata"
         case .identity: "Identity"
         case .attributes: "Attribute round trip"
+        case .relationships: "Relationships"
+        case .inheritance: "Inheritance"
+        case .predicates: "Predicates"
+        case .sorting: "Sorting"
+        case .fetchShapes: "Fetch shapes"
+        case .saves: "Saves"
+        case .optimisticLocking: "Optimistic locking"
         case .concurrency: "Concurrency"
         case .striping: "Striping"
+        case .durability: "Durability"
+        case .badFiles: "Bad files"
         case .migration: "Moving data"
         case .errors: "Errors"
+        case .workloads: "Random workloads"
         }
     }
 
@@ -28,10 +48,20 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .lifecycle: LifecycleChecks.all
         case .identity: IdentityChecks.all
         case .attributes: AttributeChecks.all
+        case .relationships: RelationshipChecks.all
+        case .inheritance: InheritanceChecks.all
+        case .predicates: PredicateChecks.all
+        case .sorting: SortingChecks.all
+        case .fetchShapes: FetchShapeChecks.all
+        case .saves: SaveChecks.all
+        case .optimisticLocking: OptimisticLockingChecks.all
         case .concurrency: ConcurrencyChecks.all
         case .striping: StripingChecks.all
+        case .durability: DurabilityChecks.all
+        case .badFiles: BadFileChecks.all
         case .migration: MigrationChecks.all
         case .errors: ErrorChecks.all
+        case .workloads: WorkloadChecks.all
         }
     }
 }
