@@ -5,7 +5,11 @@ import Strata
 /// entity, object or key.
 enum ErrorChecks {
     static var all: [ConformanceCheck] {
-        [unknownEntityInFetch, unknownEntityInPermanentIDs, unknownObjectInRelatedObjects, wrongValueType, unknownKey]
+        [
+            unknownEntityInFetch, unknownEntityInPermanentIDs, unknownEntityInSave, unknownObjectInRelatedObjects,
+            unknownRelationshipInRelatedObjects, toOneInRelatedObjects, wrongValueType, unknownKey, temporaryIDInSave,
+            foreignStoreIDInSave, toOneToWrongEntity, toManyWithWrongEntity, readOnlyNamesTheStore,
+        ]
     }
 
     private static let category = ConformanceCategory.errors
@@ -30,6 +34,18 @@ enum ErrorChecks {
         }
     }
 
+    static let unknownEntityInSave = category.check(
+        "unknownEntityInSave", "Saving an object of an entity the store does not hold throws unknownEntity naming it."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.records) { stack in
+            let id = ObjectID(storeIdentifier: stack.store.identifier, entityName: "Person", reference: .integer(1))
+            let change = StoreChangeSet.ObjectChange(objectID: id, values: ["serial": 1], expectedVersion: 0)
+            try expectStoreError(.unknownEntity, naming: "Person") {
+                try stack.store.save(StoreChangeSet(inserted: [change]))
+            }
+        }
+    }
+
     static let unknownObjectInRelatedObjects = category.check(
         "unknownObjectInRelatedObjects", "The to-many members of an object the store lacks throw unknownObject."
     ) { harness in
@@ -37,6 +53,31 @@ enum ErrorChecks {
             let missing = try stack.store.permanentIDs(forEntities: ["Person"])[0]
             try expectStoreError(.unknownObject, naming: nil) {
                 _ = try stack.store.relatedObjectIDs(of: missing, relationship: "friends")
+            }
+        }
+    }
+
+    static let unknownRelationshipInRelatedObjects = category.check(
+        "unknownRelationshipInRelatedObjects",
+        "The members of a relationship the entity lacks throw unknownObject naming the relationship."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let person = try stack.insert("Person", ["serial": 1])
+            try stack.save()
+            try expectStoreError(.unknownObject, naming: "enemies") {
+                _ = try stack.store.relatedObjectIDs(of: person.objectID, relationship: "enemies")
+            }
+        }
+    }
+
+    static let toOneInRelatedObjects = category.check(
+        "toOneInRelatedObjects", "Asking for to-many members of a to-one relationship throws unknownObject naming it."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let person = try stack.insert("Person", ["serial": 1])
+            try stack.save()
+            try expectStoreError(.unknownObject, naming: "team") {
+                _ = try stack.store.relatedObjectIDs(of: person.objectID, relationship: "team")
             }
         }
     }
@@ -66,6 +107,72 @@ enum ErrorChecks {
                 try stack.store.save(StoreChangeSet(inserted: [change]))
             }
         }
+    }
+
+    static let temporaryIDInSave = category.check(
+        "temporaryIDInSave", "Saving an object under a temporary ID throws invalidChange and writes nothing."
+    ) { harness in
+        try harness.withStore { stack in
+            let id = ObjectID.temporary(entityName: ConformanceModel.sample)
+            try expectRefusedInsert(of: id, ["serial": 1], naming: "temporary", in: stack)
+        }
+    }
+
+    static let foreignStoreIDInSave = category.check(
+        "foreignStoreIDInSave", "Saving an object whose ID names another store throws invalidChange naming that store."
+    ) { harness in
+        try harness.withStore { stack in
+            let other = UUID().uuidString
+            let id = ObjectID(storeIdentifier: other, entityName: ConformanceModel.sample, reference: .integer(1))
+            try expectRefusedInsert(of: id, ["serial": 1], naming: other, in: stack)
+        }
+    }
+
+    static let toOneToWrongEntity = category.check(
+        "toOneToWrongEntity", "A to-one reference to an object of another entity throws invalidChange naming the key."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let ids = try stack.store.permanentIDs(forEntities: ["Person", "Passport"])
+            try expectRefusedInsert(of: ids[0], ["serial": 1, "team": .objectID(ids[1])], naming: "team", in: stack)
+        }
+    }
+
+    static let toManyWithWrongEntity = category.check(
+        "toManyWithWrongEntity", "A to-many member of another entity throws invalidChange naming the relationship."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let ids = try stack.store.permanentIDs(forEntities: ["Team", "Passport"])
+            let change = StoreChangeSet.ObjectChange(
+                objectID: ids[0], values: ["serial": 1], toManyRelationships: ["members": [ids[1]]], expectedVersion: 0)
+            try expectStoreError(.invalidChange, naming: "members") {
+                try stack.store.save(StoreChangeSet(inserted: [change]))
+            }
+            try expect(try stack.store.snapshot(for: ids[0]) == nil, "The refused insert of \(ids[0]) was written.")
+        }
+    }
+
+    static let readOnlyNamesTheStore = category.check(
+        "readOnlyNamesTheStore", "A save refused by a read-only store names the store by its file or identifier."
+    ) { harness in
+        try harness.withStore(options: StoreOptions(isReadOnly: true)) { stack in
+            let id = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])[0]
+            let change = StoreChangeSet.ObjectChange(objectID: id, values: ["serial": 2], expectedVersion: 0)
+            let name = stack.store.url?.path ?? stack.store.identifier
+            try expectStoreError(.readOnly, naming: name) { try stack.store.save(StoreChangeSet(inserted: [change])) }
+        }
+    }
+
+    /// Saves an insert of `id` with `values`, which must throw invalidChange naming `subject`
+    /// and leave no object behind.
+    private static func expectRefusedInsert(
+        of id: ObjectID, _ values: [String: AttributeValue], naming subject: String, in stack: CheckStack
+    ) throws {
+        let change = StoreChangeSet.ObjectChange(objectID: id, values: values, expectedVersion: 0)
+        try expectStoreError(.invalidChange, naming: subject) {
+            try stack.store.save(StoreChangeSet(inserted: [change]))
+        }
+        let stored = try stack.objects(id.entityName).map(\.objectID)
+        try expect(stored.isEmpty, "The refused insert of \(id) left objects behind: \(stored).")
     }
 
     /// Runs `body`, which must throw a `StoreError` with `code` whose message names `subject`.

@@ -111,10 +111,12 @@ final class AtomicStoreAdapter: IncrementalStore {
         guard let description = entity.relationshipsByName[relationship], description.isToMany else {
             throw StoreError(
                 code: .unknownObject,
-                message: "'\(entity.name).\(relationship)' is not a to-many relationship.")
+                message:
+                    "\(storeName) cannot list members of '\(entity.name).\(relationship)': it is not a to-many relationship."
+            )
         }
         guard let node = state.withLock({ $0.nodes[objectID] }) else {
-            throw StoreError(code: .unknownObject, message: "The \(typeName) store has no object \(objectID).")
+            throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
         }
         return node.toManyRelationships[relationship] ?? []
     }
@@ -131,7 +133,7 @@ final class AtomicStoreAdapter: IncrementalStore {
 
     func save(_ changes: StoreChangeSet) throws {
         guard !options.isReadOnly else {
-            throw StoreError(code: .readOnly, message: "The \(typeName) store was opened read-only.")
+            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         for change in changes.inserted + changes.updated { try validate(change) }
         try state.withLock { (state: inout State) throws in
@@ -188,12 +190,19 @@ final class AtomicStoreAdapter: IncrementalStore {
         }
     }
 
-    /// Throws ``StoreError/Code/invalidChange`` when `change` names a property its entity
-    /// does not have or gives a value its attribute cannot hold.
+    /// Throws ``StoreError/Code/invalidChange`` when `change` is not for a permanent object of
+    /// this store, names a property its entity does not have, gives a value its attribute
+    /// cannot hold, or refers to an object its relationship cannot hold.
     private func validate(_ change: StoreChangeSet.ObjectChange) throws {
         let entity = try entitySchema(named: change.objectID.entityName)
         func invalid(_ message: String) -> StoreError {
-            StoreError(code: .invalidChange, message: "Cannot save \(change.objectID): \(message)")
+            StoreError(code: .invalidChange, message: "\(storeName) cannot save \(change.objectID): \(message)")
+        }
+        guard !change.objectID.isTemporary else {
+            throw invalid("a temporary ID cannot be saved; get a permanent one from permanentIDs(forEntities:).")
+        }
+        guard change.objectID.storeIdentifier == identifier else {
+            throw invalid("the ID belongs to store '\(change.objectID.storeIdentifier ?? "")', not '\(identifier)'.")
         }
         for (key, value) in change.values {
             if let attribute = entity.attributesByName[key], !attribute.isTransient {
@@ -201,16 +210,44 @@ final class AtomicStoreAdapter: IncrementalStore {
                     throw invalid("'\(entity.name).\(key)' is \(attribute.type.modelFileName), not \(value).")
                 }
             } else if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
-                guard value.isNull || value.attributeType == .objectID else {
-                    throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
+                guard case .objectID(let destination) = value else {
+                    guard value.isNull else {
+                        throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
+                    }
+                    continue
                 }
+                try checkDestination(destination, of: relationship, in: entity, invalid)
             } else {
                 throw invalid("'\(entity.name)' has no stored attribute or to-one relationship '\(key)'.")
             }
         }
-        for key in change.toManyRelationships.keys where entity.relationshipsByName[key]?.isToMany != true {
-            throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
+        for (key, members) in change.toManyRelationships {
+            guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
+                throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
+            }
+            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
         }
+    }
+
+    /// Throws `invalid(…)` unless `destination` is an object `relationship` can hold: of its
+    /// destination entity or a sub-entity, and not temporary.
+    private func checkDestination(
+        _ destination: ObjectID, of relationship: RelationshipDescription, in entity: EntitySchema,
+        _ invalid: (String) -> StoreError
+    ) throws {
+        let path = "'\(entity.name).\(relationship.name)'"
+        guard schema.entitiesByName[destination.entityName]?.isKind(of: relationship.destinationEntityName) == true
+        else {
+            throw invalid("\(path) holds \(relationship.destinationEntityName) objects, not \(destination).")
+        }
+        guard !destination.isTemporary else {
+            throw invalid("\(path) refers to \(destination), which has a temporary ID.")
+        }
+    }
+
+    /// The store as messages name it: its type and its file, or its identifier.
+    private var storeName: String {
+        url.map { "The \(typeName) store at '\($0.path)'" } ?? "The \(typeName) store \(identifier)"
     }
 
     private func entitySchema(named name: String) throws -> EntitySchema {

@@ -62,7 +62,10 @@ public protocol PersistentStore: AnyObject, Sendable {
 ///   update the stored version plus one. A change set's ``StoreChangeSet/userInfo``, when
 ///   set, replaces the user keys of ``PersistentStore/metadata`` in the same step (a change
 ///   set may hold nothing else: a metadata-only save). A read-only store refuses with
-///   ``StoreError/Code/readOnly``.
+///   ``StoreError/Code/readOnly``. A change for a temporary ID or another store's ID, naming a
+///   property the entity lacks, holding a value of the wrong type, or referring to an object
+///   of the wrong entity fails with ``StoreError/Code/invalidChange`` naming it, and writes
+///   nothing.
 public protocol IncrementalStore: PersistentStore {
     /// The parts of predicate syntax the store evaluates itself.
     var predicateFeatures: PredicateFeatures { get }
