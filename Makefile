@@ -33,8 +33,8 @@ demo: deps
 
 ## lint: check formatting against .swift-format.
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Conformance Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests
 
 ## format: rewrite sources in the project's format.
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Conformance Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests

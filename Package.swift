@@ -38,6 +38,7 @@ let package = Package(
             name: "StrataXcodeModel",
             dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CStrataSQLite"], path: "Stores/SQLite"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .target(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
@@ -52,6 +53,7 @@ let package = Package(
             name: "StrataConformanceTests",
             dependencies: ["Strata", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport"]
         ),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "CStrataSQLite"]

@@ -1,0 +1,92 @@
+import CStrataSQLite
+
+/// Owns one database connection (`sqlite3 *`) and the statements prepared on it. A connection
+/// is used by one thread at a time: the store that owns it hands it out from its pool.
+final class SQLiteConnection {
+    /// How a connection opens its file.
+    enum Mode: Sendable {
+        /// Read only; the file must exist.
+        case readOnly
+        /// Read and write; the file must exist.
+        case readWrite
+        /// Read and write, creating the file when missing.
+        case readWriteCreate
+
+        fileprivate var flags: Int32 {
+            let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            switch self {
+            case .readOnly: return base | SQLITE_OPEN_READONLY
+            case .readWrite: return base | SQLITE_OPEN_READWRITE
+            case .readWriteCreate: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            }
+        }
+    }
+
+    /// The path of the database file.
+    let path: String
+    private let handle: OpaquePointer
+    private var cachedStatements: [String: SQLiteStatement] = [:]
+
+    /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for locks held by
+    /// other connections. Calls `sqlite3_open_v2` and `sqlite3_busy_timeout`.
+    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let resultCode = sqlite3_open_v2(path, &connection, mode.flags, nil)
+        guard resultCode == SQLITE_OK, let connection else {
+            let error = SQLiteError(resultCode: resultCode, connection: connection)
+            sqlite3_close_v2(connection)  // a failed open may still allocate a handle
+            throw error
+        }
+        self.path = path
+        self.handle = connection
+        sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        // Statements hold the connection open (`sqlite3_close_v2` defers closing until the
+        // last one is finalized), so the order in which they go does not matter.
+        cachedStatements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without parameters, such as a schema script. Calls
+    /// `sqlite3_exec`.
+    func execute(script sql: String) throws(SQLiteError) {
+        let resultCode = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard resultCode == SQLITE_OK else { throw SQLiteError(resultCode: resultCode, connection: handle, sql: sql) }
+    }
+
+    /// A prepared statement for `sql`, reused across calls with the same text.
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = cachedStatements[sql] { return statement }
+        let statement = try SQLiteStatement(sql: sql, connection: handle, persistent: true)
+        cachedStatements[sql] = statement
+        return statement
+    }
+
+    /// A new prepared statement for `sql`, for text that is not worth caching.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(sql: sql, connection: handle, persistent: false)
+    }
+
+    /// Runs `body` in a transaction: committed when `body` returns, rolled back when it
+    /// throws. An `IMMEDIATE` transaction takes the write lock at once, so that a writer waits
+    /// for another process's writer at the start rather than failing midway.
+    func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(script: immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute(script: "COMMIT")
+            return result
+        } catch {
+            // Rolling back after a failed COMMIT or statement is cleanup: the first error is the one to report.
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed. Calls `sqlite3_changes64`.
+    var changes: Int64 { sqlite3_changes64(handle) }
+}
+
+@available(*, unavailable) extension SQLiteConnection: Sendable {}
