@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
-            dependencies: ["Strata", "StrataXcodeModel", "CStrataSQLite"]
+            dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

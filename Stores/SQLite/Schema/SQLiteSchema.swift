@@ -1,0 +1,56 @@
+import Strata
+
+/// Where the entities of one model configuration live in Core Data's SQLite layout
+/// (COREDATA-FORMATS §C): entity numbers, one table per inheritance tree, join tables for
+/// many-to-many relationships, and indexes.
+struct SQLiteSchema: Sendable {
+    /// The table of one inheritance tree, holding the rows of every entity in it.
+    struct EntityTable: Sendable, Hashable {
+        /// `Z` and the root entity's name in upper case.
+        let name: String
+        /// The root entity of the tree.
+        let rootEntity: String
+        /// The entities whose rows the table holds, root first.
+        let entities: [String]
+        /// `Z_PK`, `Z_ENT`, `Z_OPT`, then the properties' columns grouped by declared type.
+        let columns: [SQLiteColumn]
+    }
+
+    /// The table of one many-to-many relationship: a row per pair of related objects.
+    struct JoinTable: Sendable, Hashable {
+        /// `Z_`, the entity number of the relationship's source and its name in upper case.
+        let name: String
+        /// The relationship the table is named after, and its entity.
+        let entity: String, relationship: String
+        /// The column holding the primary keys of `entity`'s objects.
+        let sourceColumn: String
+        /// The column holding the primary keys of the destination's objects.
+        let destinationColumn: String
+        /// The inverse relationship and its entity.
+        let inverseEntity: String, inverseRelationship: String
+        /// The column keeping the order of an ordered relationship (`Z_FOK_…`), if any.
+        let orderColumn: String?
+    }
+
+    /// An index over columns of one table.
+    struct Index: Sendable, Hashable {
+        let name: String
+        let table: String
+        /// Each column with its collation and direction, as written in `CREATE INDEX`.
+        let columns: [String]
+        let isUnique: Bool
+    }
+
+    /// The entity number (`Z_ENT`) of each entity.
+    let entityNumbers: [String: Int64]
+    /// The superentity of each entity that has one.
+    let superentities: [String: String]
+    /// The entity tables, by root entity, in entity-number order.
+    let entityTables: [EntityTable]
+    /// The table of each entity.
+    let tableOfEntity: [String: EntityTable]
+    /// The join tables.
+    let joinTables: [JoinTable]
+    /// Every index Core Data would create.
+    let indexes: [Index]
+}

@@ -1,0 +1,87 @@
+import Strata
+import Testing
+
+@testable import StrataSQLite
+
+/// The layout rules no Apple-made fixture shows, inferred from public readers of Apple stores
+/// (COREDATA-FORMATS §C.4): join tables, order columns and name clashes.
+@Suite struct SQLiteSchemaTests {
+    let layout: SQLiteSchema
+
+    init() throws {
+        let model = ManagedObjectModel {
+            Entity("Album") {
+                Attribute("title", .string)
+                Relationship.toMany("assets", destination: "Asset", inverse: "albums", ordered: true)
+            }
+            Entity("Asset") {
+                Attribute("title", .string)
+                Relationship.toMany("albums", destination: "Album", inverse: "assets")
+                Relationship.toOne("session", destination: "Session", inverse: "assets")
+                Relationship.toMany("friends", destination: "Asset", inverse: "friends")
+            }
+            Entity("Photo", parent: "Asset") { Attribute("width", .integer32) }
+            Entity("Video", parent: "Asset") { Attribute("width", .double) }
+            Entity("Session") {
+                Attribute("start", .date)
+                Relationship.toMany("assets", destination: "Asset", inverse: "session", ordered: true)
+                Relationship.toOne("cover", destination: "Asset")
+                FetchIndex(name: "byStart", elements: [.init(propertyName: "start", isAscending: false)])
+            }
+        }
+        try model.freeze()
+        layout = SQLiteSchema(schema: model.schema, entityNames: Set(model.schema.entitiesByName.keys))
+    }
+
+    private func columns(of table: String) -> [String] {
+        layout.entityTables.first { $0.name == table }?.columns.map { "\($0.name) \($0.type.rawValue)" } ?? []
+    }
+
+    @Test func entitiesAreNumberedRootsByNameEachFollowedByItsSubentities() {
+        #expect(layout.entityNumbers == ["Album": 1, "Asset": 2, "Photo": 3, "Video": 4, "Session": 5])
+        #expect(layout.superentities == ["Photo": "Asset", "Video": "Asset"])
+        #expect(layout.tableOfEntity["Video"]?.name == "ZASSET")
+    }
+
+    @Test func subentityColumnsJoinTheRootTableAndClashingNamesGetANumber() {
+        #expect(
+            columns(of: "ZASSET") == [
+                "Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZSESSION INTEGER", "Z_FOK_SESSION INTEGER",
+                "ZWIDTH INTEGER", "ZWIDTH1 FLOAT", "ZTITLE VARCHAR",
+            ])
+    }
+
+    @Test func aToOneToADestinationWithSubentitiesRecordsTheDestinationEntity() {
+        #expect(
+            columns(of: "ZSESSION") == [
+                "Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZCOVER INTEGER", "Z2_COVER INTEGER",
+                "ZSTART TIMESTAMP",
+            ])
+    }
+
+    @Test func manyToManyRelationshipsGetAJoinTableNamedAfterTheFirstSide() throws {
+        let albums = try #require(layout.joinTables.first { $0.relationship == "assets" })
+        #expect(albums.name == "Z_1ASSETS")
+        #expect(albums.sourceColumn == "Z_1ALBUMS")
+        #expect(albums.destinationColumn == "Z_2ASSETS")
+        #expect(albums.orderColumn == "Z_FOK_2ASSETS")
+        let friends = try #require(layout.joinTables.first { $0.relationship == "friends" })
+        #expect(
+            [friends.name, friends.sourceColumn, friends.destinationColumn] == [
+                "Z_2FRIENDS", "Z_2FRIENDS", "Z_2FRIENDS1",
+            ])
+        #expect(layout.joinTables.count == 2)
+    }
+
+    @Test func statementsSpellTablesAndIndexesAsCoreDataDoes() {
+        let statements = layout.createStatements
+        #expect(
+            statements.contains(
+                "CREATE TABLE Z_1ASSETS ( Z_1ALBUMS INTEGER, Z_2ASSETS INTEGER, Z_FOK_2ASSETS INTEGER, PRIMARY KEY (Z_1ALBUMS, Z_2ASSETS) )"
+            ))
+        #expect(statements.contains("CREATE INDEX ZASSET_Z_ENT_INDEX ON ZASSET (Z_ENT)"))
+        #expect(statements.contains("CREATE INDEX ZASSET_ZSESSION_INDEX ON ZASSET (ZSESSION)"))
+        #expect(statements.contains("CREATE INDEX Z_Session_byStart ON ZSESSION (ZSTART COLLATE BINARY DESC)"))
+        #expect(statements.contains("CREATE INDEX Z_1ASSETS_Z_2ASSETS_INDEX ON Z_1ASSETS (Z_2ASSETS, Z_1ALBUMS)"))
+    }
+}
