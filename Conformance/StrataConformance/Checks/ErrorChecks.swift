@@ -60,24 +60,19 @@ enum ErrorChecks {
     static let unknownRelationshipInRelatedObjects = category.check(
         "unknownRelationshipInRelatedObjects",
         "The members of a relationship the entity lacks throw unknownObject naming the relationship."
-    ) { harness in
-        try harness.withStore(configuration: ConformanceModel.graph) { stack in
-            let person = try stack.insert("Person", ["serial": 1])
-            try stack.save()
-            try expectStoreError(.unknownObject, naming: "enemies") {
-                _ = try stack.store.relatedObjectIDs(of: person.objectID, relationship: "enemies")
-            }
-        }
-    }
+    ) { harness in try expectRelatedObjectsRefused("enemies", harness) }
 
     static let toOneInRelatedObjects = category.check(
         "toOneInRelatedObjects", "Asking for to-many members of a to-one relationship throws unknownObject naming it."
-    ) { harness in
+    ) { harness in try expectRelatedObjectsRefused("team", harness) }
+
+    /// Asks for the members of `relationship` of a saved Person, which must throw unknownObject naming it.
+    private static func expectRelatedObjectsRefused(_ relationship: String, _ harness: CheckHarness) throws {
         try harness.withStore(configuration: ConformanceModel.graph) { stack in
             let person = try stack.insert("Person", ["serial": 1])
             try stack.save()
-            try expectStoreError(.unknownObject, naming: "team") {
-                _ = try stack.store.relatedObjectIDs(of: person.objectID, relationship: "team")
+            try expectStoreError(.unknownObject, naming: relationship) {
+                _ = try stack.store.relatedObjectIDs(of: person.objectID, relationship: relationship)
             }
         }
     }
