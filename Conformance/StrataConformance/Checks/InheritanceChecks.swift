@@ -141,9 +141,9 @@ enum InheritanceChecks {
                 let object = try stack.run { try stack.context.existingObject(with: id) }
                 try expectEqual(
                     object.entity.name, shape.entity, "The entity of '\(shape.name)' read through a context")
-                let found = try stack.objects(shape.entity, where: "name == %@", arguments: [shape.name])
+                let found = try stack.objects("Shape", where: "name == %@", arguments: [shape.name])
                 try expectEqual(
-                    found.map(\.objectID), [id], "The \(shape.entity) objects called '\(shape.name)' after reopening")
+                    found.map(\.objectID), [id], "The Shape objects called '\(shape.name)' after reopening")
             }
         }
     }

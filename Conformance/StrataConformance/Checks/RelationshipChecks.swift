@@ -253,10 +253,8 @@ enum RelationshipChecks {
     ) { harness in
         let saved = try savedTeam(["Ada", "Bob", "Cy", "Dan"], in: harness)
         try change(in: harness, saved) { stack, object in
-            let team = try object("Engines")
-            var members = try team.objects(forKey: "members")
-            members.insert(try object("Eve"), at: 2)
-            try team.setObjects(members, forKey: "members")
+            let members = try ["Ada", "Bob", "Eve", "Cy", "Dan"].map(object)
+            try object("Engines").setObjects(members, forKey: "members")
         }
         try harness.withStore(configuration: ConformanceModel.graph) { stack in
             try expectMembers(
@@ -375,6 +373,7 @@ enum RelationshipChecks {
     ) { harness in
         let saved: Named = try harness.withStore(configuration: ConformanceModel.graph) { stack in
             let ids = try stack.store.permanentIDs(forEntities: ["Team", "Person", "Person", "Person"])
+            try expectEqual(ids.count, 4, "The number of IDs permanentIDs(forEntities:) handed out for four names")
             let (team, people) = (ids[0], Array(ids[1...]))
             let names = ["Ada", "Bob", "Cy"]
             var inserted = [
