@@ -215,13 +215,10 @@ enum InheritanceChecks {
     ) throws {
         let ordered = !sortDescriptors.isEmpty
         let predicate = try format.map { try FetchPredicate(format: $0) }
+        let order = sortDescriptors.map { $0.keyPath + ($0.ascending ? "" : " descending") }
         let subject =
             "A fetch of \(entity)\(includesSubentities ? "" : " without sub-entities")"
-            + (format.map { " where \($0)" } ?? "")
-            + (ordered
-                ? " sorted by "
-                    + sortDescriptors.map { $0.keyPath + ($0.ascending ? "" : " descending") }.joined(separator: ", ")
-                : "")
+            + (format.map { " where \($0)" } ?? "") + (ordered ? " sorted by \(order.joined(separator: ", "))" : "")
             + (offset > 0 || limit != nil ? " (offset \(offset), limit \(limit.map(String.init) ?? "none"))" : "")
         func compare(_ names: [String], _ how: String) throws {
             if ordered {

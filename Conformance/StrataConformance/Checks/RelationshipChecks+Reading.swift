@@ -103,7 +103,8 @@ extension RelationshipChecks {
         let ownerID = try saved.id(owner)
         let subject = "snapshot(for: \(ownerID.entityName) '\(owner)').values[\"\(key)\"]"
         let snapshot = try require(
-            try stack.store.snapshot(for: ownerID), "The store has no snapshot of \(ownerID.entityName) '\(owner)'.")
+            try stack.store.snapshot(for: ownerID),
+            "The store has no snapshot of \(ownerID.entityName) '\(owner)' (\(ownerID)).")
         let expectedValue: AttributeValue = try expected.map { .objectID(try saved.id($0)) } ?? .null
         func describe(_ value: AttributeValue?) -> String {
             switch value {
@@ -146,7 +147,7 @@ extension RelationshipChecks {
             let id = try saved.id(name)
             try expect(
                 try stack.store.snapshot(for: id) == nil,
-                "The deleted \(id.entityName) '\(name)' still has a snapshot after reopening.")
+                "The deleted \(id.entityName) '\(name)' (\(id)) still has a snapshot after reopening.")
         }
     }
 

@@ -15,8 +15,7 @@ enum RelationshipChecks {
             orderedKeptAfterReopen, orderedShuffledAfterReopen, orderedReorderSaved, orderedInsertInMiddle,
             orderedRemoveFromMiddle, inverseSetFromToOneSide, inverseSetFromToManySide, inverseClearedOnReassign,
             removeFromToMany, toManyKeptWhenOtherPropertyChanges, relatedObjectIDsSavedThroughSPI,
-            toManyOfDeletedMember,
-            minCountValidated, maxCountValidated,
+            toManyOfDeletedMember, minCountValidated, maxCountValidated,
         ] + RelationshipDeleteRuleChecks.all
     }
 
