@@ -15,7 +15,7 @@ enum RelationshipChecks {
             orderedKeptAfterReopen, orderedShuffledAfterReopen, orderedReorderSaved, orderedInsertInMiddle,
             orderedRemoveFromMiddle, inverseSetFromToOneSide, inverseSetFromToManySide, inverseClearedOnReassign,
             removeFromToMany, toManyKeptWhenOtherPropertyChanges, relatedObjectIDsSavedThroughSPI,
-            toManyOfDeletedMember, minCountValidated, maxCountValidated,
+            toManyOfDeletedMember, referencesToNewObjects, minCountValidated, maxCountValidated,
         ] + RelationshipDeleteRuleChecks.all
     }
 
@@ -418,6 +418,40 @@ enum RelationshipChecks {
             try expectGone(["Bob"], saved, in: stack)
             try expectMembers("friends", of: "Ada", are: ["Cy"], saved, in: stack)
             try expectMembers("friends", of: "Cy", are: ["Ada"], saved, in: stack)
+        }
+    }
+
+    static let referencesToNewObjects = category.check(
+        "referencesToNewObjects",
+        "Saved objects related to objects inserted in the same save store the new objects' permanent IDs."
+    ) { harness in
+        let first = try save(in: harness) { stack in
+            try insertPeople(["Ada", "Bob"], in: stack)
+        }
+        let saved: Named = try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let team = try insertTeams(["Wings"], in: stack)[0]
+            let cy = try stack.insert("Person", ["serial": 3, "name": "Cy"])
+            let (ada, bob) = try stack.run {
+                (
+                    try stack.context.existingObject(with: first.id("Ada")),
+                    try stack.context.existingObject(with: first.id("Bob"))
+                )
+            }
+            try stack.run {
+                try team.setObjects([bob, cy, ada], forKey: "members")
+                try ada.setObject(cy, forKey: "manager")
+                try bob.setObjects([cy], forKey: "friends")
+            }
+            try stack.save()
+            return try Named([team, cy, ada, bob], in: stack)
+        }
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            try expectMembers("members", of: "Wings", are: ["Bob", "Cy", "Ada"], ordered: true, saved, in: stack)
+            try expectTarget("team", of: "Ada", is: "Wings", saved, in: stack)
+            try expectTarget("manager", of: "Ada", is: "Cy", saved, in: stack)
+            try expectMembers("reports", of: "Cy", are: ["Ada"], saved, in: stack)
+            try expectMembers("friends", of: "Bob", are: ["Cy"], saved, in: stack)
+            try expectMembers("friends", of: "Cy", are: ["Bob"], saved, in: stack)
         }
     }
 
