@@ -32,18 +32,19 @@ enum SaveChecks {
     private static func injected(_ injection: Injection, at position: Position) -> ConformanceCheck {
         let what: String
         switch injection {
-        case .invalidValue: what = "a value of the wrong type, refused with invalidChange,"
-        case .staleVersion: what = "a stale version, refused with a conflict naming it,"
-        case .missingDeletion: what = "a deletion of an object the store lacks, refused with a conflict naming it,"
+        case .invalidValue: what = "A value of the wrong type, placed \(position.rawValue) among"
+        case .staleVersion: what = "A stale expected version, placed \(position.rawValue) among"
+        case .missingDeletion: what = "A deletion of an object the store lacks, placed \(position.rawValue) among"
         }
+        let outcome = injection == .invalidValue ? "invalidChange" : "a conflict naming it"
         return category.check(
             "\(injection.rawValue).\(position.rawValue)",
-            "A save of valid inserts, updates and deletions with \(what) placed \(position.rawValue) writes nothing."
+            "\(what) valid inserts, updates and deletions, fails the save with \(outcome) and nothing is written."
         ) { harness in
-            let fixture = try harness.withStore { stack in
+            let description = "the save with \(injection.rawValue) placed \(position.rawValue)"
+            let (fixture, inserted) = try harness.withStore { stack in
                 let fixture = try Fixture(stack)
                 var changes = try fixture.validChanges(stack)
-                let description = "the save with \(injection.rawValue) placed \(position.rawValue)"
                 switch injection {
                 case .invalidValue:
                     let bad = try fixture.badValueChange(stack, inserting: position == .first)
@@ -78,10 +79,10 @@ enum SaveChecks {
                     ) { try stack.store.save(changes) }
                 }
                 try fixture.expectUnchanged(stack, after: description, inserted: changes.inserted.map(\.objectID))
-                return (fixture, changes.inserted.map(\.objectID), description)
+                return (fixture, changes.inserted.map(\.objectID))
             }
             try harness.withStore { stack in
-                try fixture.0.expectUnchanged(stack, after: "\(fixture.2), after reopening", inserted: fixture.1)
+                try fixture.expectUnchanged(stack, after: "\(description), after reopening", inserted: inserted)
             }
         }
     }
@@ -147,6 +148,8 @@ enum SaveChecks {
                     .init(objectID: fixture.gone[1], expectedVersion: 1, storedVersion: nil),
                 ], of: "the save with five conflicting objects"
             ) { try stack.store.save(changes) }
+            try fixture.expectUnchanged(
+                stack, after: "the save with five conflicts", inserted: changes.inserted.map(\.objectID))
             return (fixture, changes.inserted.map(\.objectID))
         }
         try harness.withStore { stack in
