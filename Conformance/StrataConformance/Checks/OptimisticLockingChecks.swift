@@ -8,7 +8,8 @@ enum OptimisticLockingChecks {
         [
             insertIsVersionOne, eachSaveAddsOne, unchangedUpdateAddsOne, toManyChangeAddsOne,
             untouchedObjectsKeepVersion, staleUpdateConflicts, newerExpectedVersionConflicts, staleDeleteConflicts,
-            twoCoordinatorsConflict, updateOfDeletedObjectConflicts, deleteOfDeletedObjectConflicts,
+            twoCoordinatorsConflict, twoOpeningsOfOneFileConflict, updateOfDeletedObjectConflicts,
+            deleteOfDeletedObjectConflicts,
             deleteAfterUpdateConflicts,
         ]
     }
@@ -137,6 +138,16 @@ enum OptimisticLockingChecks {
             change: { object in try object.setValue("second", forKey: "string") }, changedKeys: ["string"])
     }
 
+    static let twoOpeningsOfOneFileConflict = category.check(
+        "twoOpeningsOfOneFileConflict",
+        "When coordinators that each opened the store's file save one object, the second save conflicts.",
+        requires: .capabilities(.multiProcessAccess)
+    ) { harness in
+        try expectSecondSaveConflict(
+            in: harness, separateOpenings: true, firstDeletes: false, storedVersion: 2,
+            change: { object in try object.setValue("second", forKey: "string") }, changedKeys: ["string"])
+    }
+
     static let updateOfDeletedObjectConflicts = category.check(
         "updateOfDeletedObjectConflicts",
         "Updating an object another coordinator deleted conflicts with no stored version and writes nothing."
@@ -206,20 +217,27 @@ enum OptimisticLockingChecks {
         }
     }
 
-    /// Two coordinators share one store holding Samples 1 … 3; each loads Samples 1 and 2. The
+    /// Two coordinators share one store (or, with `separateOpenings`, each open the store's file)
+    /// holding Samples 1 … 3; each loads Samples 1 and 2. The
     /// first updates (or deletes) Sample 1 and saves; the second applies `change` to Sample 1,
     /// updates Sample 2, inserts a Person and saves, which must fail with a merge conflict naming
     /// Sample 1, cached version 1, `storedVersion` and `changedKeys`, and write nothing.
     private static func expectSecondSaveConflict(
-        in harness: CheckHarness, firstDeletes: Bool, storedVersion: Int64?,
+        in harness: CheckHarness, separateOpenings: Bool = false, firstDeletes: Bool, storedVersion: Int64?,
         change: (ManagedObject) throws -> Void, changedKeys: [String]
     ) throws {
         let firstCoordinator = try harness.makeCoordinator()
         let store = try harness.openStore(in: firstCoordinator)
         let secondCoordinator = try harness.makeCoordinator()
-        try secondCoordinator.add(store)
+        let secondStore: any IncrementalStore
+        if separateOpenings {
+            secondStore = try harness.openStore(in: secondCoordinator)
+        } else {
+            try secondCoordinator.add(store)
+            secondStore = store
+        }
         let first = CheckStack(coordinator: firstCoordinator, store: store)
-        let second = CheckStack(coordinator: secondCoordinator, store: store)
+        let second = CheckStack(coordinator: secondCoordinator, store: secondStore)
         let ids = try first.saveSamples(1...3)
         let (target, other) = try second.run {
             (try second.context.existingObject(with: ids[0]), try second.context.existingObject(with: ids[1]))
@@ -250,7 +268,7 @@ enum OptimisticLockingChecks {
                 "The conflict message does not name \(ids[0]): \(error.message)")
         }
         try firstCoordinator.remove(store)
-        try secondCoordinator.remove(store)
+        try secondCoordinator.remove(secondStore)
         let survivors: [(serial: AttributeValue, string: AttributeValue, version: Int64)] =
             (firstDeletes ? [] : [(1, "first", 2)]) + [(2, "s2", 1), (3, "s3", 1)]
         let expectedState = survivors.map { "\($0.serial)/\($0.string)/v\($0.version)" }
