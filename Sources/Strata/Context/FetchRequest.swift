@@ -14,7 +14,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var predicate: FetchPredicate?
     /// The order of the results; store order when empty.
     public var sortDescriptors: [FetchSortDescriptor] = []
-    /// The most objects to return; `nil` for no limit.
+    /// The most objects to return; `nil` or 0 for no limit (0 as in Core Data).
     public var fetchLimit: Int?
     /// How many matching objects to skip.
     public var fetchOffset = 0

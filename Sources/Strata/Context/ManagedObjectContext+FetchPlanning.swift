@@ -81,6 +81,7 @@ extension ManagedObjectContext {
         let kinds = Set(try kinds(of: request))
         let pending = request.includesPendingChanges
         let touched = hasPendingChanges(touching: kinds, request)
+        let limit = request.fetchLimit == 0 ? nil : request.fetchLimit
         var candidates: OrderedSet<ManagedObject> = []
         var judged: Set<ManagedObject> = []
         for store in stores {
@@ -89,7 +90,7 @@ extension ManagedObjectContext {
             let storeRequest = StoreFetchRequest(
                 entityName: request.entityName, includesSubentities: request.includesSubentities,
                 predicate: native ? request.predicate : nil, sortDescriptors: request.sortDescriptors,
-                fetchLimit: pageable ? request.fetchLimit.map { $0 + max(request.fetchOffset, 0) } : nil,
+                fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
             guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
             for snapshot in snapshots {
@@ -121,7 +122,7 @@ extension ManagedObjectContext {
         if !request.sortDescriptors.isEmpty {
             matches = try FetchSortDescriptor.sorted(matches, by: request.sortDescriptors)
         }
-        return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(request.fetchLimit ?? Int.max, 0)))
+        return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit ?? Int.max, 0)))
     }
 
     /// Keeps `snapshot` for the object's fault (unless the object is loaded) and returns its ID.

@@ -94,7 +94,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         if !request.sortDescriptors.isEmpty {
             matching = try FetchSortDescriptor.sorted(matching, by: request.sortDescriptors)
         }
-        let page = matching.dropFirst(max(request.fetchOffset, 0)).prefix(max(request.fetchLimit ?? Int.max, 0))
+        let page = matching.dropFirst(max(request.fetchOffset, 0)).prefix(request.pageSize)
         switch request.resultType {
         case .count: return .count(page.count)
         case .objectIDs: return .objectIDs(page.map(\.node.snapshot.objectID))

@@ -45,8 +45,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 ///
 /// Obligations of a store author (each checked by the conformance suite):
 /// - ``execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
-///   request includes them) that match the predicate, sorted, offset and limited as asked,
-///   in the result type asked. The coordinator sends only predicates whose
+///   request includes them) that match the predicate, sorted, offset and limited as asked
+///   (a limit of 0 is no limit), in the result type asked; a count is the number of IDs the
+///   same fetch returns. The coordinator sends only predicates whose
 ///   ``FetchPredicate/requiredFeatures`` are within ``predicateFeatures``; it evaluates the
 ///   others itself on snapshots it fetches without a predicate.
 /// - ``snapshot(for:)`` returns the last saved state of an object, or `nil` when the store

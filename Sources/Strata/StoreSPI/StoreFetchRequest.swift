@@ -20,7 +20,7 @@ public struct StoreFetchRequest: Sendable, Hashable {
     public var sortDescriptors: [FetchSortDescriptor]
     /// How many matching objects to skip, after sorting.
     public var fetchOffset: Int
-    /// The most objects to return, after the offset; `nil` for no limit.
+    /// The most objects to return, after the offset; `nil` or 0 for no limit (0 as in Core Data).
     public var fetchLimit: Int?
     /// What to return.
     public var resultType: ResultType
@@ -38,6 +38,14 @@ public struct StoreFetchRequest: Sendable, Hashable {
         self.fetchOffset = fetchOffset
         self.fetchLimit = fetchLimit
         self.resultType = resultType
+    }
+}
+
+extension StoreFetchRequest {
+    /// The most objects to return after the offset: `Int.max` when ``fetchLimit`` is `nil` or 0.
+    var pageSize: Int {
+        guard let fetchLimit, fetchLimit != 0 else { return .max }
+        return max(fetchLimit, 0)
     }
 }
 

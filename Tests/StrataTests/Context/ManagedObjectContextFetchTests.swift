@@ -90,6 +90,21 @@ import Testing
         }
     }
 
+    @Test func aLimitOfZeroIsNoLimitWithAnOffsetAndPendingChanges() throws {
+        let stack = try Stack()
+        try stack.context.performAndWait {
+            for text in ["a", "b", "c", "d"] { try stack.insert("Note", ["text": .string(text)]) }
+            try stack.context.save()
+            var request = try request("Note", sortedBy: "text")
+            request.fetchLimit = 0
+            #expect(try stack.strings(request, "text") == ["a", "b", "c", "d"])
+            #expect(try stack.context.count(for: request) == 4)
+            request.fetchOffset = 1
+            try stack.insert("Note", ["text": "e"])
+            #expect(try stack.strings(request, "text") == ["b", "c", "d", "e"])
+        }
+    }
+
     @Test func assigningToAStoreWithoutTheEntityFailsTheSave() throws {
         let stack = try Stack()
         try stack.context.performAndWait {

@@ -86,6 +86,16 @@ import Testing
         #expect(ids.count == 1 && ids.first?.entityName == "Author")
     }
 
+    @Test func aLimitOfZeroIsNoLimit() throws {
+        let (store, _) = try filledStore()
+        let request = StoreFetchRequest(
+            entityName: "Book", sortDescriptors: [FetchSortDescriptor("pages")], fetchLimit: 0)
+        #expect(titles(try store.execute(request)) == ["Kite", "Mango", "Zebra", "apple"])
+        var count = request
+        count.resultType = .count
+        #expect(try store.execute(count) == .count(4))
+    }
+
     @Test func savesVersionUpdatesAndDeletes() throws {
         let (store, ids) = try filledStore()
         let zebra = try #require(try store.snapshot(for: ids[2]))
