@@ -4,7 +4,6 @@ import Strata
 /// The store under test and the oracle side by side, and the comparison of what they fetch,
 /// by the `serial` of each object.
 struct OracleComparison {
-    let harness: CheckHarness
     /// The stack of the store under test.
     let subject: CheckStack
     /// The stack of the in-memory oracle.
@@ -24,7 +23,7 @@ struct OracleComparison {
         let count = try subject.run { try subject.context.count(for: try fetchRequest(subject, query)) }
         try expect(
             count == expected.count,
-            "\(query) (seed \(harness.seed)), counting through a context: expected \(expected.count), got \(count).")
+            "\(query), counting through a context: expected \(expected.count), got \(count).")
         guard predicate.map({ subject.store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true else {
             return
         }
@@ -33,7 +32,7 @@ struct OracleComparison {
         let storeRequest = try self.storeRequest(query, resultType: .count)
         try expectEqual(
             try subject.store.execute(storeRequest), .count(oracleSerials.count),
-            "\(query) (seed \(harness.seed)), counted by the store")
+            "\(query), counted by the store")
     }
 
     /// The serials of the objects `query` fetches through the context of `stack`.
@@ -71,7 +70,7 @@ struct OracleComparison {
         guard !same else { return }
         let missing = expected.filter { !actual.contains($0) }
         let unexpected = actual.filter { !expected.contains($0) }
-        var message = "\(query) (seed \(harness.seed)), \(how): expected serials \(expected), got \(actual)"
+        var message = "\(query), \(how): expected serials \(expected), got \(actual)"
         if !missing.isEmpty { message += "; missing \(missing)" }
         if !unexpected.isEmpty { message += "; unexpected \(unexpected)" }
         if missing.isEmpty && unexpected.isEmpty { message += "; same objects in another order" }
@@ -91,7 +90,7 @@ extension CheckHarness {
         try withStore(configuration: dataSet.configuration) { try dataSet.fill($0) }
         try withOracle(configuration: dataSet.configuration) { try dataSet.fill($0) }
         try withStore(configuration: dataSet.configuration) { subject in
-            try withOracle { oracle in try body(OracleComparison(harness: self, subject: subject, oracle: oracle)) }
+            try withOracle { oracle in try body(OracleComparison(subject: subject, oracle: oracle)) }
         }
     }
 
