@@ -6,11 +6,11 @@ import Strata
 enum PredicateChecks {
     static var all: [ConformanceCheck] {
         probes.map(equalityCheck) + probes.filter(\.isOrdered).map(orderingCheck)
-            + probes.filter(\.isOrdered).map(betweenCheck) + probes.map(inCheck)
+            + probes.filter(\.isOrdered).map(betweenCheck) + probes.map(inCheck) + stringOperatorChecks
             + [
                 mixedNumbers, keyPathToKeyPath, decimalAgainstDouble, booleanLiterals, equalsNil, notEqualsNil,
-                notEqualMatchesNil, comparisonExcludesNil, stringOperatorsOnNil, beginsWith, endsWith, contains, like,
-                matches, comparisonOptions, sharpS, dottedI, normalization, emoji, keyPathToOne, keyPathNilInMiddle,
+                notEqualMatchesNil, comparisonExcludesNil, stringOperatorsOnNil, comparisonOptions, sharpS, dottedI,
+                normalization, emoji, keyPathToOne, keyPathNilInMiddle,
                 quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, subquery,
                 compoundAnd,
                 compoundOr, compoundNot, nesting, truePredicate,
@@ -177,51 +177,51 @@ enum PredicateChecks {
 
     // Strings.
 
-    static let beginsWith = check(
-        "string.beginsWith", "BEGINSWITH plain, [c], [d] and [cd].",
-        [
-            sample("string BEGINSWITH %@", "app"), sample("string BEGINSWITH[c] %@", "app"),
-            sample("string BEGINSWITH[d] %@", "cafe"), sample("string BEGINSWITH[cd] %@", "CAFE"),
-            sample("string BEGINSWITH[c] %@", "z"), sample("string BEGINSWITH %@", "file1"),
-        ])
+    /// A string operator, its keyword, and the patterns each of its checks tries under one option.
+    private struct StringOperator: Sendable {
+        let name: String
+        let keyword: String
+        let patterns: [String]
+    }
 
-    static let endsWith = check(
-        "string.endsWith", "ENDSWITH plain, [c], [d] and [cd].",
-        [
-            sample("string ENDSWITH %@", "e"), sample("string ENDSWITH[c] %@", "PIE"),
-            sample("string ENDSWITH[d] %@", "e"), sample("string ENDSWITH[cd] %@", "\u{C9}"),
-            sample("string ENDSWITH %@", "\u{E9}"),
-        ])
+    private static let stringOperators = [
+        StringOperator(
+            name: "equal", keyword: "==", patterns: ["apple", "APPLE", "cafe", "CAF\u{C9}", "resume", "zebra"]),
+        StringOperator(
+            name: "beginsWith", keyword: "BEGINSWITH",
+            patterns: ["app", "APP", "cafe", "CAF\u{C9}", "z", "\u{E9}", "file1"]),
+        StringOperator(name: "endsWith", keyword: "ENDSWITH", patterns: ["e", "PIE", "\u{C9}", "SUME", "bra", "ANA"]),
+        StringOperator(
+            name: "contains", keyword: "CONTAINS", patterns: ["an", "STRAS", "sume", "\u{C9}", "ppl", "*", "I"]),
+        StringOperator(
+            name: "like", keyword: "LIKE", patterns: ["a*", "?pple", "APPLE*", "cafe", "CAF?", "*e", "file??", "*"]),
+        StringOperator(
+            name: "matches", keyword: "MATCHES",
+            patterns: ["[a-z]+", ".*\\d+", "APPLE", "cafe", "CAFE", "app", "r.sum."]),
+    ]
 
-    static let contains = check(
-        "string.contains", "CONTAINS plain, [c], [d] and [cd].",
-        [
-            sample("string CONTAINS %@", "an"), sample("string CONTAINS[c] %@", "STRAS"),
-            sample("string CONTAINS[d] %@", "sume"), sample("string CONTAINS[cd] %@", "SUME"),
-            sample("string CONTAINS %@", "*"), sample("string CONTAINS[c] %@", "PPL"),
-        ])
+    /// The string options, each with the suffix of its checks' identifiers and its words.
+    private static let stringOptions: [(option: String, suffix: String, words: String)] = [
+        ("", "", "without options"), ("[c]", ".caseInsensitive", "with [c]"),
+        ("[d]", ".diacriticInsensitive", "with [d]"), ("[cd]", ".caseAndDiacriticInsensitive", "with [cd]"),
+    ]
 
-    static let like = check(
-        "string.like", "LIKE with * and ?, plain, [c], [d] and [cd].",
-        [
-            sample("string LIKE %@", "a*"), sample("string LIKE %@", "?pple"), sample("string LIKE[c] %@", "APPLE*"),
-            sample("string LIKE[d] %@", "cafe"), sample("string LIKE[cd] %@", "CAF?"), sample("string LIKE %@", "*e"),
-            sample("string LIKE %@", "file??"), sample("string LIKE %@", "*"),
-        ])
-
-    static let matches = check(
-        "string.matches", "MATCHES (whole string, ICU syntax), plain, [c], [d] and [cd].",
-        [
-            sample("string MATCHES %@", "[a-z]+"), sample("string MATCHES %@", ".*\\d+"),
-            sample("string MATCHES[c] %@", "APPLE"), sample("string MATCHES[d] %@", "cafe"),
-            sample("string MATCHES[cd] %@", "CAFE"), sample("string MATCHES %@", "app"),
-        ])
+    private static var stringOperatorChecks: [ConformanceCheck] {
+        stringOperators.flatMap { op in
+            stringOptions.map { option in
+                check(
+                    "string.\(op.name)\(option.suffix)", "\(op.keyword) on strings \(option.words).",
+                    op.patterns.map { sample("string \(op.keyword)\(option.option) %@", $0) })
+            }
+        }
+    }
 
     static let comparisonOptions = check(
-        "string.comparisonOptions", "== , != and ordering comparisons with [c], [d] and [cd].",
+        "string.otherComparisonsWithOptions", "!=, < and >= on strings with [c], [d] and [cd].",
         [
-            sample("string ==[c] %@", "apple"), sample("string !=[c] %@", "apple"), sample("string ==[d] %@", "resume"),
-            sample("string ==[cd] %@", "CAFE"), sample("string <[c] %@", "B"), sample("string >=[cd] %@", "file10"),
+            sample("string !=[c] %@", "apple"), sample("string !=[d] %@", "resume"), sample("string <[c] %@", "B"),
+            sample("string <[d] %@", "\u{E9}"), sample("string >=[cd] %@", "file10"),
+            sample("string >=[c] %@", "STRASSE"),
         ])
 
     static let sharpS = check(
