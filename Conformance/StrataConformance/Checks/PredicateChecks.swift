@@ -10,7 +10,7 @@ enum PredicateChecks {
             + [
                 mixedNumbers, keyPathToKeyPath, decimalAgainstDouble, booleanLiterals, equalsNil, notEqualsNil,
                 notEqualMatchesNil, comparisonExcludesNil, stringOperatorsOnNil, comparisonOptions, sharpS, dottedI,
-                normalization, emoji, keyPathToOne, keyPathNilInMiddle,
+                normalization, emoji, keyPathToOne, objectReferences, keyPathNilInMiddle,
                 quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, subquery,
                 compoundAnd,
                 compoundOr, compoundNot, nesting, truePredicate,
@@ -267,6 +267,28 @@ enum PredicateChecks {
             person("team == nil", expecting: [4, 8, 11]), person("team != nil"), person("passport.number == 'P-03'"),
             person("passport == nil"), person("age > manager.age"),
         ])
+
+    static let objectReferences = category.check(
+        "keyPath.objectReferences",
+        "To-one relationships, members of to-many ones and SELF compared with object IDs, also with IN."
+    ) { harness in
+        try harness.withCanonicalData(.graph) { comparison in
+            let queries: [(String, String, [(String, Int64)])] = [
+                ("Person", "team == %@", [("Team", 101)]), ("Person", "team != %@", [("Team", 102)]),
+                ("Person", "manager IN %@", [("Person", 1), ("Person", 6)]),
+                ("Person", "ANY friends == %@", [("Person", 1)]),
+                ("Person", "SELF == %@", [("Person", 3)]), ("Person", "SELF IN %@", [("Person", 2), ("Person", 12)]),
+                ("Team", "ANY members == %@", [("Person", 7)]),
+                ("Person", "NOT (team IN %@)", [("Team", 101), ("Team", 103)]),
+            ]
+            for (entity, format, references) in queries {
+                try comparison.expectSameResults { stack in
+                    let ids = try references.map { try comparison.objectID($0.0, serial: $0.1, in: stack) }
+                    return OracleQuery(entity, where: format, ids.count == 1 ? [ids[0]] : [ids])
+                }
+            }
+        }
+    }
 
     static let keyPathNilInMiddle = check(
         "keyPath.nilInMiddle", "A key path whose middle object is nil gives nil, not an error.", on: .graph,
