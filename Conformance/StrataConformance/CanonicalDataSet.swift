@@ -6,8 +6,8 @@ import Strata
 enum CanonicalDataSet: Sendable {
     /// 24 Samples (serials 1…24) with every attribute type: duplicates, extremes, nils at
     /// different rows per attribute, and strings that differ by case, diacritics and emoji.
-    /// Stored strings are all NFC (predicates bring NFD in their constants), so that a store
-    /// normalizing what it stores fails the attribute checks only.
+    /// One stored string is in NFD (`nai\u{308}ve`), and dates have sub-second fractions, so
+    /// that a store normalizing strings or rounding dates answers predicates and sorts wrongly too.
     case records
     /// 4 Teams (serials 101…104, one without members or name) and 12 People (serials 1…12)
     /// with ages, managers two levels deep, symmetric friendships, and passports.
@@ -43,7 +43,7 @@ enum CanonicalDataSet: Sendable {
     static let strings: [String?] = [
         nil, "apple", "Apple", "APPLE pie", "banana", "Straße", "STRASSE", "İstanbul", "istanbul", "caf\u{E9}",
         "\u{E9}clair", "cafe", "CAF\u{C9}", "r\u{E9}sum\u{E9}", "😀 smile", "thumbs 👍🏽", "file2", "file10", "",
-        "a*b?c", nil, "Zebra", "zebra", "na\u{EF}ve",
+        "a*b?c", nil, "Zebra", "zebra", "nai\u{308}ve",
     ]
 
     /// The UUIDs Samples use (with nil on every fifth row).
@@ -63,10 +63,10 @@ enum CanonicalDataSet: Sendable {
         "urn:isbn:0451450523",
     ].map { URL(string: $0)! }
 
-    /// The date a Sample derives from `integer`: that many hours after 2026-01-01. Whole
-    /// seconds, so that a store losing sub-second precision fails the attribute checks only.
+    /// The date a Sample derives from `integer`: that many hours and an eighth of a second
+    /// after 2026-01-01.
     static func date(_ integer: Int) -> Date {
-        Date(timeIntervalSinceReferenceDate: 788_918_400 + Double(integer) * 3600)
+        Date(timeIntervalSinceReferenceDate: 788_918_400.125 + Double(integer) * 3600)
     }
 
     /// The decimal a Sample derives from `integer`: a hundredth of it.

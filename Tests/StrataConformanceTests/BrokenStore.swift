@@ -15,6 +15,23 @@ final class BrokenStore: IncrementalStore {
         case normalizesStrings
         /// A deleted object's ID is handed out again for the next new object of its entity.
         case reusesDeletedReferences
+        /// Fetches ignore the request's offset.
+        case ignoresOffset
+        /// Fetches never include sub-entities.
+        case excludesSubentities
+        /// To-many members come back in reverse order, so ordered relationships lose their order.
+        case reversesToManyOrder
+        /// A save that deletes objects loses its last insert.
+        case losesLastInsertWhenDeleting
+        /// A save writes its inserts first, in a step of their own, and keeps them when the
+        /// rest of the save fails.
+        case writesInsertsFirst
+        /// Updates and deletions are applied whatever version the saving context saw.
+        case ignoresVersionConflicts
+        /// String comparisons ignore `[c]` and `[d]`, while the store claims to evaluate them.
+        case ignoresStringOptions
+        /// Updates keep the objects' old to-many members.
+        case ignoresToManyUpdates
     }
 
     let defect: Defect
@@ -52,12 +69,22 @@ final class BrokenStore: IncrementalStore {
     }
     var predicateFeatures: PredicateFeatures { base.predicateFeatures }
 
-    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        var request = request
+        switch defect {
+        case .ignoresOffset: request.fetchOffset = 0
+        case .excludesSubentities: request.includesSubentities = false
+        case .ignoresStringOptions: request.predicate = request.predicate.map(Self.withoutStringOptions)
+        default: break
+        }
+        return try base.execute(request)
+    }
 
     func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }
 
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        try base.relatedObjectIDs(of: objectID, relationship: relationship)
+        let members = try base.relatedObjectIDs(of: objectID, relationship: relationship)
+        return defect == .reversesToManyOrder ? members.reversed() : members
     }
 
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
@@ -75,6 +102,32 @@ final class BrokenStore: IncrementalStore {
         var changes = changes
         changes.inserted = changes.inserted.map(damaged)
         changes.updated = changes.updated.map(damaged)
+        switch defect {
+        case .ignoresToManyUpdates:
+            changes.updated = changes.updated.map { change in
+                var change = change
+                change.toManyRelationships = [:]
+                return change
+            }
+        case .losesLastInsertWhenDeleting where !changes.deleted.isEmpty && !changes.inserted.isEmpty:
+            changes.inserted.removeLast()
+        case .writesInsertsFirst where !changes.inserted.isEmpty:
+            try base.save(StoreChangeSet(inserted: changes.inserted))
+            changes.inserted = []
+        case .ignoresVersionConflicts:
+            changes.updated = try changes.updated.map { change in
+                var change = change
+                change.expectedVersion = try base.snapshot(for: change.objectID)?.version ?? change.expectedVersion
+                return change
+            }
+            changes.deleted = try changes.deleted.map { deletion in
+                var deletion = deletion
+                deletion.expectedVersion =
+                    try base.snapshot(for: deletion.objectID)?.version ?? deletion.expectedVersion
+                return deletion
+            }
+        default: break
+        }
         try base.save(changes)
         if defect == .reusesDeletedReferences {
             deletedIDs.withLock { $0 += changes.deleted.map(\.objectID) }
@@ -96,5 +149,29 @@ final class BrokenStore: IncrementalStore {
         case (.normalizesStrings, .string(let text)): .string(text.precomposedStringWithCanonicalMapping)
         default: value
         }
+    }
+
+    /// `predicate` with the string options of every comparison removed, sub-queries included.
+    private static func withoutStringOptions(_ predicate: FetchPredicate) -> FetchPredicate {
+        switch predicate {
+        case .constant: predicate
+        case .and(let parts): .and(parts.map(withoutStringOptions))
+        case .or(let parts): .or(parts.map(withoutStringOptions))
+        case .not(let inner): .not(withoutStringOptions(inner))
+        case .comparison(let comparison): .comparison(withoutStringOptions(comparison))
+        }
+    }
+
+    private static func withoutStringOptions(_ comparison: ComparisonPredicate) -> ComparisonPredicate {
+        var comparison = comparison
+        comparison.options = []
+        comparison.left = withoutStringOptions(comparison.left)
+        comparison.right = withoutStringOptions(comparison.right)
+        return comparison
+    }
+
+    private static func withoutStringOptions(_ expression: FetchExpression) -> FetchExpression {
+        guard case .subquery(let collection, let variable, let predicate) = expression else { return expression }
+        return .subquery(collection: collection, variable: variable, predicate: withoutStringOptions(predicate))
     }
 }

@@ -8,10 +8,72 @@ import Testing
 @Suite struct NegativeControlTests {
     /// The checks each defect must fail.
     static let expectedFailures: [BrokenStore.Defect: Set<String>] = [
-        .dropsSubSecondDates: ["C.date.before1970", "C.date.subMicrosecond", "C.date.negativeFraction"],
+        .dropsSubSecondDates: [
+            "C.date.before1970", "C.date.negativeFraction", "C.date.subMicrosecond", "F.between.date", "F.compound.not",
+            "F.equal.date", "F.in.date", "F.nil.notEqualMatchesNil", "F.order.date", "R.records.mixed",
+            "R.records.paged",
+        ],
         .dropsNegativeZero: ["C.double.negativeZero", "C.float.negativeZero"],
-        .normalizesStrings: ["C.string.nfd"],
+        .normalizesStrings: ["C.string.nfd", "R.records.mixed", "R.records.paged"],
         .reusesDeletedReferences: ["B.deletedReferencesAreNotReused"],
+        .ignoresOffset: [
+            "E.sortedPageAcrossSubentities", "G.limitOffset", "G.limitOffset.withPredicate", "G.nil.position",
+            "H.contextDictionariesMatchObjects", "H.contextOffsetPastTheEnd", "H.contextPaginationEachRowOnce",
+            "H.limitPastTheEnd", "H.offsetPastTheEnd", "H.paginationEachRowOnce", "H.paginationWithTiesEachRowOnce",
+            "R.graph.mixed", "R.records.mixed", "R.records.paged",
+        ],
+        .excludesSubentities: [
+            "B.referencesUniqueAcrossHierarchy", "E.abstractRootFetch", "E.countWithSubentities",
+            "E.entityKeptAfterReopen", "E.fetchParentIncludesSubentities", "E.predicateOnInheritedAttribute",
+            "E.predicateOnParentAttribute", "E.sortOnInheritedAttribute", "E.sortedPageAcrossSubentities",
+        ],
+        .reversesToManyOrder: [
+            "D.inverseSetFromToManySide", "D.inverseSetFromToOneSide", "D.orderedInsertInMiddle",
+            "D.orderedKeptAfterReopen", "D.orderedReorderSaved", "D.orderedShuffledAfterReopen",
+            "D.referencesToNewObjects", "D.relatedObjectIDsSavedThroughSPI", "D.toManyKeptWhenOtherPropertyChanges",
+            "O.roundTripThroughTheInMemoryStore", "R.graph.mixed",
+        ],
+        .losesLastInsertWhenDeleting: [
+            "I.mixedSaveAppliesEverything", "R.graph.mixed", "R.records.mixed", "R.records.paged",
+        ],
+        .writesInsertsFirst: [
+            "I.conflictListsEveryObject", "I.invalidValue.last", "I.invalidValue.middle", "I.missingDeletion.first",
+            "I.missingDeletion.last", "I.missingDeletion.middle", "I.staleVersion.first", "I.staleVersion.last",
+            "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.deleteOfDeletedObjectConflicts",
+            "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
+        ],
+        .ignoresVersionConflicts: [
+            "I.conflictListsEveryObject", "I.failedSaveKeepsUserKeys", "I.staleVersion.first", "I.staleVersion.last",
+            "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.newerExpectedVersionConflicts",
+            "J.staleDeleteConflicts", "J.staleUpdateConflicts", "J.twoCoordinatorsConflict",
+        ],
+        .ignoresStringOptions: [
+            "F.keyPath.toOne", "F.nil.stringOperators", "F.quantifier.any",
+            "F.string.beginsWith.caseAndDiacriticInsensitive", "F.string.beginsWith.caseInsensitive",
+            "F.string.beginsWith.diacriticInsensitive", "F.string.contains.caseAndDiacriticInsensitive",
+            "F.string.contains.caseInsensitive", "F.string.contains.diacriticInsensitive",
+            "F.string.endsWith.caseAndDiacriticInsensitive", "F.string.endsWith.caseInsensitive",
+            "F.string.endsWith.diacriticInsensitive", "F.string.equal.caseAndDiacriticInsensitive",
+            "F.string.equal.caseInsensitive", "F.string.equal.diacriticInsensitive",
+            "F.string.like.caseAndDiacriticInsensitive", "F.string.like.caseInsensitive",
+            "F.string.like.diacriticInsensitive", "F.string.matches.caseAndDiacriticInsensitive",
+            "F.string.matches.caseInsensitive", "F.string.matches.diacriticInsensitive",
+            "F.string.otherComparisonsWithOptions", "F.string.unicode.dottedI", "F.string.unicode.normalization",
+            "F.string.unicode.sharpS", "G.limitOffset.withPredicate", "R.graph.mixed",
+        ],
+        .ignoresToManyUpdates: [
+            "D.deleteRule.cascadeSubtree", "D.deleteRule.nullifyToMany", "D.inverseClearedOnReassign",
+            "D.inverseSetFromToManySide", "D.inverseSetFromToOneSide", "D.manyToManyRemoveOneSide",
+            "D.minCountValidated", "D.orderedInsertInMiddle", "D.orderedRemoveFromMiddle", "D.orderedReorderSaved",
+            "D.referencesToNewObjects", "D.removeFromToMany", "D.toManyOfDeletedMember", "D.toOneNilAfterReopen",
+            "R.graph.mixed",
+        ],
+    ]
+
+    /// Checks that race threads against each other and so catch a defect in some runs only:
+    /// they may fail, and need not.
+    static let racingCatches: [BrokenStore.Defect: Set<String>] = [
+        .ignoresVersionConflicts: ["K.concurrentUpdatesNeverLost"]
     ]
 
     @Test(arguments: BrokenStore.Defect.allCases)
@@ -19,8 +81,10 @@ import Testing
         let suite = ConformanceSuite(storeType: BrokenStore.type(defect), storage: .memory, seed: 1)
         let report = suite.run()
         let failed = Set(report.failures.map(\.check.id))
-        #expect(failed == Self.expectedFailures[defect], "\(defect) failed \(failed.sorted())")
-        #expect(!report.succeeded)
+        let racing = Self.racingCatches[defect] ?? []
+        #expect(failed.subtracting(racing) == Self.expectedFailures[defect], "\(defect) failed \(failed.sorted())")
+        let succeeded = report.succeeded
+        #expect(!succeeded, "The report of \(defect) says the run succeeded.")
     }
 
     @Test func theInMemoryStorePassesEveryCheckAndTheReportSaysSo() throws {
@@ -41,12 +105,15 @@ import Testing
         #expect(markdown.contains("`C.no.such.check`: names no check"))
     }
 
-    @Test func aWaivedFailureIsListedAndDoesNotFailTheRun() {
+    @Test func aWaivedFailureIsListedAndDoesNotFailTheRun() throws {
+        let reason = "Strings are stored normalized by design."
+        let failing = try #require(Self.expectedFailures[.normalizesStrings])
         let suite = ConformanceSuite(
             storeType: BrokenStore.type(.normalizesStrings), storage: .memory,
-            waivers: ["C.string.nfd": "Strings are stored normalized by design."])
+            waivers: Dictionary(uniqueKeysWithValues: failing.map { ($0, reason) }), seed: 1)
         let report = suite.run()
-        #expect(report.succeeded)
+        let succeeded = report.succeeded
+        #expect(succeeded, "The run failed \(report.failures.map(\.check.id)).")
         let waived = report.results.first { $0.check.id == "C.string.nfd" }?.outcome
         #expect(waived == .waived(reason: "Strings are stored normalized by design.", wouldPass: false))
     }
