@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test demo lint format
+.PHONY: deps build test soak demo lint format
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu).
 deps:
@@ -26,6 +26,11 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+## soak: build, then run the conformance suite's long variants (1,000 kills per durability check).
+soak: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter StrataConformanceTests
 
 ## demo: load a model and print its summary.
 demo: deps

@@ -45,6 +45,9 @@ let package = Package(
             path: "Conformance/StrataConformanceTesting"),
         .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
         .target(name: "StrataTestSupport", dependencies: ["Strata"], path: "Tests/StrataTestSupport"),
+        .executableTarget(
+            name: "JSONStoreConformanceWorker", dependencies: ["StrataConformance", "StrataTestSupport"],
+            path: "Tests/JSONStoreConformanceWorker"),
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", "StrataTestSupport"]

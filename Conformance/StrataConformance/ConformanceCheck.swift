@@ -38,11 +38,23 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
     case fileStorage
     /// The store declares these capabilities.
     case capabilities(StoreCapabilities)
+    /// The store keeps its objects in a file, and the suite has the store's worker executable
+    /// (``ConformanceSuite/workerExecutable``, see ``ConformanceWorker``) to run in a child process.
+    case workerExecutable
+    /// The store keeps its objects in a file, and the suite can mark a file as written by a newer
+    /// format version (``ConformanceSuite/markNewerFormatVersion``).
+    case newerFormatVersion
+    /// The store keeps its objects in a file, and its type is not the named one: a check that
+    /// hands the store a file of another store type does not run against that type itself.
+    case storeTypeOtherThan(String)
 
     public var description: String {
         switch self {
         case .fileStorage: "file storage"
         case .capabilities(let capabilities): "capability \(capabilities)"
+        case .workerExecutable: "a worker executable (ConformanceSuite workerExecutable:, see ConformanceWorker)"
+        case .newerFormatVersion: "a way to mark a file as a newer format version (markNewerFormatVersion:)"
+        case .storeTypeOtherThan(let name): "file storage of a store type other than \(name)"
         }
     }
 }

@@ -34,6 +34,22 @@ public struct ConformanceSuite: Sendable {
     public let seed: UInt64
     /// The folder where checks create their files.
     public let workDirectory: URL
+    /// The store's worker executable, which calls ``ConformanceWorker/run(storeType:options:arguments:)``;
+    /// the durability checks and the unreadable-file check run it in a child process.
+    public let workerExecutable: URL?
+    /// How many times each durability check kills the worker during saves.
+    public let durabilityKills: Int
+    /// Rewrites a saved store file (closed, at the given URL) so that it claims a format version
+    /// newer than the store type understands; `nil` when the store cannot tell versions apart.
+    public let markNewerFormatVersion: (@Sendable (URL) throws -> Void)?
+
+    /// How many times each durability check kills the worker unless the suite is told otherwise:
+    /// 50, or 1,000 when the environment variable `STRATA_SOAK` is set to anything but `0` or
+    /// nothing (as `make soak` does).
+    public static var defaultDurabilityKills: Int {
+        let soak = ProcessInfo.processInfo.environment["STRATA_SOAK"] ?? ""
+        return soak.isEmpty || soak == "0" ? 50 : 1_000
+    }
 
     /// Creates a suite for `storeType`.
     ///
@@ -43,10 +59,18 @@ public struct ConformanceSuite: Sendable {
     ///   - options: The options each store under test is opened with.
     ///   - waivers: Check identifiers the author waives, each with a reason for the report.
     ///   - seed: The seed of every random choice; a random one when `nil`. The report prints it.
-    ///   - workDirectory: Where checks create files; a fresh temporary folder when `nil`.
+    ///   - workDirectory: Where checks create files; a fresh temporary folder when `nil`. A worker
+    ///     dropping root privileges must be able to reach it (the default, under `/tmp`, is).
+    ///   - workerExecutable: The store's worker executable (see ``ConformanceWorker``); without
+    ///     it, the checks requiring ``ConformanceRequirement/workerExecutable`` are skipped.
+    ///   - durabilityKills: How many times each durability check kills the worker;
+    ///     ``defaultDurabilityKills`` when `nil`.
+    ///   - markNewerFormatVersion: Rewrites a closed store file so that it claims a newer format
+    ///     version; without it, ``ConformanceRequirement/newerFormatVersion`` checks are skipped.
     public init(
         storeType: StoreType, storage: Storage, options: StoreOptions = StoreOptions(), waivers: [String: String] = [:],
-        seed: UInt64? = nil, workDirectory: URL? = nil
+        seed: UInt64? = nil, workDirectory: URL? = nil, workerExecutable: URL? = nil, durabilityKills: Int? = nil,
+        markNewerFormatVersion: (@Sendable (URL) throws -> Void)? = nil
     ) {
         self.storeType = storeType
         self.storage = storage
@@ -57,6 +81,9 @@ public struct ConformanceSuite: Sendable {
             workDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "StrataConformance-\(storeType.name)-\(UUID().uuidString)", isDirectory: true)
+        self.workerExecutable = workerExecutable
+        self.durabilityKills = max(durabilityKills ?? Self.defaultDurabilityKills, 1)
+        self.markNewerFormatVersion = markNewerFormatVersion
     }
 
     /// Every check, in category order: the argument list of a parameterised test.
@@ -101,6 +128,9 @@ public struct ConformanceSuite: Sendable {
         switch requirement {
         case .fileStorage: storage != .memory
         case .capabilities(let needed): declaredCapabilities().isSuperset(of: needed)
+        case .workerExecutable: storage != .memory && workerExecutable != nil
+        case .newerFormatVersion: storage != .memory && markNewerFormatVersion != nil
+        case .storeTypeOtherThan(let name): storage != .memory && storeType.name != name
         }
     }
 

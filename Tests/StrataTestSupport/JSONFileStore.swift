@@ -4,7 +4,14 @@ import Strata
 /// A whole-file store for tests: it keeps ``AtomicStoreContents`` as JSON in
 /// one file, written atomically (to a temporary file, then renamed), so that tests can watch
 /// the file itself.
+///
+/// The document names its ``formatVersion``; a file of a newer version is refused with
+/// ``StoreError/Code/unsupported``, a file that is not such a document with
+/// ``StoreError/Code/corrupt``.
 public struct JSONFileStore: AtomicStore {
+    /// The version of the document format this store writes and the newest it reads.
+    public static let formatVersion = 1
+
     /// How the store's writes go wrong, for failure tests.
     public enum Failure: Sendable {
         /// Writes succeed.
@@ -31,6 +38,14 @@ public struct JSONFileStore: AtomicStore {
         }
         // A zero-length file is a store that was never saved, as an empty SQLite file is.
         guard !data.isEmpty else { return nil }
+        if let version = (try? JSONDecoder().decode(FormatHeader.self, from: data))?.formatVersion,
+            version > Self.formatVersion
+        {
+            throw StoreError(
+                code: .unsupported,
+                message: "'\(fileURL.path)' was written in format version \(version) of the \(typeName) store; "
+                    + "this one reads versions up to \(Self.formatVersion). Use a newer Strata.")
+        }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
@@ -51,6 +66,18 @@ public struct JSONFileStore: AtomicStore {
     }
 }
 
+extension JSONFileStore {
+    /// Rewrites the closed store file at `url` so that it claims the format version after
+    /// ``formatVersion``, for tests of how newer files are refused.
+    @Sendable public static func markNewerFormatVersion(at url: URL) throws {
+        guard var document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else {
+            throw StoreError(code: .corrupt, message: "'\(url.path)' is not a JSON store document.")
+        }
+        document["formatVersion"] = formatVersion + 1
+        try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: url, options: .atomic)
+    }
+}
+
 extension StoreType {
     /// A store type whose stores are ``JSONFileStore`` files.
     public static func jsonFile(name: String = "JSON", failure: JSONFileStore.Failure = .none) -> StoreType {
@@ -61,6 +88,11 @@ extension StoreType {
             return JSONFileStore(typeName: name, fileURL: url, failure: failure)
         }
     }
+}
+
+/// The part of a document read before the rest: its format version.
+private struct FormatHeader: Decodable {
+    var formatVersion: Int?
 }
 
 /// The JSON form of ``AtomicStoreContents``; object IDs are kept as their URI strings.
@@ -83,11 +115,13 @@ private struct Document: Codable {
         var toMany: [String: [String]]
     }
 
+    var formatVersion: Int
     var metadata: Metadata
     var nodes: [Node]
     var nextReference: Int64
 
     init(_ contents: AtomicStoreContents) {
+        formatVersion = JSONFileStore.formatVersion
         let m = contents.metadata
         metadata = Metadata(
             storeType: m.storeType, storeIdentifier: m.storeIdentifier, versionHashes: m.versionHashes,

@@ -2,8 +2,108 @@ import Foundation
 import Strata
 
 /// M: a process killed during saves leaves the store at some committed save.
+///
+/// Each check runs the store's worker (see ``ConformanceWorker``) again and again on one file;
+/// every run reopens the store, performs saves of a ``DurabilityScenario`` and reports each one
+/// as it returns, and is killed with `SIGKILL` after a seeded random delay. After every kill the
+/// store is reopened here and must hold exactly the state after one save of the sequence: the
+/// last one the worker reported, or the one it was performing.
 enum DurabilityChecks {
-    static var all: [ConformanceCheck] { [] }
+    static var all: [ConformanceCheck] { [killDuringSaves, killDuringMetadataSaves, killDuringClosedMetadataWrites] }
 
     private static let category = ConformanceCategory.durability
+
+    static let killDuringSaves = category.check(
+        "killDuringSaves",
+        "A process killed at random points while saving inserts, updates and deletes leaves the store at a committed save.",
+        requires: .workerExecutable
+    ) { harness in
+        try killRepeatedly(.objects, harness)
+    }
+
+    static let killDuringMetadataSaves = category.check(
+        "killDuringMetadataSaves",
+        "A process killed while mixing object saves and metadata-only saves leaves both from one committed save.",
+        requires: .workerExecutable
+    ) { harness in
+        try killRepeatedly(.metadata, harness)
+    }
+
+    static let killDuringClosedMetadataWrites = category.check(
+        "killDuringClosedMetadataWrites",
+        "A process killed while writing a closed store's metadata leaves the last written metadata and every object.",
+        requires: .workerExecutable
+    ) { harness in
+        try killRepeatedly(.closedMetadata, harness)
+    }
+
+    /// How many saves one worker run performs at most, so that a run the kill missed ends soon.
+    private static let savesPerRun = 200
+
+    /// The longest random delay between the worker's `ready` and the kill, in microseconds.
+    private static let longestDelay: UInt64 = 30_000
+
+    /// Runs and kills the worker ``ConformanceSuite/durabilityKills`` times on one store,
+    /// checking the store after each kill.
+    private static func killRepeatedly(_ scenario: DurabilityScenario, _ harness: CheckHarness) throws {
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
+        var held = 0
+        var killedDuringRun = 0
+        for kill in 1...harness.suite.durabilityKills {
+            let process = try WorkerProcess(
+                executable: worker, arguments: ["save", scenario.rawValue, url.path, "\(savesPerRun)"])
+            let ready = try process.readLine(timeout: 60)
+            guard let ready, ready == "ready \(held)" else {
+                process.kill()
+                let ending = process.finish()
+                throw CheckFailure(
+                    "Run \(kill): the worker should report 'ready \(held)' (the store holds save \(held)), "
+                        + "but wrote \(ready.map { "'\($0)'" } ?? "nothing") and \(ending.summary).")
+            }
+            usleep(UInt32(UInt64.random(in: 0...longestDelay, using: &harness.random)))
+            process.kill()
+            let ending = process.finish()
+            guard ending.wasSignalled || ending.status == 0 else {
+                throw CheckFailure("Run \(kill): the worker \(ending.summary).")
+            }
+            if ending.wasSignalled { killedDuringRun += 1 }
+            let committed =
+                ending.remainingLines.compactMap { line in
+                    line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
+                }.max() ?? held
+            held = try verify(scenario, harness, afterRun: kill, committed: committed)
+        }
+        try expect(
+            killedDuringRun > 0,
+            "The worker finished all \(savesPerRun) saves before every kill; the kills tested nothing.")
+        try expect(held > 0, "The worker committed no save in \(harness.suite.durabilityKills) runs.")
+    }
+
+    /// Reopens the store and checks that it holds exactly the state after a save no earlier
+    /// than `committed`; returns that save.
+    private static func verify(
+        _ scenario: DurabilityScenario, _ harness: CheckHarness, afterRun run: Int, committed: Int
+    ) throws -> Int {
+        let state: DurableState
+        do {
+            state = try harness.withStore { stack in try DurableState(reading: stack.store) }
+        } catch let failure as CheckFailure {
+            throw CheckFailure("After kill \(run) (save \(committed) committed): \(failure.message)")
+        } catch {
+            throw CheckFailure(
+                "After kill \(run) (save \(committed) committed), the store did not open: \(type(of: error)): \(error)."
+            )
+        }
+        let held = DurabilityScenario.save(of: state)
+        try expect(
+            held >= committed,
+            "After kill \(run), the store holds save \(held), but the worker had committed save \(committed).")
+        let differences = state.differences(from: scenario.expectedState(after: held))
+        try expect(
+            differences.isEmpty,
+            "After kill \(run) (save \(committed) committed), the store is not the state after save \(held) "
+                + "(nor after any other save): " + differences.joined(separator: "; ") + ".")
+        return held
+    }
 }

@@ -1,0 +1,188 @@
+import Foundation
+import Strata
+
+/// A deterministic sequence of saves that the worker performs and the durability checks replay:
+/// save `i` (from 1) is either an object save or a metadata save, and the state after save `i`
+/// depends on nothing else, so a store reopened after a kill can be compared with the exact state
+/// after the save it claims to hold.
+///
+/// An object save updates the `Sample` with the highest serial (`int32` and `string` name the
+/// save), deletes the one with the lowest serial when more than five are live, and inserts the
+/// `Sample` with serial `i` carrying 2 KB of bytes: three objects change in one save, so a half
+/// applied save shows. A metadata save replaces the application's keys with ones naming the save
+/// and carrying 4 KB of bytes.
+enum DurabilityScenario: String, Sendable, CaseIterable {
+    /// Object saves only.
+    case objects
+    /// Object saves, with every third save a metadata-only save of the open store.
+    case metadata
+    /// Three object saves, then metadata written with the store closed, through the store type.
+    case closedMetadata
+
+    /// How save `index` changes the store.
+    enum Step: Equatable {
+        /// An object save through a context.
+        case objects
+        /// A metadata-only save of the open store (`setUserInfo(_:for:)`).
+        case openMetadata
+        /// Metadata written to the closed file (`setMetadata(_:forStoreOfType:at:)`).
+        case closedMetadata
+    }
+
+    /// What save `index` does.
+    func step(_ index: Int) -> Step {
+        switch self {
+        case .objects: .objects
+        case .metadata: index % 3 == 0 ? .openMetadata : .objects
+        case .closedMetadata: index <= 3 ? .objects : .closedMetadata
+        }
+    }
+
+    /// The state after save `index` (0: a new, empty store), replayed from the start.
+    func expectedState(after index: Int) -> DurableState {
+        var state = DurableState()
+        for save in stride(from: 1, through: index, by: 1) {
+            switch step(save) {
+            case .objects:
+                let (updated, deleted) = state.objectSaveTargets()
+                if let updated {
+                    state.objects[updated]?.int32 = Int32(truncatingIfNeeded: save)
+                    state.objects[updated]?.string = Self.updatedString(save)
+                    state.objects[updated]?.version += 1
+                }
+                if let deleted { state.objects[deleted] = nil }
+                state.objects[Int64(save)] = DurableState.Sample(
+                    int32: 0, string: Self.insertedString(save), binary: Self.bytes(save, count: 2048), version: 1)
+            case .openMetadata, .closedMetadata:
+                state.userInfo = Self.userInfo(save)
+            }
+        }
+        return state
+    }
+
+    /// Performs save `index` on `stack`, whose store holds the state after save `index - 1`.
+    func performObjectSave(_ index: Int, on stack: CheckStack) throws {
+        let samples = try stack.objects(ConformanceModel.sample, sortedBy: [FetchSortDescriptor("serial")])
+        try stack.run {
+            if let updated = samples.last {
+                try updated.setValue(.integer32(Int32(truncatingIfNeeded: index)), forKey: "int32")
+                try updated.setValue(.string(Self.updatedString(index)), forKey: "string")
+            }
+            if samples.count > DurableState.liveObjects, let deleted = samples.first {
+                try stack.context.delete(deleted)
+            }
+            let inserted = try stack.context.insertNewObject(forEntityName: ConformanceModel.sample)
+            try inserted.setValue(.integer64(Int64(index)), forKey: "serial")
+            try inserted.setValue(.integer32(0), forKey: "int32")
+            try inserted.setValue(.string(Self.insertedString(index)), forKey: "string")
+            try inserted.setValue(.binary(Self.bytes(index, count: 2048)), forKey: "binary")
+            try stack.context.save()
+        }
+    }
+
+    /// The application's keys a metadata save `index` writes.
+    static func userInfo(_ index: Int) -> [String: AttributeValue] {
+        [
+            "save": .integer64(Int64(index)), "note": .string("metadata save \(index)"),
+            "blob": .binary(bytes(index, count: 4096)),
+        ]
+    }
+
+    /// The save a state is the result of: the highest serial or metadata save it holds.
+    static func save(of state: DurableState) -> Int {
+        let serial = state.objects.keys.max() ?? 0
+        guard case .integer64(let metadataSave) = state.userInfo["save"] else { return Int(serial) }
+        return Int(max(serial, metadataSave))
+    }
+
+    private static func insertedString(_ index: Int) -> String { "inserted by save \(index)" }
+
+    private static func updatedString(_ index: Int) -> String { "updated by save \(index)" }
+
+    /// `count` bytes that differ from save to save.
+    private static func bytes(_ index: Int, count: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index &* 7) })
+    }
+}
+
+/// The part of a store the durability checks compare: every `Sample` by serial, and the
+/// application's keys.
+struct DurableState: Equatable {
+    /// The values a durability save writes to a `Sample`, and its version.
+    struct Sample: Equatable {
+        var int32: Int32
+        var string: String
+        var binary: Data
+        var version: Int64
+    }
+
+    /// How many `Sample`s stay live: an object save deletes the oldest beyond these.
+    static let liveObjects = 5
+
+    var objects: [Int64: Sample] = [:]
+    var userInfo: [String: AttributeValue] = [:]
+
+    /// The serials an object save updates and deletes in this state.
+    func objectSaveTargets() -> (updated: Int64?, deleted: Int64?) {
+        let serials = objects.keys.sorted()
+        return (serials.last, serials.count > Self.liveObjects ? serials.first : nil)
+    }
+
+    /// The state of `store`, read through the store SPI.
+    init(reading store: any IncrementalStore) throws {
+        guard case .snapshots(let snapshots) = try store.execute(StoreFetchRequest(entityName: ConformanceModel.sample))
+        else { throw CheckFailure("A fetch of snapshots of \(ConformanceModel.sample) returned something else.") }
+        for snapshot in snapshots {
+            guard case .integer64(let serial) = snapshot.values["serial"] ?? .null else {
+                throw CheckFailure("\(snapshot.objectID) has no integer serial: \(snapshot.values["serial"] ?? .null).")
+            }
+            guard case .integer32(let int32) = snapshot.values["int32"] ?? .null,
+                case .string(let string) = snapshot.values["string"] ?? .null,
+                case .binary(let binary) = snapshot.values["binary"] ?? .null
+            else {
+                throw CheckFailure(
+                    "Sample serial \(serial) (\(snapshot.objectID)) lacks a value written in one save: int32 "
+                        + "\(snapshot.values["int32"] ?? .null), string \(snapshot.values["string"] ?? .null), "
+                        + "binary \(snapshot.values["binary"] ?? .null).")
+            }
+            objects[serial] = Sample(int32: int32, string: string, binary: binary, version: snapshot.version)
+        }
+        userInfo = store.metadata.userInfo
+    }
+
+    init() {}
+
+    /// How `self` differs from `expected`, object by object and key by key.
+    func differences(from expected: DurableState) -> [String] {
+        var lines: [String] = []
+        for serial in Set(objects.keys).union(expected.objects.keys).sorted() {
+            switch (objects[serial], expected.objects[serial]) {
+            case (nil, _?): lines.append("Sample serial \(serial) is missing")
+            case (_?, nil): lines.append("Sample serial \(serial) should not be there")
+            case (let actual?, let wanted?) where actual != wanted:
+                if actual.int32 != wanted.int32 {
+                    lines.append("Sample serial \(serial) int32 is \(actual.int32), expected \(wanted.int32)")
+                }
+                if actual.string != wanted.string {
+                    lines.append("Sample serial \(serial) string is '\(actual.string)', expected '\(wanted.string)'")
+                }
+                if actual.binary != wanted.binary {
+                    lines.append(
+                        "Sample serial \(serial) binary differs (\(actual.binary.count) bytes, expected \(wanted.binary.count))"
+                    )
+                }
+                if actual.version != wanted.version {
+                    lines.append("Sample serial \(serial) version is \(actual.version), expected \(wanted.version)")
+                }
+            default: break
+            }
+        }
+        for key in Set(userInfo.keys).union(expected.userInfo.keys).sorted()
+        where userInfo[key] != expected.userInfo[key] {
+            lines.append(
+                "user key '\(key)' is \(userInfo[key].map { $0.exactDescription } ?? "missing"), "
+                    + "expected \(expected.userInfo[key].map { $0.exactDescription } ?? "none")")
+        }
+        return lines
+    }
+}
