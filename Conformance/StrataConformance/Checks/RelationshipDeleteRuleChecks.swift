@@ -151,12 +151,7 @@ enum RelationshipDeleteRuleChecks {
         "deleteRule.deny",
         "Deleting an object whose deny relationship has members fails with deleteDenied, and the whole save is dropped."
     ) { harness in
-        let saved = try RelationshipChecks.save(in: harness) { stack in
-            let vaults = try ["Safe", "Empty"].map { try stack.insert("Vault", ["name": .string($0)]) }
-            let items = try ["Gold", "Silver"].map { try stack.insert("Item", ["name": .string($0)]) }
-            try stack.run { try vaults[0].setObjects(items, forKey: "items") }
-            return vaults + items
-        }
+        let saved = try saveVaults(in: harness)
         try harness.withStore(configuration: ConformanceModel.graph) { stack in
             try stack.run {
                 try stack.context.delete(stack.context.existingObject(with: saved.id("Empty")))
@@ -185,12 +180,7 @@ enum RelationshipDeleteRuleChecks {
         "deleteRule.denyWhenEmpty",
         "An object whose deny relationship is empty, or emptied in the same save, is deleted."
     ) { harness in
-        let saved = try RelationshipChecks.save(in: harness) { stack in
-            let vaults = try ["Safe", "Empty"].map { try stack.insert("Vault", ["name": .string($0)]) }
-            let items = try ["Gold", "Silver"].map { try stack.insert("Item", ["name": .string($0)]) }
-            try stack.run { try vaults[0].setObjects(items, forKey: "items") }
-            return vaults + items
-        }
+        let saved = try saveVaults(in: harness)
         try RelationshipChecks.change(in: harness, saved) { stack, object in
             for name in ["Gold", "Silver", "Safe", "Empty"] { try stack.context.delete(object(name)) }
         }
@@ -233,6 +223,16 @@ enum RelationshipDeleteRuleChecks {
                 for (child, parent) in parents { try node[child]?.setObject(node[parent], forKey: "parent") }
             }
             return nodes
+        }
+    }
+
+    /// Saves the vaults Safe (holding the items Gold and Silver) and Empty.
+    private static func saveVaults(in harness: CheckHarness) throws -> Named {
+        try RelationshipChecks.save(in: harness) { stack in
+            let vaults = try ["Safe", "Empty"].map { try stack.insert("Vault", ["name": .string($0)]) }
+            let items = try ["Gold", "Silver"].map { try stack.insert("Item", ["name": .string($0)]) }
+            try stack.run { try vaults[0].setObjects(items, forKey: "items") }
+            return vaults + items
         }
     }
 }
