@@ -95,11 +95,8 @@ struct BadFileProbe {
         var count = 0
         for name in model.entityNames(inConfiguration: store.configurationName) {
             guard let entity = model.schema.entitiesByName[name] else { continue }
-            let result = try store.execute(StoreFetchRequest(entityName: name, includesSubentities: false))
-            guard case .snapshots(let snapshots) = result else {
-                throw CheckFailure("A fetch of snapshots of \(name) returned \(result).")
-            }
-            for snapshot in snapshots {
+            for snapshot in try store.fetchedSnapshots(StoreFetchRequest(entityName: name, includesSubentities: false))
+            {
                 count += 1
                 for relationship in entity.relationships where relationship.isToMany {
                     _ = try store.relatedObjectIDs(of: snapshot.objectID, relationship: relationship.name)

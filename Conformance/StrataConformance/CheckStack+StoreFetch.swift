@@ -17,42 +17,9 @@ extension CheckStack {
         return objects.map(\.objectID)
     }
 
-    /// The IDs the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/objectIDs``.
-    func storeIDs(_ request: StoreFetchRequest) throws -> [ObjectID] {
-        var request = request
-        request.resultType = .objectIDs
-        let result = try store.execute(request)
-        guard case .objectIDs(let ids) = result else {
-            throw CheckFailure("A fetch of \(request.entityName) for object IDs returned \(result).")
-        }
-        return ids
-    }
-
-    /// The snapshots the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/snapshots``.
-    func storeSnapshots(_ request: StoreFetchRequest) throws -> [Snapshot] {
-        var request = request
-        request.resultType = .snapshots
-        let result = try store.execute(request)
-        guard case .snapshots(let snapshots) = result else {
-            throw CheckFailure("A fetch of \(request.entityName) for snapshots returned \(result).")
-        }
-        return snapshots
-    }
-
-    /// The count the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/count``.
-    func storeCount(_ request: StoreFetchRequest) throws -> Int {
-        var request = request
-        request.resultType = .count
-        let result = try store.execute(request)
-        guard case .count(let count) = result else {
-            throw CheckFailure("A fetch of \(request.entityName) for a count returned \(result).")
-        }
-        return count
-    }
-
     /// Every stored `Sample`, sorted by serial.
     func storedSamples() throws -> [Snapshot] {
-        try storeSnapshots(
+        try store.fetchedSnapshots(
             StoreFetchRequest(entityName: ConformanceModel.sample, sortDescriptors: [FetchSortDescriptor("serial")]))
     }
 }

@@ -136,9 +136,7 @@ struct DurableState: Equatable {
 
     /// The state of `store`, read through the store SPI.
     init(reading store: any IncrementalStore) throws {
-        guard case .snapshots(let snapshots) = try store.execute(StoreFetchRequest(entityName: ConformanceModel.sample))
-        else { throw CheckFailure("A fetch of snapshots of \(ConformanceModel.sample) returned something else.") }
-        for snapshot in snapshots {
+        for snapshot in try store.fetchedSnapshots(StoreFetchRequest(entityName: ConformanceModel.sample)) {
             guard case .integer64(let serial) = snapshot.values["serial"] ?? .null else {
                 throw CheckFailure("\(snapshot.objectID) has no integer serial: \(snapshot.values["serial"] ?? .null).")
             }

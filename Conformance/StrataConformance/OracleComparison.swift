@@ -38,9 +38,8 @@ struct OracleComparison {
         }
         let oracleSerials = try storeSerials(oracle, oracleQuery)
         try compare(try storeSerials(subject, query), oracleSerials, query, "executed by the store")
-        let storeRequest = try self.storeRequest(query, resultType: .count)
         try expectEqual(
-            try subject.store.execute(storeRequest), .count(oracleSerials.count),
+            try subject.store.fetchedCount(try storeRequest(query)), oracleSerials.count,
             "\(query), counted by the store")
     }
 
@@ -64,19 +63,14 @@ struct OracleComparison {
         return request
     }
 
-    private func storeRequest(
-        _ query: OracleQuery, resultType: StoreFetchRequest.ResultType
-    ) throws -> StoreFetchRequest {
+    private func storeRequest(_ query: OracleQuery) throws -> StoreFetchRequest {
         StoreFetchRequest(
             entityName: query.entity, predicate: try query.predicate(), sortDescriptors: query.sortDescriptors,
-            fetchOffset: query.offset, fetchLimit: query.limit, resultType: resultType)
+            fetchOffset: query.offset, fetchLimit: query.limit)
     }
 
     private func storeSerials(_ stack: CheckStack, _ query: OracleQuery) throws -> [Int64] {
-        let result = try stack.store.execute(try storeRequest(query, resultType: .snapshots))
-        guard case .snapshots(let snapshots) = result else {
-            throw CheckFailure("\(query): the store returned \(result) when asked for snapshots.")
-        }
+        let snapshots = try stack.store.fetchedSnapshots(try storeRequest(query))
         return try snapshots.map { try Self.serial($0.values["serial"] ?? .null) }
     }
 

@@ -23,11 +23,12 @@ enum FetchShapeChecks {
             try stack.saveSamples(1...12)
             let request = StoreFetchRequest(
                 entityName: ConformanceModel.sample, sortDescriptors: [FetchSortDescriptor("serial")], fetchLimit: 0)
-            try expectEqual(try stack.storeIDs(request).count, 12, "Object IDs of 12 Samples fetched with limit 0")
             try expectEqual(
-                try stack.storeSnapshots(request).map(\.serial), serials(1...12),
+                try stack.store.fetchedIDs(request).count, 12, "Object IDs of 12 Samples fetched with limit 0")
+            try expectEqual(
+                try stack.store.fetchedSnapshots(request).map(\.serial), serials(1...12),
                 "Serials of 12 Samples fetched with limit 0")
-            try expectEqual(try stack.storeCount(request), 12, "The count of 12 Samples with limit 0")
+            try expectEqual(try stack.store.fetchedCount(request), 12, "The count of 12 Samples with limit 0")
         }
     }
 
@@ -56,9 +57,9 @@ enum FetchShapeChecks {
                     entityName: ConformanceModel.sample, sortDescriptors: [FetchSortDescriptor("serial")],
                     fetchOffset: offset, fetchLimit: limit)
                 let shape = "12 Samples at offset \(offset), limit \(limit.map(String.init) ?? "none")"
-                try expectEqual(try stack.storeIDs(request), [], "Object IDs of \(shape)")
-                try expectEqual(try stack.storeSnapshots(request).map(\.serial), [], "Serials of \(shape)")
-                try expectEqual(try stack.storeCount(request), 0, "The count of \(shape)")
+                try expectEqual(try stack.store.fetchedIDs(request), [], "Object IDs of \(shape)")
+                try expectEqual(try stack.store.fetchedSnapshots(request).map(\.serial), [], "Serials of \(shape)")
+                try expectEqual(try stack.store.fetchedCount(request), 0, "The count of \(shape)")
             }
         }
     }
@@ -89,9 +90,9 @@ enum FetchShapeChecks {
                 entityName: ConformanceModel.sample, sortDescriptors: [FetchSortDescriptor("serial")], fetchOffset: 9,
                 fetchLimit: 10)
             try expectEqual(
-                try stack.storeSnapshots(request).map(\.serial), serials(10...12),
+                try stack.store.fetchedSnapshots(request).map(\.serial), serials(10...12),
                 "Serials of 12 Samples at offset 9, limit 10")
-            try expectEqual(try stack.storeCount(request), 3, "The count of 12 Samples at offset 9, limit 10")
+            try expectEqual(try stack.store.fetchedCount(request), 3, "The count of 12 Samples at offset 9, limit 10")
         }
     }
 
@@ -101,7 +102,7 @@ enum FetchShapeChecks {
         try harness.withStore { stack in
             try stack.saveSamples(1...30)
             let pages = try stride(from: 0, through: 35, by: 7).map { offset in
-                try stack.storeSnapshots(
+                try stack.store.fetchedSnapshots(
                     StoreFetchRequest(
                         entityName: ConformanceModel.sample, sortDescriptors: [FetchSortDescriptor("serial")],
                         fetchOffset: offset, fetchLimit: 7)
@@ -121,7 +122,7 @@ enum FetchShapeChecks {
             try stack.saveSamples(1...20)
             let sort = [FetchSortDescriptor("int16"), FetchSortDescriptor("serial", ascending: false)]
             let pages = try stride(from: 0, to: 20, by: 4).map { offset in
-                try stack.storeSnapshots(
+                try stack.store.fetchedSnapshots(
                     StoreFetchRequest(
                         entityName: ConformanceModel.sample, sortDescriptors: sort, fetchOffset: offset, fetchLimit: 4)
                 ).map(\.serial)
@@ -157,8 +158,8 @@ enum FetchShapeChecks {
         try harness.withStore { stack in
             try fillShapes(stack)
             for (shape, request) in try requestShapes() {
-                let ids = try stack.storeIDs(request)
-                let snapshotIDs = try stack.storeSnapshots(request).map(\.objectID)
+                let ids = try stack.store.fetchedIDs(request)
+                let snapshotIDs = try stack.store.fetchedSnapshots(request).map(\.objectID)
                 if request.sortDescriptors.isEmpty {
                     try expectEqual(Set(ids), Set(snapshotIDs), "The object IDs of \(shape), as a set")
                     try expectEqual(ids.count, snapshotIDs.count, "The number of object IDs of \(shape)")
@@ -176,7 +177,8 @@ enum FetchShapeChecks {
             try fillShapes(stack)
             for (shape, request) in try requestShapes() {
                 try expectEqual(
-                    try stack.storeCount(request), try stack.storeIDs(request).count, "The count of \(shape)")
+                    try stack.store.fetchedCount(request), try stack.store.fetchedIDs(request).count,
+                    "The count of \(shape)")
             }
         }
     }

@@ -42,10 +42,7 @@ enum InheritanceChecks {
         try withShapes(harness) { stack in
             try expectFetch("Shape", gives: shapes.map(\.name), in: stack)
             try expectFetch("Shape", includesSubentities: false, gives: [], in: stack)
-            let result = try stack.store.execute(StoreFetchRequest(entityName: "Shape", resultType: .objectIDs))
-            guard case .objectIDs(let ids) = result else {
-                throw CheckFailure("An objectIDs fetch of Shape returned \(result).")
-            }
+            let ids = try stack.store.fetchedIDs(StoreFetchRequest(entityName: "Shape"))
             try expectEqual(
                 ids.map(\.entityName).sorted(), shapes.map(\.entity).sorted(), "The entities of the fetched Shape IDs")
         }
@@ -241,19 +238,12 @@ enum InheritanceChecks {
         guard predicate.map({ stack.store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true else {
             return
         }
-        var storeRequest = StoreFetchRequest(
+        let storeRequest = StoreFetchRequest(
             entityName: entity, includesSubentities: includesSubentities, predicate: predicate,
             sortDescriptors: sortDescriptors, fetchOffset: offset, fetchLimit: limit)
-        let snapshots = try stack.store.execute(storeRequest)
-        guard case .snapshots(let snapshots) = snapshots else {
-            throw CheckFailure("\(subject) through execute returned \(snapshots) instead of snapshots.")
-        }
+        let snapshots = try stack.store.fetchedSnapshots(storeRequest)
         try compare(snapshots.map { $0.values["name"]?.get(String.self) ?? "-" }, "through execute")
-        storeRequest.resultType = .objectIDs
-        let ids = try stack.store.execute(storeRequest)
-        guard case .objectIDs(let ids) = ids else {
-            throw CheckFailure("\(subject) through execute returned \(ids) instead of object IDs.")
-        }
+        let ids = try stack.store.fetchedIDs(storeRequest)
         let idSubject = "\(subject) through execute: the IDs, compared with the snapshots' IDs"
         if ordered {
             try expectEqual(ids, snapshots.map(\.objectID), idSubject)

@@ -278,7 +278,7 @@ enum OptimisticLockingChecks {
             }
             try expectEqual(stored, expectedState, "Serial/string/version of the Samples after the conflict, reopened")
             try expectEqual(
-                try stack.storeCount(StoreFetchRequest(entityName: "Person")), 0,
+                try stack.store.fetchedCount(StoreFetchRequest(entityName: "Person")), 0,
                 "People after the conflicting save that inserted one, reopened")
         }
     }

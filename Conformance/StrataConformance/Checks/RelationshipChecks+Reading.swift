@@ -153,10 +153,6 @@ extension RelationshipChecks {
 
     /// How many objects of `entity` (sub-entities included) the store holds, asked through `execute`.
     static func storedCount(_ entity: String, in stack: CheckStack) throws -> Int {
-        let result = try stack.store.execute(StoreFetchRequest(entityName: entity, resultType: .count))
-        guard case .count(let count) = result else {
-            throw CheckFailure("A count fetch of \(entity) returned \(result) instead of a count.")
-        }
-        return count
+        try stack.store.fetchedCount(StoreFetchRequest(entityName: entity))
     }
 }

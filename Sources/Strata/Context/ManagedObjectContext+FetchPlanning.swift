@@ -81,7 +81,7 @@ extension ManagedObjectContext {
         let kinds = Set(try kinds(of: request))
         let pending = request.includesPendingChanges
         let touched = hasPendingChanges(touching: kinds, request)
-        let limit = request.fetchLimit == 0 ? nil : request.fetchLimit
+        let limit = StoreFetchRequest.effectiveLimit(request.fetchLimit)
         var candidates: OrderedSet<ManagedObject> = []
         var judged: Set<ManagedObject> = []
         for store in stores {

@@ -42,11 +42,11 @@ public struct StoreFetchRequest: Sendable, Hashable {
 }
 
 extension StoreFetchRequest {
+    /// `limit`, or `nil` when it asks for no limit: `nil` or 0, as in Core Data.
+    static func effectiveLimit(_ limit: Int?) -> Int? { limit == 0 ? nil : limit }
+
     /// The most objects to return after the offset: `Int.max` when ``fetchLimit`` is `nil` or 0.
-    var pageSize: Int {
-        guard let fetchLimit, fetchLimit != 0 else { return .max }
-        return max(fetchLimit, 0)
-    }
+    var pageSize: Int { max(Self.effectiveLimit(fetchLimit) ?? .max, 0) }
 }
 
 /// What a store returns for a ``StoreFetchRequest``, matching its result type.
