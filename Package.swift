@@ -38,7 +38,10 @@ let package = Package(
             name: "StrataXcodeModel",
             dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "StrataSQLite", dependencies: ["Strata", "CStrataSQLite"], path: "Stores/SQLite"),
+        .target(
+            name: "StrataSQLite",
+            dependencies: ["Strata", "CStrataSQLite", .product(name: "Logging", package: "swift-log")],
+            path: "Stores/SQLite"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .target(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
@@ -56,7 +59,14 @@ let package = Package(
             name: "StrataConformanceTests",
             dependencies: ["Strata", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport"]
         ),
-        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
+        .executableTarget(
+            name: "SQLiteStoreConformanceWorker", dependencies: ["StrataConformance", "StrataSQLite"],
+            path: "Tests/SQLiteStoreConformanceWorker"),
+        .testTarget(
+            name: "StrataSQLiteTests",
+            dependencies: [
+                "StrataSQLite", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
+            ]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

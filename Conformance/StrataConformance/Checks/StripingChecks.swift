@@ -96,18 +96,26 @@ enum StripingChecks {
     }
 
     static let readOnlyStoreRefusesWrites = category.check(
-        "readOnlyStoreRefusesWrites", "A store opened read-only refuses a save with readOnly and keeps its objects."
+        "readOnlyStoreRefusesWrites",
+        "A store opened read-only refuses a save with readOnly and keeps its objects; a missing file is not opened read-only."
     ) { harness in
         var readOnly = harness.suite.options
         readOnly.isReadOnly = true
-        try harness.withStore("readOnly", options: readOnly) { stack in
-            try stack.insert(ConformanceModel.sample, ["serial": 1])
-            try expectReadOnlyRefusal(stack)
-            try expectEqual(
-                try stack.store.execute(StoreFetchRequest(entityName: ConformanceModel.sample, resultType: .count)),
-                .count(0), "Samples in the read-only store after the refused save")
+        guard harness.isFileBacked else {
+            try harness.withStore("readOnly", options: readOnly) { stack in
+                try stack.insert(ConformanceModel.sample, ["serial": 1])
+                try expectReadOnlyRefusal(stack)
+                try expectEqual(
+                    try stack.store.execute(StoreFetchRequest(entityName: ConformanceModel.sample, resultType: .count)),
+                    .count(0), "Samples in the read-only store after the refused save")
+            }
+            return
         }
-        guard harness.isFileBacked else { return }
+        // Opening a file that is not there read-only would give a silently empty store.
+        try expectError(
+            "a StoreError opening a missing file read-only",
+            { try harness.withStore("missing", options: readOnly) { _ in } },
+            matches: { $0 is StoreError })
         try harness.withStore { stack in
             try stack.insert(ConformanceModel.sample, ["serial": 1, "string": "kept"])
             try stack.save()

@@ -10,10 +10,8 @@ final class PredicateEvaluator {
     let variables: [String: AttributeValue]
     /// The date `now()` returns.
     let now: Date
-    /// Compiled `LIKE` patterns.
-    var likePatterns: [PatternKey: LikePattern] = [:]
-    /// Compiled `MATCHES` patterns.
-    var regularExpressions: [PatternKey: RegularExpressionPattern] = [:]
+    /// Compiled string patterns.
+    var patterns: [PatternKey: StringPattern] = [:]
 
     /// Creates an evaluator with the given variable values and clock reading.
     init(variables: [String: AttributeValue] = [:], now: Date = Date()) {

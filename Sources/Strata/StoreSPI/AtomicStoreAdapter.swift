@@ -62,6 +62,9 @@ final class AtomicStoreAdapter: IncrementalStore {
                         + problems.joined(separator: " "))
             }
             contents = loaded
+        } else if request.options.isReadOnly, let url = store.url {
+            throw StoreError(
+                code: .io, message: "There is no \(store.typeName) store at '\(url.path)' to open read-only.")
         } else {
             contents = AtomicStoreContents(
                 metadata: StoreMetadata(
@@ -107,14 +110,7 @@ final class AtomicStoreAdapter: IncrementalStore {
     }
 
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        let entity = try entitySchema(named: objectID.entityName)
-        guard let description = entity.relationshipsByName[relationship], description.isToMany else {
-            throw StoreError(
-                code: .unknownObject,
-                message:
-                    "\(storeName) cannot list members of '\(entity.name).\(relationship)': it is not a to-many relationship."
-            )
-        }
+        _ = try entitySchema(named: objectID.entityName).toManyRelationship(named: relationship, storeName: storeName)
         guard let node = state.withLock({ $0.nodes[objectID] }) else {
             throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
         }
@@ -135,9 +131,11 @@ final class AtomicStoreAdapter: IncrementalStore {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
-        for change in changes.inserted + changes.updated { try validate(change) }
+        try changes.validate(
+            schema: schema, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
         try state.withLock { (state: inout State) throws in
-            try Self.checkVersions(changes, against: state.nodes)
+            let stored = state.nodes
+            try changes.checkVersions { stored[$0]?.snapshot.version }
             var next = state
             for change in changes.inserted {
                 next.nodes[change.objectID] = StoreNode(
@@ -157,91 +155,6 @@ final class AtomicStoreAdapter: IncrementalStore {
             try store.write(
                 AtomicStoreContents(metadata: next.metadata, nodes: nodes, nextReference: next.nextReference))
             state = next
-        }
-    }
-
-    /// Throws ``StoreError/Code/conflict`` listing every change whose expected version is
-    /// not the stored one (or whose insert finds an object already there).
-    private static func checkVersions(_ changes: StoreChangeSet, against nodes: [ObjectID: StoreNode]) throws {
-        var conflicts: [StoreError.Conflict] = []
-        for change in changes.inserted {
-            if let stored = nodes[change.objectID] {
-                conflicts.append(
-                    .init(objectID: change.objectID, expectedVersion: 0, storedVersion: stored.snapshot.version))
-            }
-        }
-        let expectations =
-            changes.updated.map { ($0.objectID, $0.expectedVersion) }
-            + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
-        for (objectID, expected) in expectations {
-            let stored = nodes[objectID]?.snapshot.version
-            if stored != expected {
-                conflicts.append(.init(objectID: objectID, expectedVersion: expected, storedVersion: stored))
-            }
-        }
-        guard conflicts.isEmpty else {
-            let list = conflicts.map {
-                "\($0.objectID) (expected version \($0.expectedVersion), stored \($0.storedVersion.map(String.init) ?? "none"))"
-            }
-            throw StoreError(
-                code: .conflict,
-                message: "The save conflicts with changes already saved: \(list.joined(separator: ", ")).",
-                conflicts: conflicts)
-        }
-    }
-
-    /// Throws ``StoreError/Code/invalidChange`` when `change` is not for a permanent object of
-    /// this store, names a property its entity does not have, gives a value its attribute
-    /// cannot hold, or refers to an object its relationship cannot hold.
-    private func validate(_ change: StoreChangeSet.ObjectChange) throws {
-        let entity = try entitySchema(named: change.objectID.entityName)
-        func invalid(_ message: String) -> StoreError {
-            StoreError(code: .invalidChange, message: "\(storeName) cannot save \(change.objectID): \(message)")
-        }
-        guard !change.objectID.isTemporary else {
-            throw invalid("a temporary ID cannot be saved; get a permanent one from permanentIDs(forEntities:).")
-        }
-        guard change.objectID.storeIdentifier == identifier else {
-            throw invalid("the ID belongs to store '\(change.objectID.storeIdentifier ?? "")', not '\(identifier)'.")
-        }
-        for (key, value) in change.values {
-            if let attribute = entity.attributesByName[key], !attribute.isTransient {
-                guard attribute.type.accepts(value) else {
-                    throw invalid("'\(entity.name).\(key)' is \(attribute.type.modelFileName), not \(value).")
-                }
-            } else if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
-                guard case .objectID(let destination) = value else {
-                    guard value.isNull else {
-                        throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
-                    }
-                    continue
-                }
-                try checkDestination(destination, of: relationship, in: entity, invalid)
-            } else {
-                throw invalid("'\(entity.name)' has no stored attribute or to-one relationship '\(key)'.")
-            }
-        }
-        for (key, members) in change.toManyRelationships {
-            guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
-                throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
-            }
-            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
-        }
-    }
-
-    /// Throws `invalid(…)` unless `destination` is an object `relationship` can hold: of its
-    /// destination entity or a sub-entity, and not temporary.
-    private func checkDestination(
-        _ destination: ObjectID, of relationship: RelationshipDescription, in entity: EntitySchema,
-        _ invalid: (String) -> StoreError
-    ) throws {
-        let path = "'\(entity.name).\(relationship.name)'"
-        guard schema.entitiesByName[destination.entityName]?.isKind(of: relationship.destinationEntityName) == true
-        else {
-            throw invalid("\(path) holds \(relationship.destinationEntityName) objects, not \(destination).")
-        }
-        guard !destination.isTemporary else {
-            throw invalid("\(path) refers to \(destination), which has a temporary ID.")
         }
     }
 

@@ -61,6 +61,16 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 }
 
+extension StoreMetadata {
+    /// The digest Core Data records as `NSStoreModelVersionHashesDigest`: SHA-512 over each
+    /// entity's name and version hash in ``versionHashes``, entities in name order (64 bytes).
+    public var versionHashesDigest: [UInt8] { VersionHash.modelDigest(versionHashes) }
+
+    /// The checksum Core Data records as `NSStoreModelVersionChecksumKey`: SHA-256 over the
+    /// version hashes in ``versionHashes``, entities in name order (32 bytes).
+    public var versionChecksum: [UInt8] { VersionHash.modelChecksum(versionHashes) }
+}
+
 /// The version of Strata, recorded in the metadata of every store it writes.
 public enum StrataVersion {
     /// This build's version.

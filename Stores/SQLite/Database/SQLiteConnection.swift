@@ -24,7 +24,7 @@ final class SQLiteConnection {
 
     /// The path of the database file.
     let path: String
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var cachedStatements: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for locks held by

@@ -80,6 +80,9 @@ final class SQLiteStatement {
         return result
     }
 
+    /// Makes the statement ready to run again, keeping its bindings. Calls `sqlite3_reset`.
+    func reset() { sqlite3_reset(handle) }
+
     /// The number of columns in a result row. Calls `sqlite3_column_count`.
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
@@ -109,3 +112,15 @@ final class SQLiteStatement {
 }
 
 @available(*, unavailable) extension SQLiteStatement: Sendable {}
+
+extension SQLiteStatement {
+    /// Runs the statement with `values` bound and returns every row, read by `row`, which may
+    /// throw any error.
+    func rowsThrowing<Row>(_ values: [SQLiteValue], _ row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        try bind(values)
+        defer { reset() }
+        var result: [Row] = []
+        while try step() { result.append(try row(self)) }
+        return result
+    }
+}

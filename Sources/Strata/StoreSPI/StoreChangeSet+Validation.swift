@@ -1,0 +1,121 @@
+/// The checks every store makes before it writes a change set, shared so that each store
+/// refuses the same changes with the same errors.
+extension StoreChangeSet {
+    /// Throws ``StoreError/Code/invalidChange`` for the first change that is not for a
+    /// permanent object of the store `storeIdentifier`, names a property its entity does not
+    /// store, gives a value its attribute cannot hold, or refers to an object its relationship
+    /// cannot hold; ``StoreError/Code/unknownEntity`` for an entity outside `entityNames`.
+    ///
+    /// - Parameters:
+    ///   - schema: The model's schema.
+    ///   - entityNames: The entities the store holds.
+    ///   - storeIdentifier: The store's identifier.
+    ///   - storeName: How messages name the store, such as "The SQLite store at '/a/b.sqlite'".
+    public func validate(
+        schema: ModelSchema, entityNames: Set<String>, storeIdentifier: String, storeName: String
+    ) throws {
+        let validator = ChangeValidator(
+            schema: schema, entityNames: entityNames, storeIdentifier: storeIdentifier, storeName: storeName)
+        for change in inserted + updated { try validator.validate(change) }
+    }
+
+    /// Throws ``StoreError/Code/conflict`` listing every change whose expected version is not
+    /// the stored one: an insert of an object that already exists, or an update or deletion of
+    /// an object whose stored version (`nil` when missing) differs from the expected one.
+    ///
+    /// - Parameter storedVersion: The version the store holds for an object; `nil` when it
+    ///   holds none.
+    public func checkVersions(storedVersion: (ObjectID) throws -> Int64?) throws {
+        var conflicts: [StoreError.Conflict] = []
+        for change in inserted {
+            if let stored = try storedVersion(change.objectID) {
+                conflicts.append(.init(objectID: change.objectID, expectedVersion: 0, storedVersion: stored))
+            }
+        }
+        let expectations =
+            updated.map { ($0.objectID, $0.expectedVersion) } + deleted.map { ($0.objectID, $0.expectedVersion) }
+        for (objectID, expected) in expectations {
+            let stored = try storedVersion(objectID)
+            if stored != expected {
+                conflicts.append(.init(objectID: objectID, expectedVersion: expected, storedVersion: stored))
+            }
+        }
+        guard conflicts.isEmpty else {
+            let list = conflicts.map {
+                "\($0.objectID) (expected version \($0.expectedVersion), stored \($0.storedVersion.map(String.init) ?? "none"))"
+            }
+            throw StoreError(
+                code: .conflict,
+                message: "The save conflicts with changes already saved: \(list.joined(separator: ", ")).",
+                conflicts: conflicts)
+        }
+    }
+}
+
+/// Checks one change against the model and the store it is for.
+private struct ChangeValidator {
+    let schema: ModelSchema
+    let entityNames: Set<String>
+    let storeIdentifier: String
+    let storeName: String
+
+    func entity(named name: String) throws -> EntitySchema {
+        guard let entity = schema.entitiesByName[name], entityNames.contains(name) else {
+            throw StoreError(code: .unknownEntity, message: "Entity '\(name)' is not in \(storeName)'s model.")
+        }
+        return entity
+    }
+
+    func validate(_ change: StoreChangeSet.ObjectChange) throws {
+        let entity = try entity(named: change.objectID.entityName)
+        func invalid(_ message: String) -> StoreError {
+            StoreError(code: .invalidChange, message: "\(storeName) cannot save \(change.objectID): \(message)")
+        }
+        guard !change.objectID.isTemporary else {
+            throw invalid("a temporary ID cannot be saved; get a permanent one from permanentIDs(forEntities:).")
+        }
+        guard change.objectID.storeIdentifier == storeIdentifier else {
+            throw invalid(
+                "the ID belongs to store '\(change.objectID.storeIdentifier ?? "")', not '\(storeIdentifier)'.")
+        }
+        for (key, value) in change.values {
+            if let attribute = entity.attributesByName[key], !attribute.isTransient {
+                guard attribute.type.accepts(value) else {
+                    throw invalid("'\(entity.name).\(key)' is \(attribute.type.modelFileName), not \(value).")
+                }
+            } else if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
+                guard case .objectID(let destination) = value else {
+                    guard value.isNull else {
+                        throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
+                    }
+                    continue
+                }
+                try checkDestination(destination, of: relationship, in: entity, invalid)
+            } else {
+                throw invalid("'\(entity.name)' has no stored attribute or to-one relationship '\(key)'.")
+            }
+        }
+        for (key, members) in change.toManyRelationships {
+            guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
+                throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
+            }
+            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
+        }
+    }
+
+    /// Throws `invalid(…)` unless `destination` is an object `relationship` can hold: of its
+    /// destination entity or a sub-entity, and not temporary.
+    private func checkDestination(
+        _ destination: ObjectID, of relationship: RelationshipDescription, in entity: EntitySchema,
+        _ invalid: (String) -> StoreError
+    ) throws {
+        let path = "'\(entity.name).\(relationship.name)'"
+        guard schema.entitiesByName[destination.entityName]?.isKind(of: relationship.destinationEntityName) == true
+        else {
+            throw invalid("\(path) holds \(relationship.destinationEntityName) objects, not \(destination).")
+        }
+        guard !destination.isTemporary else {
+            throw invalid("\(path) refers to \(destination), which has a temporary ID.")
+        }
+    }
+}

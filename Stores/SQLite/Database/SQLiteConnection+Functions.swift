@@ -1,0 +1,81 @@
+import CStrataSQLite
+
+/// The body of a scalar SQL function written in Swift: from its arguments to its result.
+typealias SQLiteFunctionBody = ([SQLiteValue]) -> SQLiteValue
+
+/// Keeps a function's body alive while SQLite holds it.
+private final class SQLiteFunctionBox {
+    let body: SQLiteFunctionBody
+    init(_ body: @escaping SQLiteFunctionBody) { self.body = body }
+}
+
+extension SQLiteConnection {
+    /// Defines the deterministic scalar function `name` with `argumentCount` arguments (-1 for
+    /// any number) on this connection. Calls `sqlite3_create_function_v2`.
+    func defineFunction(
+        _ name: String, argumentCount: Int32, _ body: @escaping SQLiteFunctionBody
+    ) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
+        let resultCode = sqlite3_create_function_v2(
+            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, count, arguments in
+                guard let context, let userData = sqlite3_user_data(context) else { return }
+                let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(userData).takeUnretainedValue()
+                let values = (0..<Int(count)).map { SQLiteValue(argument: arguments?[$0]) }
+                SQLiteConnection.setResult(box.body(values), of: context)
+            }, nil, nil,
+            { userData in
+                guard let userData else { return }
+                Unmanaged<SQLiteFunctionBox>.fromOpaque(userData).release()
+            })
+        guard resultCode == SQLITE_OK else {
+            throw SQLiteError(resultCode: resultCode, connection: handle, sql: "function \(name)")
+        }
+    }
+
+    private static func setResult(_ value: SQLiteValue, of context: OpaquePointer) {
+        switch value {
+        case .null: sqlite3_result_null(context)
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let text):
+            sqlite3_result_text64(
+                context, text, UInt64(text.utf8.count), strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { buffer in
+                sqlite3_result_blob64(
+                    context, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count),
+                    strata_sqlite_transient())
+            }
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// The value of a function argument (`sqlite3_value *`). Calls `sqlite3_value_*`.
+    init(argument: OpaquePointer?) {
+        guard let argument else {
+            self = .null
+            return
+        }
+        switch sqlite3_value_type(argument) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(argument))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(argument))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_value_bytes(argument))
+            guard let text = sqlite3_value_text(argument) else {
+                self = .text("")
+                return
+            }
+            self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(argument))
+            guard count > 0, let bytes = sqlite3_value_blob(argument) else {
+                self = .blob([])
+                return
+            }
+            self = .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: self = .null
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Strata
+
+/// The metadata of an SQLite store as Core Data keeps it: the store UUID in
+/// `Z_METADATA.Z_UUID` and every other key in a binary property list in `Z_METADATA.Z_PLIST`
+/// (COREDATA-FORMATS §C.3).
+///
+/// Core Data's keys are written as Core Data writes them, so that Core Data opens the store;
+/// Strata adds the model's JSON form, its own version, and the application's keys with their
+/// exact types (`StrataUserInfo`, JSON), while also writing each application key as a plain
+/// property-list value that Core Data applications can read. Reading, the typed record wins;
+/// keys only in the property list (written by Core Data) are read from their plain values.
+enum SQLiteMetadataPlist {
+    private enum Key {
+        static let storeType = "NSStoreType"
+        static let versionHashes = "NSStoreModelVersionHashes"
+        static let versionHashesVersion = "NSStoreModelVersionHashesVersion"
+        static let versionIdentifiers = "NSStoreModelVersionIdentifiers"
+        static let versionHashesDigest = "NSStoreModelVersionHashesDigest"
+        static let versionChecksum = "NSStoreModelVersionChecksumKey"
+        static let autoVacuumLevel = "_NSAutoVacuumLevel"
+        static let frameworkVersion = "NSPersistenceFrameworkVersion"
+        static let strataVersion = "StrataFrameworkVersion"
+        static let modelJSON = "StrataModelJSON"
+        static let userInfo = "StrataUserInfo"
+        static let storeUUID = "NSStoreUUID"
+
+        static let reserved: Set<String> = [
+            storeType, versionHashes, versionHashesVersion, versionIdentifiers, versionHashesDigest,
+            versionChecksum, autoVacuumLevel, frameworkVersion, strataVersion, modelJSON, userInfo, storeUUID,
+        ]
+    }
+
+    /// The property list for `metadata`, in binary form.
+    static func encode(_ metadata: StoreMetadata) throws -> Data {
+        var plist: [String: Any] = [:]
+        for (key, value) in metadata.userInfo {
+            if let plain = plainValue(value) { plist[key] = plain }
+        }
+        plist[Key.storeType] = metadata.storeType
+        plist[Key.versionHashes] = metadata.versionHashes.mapValues { Data($0) }
+        plist[Key.versionHashesVersion] = metadata.versionHashesVersion
+        plist[Key.versionIdentifiers] = metadata.versionIdentifiers
+        plist[Key.versionHashesDigest] = Data(metadata.versionHashesDigest).base64EncodedString()
+        plist[Key.versionChecksum] = Data(metadata.versionChecksum).base64EncodedString()
+        plist[Key.autoVacuumLevel] = "2"
+        plist[Key.strataVersion] = metadata.frameworkVersion
+        if let json = metadata.modelJSON { plist[Key.modelJSON] = json }
+        if !metadata.userInfo.isEmpty {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            plist[Key.userInfo] = try encoder.encode(metadata.userInfo)
+        }
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// The metadata of the store `uuid` from its property list, which Core Data or Strata wrote.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/corrupt`` naming `file` when the
+    ///   property list is damaged or lacks Core Data's keys.
+    static func decode(_ data: Data, uuid: String, file: String) throws -> StoreMetadata {
+        func corrupt(_ reason: String) -> StoreError {
+            StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
+        }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw corrupt("is not a readable property list (\(error.localizedDescription))")
+        }
+        guard let plist = object as? [String: Any] else { throw corrupt("is not a dictionary") }
+        guard let storeType = plist[Key.storeType] as? String else { throw corrupt("has no \(Key.storeType)") }
+        guard let hashes = plist[Key.versionHashes] as? [String: Any] else {
+            throw corrupt("has no \(Key.versionHashes)")
+        }
+        var versionHashes: [String: [UInt8]] = [:]
+        for (name, hash) in hashes {
+            guard let bytes = hash as? Data else { throw corrupt("has a version hash for '\(name)' that is not data") }
+            versionHashes[name] = Array(bytes)
+        }
+        var userInfo = try typedUserInfo(plist[Key.userInfo], corrupt)
+        for (key, value) in plist where !Key.reserved.contains(key) && userInfo[key] == nil {
+            if let plain = attributeValue(plainValue: value) { userInfo[key] = plain }
+        }
+        return StoreMetadata(
+            storeType: storeType, storeIdentifier: uuid, versionHashes: versionHashes,
+            versionIdentifiers: plist[Key.versionIdentifiers] as? [String] ?? [],
+            versionHashesVersion: (plist[Key.versionHashesVersion] as? NSNumber)?.intValue
+                ?? StoreMetadata.currentVersionHashesVersion,
+            frameworkVersion: plist[Key.strataVersion] as? String
+                ?? (plist[Key.frameworkVersion] as? NSNumber).map { "Core Data \($0)" } ?? "",
+            modelJSON: plist[Key.modelJSON] as? Data, userInfo: userInfo)
+    }
+
+    private static func typedUserInfo(
+        _ value: Any?, _ corrupt: (String) -> StoreError
+    ) throws -> [String: AttributeValue] {
+        guard let data = value as? Data else { return [:] }
+        do {
+            return try JSONDecoder().decode([String: AttributeValue].self, from: data)
+        } catch {
+            throw corrupt("has a \(Key.userInfo) that does not decode (\(error.localizedDescription))")
+        }
+    }
+
+    /// `value` as a property-list value, when the property-list types can hold it.
+    private static func plainValue(_ value: AttributeValue) -> Any? {
+        switch value {
+        case .string(let text): text
+        case .integer16(let number): Int(number)
+        case .integer32(let number): Int(number)
+        case .integer64(let number): Int(number)
+        case .double(let number): number
+        case .boolean(let flag): flag
+        case .date(let date): date
+        case .binary(let data): data
+        case .null, .decimal, .float, .uuid, .uri, .objectID: nil
+        }
+    }
+
+    /// A property-list value as an attribute value; `nil` for arrays and dictionaries.
+    private static func attributeValue(plainValue value: Any) -> AttributeValue? {
+        if type(of: value) == Bool.self, let flag = value as? Bool { return .boolean(flag) }
+        switch value {
+        case let text as String: return .string(text)
+        case let data as Data: return .binary(data)
+        case let date as Date: return .date(date)
+        case let number as NSNumber:
+            if let whole = Int64(exactly: number.doubleValue), number.stringValue == "\(whole)" {
+                return .integer64(whole)
+            }
+            return .double(number.doubleValue)
+        default: return nil
+        }
+    }
+}

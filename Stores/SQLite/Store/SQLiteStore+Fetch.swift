@@ -1,0 +1,85 @@
+import Strata
+
+extension SQLiteStore {
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let entity = try entitySchema(named: request.entityName)
+        let table = try table(of: entity.name)
+        var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
+        var conditions: [String] = []
+        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        if table.entities.count > 1 || kinds.count != table.entities.count {
+            let numbers = kinds.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
+            conditions.append("t0.Z_ENT IN (\(numbers))")
+        }
+        var remaining: [FetchPredicate] = []
+        for part in Self.conjuncts(of: request.predicate) {
+            if let condition = translator.condition(for: part) {
+                conditions.append("(\(condition))")
+            } else {
+                remaining.append(part)
+            }
+        }
+        let orderTerms = translator.orderTerms(for: request.sortDescriptors)
+        let inMemory = !remaining.isEmpty || orderTerms == nil
+        statistics.recordFetch(inMemory: inMemory)
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let order = " ORDER BY " + ((orderTerms ?? []) + ["t0.Z_PK"]).joined(separator: ", ")
+        let parameters = translator.parameters
+        if inMemory {
+            let residual = remaining.count == 1 ? remaining[0] : FetchPredicate.and(remaining)
+            return try read("fetching \(entity.name)") { connection in
+                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)"
+                let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
+                    try snapshot(at: $0, in: table)
+                }
+                let graph = SQLiteObjectGraph(store: self, connection: connection)
+                var objects = snapshots.map { graph.resolver(for: $0) }
+                if !remaining.isEmpty { objects = try residual.filter(objects) }
+                if !request.sortDescriptors.isEmpty {
+                    objects = try FetchSortDescriptor.sorted(objects, by: request.sortDescriptors)
+                }
+                try graph.throwFirstError()
+                let page = Array(objects.dropFirst(max(request.fetchOffset, 0)).prefix(Self.pageSize(request)))
+                switch request.resultType {
+                case .count: return .count(page.count)
+                case .objectIDs: return .objectIDs(page.map(\.snapshot.objectID))
+                case .snapshots: return .snapshots(page.map(\.snapshot))
+                }
+            }
+        }
+        let limit = Self.pageSize(request) == .max ? -1 : Self.pageSize(request)
+        let page = " LIMIT \(limit) OFFSET \(max(request.fetchOffset, 0))"
+        return try read("fetching \(entity.name)") { connection in
+            switch request.resultType {
+            case .count:
+                let sql = "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))"
+                let counts = try connection.cachedStatement(sql).rows(parameters) { $0.value(at: 0) }
+                guard case .integer(let count)? = counts.first else { return .count(0) }
+                return .count(Int(count))
+            case .objectIDs:
+                let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(order)\(page)"
+                let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
+                return .objectIDs(try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1) })
+            case .snapshots:
+                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)\(page)"
+                return .snapshots(
+                    try connection.cachedStatement(sql).rowsThrowing(parameters) { try snapshot(at: $0, in: table) })
+            }
+        }
+    }
+
+    /// The parts of an `AND` at the top of `predicate`, each translated or evaluated on its own.
+    private static func conjuncts(of predicate: FetchPredicate?) -> [FetchPredicate] {
+        switch predicate {
+        case nil: return []
+        case .and(let parts)?: return parts.flatMap { conjuncts(of: $0) }
+        case let other?: return [other]
+        }
+    }
+
+    /// The most objects to return after the offset: `Int.max` for no limit (`nil` or 0).
+    private static func pageSize(_ request: StoreFetchRequest) -> Int {
+        guard let limit = request.fetchLimit, limit != 0 else { return .max }
+        return max(limit, 0)
+    }
+}

@@ -1,0 +1,60 @@
+import Strata
+
+extension SQLiteStore {
+    public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        _ = try entitySchema(named: objectID.entityName)
+        guard objectID.storeIdentifier == identifier, case .integer = objectID.reference else { return nil }
+        return try read("loading \(objectID)") { try loadSnapshot(objectID, on: $0) }
+    }
+
+    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        let entity = try entitySchema(named: objectID.entityName)
+        let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
+        return try read("loading \(objectID).\(relationship)") { connection in
+            guard try loadSnapshot(objectID, on: connection) != nil else {
+                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
+            }
+            return try loadMembers(of: objectID, relationship: description, in: entity, on: connection)
+        }
+    }
+
+    /// The stored state of `objectID`, read on `connection`; `nil` when there is no such row.
+    func loadSnapshot(_ objectID: ObjectID, on connection: SQLiteConnection) throws -> Snapshot? {
+        let table = try table(of: objectID.entityName)
+        guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { return nil }
+        let statement = try connection.cachedStatement(
+            "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK = ?")
+        try statement.bind([.integer(key)])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let snapshot = try snapshot(at: statement, in: table)
+        return snapshot.objectID == objectID ? snapshot : nil
+    }
+
+    /// The members of the to-many `relationship` of `objectID`, in order when it is ordered.
+    func loadMembers(
+        of objectID: ObjectID, relationship: RelationshipDescription, in entity: EntitySchema,
+        on connection: SQLiteConnection
+    ) throws -> [ObjectID] {
+        let key = try primaryKey(of: objectID)
+        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
+        }
+        let sql: String
+        switch storage {
+        case .foreignKey(let table, let column, _, let orderColumn):
+            let order = orderColumn.map { "\($0), " } ?? ""
+            sql = "SELECT Z_PK, Z_ENT FROM \(table.name) WHERE \(column) = ? ORDER BY \(order)Z_PK"
+        case .joinTable(let name, let ownColumn, let memberColumn, let orderColumn, let memberTable):
+            let order = orderColumn.map { "j.\($0), " } ?? ""
+            sql =
+                "SELECT m.Z_PK, m.Z_ENT FROM \(name) j JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
+                + "WHERE j.\(ownColumn) = ? ORDER BY \(order)j.\(memberColumn)"
+        }
+        return try connection.cachedStatement(sql).rows([.integer(key)]) { statement in
+            (statement.value(at: 0), statement.value(at: 1))
+        }.map { try self.objectID(primaryKey: $0.0, entityNumber: $0.1) }
+    }
+}

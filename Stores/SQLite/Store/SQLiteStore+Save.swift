@@ -1,0 +1,166 @@
+import Strata
+
+extension SQLiteStore {
+    public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+        let entities = try entityNames.map { try entitySchema(named: $0) }
+        guard !entities.isEmpty else { return [] }
+        var counts: [String: Int64] = [:]
+        for entity in entities { counts[entity.rootEntityName, default: 0] += 1 }
+        let firstKeys = try write("handing out primary keys") { connection in
+            var first: [String: Int64] = [:]
+            for (root, count) in counts {
+                guard let number = layout.entityNumbers[root] else { continue }
+                let statement = try connection.cachedStatement(
+                    "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
+                let maxima = try statement.rows([.integer(count), .integer(number)]) { $0.value(at: 0) }
+                guard case .integer(let maximum)? = maxima.first else {
+                    throw StoreError(
+                        code: .corrupt, message: "\(storeName) has no Z_PRIMARYKEY row for entity '\(root)'.")
+                }
+                first[root] = maximum - count + 1
+            }
+            return first
+        }
+        var next = firstKeys
+        return entities.map { entity in
+            let key = next[entity.rootEntityName, default: 1]
+            next[entity.rootEntityName] = key + 1
+            return ObjectID(storeIdentifier: identifier, entityName: entity.name, reference: .integer(key))
+        }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
+        }
+        try changes.validate(
+            schema: model, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
+        var newMetadata: StoreMetadata?
+        try write("saving") { connection in
+            try changes.checkVersions { try storedVersion(of: $0, on: connection) }
+            for deletion in changes.deleted { try delete(deletion.objectID, on: connection) }
+            for change in changes.inserted { try insert(change, on: connection) }
+            for change in changes.updated { try update(change, on: connection) }
+            for change in changes.inserted + changes.updated {
+                try saveMemberships(of: change, on: connection)
+            }
+            if let userInfo = changes.userInfo {
+                var metadata = self.metadata
+                metadata.userInfo = userInfo
+                try SQLiteStoreFile.writeMetadata(metadata, on: connection)
+                newMetadata = metadata
+            }
+        }
+        if let newMetadata { setMetadata(newMetadata) }
+    }
+
+    private func storedVersion(of objectID: ObjectID, on connection: SQLiteConnection) throws -> Int64? {
+        try loadSnapshot(objectID, on: connection)?.version
+    }
+
+    private func delete(_ objectID: ObjectID, on connection: SQLiteConnection) throws {
+        let table = try table(of: objectID.entityName)
+        let key = try primaryKey(of: objectID)
+        try connection.cachedStatement("DELETE FROM \(table.name) WHERE Z_PK = ?").execute([.integer(key)])
+        for join in layout.joinTables {
+            if table.entities.contains(join.entity) {
+                try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?")
+                    .execute([.integer(key)])
+            }
+            if table.entities.contains(join.inverseEntity) {
+                try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?")
+                    .execute([.integer(key)])
+            }
+        }
+    }
+
+    /// The columns and values that store `change`'s attributes and to-one references.
+    private func columnValues(
+        of change: StoreChangeSet.ObjectChange, in table: SQLiteSchema.EntityTable
+    ) throws -> [(String, SQLiteValue)] {
+        let entity = try entitySchema(named: change.objectID.entityName)
+        var result: [(String, SQLiteValue)] = []
+        for (key, value) in change.values.sorted(by: { $0.key < $1.key }) {
+            let owner = layout.declaringEntity(of: key, in: entity, model: model)
+            if entity.attributesByName[key] != nil {
+                guard let index = layout.columnIndex(.attribute(entity: owner, name: key), in: table) else { continue }
+                result.append((table.columns[index].name, SQLiteValueCodec.encode(value)))
+                continue
+            }
+            guard let index = layout.columnIndex(.toOne(entity: owner, name: key), in: table) else { continue }
+            var destination: (key: SQLiteValue, entity: SQLiteValue) = (.null, .null)
+            if case .objectID(let target) = value {
+                destination = (
+                    .integer(try primaryKey(of: target)), .integer(layout.entityNumbers[target.entityName] ?? 0)
+                )
+            }
+            result.append((table.columns[index].name, destination.key))
+            if let entityIndex = layout.columnIndex(.toOneEntity(entity: owner, name: key), in: table) {
+                result.append((table.columns[entityIndex].name, destination.entity))
+            }
+        }
+        return result
+    }
+
+    private func insert(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+        let table = try table(of: change.objectID.entityName)
+        let key = try primaryKey(of: change.objectID)
+        let columns = try columnValues(of: change, in: table)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let number = layout.entityNumbers[change.objectID.entityName] ?? 0
+        try connection.cachedStatement(
+            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        ).execute([.integer(key), .integer(number), .integer(1)] + columns.map(\.1))
+        let root = try entitySchema(named: change.objectID.entityName).rootEntityName
+        try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?")
+            .execute([.integer(key), .integer(layout.entityNumbers[root] ?? 0)])
+    }
+
+    private func update(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+        let table = try table(of: change.objectID.entityName)
+        let key = try primaryKey(of: change.objectID)
+        let columns = try columnValues(of: change, in: table)
+        let assignments = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
+        try connection.cachedStatement("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?")
+            .execute(columns.map(\.1) + [.integer(key)])
+    }
+
+    /// Writes the members of each to-many relationship `change` lists.
+    private func saveMemberships(of change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let key = try primaryKey(of: change.objectID)
+        for (name, members) in change.toManyRelationships.sorted(by: { $0.key < $1.key }) {
+            guard let relationship = entity.relationshipsByName[name],
+                let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
+            else { continue }
+            let memberKeys = try members.map { try primaryKey(of: $0) }
+            switch storage {
+            case .foreignKey(let table, let column, let entityColumn, let orderColumn):
+                let clearOrder = orderColumn.map { ", \($0) = NULL" } ?? ""
+                let kept = memberKeys.map(String.init).joined(separator: ", ")
+                try connection.statement(
+                    "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ? AND Z_PK NOT IN (\(kept))"
+                ).execute([.integer(key)])
+                let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
+                let setOrder = orderColumn.map { ", \($0) = ?" } ?? ""
+                let statement = try connection.cachedStatement(
+                    "UPDATE \(table.name) SET \(column) = ?\(setEntity)\(setOrder) WHERE Z_PK = ?")
+                for (position, member) in memberKeys.enumerated() {
+                    let order: [SQLiteValue] = orderColumn == nil ? [] : [.integer(Int64(position + 1))]
+                    try statement.execute([.integer(key)] + order + [.integer(member)])
+                }
+            case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
+                try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([.integer(key)])
+                let columns = [ownColumn, memberColumn] + (orderColumn.map { [$0] } ?? [])
+                let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                let statement = try connection.cachedStatement(
+                    "INSERT OR REPLACE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+                for (position, member) in memberKeys.enumerated() {
+                    let order: [SQLiteValue] = orderColumn == nil ? [] : [.integer(Int64(position + 1))]
+                    try statement.execute([.integer(key), .integer(member)] + order)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import Strata
+import Synchronization
+
+/// Strata's SQLite store: an incremental store in Core Data's own SQLite layout, so that a
+/// store made by Core Data opens in Strata and back (docs/SQLITE.md).
+///
+/// Reads run on a pool of reader connections while one writer saves, in WAL mode; each save
+/// is one transaction, checked against `Z_OPT` for optimistic locking; new objects get their
+/// primary keys from `Z_PRIMARYKEY`. Fetches become one SQL statement when their predicate
+/// and sort translate (``pushDownFeatures``); otherwise the store evaluates the rest with the
+/// core's evaluator, with the same results.
+///
+/// Options (``StoreOptions/settings``):
+/// - `poolSize`: the most reader connections (default: twice the processor count, at least 2
+///   and at most 16; 1 runs every read on the writer; values are clamped to 1...64);
+/// - `busyTimeout`: milliseconds to wait for another process's lock (default 10 000).
+public final class SQLiteStore: IncrementalStore {
+    /// The store type's name, as Core Data's `NSSQLiteStoreType`.
+    public static let storeTypeName = "SQLite"
+
+    /// The predicate features the store translates to SQL. It also accepts every other
+    /// predicate and evaluates the parts it cannot translate in memory.
+    public static let pushDownFeatures: PredicateFeatures = [
+        .comparisons, .compounds, .membership, .stringMatching, .stringOptions, .regularExpressions,
+    ]
+
+    public let typeName = SQLiteStore.storeTypeName
+    public let identifier: String
+    public let url: URL?
+    public let configurationName: String?
+    public let options: StoreOptions
+    public let capabilities: StoreCapabilities = [.concurrentReaders, .multiProcessAccess]
+    public let predicateFeatures = PredicateFeatures.all
+
+    let layout: SQLiteSchema
+    let model: ModelSchema
+    let entityNames: Set<String>
+    let pool: SQLiteConnectionPool
+    let path: String
+    let logger = Logger(label: "strata.sqlite")
+    let statistics = SQLiteStoreStatistics()
+    private let currentMetadata: Mutex<StoreMetadata>
+
+    init(
+        request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
+        metadata: StoreMetadata
+    ) {
+        self.identifier = metadata.storeIdentifier
+        self.url = request.url
+        self.configurationName = request.configurationName
+        self.options = request.options
+        self.layout = layout
+        self.model = request.model.schema
+        self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
+        self.pool = pool
+        self.path = path
+        self.currentMetadata = Mutex(metadata)
+    }
+
+    public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }
+
+    func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
+
+    /// The store as messages name it.
+    var storeName: String { "The SQLite store at '\(path)'" }
+
+    /// The schema of `name`, which must be an entity of the store.
+    func entitySchema(named name: String) throws -> EntitySchema {
+        guard let entity = model.entitiesByName[name], entityNames.contains(name) else {
+            let scope = configurationName.map { "configuration '\($0)' of " } ?? ""
+            throw StoreError(
+                code: .unknownEntity, message: "Entity '\(name)' is not in \(scope)the SQLite store's model.")
+        }
+        return entity
+    }
+
+    /// `error` as a ``StoreError`` that names the store.
+    func storeError(_ error: SQLiteError, doing action: String) -> StoreError {
+        SQLiteStoreFile.storeError(error, path: path, doing: action)
+    }
+
+    /// Runs `body` with a reader in one read transaction, so that it sees one state of the file.
+    func read<T>(_ action: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try pool.withReader { connection in
+                try connection.transaction(immediate: false) { try body(connection) }
+            }
+        } catch let error as SQLiteError {
+            throw storeError(error, doing: action)
+        }
+    }
+
+    /// Runs `body` with the writer in one write transaction.
+    func write<T>(_ action: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
+        }
+        do {
+            return try pool.withWriter { connection in
+                try connection.transaction(immediate: true) { try body(connection) }
+            }
+        } catch let error as SQLiteError {
+            throw storeError(error, doing: action)
+        }
+    }
+}

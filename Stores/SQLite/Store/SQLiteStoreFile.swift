@@ -1,0 +1,226 @@
+import Foundation
+import Strata
+
+/// Opening, creating and inspecting the file of an SQLite store.
+enum SQLiteStoreFile {
+    /// The tables every Core Data store has, besides its entity tables.
+    static let systemTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+
+    /// Opens the store `request` asks for, creating its file and schema when there is no file.
+    static func open(_ request: StoreOpenRequest) throws -> SQLiteStore {
+        guard let url = request.url else {
+            throw StoreError(code: .io, message: "An SQLite store needs a file URL.")
+        }
+        try request.model.freeze()
+        let path = url.path
+        let entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
+        let layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
+        let settings = SQLiteStoreSettings(request.options)
+        func fail(_ error: SQLiteError, _ action: String) -> StoreError {
+            storeError(error, path: path, doing: action)
+        }
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        let hadContent = !isNew && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+        if isNew && request.options.isReadOnly {
+            throw StoreError(code: .io, message: "There is no SQLite store at '\(path)' to open read-only.")
+        }
+        let writer: SQLiteConnection
+        let metadata: StoreMetadata
+        do {
+            writer = try connection(path: path, readOnly: request.options.isReadOnly, settings: settings, create: true)
+            if try hasNoTables(writer) {
+                guard !request.options.isReadOnly, !hadContent else {
+                    throw StoreError(
+                        code: .corrupt, message: "The file at '\(path)' is not an SQLite store: it holds no tables.")
+                }
+                metadata = StoreMetadata(
+                    storeType: SQLiteStore.storeTypeName,
+                    storeIdentifier: request.identifierForNewStore ?? UUID().uuidString, model: request.model,
+                    configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+                try create(layout, metadata: metadata, model: request.model.schema, on: writer)
+            } else {
+                guard let stored = try readMetadata(on: writer, path: path) else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "The SQLite file at '\(path)' is not a store: it has no Z_METADATA table.")
+                }
+                metadata = stored
+                try checkCompatible(request, metadata: metadata, layout: layout, on: writer, path: path)
+                if !request.options.isReadOnly { try writer.execute(script: "PRAGMA journal_mode = WAL") }
+            }
+        } catch let error as SQLiteError {
+            throw fail(error, "opening")
+        }
+        let readOnly = request.options.isReadOnly
+        let pool = SQLiteConnectionPool(writer: writer, maximumReaders: settings.poolSize) {
+            let reader = try connection(path: path, readOnly: readOnly, settings: settings, create: false)
+            try reader.execute(script: "PRAGMA query_only = 1")
+            return reader
+        }
+        return SQLiteStore(request: request, path: path, layout: layout, pool: pool, metadata: metadata)
+    }
+
+    /// A connection to `path` with Strata's functions and settings.
+    static func connection(
+        path: String, readOnly: Bool, settings: SQLiteStoreSettings, create: Bool
+    ) throws(SQLiteError) -> SQLiteConnection {
+        let mode: SQLiteConnection.Mode = readOnly ? .readOnly : create ? .readWriteCreate : .readWrite
+        let connection = try SQLiteConnection(
+            path: path, mode: mode, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+        try SQLiteStrataFunctions.define(on: connection)
+        if !readOnly { try connection.execute(script: "PRAGMA synchronous = FULL") }
+        return connection
+    }
+
+    /// The metadata of the store at `path`; `nil` when there is no file.
+    static func readMetadata(at path: String) throws -> StoreMetadata? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            guard let metadata = try readMetadata(on: connection, path: path) else {
+                throw StoreError(
+                    code: .corrupt, message: "The SQLite file at '\(path)' is not a store: it has no Z_METADATA table.")
+            }
+            return metadata
+        } catch let error as SQLiteError {
+            throw storeError(error, path: path, doing: "reading its metadata")
+        }
+    }
+
+    /// Replaces the metadata of the store at `path` in one transaction.
+    static func writeMetadata(_ metadata: StoreMetadata, at path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(
+                code: .unknownObject, message: "There is no SQLite store at '\(path)' to write metadata to.")
+        }
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
+            try connection.transaction {
+                guard try readMetadata(on: connection, path: path) != nil else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "The SQLite file at '\(path)' is not a store: it has no Z_METADATA table.")
+                }
+                try writeMetadata(metadata, on: connection)
+            }
+        } catch let error as SQLiteError {
+            throw storeError(error, path: path, doing: "writing its metadata")
+        }
+    }
+
+    /// Writes `metadata` into `Z_METADATA` on `connection`, inside the caller's transaction.
+    static func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
+        let plist = try SQLiteMetadataPlist.encode(metadata)
+        try connection.cachedStatement(
+            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)"
+        )
+        .execute([.text(metadata.storeIdentifier), .blob(Array(plist))])
+    }
+
+    /// `error` as a ``StoreError`` naming the file at `path`.
+    static func storeError(_ error: SQLiteError, path: String, doing action: String) -> StoreError {
+        let place = "The SQLite store at '\(path)'"
+        if error.isBusy {
+            return StoreError(
+                code: .inUse, message: "\(place) is locked by another connection (\(action)): \(error).",
+                underlying: error)
+        }
+        if error.isCorruption {
+            return StoreError(
+                code: .corrupt, message: "\(place) is not a readable SQLite database (\(action)): \(error).",
+                underlying: error)
+        }
+        if error.code == 8 || error.code == 14 {  // SQLITE_READONLY, SQLITE_CANTOPEN
+            return StoreError(
+                code: error.code == 8 ? .readOnly : .io,
+                message: "\(place) cannot be written or opened (\(action)): \(error).",
+                underlying: error)
+        }
+        return StoreError(code: .io, message: "\(place) failed (\(action)): \(error).", underlying: error)
+    }
+
+    private static func hasNoTables(_ connection: SQLiteConnection) throws -> Bool {
+        let counts = try connection.statement("SELECT count(*) FROM sqlite_master").rows { $0.value(at: 0) }
+        return counts.first == .integer(0)
+    }
+
+    private static func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata? {
+        let tables = try connection.statement(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'"
+        )
+        .rows { $0.value(at: 0) }
+        guard !tables.isEmpty else { return nil }
+        let rows = try connection.statement("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+            .rows { ($0.value(at: 0), $0.value(at: 1)) }
+        guard let (uuid, plist) = rows.first, case .text(let identifier) = uuid, case .blob(let bytes) = plist else {
+            throw StoreError(
+                code: .corrupt, message: "The SQLite store at '\(path)' has no metadata row in Z_METADATA.")
+        }
+        return try SQLiteMetadataPlist.decode(Data(bytes), uuid: identifier, file: path)
+    }
+
+    /// Creates the schema of a new store, its `Z_PRIMARYKEY` rows and its metadata in one transaction.
+    private static func create(
+        _ layout: SQLiteSchema, metadata: StoreMetadata, model: ModelSchema, on connection: SQLiteConnection
+    ) throws {
+        try connection.execute(script: "PRAGMA auto_vacuum = 2")
+        try connection.execute(script: "PRAGMA journal_mode = WAL")
+        try connection.transaction {
+            for statement in SQLiteSchema.systemTableStatements + layout.createStatements {
+                try connection.execute(script: statement)
+            }
+            let insert = try connection.statement(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+            for (name, number) in layout.entityNumbers.sorted(by: { $0.value < $1.value }) {
+                let parent = layout.superentities[name].flatMap { layout.entityNumbers[$0] } ?? 0
+                try insert.execute([.integer(number), .text(name), .integer(parent)])
+            }
+            try writeMetadata(metadata, on: connection)
+        }
+    }
+
+    /// Throws ``StoreError/Code/incompatibleModel`` when the store was written with another model,
+    /// or numbers its entities differently from the layout.
+    private static func checkCompatible(
+        _ request: StoreOpenRequest, metadata: StoreMetadata, layout: SQLiteSchema, on connection: SQLiteConnection,
+        path: String
+    ) throws {
+        let problems = request.model.compatibilityProblems(configuration: request.configurationName, metadata: metadata)
+        guard problems.isEmpty else {
+            throw StoreError(
+                code: .incompatibleModel,
+                message: "'\(path)' was written with another model; migrate it first. "
+                    + problems.joined(separator: " "))
+        }
+        let rows = try connection.statement("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+            .rows { ($0.value(at: 0), $0.value(at: 1)) }
+        var numbersInFile: [String: Int64] = [:]
+        for case (.integer(let number), .text(let name)) in rows { numbersInFile[name] = number }
+        for (name, number) in layout.entityNumbers {
+            let renamed = request.model.schema.entitiesByName[name]?.description.renamingIdentifier
+            let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] }
+            guard stored == number else {
+                throw StoreError(
+                    code: .incompatibleModel,
+                    message:
+                        "'\(path)' numbers entity '\(name)' \(stored.map(String.init) ?? "nowhere") in Z_PRIMARYKEY, "
+                        + "but its model gives it \(number).")
+            }
+        }
+    }
+}
+
+/// The store's settings, read from ``StoreOptions/settings`` and clamped to sensible values.
+struct SQLiteStoreSettings: Sendable {
+    /// The most reader connections.
+    let poolSize: Int
+    /// How long to wait for another connection's lock.
+    let busyTimeoutMilliseconds: Int32
+
+    init(_ options: StoreOptions) {
+        let defaultPool = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
+        poolSize = min(max(options.settings["poolSize"].flatMap { Int($0) } ?? defaultPool, 1), 64)
+        let timeout = options.settings["busyTimeout"].flatMap { Int32($0) } ?? 10_000
+        busyTimeoutMilliseconds = min(max(timeout, 0), 600_000)
+    }
+}
