@@ -5,53 +5,32 @@ import Strata
 /// that gives exactly the in-memory evaluator's answers, or reports that it cannot.
 ///
 /// Every translated condition is two-valued (0 or 1, never NULL), so `NOT` and `OR` keep the
-/// evaluator's meaning for null values. What translates (docs/SQLITE.md, "Predicates"):
-/// comparisons, `BETWEEN` and `IN` between an attribute, a to-one relationship or `SELF` and
-/// constants of a matching kind; the string operators and `[c]`/`[d]` through Strata's SQL
-/// functions; constants, `AND`, `OR`, `NOT`.
+/// evaluator's meaning for null values. What translates is listed in docs/SQLITE.md
+/// ("Predicates"): comparisons, `BETWEEN` and `IN` of attributes, to-one relationships and
+/// `SELF` with constants of a matching kind, also through to-one key paths; the string
+/// operators with `[c]` and `[d]` through Strata's SQL functions; `ANY`, `ALL` and `NONE`
+/// over to-many relationships, membership of an object in one, `@count`, `@min`, `@max` and
+/// `@sum` of integers, and `SUBQUERY(…).@count`; constants, `AND`, `OR` and `NOT`.
 struct SQLitePredicateTranslator {
     let store: SQLiteStore
-    let entity: EntitySchema
-    let table: SQLiteSchema.EntityTable
+    let root: Context
     /// The values bound to the `?` parameters, in order.
     private(set) var parameters: [SQLiteValue] = []
+    var aliasCount = 0
 
     init(store: SQLiteStore, entity: EntitySchema, table: SQLiteSchema.EntityTable) {
         self.store = store
-        self.entity = entity
-        self.table = table
-    }
-
-    /// What a key path names in the table.
-    private enum Operand {
-        /// An attribute's column.
-        case attribute(column: String, type: AttributeType)
-        /// A to-one relationship's key column and, if any, its entity column.
-        case toOne(column: String, entityColumn: String?)
-        /// The row itself.
-        case object
+        self.root = Context(object: Scope(position: .row(alias: "t0"), entity: entity, table: table))
     }
 
     /// The constant side of a comparison: one value, or a list (`IN {…}`, `BETWEEN {…}`).
     private enum Argument {
         case value(AttributeValue)
         case list([AttributeValue])
-
-        /// The one value; `nil` for a list.
-        var single: AttributeValue? {
-            if case .value(let value) = self { return value }
-            return nil
-        }
-
-        /// The list's values, or the elements of a collection value; `nil` for a scalar.
-        var elements: [AttributeValue]? {
-            if case .list(let values) = self { return values }
-            return nil
-        }
     }
 
     /// The kinds of value that compare with each other in SQL as the evaluator compares them.
-    private enum Family: Equatable {
+    enum Family: Equatable {
         case number, real, text, date, bytes, url
     }
 
@@ -59,61 +38,119 @@ struct SQLitePredicateTranslator {
 
     /// The SQL condition for `predicate`; `nil` when some part does not translate.
     mutating func condition(for predicate: FetchPredicate) -> String? {
-        let saved = parameters
-        let result = translate(predicate)
-        if result == nil { parameters = saved }
+        let saved = (parameters, aliasCount)
+        let result = translate(predicate, in: root)
+        if result == nil { (parameters, aliasCount) = saved }
         return result
     }
 
-    private mutating func translate(_ predicate: FetchPredicate) -> String? {
+    mutating func translate(_ predicate: FetchPredicate, in context: Context) -> String? {
         switch predicate {
         case .constant(let flag): return flag ? "1" : "0"
-        case .and(let parts): return combine(parts, with: " AND ", empty: "1")
-        case .or(let parts): return combine(parts, with: " OR ", empty: "0")
-        case .not(let inner): return translate(inner).map { "NOT (\($0))" }
-        case .comparison(let comparison): return translate(comparison)
+        case .and(let parts): return combine(parts, with: " AND ", empty: "1", in: context)
+        case .or(let parts): return combine(parts, with: " OR ", empty: "0", in: context)
+        case .not(let inner): return translate(inner, in: context).map { "NOT (\($0))" }
+        case .comparison(let comparison): return translate(comparison, in: context)
         }
     }
 
-    private mutating func combine(_ parts: [FetchPredicate], with separator: String, empty: String) -> String? {
+    private mutating func combine(
+        _ parts: [FetchPredicate], with separator: String, empty: String, in context: Context
+    ) -> String? {
         var conditions: [String] = []
         for part in parts {
-            guard let condition = translate(part) else { return nil }
+            guard let condition = translate(part, in: context) else { return nil }
             conditions.append("(\(condition))")
         }
         return conditions.isEmpty ? empty : conditions.joined(separator: separator)
     }
 
-    private mutating func translate(_ comparison: ComparisonPredicate) -> String? {
-        guard comparison.modifier == .direct else { return nil }
+    private mutating func translate(_ comparison: ComparisonPredicate, in context: Context) -> String? {
         var op = comparison.operator
         var (left, right) = (comparison.left, comparison.right)
-        if case .constant = left, let flipped = Self.flipped(op) {
-            (left, right, op) = (right, left, flipped)
+        if case .constant(let value) = left, op == .in, !Self.isConstant(right) {
+            return membership(value, in: right, in: context)
         }
-        guard let operand = operand(left) else { return nil }
-        let constant: Argument
-        switch right {
-        case .constant(let value): constant = .value(value)
+        if op == .contains, Self.isConstant(right), case .constant(let value) = right,
+            case .collection? = operand(left, in: context)
+        {
+            guard comparison.modifier == .direct else { return nil }
+            return membership(value, in: left, in: context)
+        }
+        if case .constant = left, let flipped = Self.flipped(op) { (left, right, op) = (right, left, flipped) }
+        guard let argument = Self.argument(right), let resolved = operand(left, in: context) else { return nil }
+        switch (comparison.modifier, resolved) {
+        case (.direct, .collection(let members, let remainder)):
+            guard case .attribute(let sql, let type)? = aggregate(members, remainder: remainder, in: context) else {
+                return nil
+            }
+            return attributeCondition(op, argument, column: sql, type: type, options: comparison.options)
+        case (.direct, let scalar):
+            return condition(op, argument, on: scalar, options: comparison.options)
+        case (.any, .collection(let members, let remainder)), (.all, .collection(let members, let remainder)):
+            let alias = newAlias()
+            let member = Scope(position: .row(alias: alias), entity: members.entity, table: members.table)
+            var inner = context
+            inner.object = member
+            let path: FetchExpression =
+                remainder.isEmpty ? .evaluatedObject : .keyPath(remainder.joined(separator: "."))
+            guard case let resolvedMember? = operand(path, in: inner), !Self.isCollection(resolvedMember),
+                let test = condition(op, argument, on: resolvedMember, options: comparison.options)
+            else { return nil }
+            let rows = "SELECT 1 FROM \(members.table.name) \(alias) WHERE \(members.membership(alias))"
+            return comparison.modifier == .any
+                ? "EXISTS (\(rows) AND (\(test)))" : "NOT EXISTS (\(rows) AND NOT (\(test)))"
+        default: return nil
+        }
+    }
+
+    private mutating func condition(
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, on operand: Operand, options: StringComparisonOptions
+    ) -> String? {
+        switch operand {
+        case .object(let key, let entityNumber, let entityName):
+            guard options.isEmpty else { return nil }
+            return objectCondition(op, argument, key: key, entityNumber: entityNumber, entityName: entityName)
+        case .attribute(let sql, let type):
+            return attributeCondition(op, argument, column: sql, type: type, options: options)
+        case .collection: return nil
+        }
+    }
+
+    /// `object IN collection` (or `collection CONTAINS object`): whether the object is a member.
+    private mutating func membership(_ value: AttributeValue, in expression: FetchExpression, in context: Context)
+        -> String?
+    {
+        guard case .collection(let members, let remainder)? = operand(expression, in: context), remainder.isEmpty
+        else { return nil }
+        let alias = newAlias()
+        guard
+            let equality = objectEquality(
+                value, key: "\(alias).Z_PK", entityNumber: "\(alias).Z_ENT", entityName: members.entity.name)
+        else { return nil }
+        return
+            "EXISTS (SELECT 1 FROM \(members.table.name) \(alias) WHERE \(members.membership(alias)) AND \(equality))"
+    }
+
+    private static func isConstant(_ expression: FetchExpression) -> Bool {
+        argument(expression) != nil
+    }
+
+    private static func isCollection(_ operand: Operand) -> Bool {
+        if case .collection = operand { return true }
+        return false
+    }
+
+    private static func argument(_ expression: FetchExpression) -> Argument? {
+        switch expression {
+        case .constant(let value): return .value(value)
         case .aggregate(let items):
             let values = items.compactMap { item -> AttributeValue? in
                 if case .constant(let value) = item { return value }
                 return nil
             }
-            guard values.count == items.count else { return nil }
-            constant = .list(values)
+            return values.count == items.count ? .list(values) : nil
         default: return nil
-        }
-        switch operand {
-        case .object:
-            guard comparison.options.isEmpty else { return nil }
-            return objectCondition(op, constant, keyColumn: "t0.Z_PK", entityColumn: "t0.Z_ENT")
-        case .toOne(let column, let entityColumn):
-            guard comparison.options.isEmpty else { return nil }
-            return objectCondition(
-                op, constant, keyColumn: "t0.\(column)", entityColumn: entityColumn.map { "t0.\($0)" })
-        case .attribute(let column, let type):
-            return attributeCondition(op, constant, column: "t0.\(column)", type: type, options: comparison.options)
         }
     }
 
@@ -129,47 +166,25 @@ struct SQLitePredicateTranslator {
         }
     }
 
-    private func operand(_ expression: FetchExpression) -> Operand? {
-        switch expression {
-        case .evaluatedObject: return .object
-        case .keyPath(let key) where !key.contains(".") && !key.hasPrefix("@"):
-            if let attribute = entity.attributesByName[key], !attribute.isTransient {
-                let owner = store.layout.declaringEntity(of: key, in: entity, model: store.model)
-                guard let index = store.layout.columnIndex(.attribute(entity: owner, name: key), in: table) else {
-                    return nil
-                }
-                return .attribute(column: table.columns[index].name, type: attribute.type)
-            }
-            if let relationship = entity.relationshipsByName[key], !relationship.isToMany, !relationship.isTransient {
-                let owner = store.layout.declaringEntity(of: key, in: entity, model: store.model)
-                guard let index = store.layout.columnIndex(.toOne(entity: owner, name: key), in: table) else {
-                    return nil
-                }
-                let entityIndex = store.layout.columnIndex(.toOneEntity(entity: owner, name: key), in: table)
-                return .toOne(
-                    column: table.columns[index].name, entityColumn: entityIndex.map { table.columns[$0].name })
-            }
-            return nil
-        default: return nil
-        }
-    }
-
     // MARK: Object comparisons
 
     private mutating func objectCondition(
-        _ op: ComparisonPredicate.Operator, _ constant: Argument, keyColumn: String, entityColumn: String?
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, key: String, entityNumber: String?,
+        entityName: String
     ) -> String? {
-        switch (op, constant) {
+        switch (op, argument) {
         case (.equalTo, .value(let value)):
-            return objectEquality(value, keyColumn: keyColumn, entityColumn: entityColumn)
+            return objectEquality(value, key: key, entityNumber: entityNumber, entityName: entityName)
         case (.notEqualTo, .value(let value)):
-            return objectEquality(value, keyColumn: keyColumn, entityColumn: entityColumn).map { "NOT (\($0))" }
+            return objectEquality(value, key: key, entityNumber: entityNumber, entityName: entityName)
+                .map { "NOT (\($0))" }
         case (.in, .list(let elements)):
             var conditions: [String] = []
             for element in elements {
-                guard let condition = objectEquality(element, keyColumn: keyColumn, entityColumn: entityColumn) else {
-                    return nil
-                }
+                guard
+                    let condition = objectEquality(
+                        element, key: key, entityNumber: entityNumber, entityName: entityName)
+                else { return nil }
                 conditions.append("(\(condition))")
             }
             return conditions.isEmpty ? "0" : conditions.joined(separator: " OR ")
@@ -177,19 +192,24 @@ struct SQLitePredicateTranslator {
         }
     }
 
+    /// Whether the object whose key and entity number the SQL gives is `constant` (an object ID
+    /// or null). Without an entity number, the object's entity is `entityName`.
     private mutating func objectEquality(
-        _ constant: AttributeValue, keyColumn: String, entityColumn: String?
+        _ constant: AttributeValue, key: String, entityNumber: String?, entityName: String
     ) -> String? {
         switch constant {
-        case .null: return "\(keyColumn) IS NULL"
+        case .null: return "\(key) IS NULL"
         case .objectID(let objectID):
-            guard objectID.storeIdentifier == store.identifier, case .integer(let key) = objectID.reference,
+            guard objectID.storeIdentifier == store.identifier, case .integer(let primaryKey) = objectID.reference,
                 let number = store.layout.entityNumbers[objectID.entityName]
             else { return "0" }
-            parameters.append(.integer(key))
-            guard let entityColumn else { return "COALESCE(\(keyColumn) = ?, 0)" }
-            parameters.append(.integer(number))
-            return "COALESCE(\(keyColumn) = ? AND \(entityColumn) = ?, 0)"
+            guard let entityNumber else {
+                guard objectID.entityName == entityName else { return "0" }
+                parameters.append(.integer(primaryKey))
+                return "COALESCE(\(key) = ?, 0)"
+            }
+            parameters += [.integer(primaryKey), .integer(number)]
+            return "COALESCE(\(key) = ? AND \(entityNumber) = ?, 0)"
         default: return nil
         }
     }
@@ -200,54 +220,43 @@ struct SQLitePredicateTranslator {
         _ op: ComparisonPredicate.Operator, _ argument: Argument, column: String, type: AttributeType,
         options: StringComparisonOptions
     ) -> String? {
-        guard let family = Self.family(of: type) else { return nil }
-        if op == .in || op == .between {
-            guard let elements = argument.elements else { return nil }
-            return listCondition(op, elements, column: column, family: family, options: options)
-        }
-        guard let constant = argument.single else { return nil }
-        guard options.isEmpty || family == .text else { return nil }
+        guard let family = Self.family(of: type), options.isEmpty || family == .text else { return nil }
         let expression = valueExpression(column, family: family, options: options)
-        switch op {
-        case .equalTo:
-            return equality(constant, column: column, expression: expression, family: family, options: options)
-        case .notEqualTo:
-            return equality(constant, column: column, expression: expression, family: family, options: options)
+        switch (op, argument) {
+        case (.equalTo, .value(let value)):
+            return equality(value, column: column, expression: expression, family: family, options: options)
+        case (.notEqualTo, .value(let value)):
+            return equality(value, column: column, expression: expression, family: family, options: options)
                 .map { "NOT (\($0))" }
-        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            if constant.isNull { return "0" }
-            guard let value = bindable(constant, family: family, options: options) else { return nil }
-            parameters.append(value)
+        case (.lessThan, .value(let value)), (.lessThanOrEqualTo, .value(let value)),
+            (.greaterThan, .value(let value)), (.greaterThanOrEqualTo, .value(let value)):
+            if value.isNull { return "0" }
+            guard let bound = bindable(value, family: family, options: options) else { return nil }
+            parameters.append(bound)
             return "COALESCE(\(expression) \(op.rawValue) ?, 0)"
-        case .between, .in: return nil
-        case .beginsWith, .endsWith, .contains, .like, .matches:
-            return stringMatch(op, constant, column: column, family: family, options: options)
-        }
-    }
-
-    private mutating func listCondition(
-        _ op: ComparisonPredicate.Operator, _ elements: [AttributeValue], column: String, family: Family,
-        options: StringComparisonOptions
-    ) -> String? {
-        let expression = valueExpression(column, family: family, options: options)
-        if op == .between {
-            guard elements.count == 2 else { return nil }
-            if elements.contains(where: \.isNull) { return "0" }
-            guard let low = bindable(elements[0], family: family, options: options),
-                let high = bindable(elements[1], family: family, options: options)
+        case (.between, .list(let bounds)):
+            guard bounds.count == 2 else { return nil }
+            if bounds.contains(where: \.isNull) { return "0" }
+            guard let low = bindable(bounds[0], family: family, options: options),
+                let high = bindable(bounds[1], family: family, options: options)
             else { return nil }
             parameters += [low, high]
             return "COALESCE(\(expression) >= ? AND \(expression) <= ?, 0)"
+        case (.in, .list(let elements)):
+            var conditions: [String] = []
+            for element in elements {
+                guard
+                    let condition = equality(
+                        element, column: column, expression: expression, family: family, options: options)
+                else { return nil }
+                conditions.append("(\(condition))")
+            }
+            return conditions.isEmpty ? "0" : conditions.joined(separator: " OR ")
+        case (.beginsWith, .value(let value)), (.endsWith, .value(let value)), (.contains, .value(let value)),
+            (.like, .value(let value)), (.matches, .value(let value)):
+            return stringMatch(op, value, column: column, family: family, options: options)
+        default: return nil
         }
-        var conditions: [String] = []
-        for element in elements {
-            guard
-                let condition = equality(
-                    element, column: column, expression: expression, family: family, options: options)
-            else { return nil }
-            conditions.append("(\(condition))")
-        }
-        return conditions.isEmpty ? "0" : conditions.joined(separator: " OR ")
     }
 
     private mutating func equality(
@@ -279,7 +288,7 @@ struct SQLitePredicateTranslator {
     }
 
     /// The SQL value of a column as comparisons see it.
-    private func valueExpression(_ column: String, family: Family, options: StringComparisonOptions) -> String {
+    func valueExpression(_ column: String, family: Family, options: StringComparisonOptions) -> String {
         switch family {
         case .real, .date: return "\(SQLiteStrataFunctions.real)(\(column))"
         case .text where !options.isEmpty: return "\(SQLiteStrataFunctions.fold)(\(column), \(options.rawValue))"
@@ -308,7 +317,7 @@ struct SQLitePredicateTranslator {
         }
     }
 
-    private static func family(of type: AttributeType) -> Family? {
+    static func family(of type: AttributeType) -> Family? {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: .number
         case .double, .float: .real
@@ -318,34 +327,5 @@ struct SQLitePredicateTranslator {
         case .binary, .transformable, .uuid: .bytes
         case .decimal, .objectID, .undefined: nil
         }
-    }
-
-    // MARK: Sorting
-
-    /// The `ORDER BY` terms for `descriptors`; `nil` when one does not translate.
-    func orderTerms(for descriptors: [FetchSortDescriptor]) -> [String]? {
-        var terms: [String] = []
-        for descriptor in descriptors {
-            guard case .attribute(let column, let type)? = operand(.keyPath(descriptor.keyPath)),
-                let family = Self.family(of: type)
-            else { return nil }
-            let direction = descriptor.ascending ? "ASC" : "DESC"
-            let qualified = "t0.\(column)"
-            switch (family, descriptor.comparison) {
-            case (.text, .binary): terms.append("\(qualified) \(direction)")
-            case (.text, .caseInsensitive):
-                let options = StringComparisonOptions.caseInsensitive.rawValue
-                terms.append("\(SQLiteStrataFunctions.fold)(\(qualified), \(options)) \(direction)")
-            case (.text, .localizedStandard): return nil
-            case (.real, _), (.date, _):
-                let real = "\(SQLiteStrataFunctions.real)(\(qualified))"
-                terms += [
-                    "(\(qualified) IS NOT NULL) \(direction)", "(\(real) IS NOT NULL) \(direction)",
-                    "\(real) \(direction)",
-                ]
-            default: terms.append("\(qualified) \(direction)")
-            }
-        }
-        return terms
     }
 }

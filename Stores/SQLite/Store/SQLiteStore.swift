@@ -20,10 +20,14 @@ public final class SQLiteStore: IncrementalStore {
     /// The store type's name, as Core Data's `NSSQLiteStoreType`.
     public static let storeTypeName = "SQLite"
 
-    /// The predicate features the store translates to SQL. It also accepts every other
-    /// predicate and evaluates the parts it cannot translate in memory.
+    /// The predicate features the store translates to SQL (docs/SQLITE.md lists the exact
+    /// shapes). It also accepts every other predicate (``predicateFeatures`` is
+    /// ``PredicateFeatures/all``) and evaluates the parts it cannot translate in memory, with
+    /// the same answers: functions, arithmetic, comparisons of two key paths, decimal values,
+    /// `@avg`, `@sum` of 64-bit integers and of reals, and localized sorts.
     public static let pushDownFeatures: PredicateFeatures = [
         .comparisons, .compounds, .membership, .stringMatching, .stringOptions, .regularExpressions,
+        .relationshipKeyPaths, .quantifiers, .collectionOperators, .subqueries,
     ]
 
     public let typeName = SQLiteStore.storeTypeName
