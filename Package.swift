@@ -62,6 +62,9 @@ let package = Package(
         .executableTarget(
             name: "SQLiteStoreConformanceWorker", dependencies: ["StrataConformance", "StrataSQLite"],
             path: "Tests/SQLiteStoreConformanceWorker"),
+        .executableTarget(
+            name: "SQLiteContentionWorker", dependencies: ["StrataSQLite", "StrataTestSupport"],
+            path: "Tests/SQLiteContentionWorker"),
         .testTarget(
             name: "StrataSQLiteTests",
             dependencies: [

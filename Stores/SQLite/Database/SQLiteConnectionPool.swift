@@ -24,6 +24,13 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         self.openReader = openReader
     }
 
+    /// How many readers the pool has opened so far.
+    var openReaderCount: Int {
+        readers.lock()
+        defer { readers.unlock() }
+        return openReaders
+    }
+
     deinit {
         // Readers close before the writer: the last connection to close removes the `-wal`
         // and `-shm` files, which only a connection that may write can do.

@@ -1,0 +1,26 @@
+import Strata
+
+/// The model of tests where several threads or processes write one store: entries tagged with
+/// their writer and numbered in the order it saved them.
+public enum ContentionModel {
+    /// `Entry` with `writer` (string) and `serial` (integer 64).
+    public static let model: ManagedObjectModel = {
+        let model = ManagedObjectModel {
+            Entity("Entry") {
+                Attribute("writer", .string)
+                Attribute("serial", .integer64)
+            }
+        }
+        try! model.freeze()  // A fixed, valid model: freezing cannot fail.
+        return model
+    }()
+
+    /// Saves `count` entries tagged `writer` into `store`, one save each.
+    public static func writeEntries(_ count: Int, as writer: String, into store: any IncrementalStore) throws {
+        for serial in 0..<count {
+            let id = try store.permanentIDs(forEntities: ["Entry"])[0]
+            let values: [String: AttributeValue] = ["writer": .string(writer), "serial": .integer64(Int64(serial))]
+            try store.save(StoreChangeSet(inserted: [.init(objectID: id, values: values, expectedVersion: 0)]))
+        }
+    }
+}
