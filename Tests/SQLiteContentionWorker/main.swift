@@ -3,8 +3,9 @@ import Strata
 import StrataSQLite
 import StrataTestSupport
 
-// Writes entries into an SQLite store while another process does the same, for
-// SQLiteConcurrencyTests: `SQLiteContentionWorker <store path> <writer> <count>`.
+// Writes entries into an SQLite store, then fetches them: for SQLiteConcurrencyTests (another
+// process writes the same store) and SQLiteDebugTraceTests.
+// `SQLiteContentionWorker <store path> <writer> <count>`
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]) else {
     FileHandle.standardError.write(Data("usage: SQLiteContentionWorker <store> <writer> <count>\n".utf8))
@@ -14,6 +15,8 @@ do {
     let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.sqlite])
     let store = try coordinator.addStore(type: StoreType.sqlite.name, at: URL(fileURLWithPath: arguments[1]))
     try ContentionModel.writeEntries(count, as: arguments[2], into: store)
+    print(
+        try store.execute(StoreFetchRequest(entityName: "Entry", predicate: try FetchPredicate(format: "serial >= 0"))))
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)

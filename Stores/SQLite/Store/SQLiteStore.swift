@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Strata
 import Synchronization
 
@@ -43,7 +42,6 @@ public final class SQLiteStore: IncrementalStore {
     let entityNames: Set<String>
     let pool: SQLiteConnectionPool
     let path: String
-    let logger = Logger(label: "strata.sqlite")
     let statistics = SQLiteStoreStatistics()
     private let currentMetadata: Mutex<StoreMetadata>
 

@@ -38,6 +38,9 @@ enum SQLiteStoreFile {
                     storeIdentifier: request.identifierForNewStore ?? UUID().uuidString, model: request.model,
                     configuration: request.configurationName, userInfo: request.userInfoForNewStore)
                 try create(layout, metadata: metadata, model: request.model.schema, on: writer)
+                for reason in SQLiteSchema.skippedFetchIndexes(in: request.model.schema, entityNames: entityNames) {
+                    SQLiteDebugTrace.logger.notice("Fetch index skipped in '\(path)': \(reason).")
+                }
             } else {
                 guard let stored = try readMetadata(on: writer, path: path) else {
                     throw StoreError(
@@ -68,6 +71,7 @@ enum SQLiteStoreFile {
         let connection = try SQLiteConnection(
             path: path, mode: mode, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
         try SQLiteStrataFunctions.define(on: connection)
+        SQLiteDebugTrace.install(on: connection)
         if !readOnly { try connection.execute(script: "PRAGMA synchronous = FULL") }
         return connection
     }

@@ -1,0 +1,45 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+/// `STRATA_SQL_DEBUG` logs statements (1), their values and timings (2) and fetch plans (4).
+@Suite struct SQLiteDebugTraceTests {
+    /// The standard error of the contention worker writing one entry with `STRATA_SQL_DEBUG=level`.
+    private func tracedOutput(level: String) throws -> String {
+        let directory = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("SQLiteContentionWorker")
+        process.arguments = [directory.file("traced.sqlite").path, "tracer", "1"]
+        process.environment = ["STRATA_SQL_DEBUG": level]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func levelOneLogsStatements() throws {
+        let output = try tracedOutput(level: "1")
+        #expect(output.contains("SQL INSERT INTO ZENTRY"))
+        #expect(!output.contains(" ms]") && !output.contains("PLAN"))
+    }
+
+    @Test func levelTwoAddsValuesAndTimings() throws {
+        let output = try tracedOutput(level: "2")
+        #expect(output.contains("'tracer'") && output.contains(" ms]"))
+        #expect(!output.contains("PLAN"))
+    }
+
+    @Test func levelFourAddsQueryPlans() throws {
+        let output = try tracedOutput(level: "4")
+        #expect(output.contains("PLAN SELECT") && output.contains("SCAN"))
+    }
+
+    @Test func noLevelLogsNothing() throws {
+        #expect(try tracedOutput(level: "0").isEmpty)
+    }
+}
