@@ -51,4 +51,24 @@ extension PersistentStoreCoordinator {
         }
         try storeType.destroy(url)
     }
+
+    /// Replaces the store of type `type` at `destination` (creating it when there is none) with a
+    /// copy of the store at `source`, as Core Data's `replacePersistentStore` does: atomically,
+    /// through the store type's own mechanism, never by moving files under open connections.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/inUse`` when the destination is added
+    ///   to this coordinator, ``StoreError/Code/unsupported`` when the type cannot replace, or
+    ///   whatever the type's replacer throws (``StoreError/Code/unknownObject`` for a missing source).
+    public func replaceStore(type: String, at destination: URL, withStoreFrom source: URL) throws {
+        let storeType = try storeType(named: type)
+        if store(at: destination) != nil {
+            throw StoreError(
+                code: .inUse,
+                message: "The store at '\(destination.path)' is open in this coordinator; remove it first.")
+        }
+        guard let replace = storeType.replace else {
+            throw StoreError(code: .unsupported, message: "\(type) stores cannot be replaced.")
+        }
+        try replace(destination, source)
+    }
 }

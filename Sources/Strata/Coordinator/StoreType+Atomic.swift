@@ -3,7 +3,8 @@ import Foundation
 extension StoreType {
     /// A store type for a whole-file store: `makeStore` gives the ``AtomicStore`` for a URL, and
     /// the core's adapter makes it incremental. Metadata is read and written through
-    /// ``AtomicStore/load()`` and ``AtomicStore/write(_:)``; destroying removes the file.
+    /// ``AtomicStore/load()`` and ``AtomicStore/write(_:)``; destroying removes the file; replacing
+    /// loads the source and writes its contents to the destination with ``AtomicStore/write(_:)``.
     public static func atomic(
         name: String, makeStore: @escaping @Sendable (URL?) throws -> any AtomicStore
     ) -> StoreType {
@@ -29,6 +30,13 @@ extension StoreType {
                     throw StoreError(
                         code: .io, message: "Could not remove the \(name) store at '\(url.path)'.", underlying: error)
                 }
+            },
+            replace: { destination, source in
+                guard let contents = try makeStore(source).load() else {
+                    throw StoreError(
+                        code: .unknownObject, message: "There is no \(name) store at '\(source.path)' to copy from.")
+                }
+                try makeStore(destination).write(contents)
             })
     }
 }

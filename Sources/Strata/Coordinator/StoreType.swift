@@ -21,6 +21,8 @@ import Foundation
 /// - `readMetadata` returns the file's metadata, or `nil` when there is no file, without
 ///   opening the store; `writeMetadata` replaces it atomically.
 /// - `destroy` removes the file and every side file it has; a missing file is not an error.
+/// - `replace`, when given, swaps the destination's contents for a copy of the source's so that
+///   a reader sees one or the other, never a mix.
 public struct StoreType: Sendable {
     /// The type's name, as used in ``PersistentStoreCoordinator/addStore(type:configuration:at:options:)``.
     public let name: String
@@ -28,6 +30,7 @@ public struct StoreType: Sendable {
     let readMetadata: @Sendable (URL) throws -> StoreMetadata?
     let writeMetadata: @Sendable (StoreMetadata, URL) throws -> Void
     let destroy: @Sendable (URL) throws -> Void
+    let replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)?
 
     /// Creates a store type from its operations.
     ///
@@ -37,17 +40,22 @@ public struct StoreType: Sendable {
     ///   - readMetadata: Reads a file's metadata without opening it; `nil` when there is no file.
     ///   - writeMetadata: Replaces a file's metadata atomically.
     ///   - destroy: Removes a store's file and side files.
+    ///   - replace: Replaces the store at its first URL with a copy of the store at its second,
+    ///     atomically; `nil` when the type cannot (replacing then fails with
+    ///     ``StoreError/Code/unsupported``).
     public init(
         name: String,
         open: @escaping @Sendable (StoreOpenRequest) throws -> any IncrementalStore,
         readMetadata: @escaping @Sendable (URL) throws -> StoreMetadata?,
         writeMetadata: @escaping @Sendable (StoreMetadata, URL) throws -> Void,
-        destroy: @escaping @Sendable (URL) throws -> Void
+        destroy: @escaping @Sendable (URL) throws -> Void,
+        replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)? = nil
     ) {
         self.name = name
         self.open = open
         self.readMetadata = readMetadata
         self.writeMetadata = writeMetadata
         self.destroy = destroy
+        self.replace = replace
     }
 }

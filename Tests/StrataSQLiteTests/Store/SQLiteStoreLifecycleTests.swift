@@ -1,0 +1,85 @@
+import Foundation
+import Strata
+import StrataSQLite
+import StrataTestSupport
+import Testing
+
+/// Destroying and replacing stores go through SQLite, so that connections still open elsewhere
+/// see an empty or a whole new store, never a file removed or moved from under them.
+@Suite struct SQLiteStoreLifecycleTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func coordinator() throws -> PersistentStoreCoordinator {
+        try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.sqlite])
+    }
+
+    private func count(_ store: any IncrementalStore) throws -> StoreFetchResult {
+        try store.execute(StoreFetchRequest(entityName: "Entry", resultType: .count))
+    }
+
+    @Test func destroyingRemovesTheStoreAndItsSideFiles() throws {
+        let url = directory.file("gone.sqlite")
+        let first = try coordinator()
+        try ContentionModel.writeEntries(3, as: "x", into: try first.addStore(type: "SQLite", at: url))
+        let elsewhere = try coordinator()
+        let stillOpen = try elsewhere.addStore(type: "SQLite", at: url, options: StoreOptions(isReadOnly: true))
+        #expect(throws: StoreError.self) { try first.destroyStore(type: "SQLite", at: url) }
+        try first.remove(try #require(first.store(at: url)))
+        try first.destroyStore(type: "SQLite", at: url)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(left.filter { $0.hasPrefix("gone.sqlite") }.isEmpty)
+        #expect(throws: StoreError.self) { _ = try count(stillOpen) }
+    }
+
+    @Test func destroyingLeavesAFileThatIsNotSQLiteAlone() throws {
+        let url = directory.file("notes.sqlite")
+        let bytes = Data(repeating: 0x2A, count: 4096)
+        try bytes.write(to: url)
+        #expect {
+            try coordinator().destroyStore(type: "SQLite", at: url)
+        } throws: { ($0 as? StoreError)?.code == .corrupt }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func replacingCopiesTheSourceUnderOpenReaders() throws {
+        let (source, destination) = (directory.file("source.sqlite"), directory.file("destination.sqlite"))
+        let writer = try coordinator()
+        try ContentionModel.writeEntries(5, as: "source", into: try writer.addStore(type: "SQLite", at: source))
+        try ContentionModel.writeEntries(2, as: "old", into: try writer.addStore(type: "SQLite", at: destination))
+        let reader = try coordinator().addStore(
+            type: "SQLite", at: destination, options: StoreOptions(isReadOnly: true))
+        #expect(try count(reader) == .count(2))
+        let replacing = try coordinator()
+        try replacing.replaceStore(type: "SQLite", at: destination, withStoreFrom: source)
+        #expect(try count(reader) == .count(5))
+        #expect(
+            try replacing.metadataForStore(type: "SQLite", at: destination)?.storeIdentifier
+                == (try replacing.metadataForStore(type: "SQLite", at: source)?.storeIdentifier))
+    }
+
+    @Test func replacingRefusesAnOpenDestinationAndAMissingSource() throws {
+        let stack = try coordinator()
+        let destination = directory.file("open.sqlite")
+        _ = try stack.addStore(type: "SQLite", at: destination)
+        #expect {
+            try stack.replaceStore(type: "SQLite", at: destination, withStoreFrom: directory.file("other.sqlite"))
+        } throws: { ($0 as? StoreError)?.code == .inUse }
+        #expect {
+            try coordinator().replaceStore(
+                type: "SQLite", at: directory.file("new.sqlite"), withStoreFrom: directory.file("missing.sqlite"))
+        } throws: { ($0 as? StoreError)?.code == .unknownObject }
+    }
+
+    @Test func wholeFileStoresAreReplacedThroughTheirAtomicWrite() throws {
+        let stack = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.jsonFile()])
+        let (source, destination) = (directory.file("a.json"), directory.file("b.json"))
+        let store = try stack.addStore(type: StoreType.jsonFile().name, at: source)
+        try ContentionModel.writeEntries(4, as: "json", into: store)
+        try stack.replaceStore(type: StoreType.jsonFile().name, at: destination, withStoreFrom: source)
+        let elsewhere = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.jsonFile()])
+        let copy = try elsewhere.addStore(type: StoreType.jsonFile().name, at: destination)
+        #expect(try count(copy) == .count(4))
+    }
+}
