@@ -59,7 +59,8 @@ public struct JSONFileStore: AtomicStore {
     public func write(_ contents: AtomicStoreContents) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(Document(contents)).write(to: fileURL, options: .atomic)
+        let data = try encoder.encode(Document(contents))
+        try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try data.write(to: $0) }
         if failure == .afterWriting {
             throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
         }
