@@ -17,12 +17,7 @@ extension ManagedObjectContext {
         }
         for id in notification.deletedObjectIDs {
             guard let object = registered[id] else { continue }
-            markInaccessible(object)
-            pendingDeletions.remove(object)
-            registered[id] = nil
-            snapshotCache[id] = nil
-            unprocessedChanges.deleted.append(object)
-            object.managedObjectContext = nil
+            dropVanished(object)
         }
         processPendingChanges()
     }

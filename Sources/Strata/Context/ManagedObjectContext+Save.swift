@@ -34,11 +34,15 @@ extension ManagedObjectContext {
     /// store's share is written all or nothing; ``ManagedObject/didSave()`` runs and did-save
     /// is posted with the permanent IDs.
     ///
+    /// When a store holds a newer version of an object, ``mergePolicy`` settles the conflict
+    /// and the store's share is written again (see ``MergePolicy``).
+    ///
     /// - Throws: ``ContextError`` with code ``ContextError/Code/validation``,
     ///   ``ContextError/Code/noStore``, ``ContextError/Code/crossStoreRelationship`` (nothing is
     ///   written), or ``ContextError/Code/mergeConflict`` when a store holds a newer version of
-    ///   an object (that store is not written, and its new objects keep their temporary IDs;
-    ///   stores written before it stay written); a store's own error.
+    ///   an object and the policy is ``MergePolicy/error`` (or the conflict persists after
+    ///   several attempts): that store is not written, and its new objects keep their temporary
+    ///   IDs; stores written before it stay written. A store's own error.
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
@@ -99,10 +103,17 @@ extension ManagedObjectContext {
 
     /// Writes one store's share and, when it succeeds, makes its objects' state the saved one.
     private func write(_ share: SavePlan.Share) throws {
-        do {
-            try share.store.save(share.changeSet())
-        } catch let error as StoreError where error.code == .conflict {
-            throw mergeConflict(error, in: share)
+        var attempts = 0
+        while true {
+            do {
+                try share.store.save(share.changeSet())
+                break
+            } catch let error as StoreError where error.code == .conflict {
+                attempts += 1
+                guard attempts <= Self.conflictRetries, try settle(error.conflicts, in: share) else {
+                    throw mergeConflict(error, in: share)
+                }
+            }
         }
         for object in share.inserted + share.updated {
             object.committedVersion += 1

@@ -39,6 +39,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// with no values (`true`, the default, as in Core Data) instead of throwing
     /// ``ContextError/Code/inaccessibleFault``.
     public var shouldDeleteInaccessibleFaults = true
+    /// How a save settles a conflict with a newer version in a store (``MergePolicy/error`` by
+    /// default: the save fails). Set it on the context's queue.
+    public var mergePolicy = MergePolicy.error
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Void>()

@@ -1,0 +1,80 @@
+extension ManagedObjectContext {
+    /// How many times a save settles conflicts in one store and writes again before it gives
+    /// up with ``ContextError/Code/mergeConflict`` (other writers keep winning the race).
+    static let conflictRetries = 8
+
+    /// Settles each of `conflicts` in `share` by ``mergePolicy``, so that the share can be
+    /// written again; `false` when the policy is ``MergePolicy/error``.
+    func settle(_ conflicts: [StoreError.Conflict], in share: SavePlan.Share) throws -> Bool {
+        guard mergePolicy != .error else { return false }
+        let objects = Dictionary(
+            (share.updated + share.deleted).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        for conflict in conflicts {
+            guard let object = objects[conflict.objectID] else { continue }
+            let isDeletion = share.deleted.contains(object)
+            guard let stored = try share.store.snapshot(for: object.objectID) else {
+                share.updated.removeAll { $0 === object }
+                share.deleted.removeAll { $0 === object }
+                dropVanished(object)
+                continue
+            }
+            switch mergePolicy {
+            case .rollback:
+                share.updated.removeAll { $0 === object }
+                share.deleted.removeAll { $0 === object }
+                try refresh(object, mergeChanges: false)
+                load(object, from: stored)
+                unprocessedChanges.refreshed.append(object)
+            case .mergeByPropertyObjectTrump where !isDeletion:
+                load(object, from: stored)
+                forgetUnchangedMembers(of: object)
+            case .mergeByPropertyStoreTrump where !isDeletion:
+                try mergeStoreTrump(object, with: stored, from: share.store)
+            default:
+                // Overwriting, and deleting under the other policies: the context's state wins whole.
+                object.committedVersion = stored.version
+            }
+        }
+        processPendingChanges()
+        return true
+    }
+
+    /// Takes the store's values for every key the store changed since the context read the
+    /// object, keeps the context's changes to the others.
+    private func mergeStoreTrump(
+        _ object: ManagedObject, with stored: Snapshot, from store: any IncrementalStore
+    ) throws {
+        let storeChanged = Set(stored.values.keys.filter { stored.values[$0] != (object.committedValues[$0] ?? .null) })
+        let kept = object.changedValuesIgnoringFaults().filter { !storeChanged.contains($0.key) }
+        object.committedValues = stored.values
+        object.committedVersion = stored.version
+        object.currentValues = stored.values.merging(kept) { _, mine in mine }
+        for key in object.changedMemberKeys {
+            let members = try store.relatedObjectIDs(of: object.objectID, relationship: key)
+            guard Set(members) != Set(object.committedMembers[key]?.elements ?? []) else { continue }
+            // Setting the store's members undoes the context's change on the inverse side too.
+            try object.setObjects(members.map { self.object(with: $0) }, forKey: key)
+            object.committedMembers[key] = .init(members)
+        }
+        forgetUnchangedMembers(of: object)
+    }
+
+    /// Drops the loaded members of to-many relationships the context did not change, so that
+    /// they load the store's members when next used.
+    private func forgetUnchangedMembers(of object: ManagedObject) {
+        for (key, members) in object.currentMembers where members == object.committedMembers[key] {
+            object.currentMembers[key] = nil
+            object.committedMembers[key] = nil
+        }
+    }
+
+    /// An object whose record the store no longer has is deleted here too, and leaves the context.
+    func dropVanished(_ object: ManagedObject) {
+        markInaccessible(object)
+        pendingDeletions.remove(object)
+        registered[object.objectID] = nil
+        snapshotCache[object.objectID] = nil
+        unprocessedChanges.deleted.append(object)
+        object.managedObjectContext = nil
+    }
+}
