@@ -21,4 +21,19 @@ extension ManagedObjectContext {
         }
         processPendingChanges()
     }
+
+    /// Applies another context's save for ``automaticallyMergesChangesFromParent``. When a
+    /// store cannot be read, the objects it could not refresh are turned into faults (unless
+    /// they have unsaved changes), so that their next use reads the store again.
+    func mergeAutomatically(_ notification: ContextNotification) {
+        do {
+            try mergeChanges(fromContextDidSave: notification)
+        } catch {
+            for id in notification.updatedObjectIDs {
+                guard let object = registered[id], !object.hasChanges else { continue }
+                try? refresh(object, mergeChanges: false)
+            }
+            processPendingChanges()
+        }
+    }
 }

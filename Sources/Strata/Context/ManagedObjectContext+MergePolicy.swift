@@ -61,7 +61,7 @@ extension ManagedObjectContext {
 
     /// Drops the loaded members of to-many relationships the context did not change, so that
     /// they load the store's members when next used.
-    private func forgetUnchangedMembers(of object: ManagedObject) {
+    func forgetUnchangedMembers(of object: ManagedObject) {
         for (key, members) in object.currentMembers where members == object.committedMembers[key] {
             object.currentMembers[key] = nil
             object.committedMembers[key] = nil

@@ -39,6 +39,8 @@ extension ManagedObjectContext {
     }
 
     func post(_ changes: ObjectChanges, as kind: ContextNotification.Kind) {
-        observers.post(changes.changes(kind: kind, contextName: name))
+        let posted = changes.changes(kind: kind, contextName: name)
+        observers.post(posted)
+        if kind == .didSave { coordinator.broadcast(posted.notification, from: self) }
     }
 }

@@ -58,10 +58,7 @@ extension ManagedObjectContext {
                 return
             }
             load(object, from: snapshot)
-            for (key, members) in object.currentMembers where members == object.committedMembers[key] {
-                object.currentMembers[key] = nil
-                object.committedMembers[key] = nil
-            }
+            forgetUnchangedMembers(of: object)
         } else {
             object.faulted = true
             object.isInaccessible = false

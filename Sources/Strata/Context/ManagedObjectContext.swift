@@ -42,6 +42,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How a save settles a conflict with a newer version in a store (``MergePolicy/error`` by
     /// default: the save fails). Set it on the context's queue.
     public var mergePolicy = MergePolicy.error
+    /// Whether the context merges the saves of the other contexts on its coordinator as they
+    /// happen (`false` by default, as in Core Data): each save is applied on this context's
+    /// queue as ``mergeChanges(fromContextDidSave:)`` applies it, and refreshed objects are
+    /// announced with objects-did-change. Set it on the context's queue.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { coordinator.setMergesSaves(automaticallyMergesChangesFromParent, for: self) }
+    }
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Void>()

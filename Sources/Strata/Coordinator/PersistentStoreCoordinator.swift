@@ -34,6 +34,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let state: Mutex<State>
     /// The class registered for each entity.
     let classes = Mutex<[String: ManagedObject.Type]>([:])
+    /// The contexts that merge other contexts' saves as they happen.
+    let mergingContexts = Mutex<[ObjectIdentifier: WeakContext]>([:])
 
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
     /// ``StoreType/inMemory`` type and `storeTypes` registered.
