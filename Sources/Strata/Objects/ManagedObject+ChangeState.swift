@@ -66,7 +66,11 @@ extension ManagedObject {
 extension ManagedObjectContext {
     /// Records that `object` changed, for change tracking and objects-did-change.
     func noteChange(of object: ManagedObject) {
-        guard !pendingInserts.contains(object) else { return }
+        guard !pendingInserts.contains(object) else {
+            // A new object's changes are announced once its insertion has been, as in Core Data.
+            if !unprocessedChanges.inserted.contains(object) { unprocessedChanges.updated.append(object) }
+            return
+        }
         pendingChanges.append(object)
         if !pendingDeletions.contains(object) { unprocessedChanges.updated.append(object) }
     }
