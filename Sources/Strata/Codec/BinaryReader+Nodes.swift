@@ -2,8 +2,8 @@ import Foundation
 
 extension BinaryReader {
     /// Reads a snapshot ``BinaryWriter/write(snapshot:)`` wrote.
-    public mutating func readSnapshot(_ what: String) throws -> Snapshot {
-        let objectID = try readObjectID("the object ID of \(what)")
+    public mutating func readSnapshot(_ what: @autoclosure () -> String) throws -> Snapshot {
+        let objectID = try readObjectID("the object ID of \(what())")
         let version = try readSigned("the version of \(objectID)")
         let count = try readCount("the number of values of \(objectID)")
         var values: [String: AttributeValue] = [:]
@@ -19,8 +19,8 @@ extension BinaryReader {
     }
 
     /// Reads a node ``BinaryWriter/write(node:)`` wrote.
-    public mutating func readNode(_ what: String) throws -> StoreNode {
-        let snapshot = try readSnapshot(what)
+    public mutating func readNode(_ what: @autoclosure () -> String) throws -> StoreNode {
+        let snapshot = try readSnapshot(what())
         let id = snapshot.objectID
         let count = try readCount("the number of to-many relationships of \(id)")
         var toMany: [String: [ObjectID]] = [:]
@@ -39,9 +39,9 @@ extension BinaryReader {
     }
 
     /// Reads a property name ``BinaryWriter/write(property:)`` wrote.
-    public mutating func readProperty(_ what: String) throws -> String {
-        let index = try readIndex(what, count: context.propertyNames.count + 1)
-        return index == 0 ? try readString(what) : context.propertyNames[index - 1]
+    public mutating func readProperty(_ what: @autoclosure () -> String) throws -> String {
+        let index = try readIndex(what(), count: context.propertyNames.count + 1)
+        return index == 0 ? try readString(what()) : context.propertyNames[index - 1]
     }
 
     /// Reads metadata ``BinaryWriter/write(metadata:)`` wrote.

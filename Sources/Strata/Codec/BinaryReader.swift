@@ -37,38 +37,44 @@ public struct BinaryReader: Sendable {
     }
 
     /// Reads one byte; `what` names it in errors.
-    public mutating func readByte(_ what: String) throws -> UInt8 {
-        guard offset < bytes.count else { throw corrupt("the data ends where \(what) should be") }
+    public mutating func readByte(_ what: @autoclosure () -> String) throws -> UInt8 {
+        guard offset < bytes.count else { throw corrupt("the data ends where \(what()) should be") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
     /// Reads `count` bytes.
-    public mutating func readRaw(_ count: Int, _ what: String) throws -> ArraySlice<UInt8> {
+    public mutating func readRaw(_ count: Int, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
-            throw corrupt("\(what) needs \(count) bytes but \(remaining) are left")
+            throw corrupt("\(what()) needs \(count) bytes but \(remaining) are left")
         }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
     /// Reads 2 little-endian bytes.
-    public mutating func readFixed16(_ what: String) throws -> UInt16 { try readLittleEndian(what) }
+    public mutating func readFixed16(_ what: @autoclosure () -> String) throws -> UInt16 {
+        try readLittleEndian(what())
+    }
 
     /// Reads 4 little-endian bytes.
-    public mutating func readFixed32(_ what: String) throws -> UInt32 { try readLittleEndian(what) }
+    public mutating func readFixed32(_ what: @autoclosure () -> String) throws -> UInt32 {
+        try readLittleEndian(what())
+    }
 
     /// Reads 8 little-endian bytes.
-    public mutating func readFixed64(_ what: String) throws -> UInt64 { try readLittleEndian(what) }
+    public mutating func readFixed64(_ what: @autoclosure () -> String) throws -> UInt64 {
+        try readLittleEndian(what())
+    }
 
     /// Reads an unsigned LEB128 integer of at most 10 bytes that fits 64 bits.
-    public mutating func readVarint(_ what: String) throws -> UInt64 {
+    public mutating func readVarint(_ what: @autoclosure () -> String) throws -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            let byte = try readByte(what)
-            guard shift < 63 || byte <= 1 else { throw corrupt("\(what) is longer than a 64-bit integer", at: start) }
+            let byte = try readByte(what())
+            guard shift < 63 || byte <= 1 else { throw corrupt("\(what()) is longer than a 64-bit integer", at: start) }
             value |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 { return value }
             shift += 7
@@ -76,59 +82,63 @@ public struct BinaryReader: Sendable {
     }
 
     /// Reads a zigzag-encoded signed integer.
-    public mutating func readSigned(_ what: String) throws -> Int64 {
-        let raw = try readVarint(what)
+    public mutating func readSigned(_ what: @autoclosure () -> String) throws -> Int64 {
+        let raw = try readVarint(what())
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
     /// Reads a signed integer that must fit `T`.
-    public mutating func readSigned<T: FixedWidthInteger & SignedInteger>(_: T.Type, _ what: String) throws -> T {
+    public mutating func readSigned<T: FixedWidthInteger & SignedInteger>(_: T.Type, _ what: @autoclosure () -> String)
+        throws -> T
+    {
         let start = offset
-        guard let value = T(exactly: try readSigned(what)) else {
-            throw corrupt("\(what) does not fit a \(T.bitWidth)-bit integer", at: start)
+        guard let value = T(exactly: try readSigned(what())) else {
+            throw corrupt("\(what()) does not fit a \(T.bitWidth)-bit integer", at: start)
         }
         return value
     }
 
     /// Reads a count or length, which must be at most `limit` (the bytes left unless given):
     /// every counted item takes at least one byte, so a larger count cannot be right.
-    public mutating func readCount(_ what: String, limit: Int? = nil) throws -> Int {
+    public mutating func readCount(_ what: @autoclosure () -> String, limit: Int? = nil) throws -> Int {
         let start = offset
-        let value = try readVarint(what)
+        let value = try readVarint(what())
         let limit = limit ?? remaining
         guard value <= UInt64(max(limit, 0)) else {
-            throw corrupt("\(what) is \(value), more than the \(limit) that can follow", at: start)
+            throw corrupt("\(what()) is \(value), more than the \(limit) that can follow", at: start)
         }
         return Int(value)
     }
 
     /// Reads a length-prefixed byte string.
-    public mutating func readBytes(_ what: String) throws -> ArraySlice<UInt8> {
-        try readRaw(try readCount("the length of \(what)"), what)
+    public mutating func readBytes(_ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+        try readRaw(try readCount("the length of \(what())"), what())
     }
 
     /// Reads a length-prefixed UTF-8 string.
-    public mutating func readString(_ what: String) throws -> String {
+    public mutating func readString(_ what: @autoclosure () -> String) throws -> String {
         let start = offset
-        let utf8 = try readBytes(what)
+        let utf8 = try readBytes(what())
         guard let string = String(validating: utf8, as: UTF8.self) else {
-            throw corrupt("\(what) is not valid UTF-8", at: start)
+            throw corrupt("\(what()) is not valid UTF-8", at: start)
         }
         return string
     }
 
     /// Reads an index into a table of `count` entries.
-    public mutating func readIndex(_ what: String, count: Int) throws -> Int {
+    public mutating func readIndex(_ what: @autoclosure () -> String, count: Int) throws -> Int {
         let start = offset
-        let value = try readVarint(what)
+        let value = try readVarint(what())
         guard value < UInt64(count) else {
-            throw corrupt("\(what) is \(value), but the table has \(count) entries", at: start)
+            throw corrupt("\(what()) is \(value), but the table has \(count) entries", at: start)
         }
         return Int(value)
     }
 
-    private mutating func readLittleEndian<T: FixedWidthInteger>(_ what: String) throws -> T {
-        let raw = try readRaw(MemoryLayout<T>.size, what)
-        return raw.reversed().reduce(T.zero) { ($0 << 8) | T($1) }
+    private mutating func readLittleEndian<T: FixedWidthInteger>(_ what: @autoclosure () -> String) throws -> T {
+        let raw = try readRaw(MemoryLayout<T>.size, what())
+        var value = T.zero
+        for (index, byte) in zip(raw.indices, raw) { value |= T(byte) << (8 * (index - raw.startIndex)) }
+        return value
     }
 }
