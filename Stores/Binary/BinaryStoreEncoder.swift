@@ -9,12 +9,11 @@ enum BinaryStoreEncoder {
     static func encode(_ contents: AtomicStoreContents) -> [UInt8] {
         let sections = Dictionary(grouping: contents.nodes, by: \.snapshot.objectID.entityName)
         let entityNames = sections.keys.sorted()
-        var body = BinaryWriter(
-            context: BinaryCodingContext(
-                homeStoreIdentifier: contents.metadata.storeIdentifier, entityNames: entityNames),
-            reservingCapacity: 64 * contents.nodes.count + 4_096)
+        var body = BinaryWriter(reservingCapacity: 64 * contents.nodes.count + 4_096)
         body.write(metadata: contents.metadata)
         body.write(signed: contents.nextReference)
+        body.context = BinaryCodingContext(
+            homeStoreIdentifier: contents.metadata.storeIdentifier, entityNames: entityNames)
         body.write(count: entityNames.count)
         for name in entityNames { body.write(string: name) }
         for name in entityNames {

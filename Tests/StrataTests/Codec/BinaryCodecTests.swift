@@ -53,6 +53,22 @@ import Testing
         #expect(writer.bytes.count == 4 + 10)
     }
 
+    @Test func theExamplesOfTheFormatDocumentAreRight() {
+        func bytes(_ write: (inout BinaryWriter) -> Void) -> [UInt8] {
+            var writer = BinaryWriter(
+                context: BinaryCodingContext(homeStoreIdentifier: BinaryCodecFixtures.store, entityNames: ["Person"]))
+            write(&writer)
+            return writer.bytes
+        }
+        #expect(bytes { $0.write(value: .integer16(-3)) } == [0x01, 0x05])
+        #expect(bytes { $0.write(value: "Ada") } == [0x07, 0x03, 0x41, 0x64, 0x61])
+        #expect(bytes { $0.write(value: true) } == [0x09])
+        #expect(bytes { $0.write(value: .double(-0.0)) } == [0x05, 0, 0, 0, 0, 0, 0, 0, 0x80])
+        let id = ObjectID(storeIdentifier: BinaryCodecFixtures.store, entityName: "Person", reference: .integer(7))
+        #expect(bytes { $0.write(objectID: id) } == [0x15, 0x00, 0x0E])
+        #expect(bytes { $0.write(decimal: Decimal(string: "1.5")!) } == [0x01, 0x00, 0x01, 0x0F])
+    }
+
     @Test func everyEncodingIsDeterministic() {
         let node = BinaryCodecFixtures.node
         #expect(BinaryRecord.encode(node: node) == BinaryRecord.encode(node: node))
