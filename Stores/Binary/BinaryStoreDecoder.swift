@@ -68,7 +68,8 @@ struct BinaryStoreDecoder {
                     + "versions up to \(BinaryStoreFormat.version). Use a newer Strata.")
         }
         guard version >= 1, flags == 0 else {
-            throw header.corrupt("the header names format version \(version) with flags \(flags)", at: 8)
+            throw header.corrupt(
+                "the header names format version \(version) with flags \(flags)", at: BinaryStoreFormat.versionOffset)
         }
         let expected = UInt64(BinaryStoreFormat.headerLength + BinaryStoreFormat.trailerLength) + bodyLength
         guard bodyLength < UInt64(Int.max / 2), UInt64(bytes.count) == expected else {

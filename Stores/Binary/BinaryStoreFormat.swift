@@ -12,7 +12,7 @@ public enum BinaryStoreFormat {
     /// The length of the trailer.
     public static let trailerLength = 4
     /// The offset of the format version in the header.
-    static let versionOffset = 8
-    /// The offset of the header's checksum.
-    static let headerChecksumOffset = 20
+    public static let versionOffset = 8
+    /// The offset of the header's checksum, which covers the bytes before it.
+    public static let headerChecksumOffset = 20
 }

@@ -9,9 +9,11 @@ enum BinaryStoreFiles {
     @Sendable static func markNewerFormatVersion(at url: URL) throws {
         var bytes = [UInt8](try Data(contentsOf: url))
         let newer = BinaryStoreFormat.version + 1
-        bytes[8] = UInt8(truncatingIfNeeded: newer)
-        bytes[9] = UInt8(truncatingIfNeeded: newer >> 8)
-        store(CRC32C.checksum(bytes[..<20]), at: 20, in: &bytes)
+        let version = BinaryStoreFormat.versionOffset
+        bytes[version] = UInt8(truncatingIfNeeded: newer)
+        bytes[version + 1] = UInt8(truncatingIfNeeded: newer >> 8)
+        let header = BinaryStoreFormat.headerChecksumOffset
+        store(CRC32C.checksum(bytes[..<header]), at: header, in: &bytes)
         let end = bytes.count - BinaryStoreFormat.trailerLength
         store(CRC32C.checksum(bytes[..<end]), at: end, in: &bytes)
         try Data(bytes).write(to: url)
