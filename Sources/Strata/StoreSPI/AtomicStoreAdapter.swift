@@ -61,8 +61,8 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
             guard store.locksFile, !request.options.isReadOnly else { return nil }
             return try AtomicStoreWriterLock(url: url, storeName: store.typeName)
         }
-        let contents: AtomicStoreContents
         writerLock?.recordFile()
+        let contents: AtomicStoreContents
         if let loaded = try store.load() {
             let problems = model.compatibilityProblems(configuration: configuration, metadata: loaded.metadata)
             guard problems.isEmpty else {

@@ -15,7 +15,8 @@ import Synchronization
 /// the file for writing.
 ///
 /// A store that was given up takes the lock again when it is added again or saves; when the file
-/// changed in between, its objects in memory are out of date, and that is refused.
+/// changed in between, its objects in memory are out of date, and that is refused with
+/// ``StoreError/Code/inUse``.
 final class AtomicStoreWriterLock: Sendable {
     private struct State: Sendable {
         var lock: StoreFileLock?
@@ -65,9 +66,9 @@ final class AtomicStoreWriterLock: Sendable {
         let lock = try StoreFileLock.acquire(for: url, storeName: storeName)
         guard Self.identity(of: url) == state.fileIdentity else {
             throw StoreError(
-                code: .conflict,
+                code: .inUse,
                 message: "The \(storeName) store at '\(url.path)' was changed by another coordinator or process "
-                    + "while this one was removed; open it again to see the changes.")
+                    + "while this one was removed, so its objects are out of date; open the file again.")
         }
         state.lock = lock
     }

@@ -99,7 +99,7 @@ import Testing
         expectInUse { try first.add(store) }
         try other.remove(otherStore)
         let error = #expect(throws: StoreError.self) { try first.add(store) }
-        #expect(error?.code == .conflict)
+        #expect(error?.code == .inUse && error?.message.contains("out of date") == true)
         let untouched = try coordinator()
         try untouched.addStore(type: "JSON", at: url)
         try saveNote("three", in: untouched)
