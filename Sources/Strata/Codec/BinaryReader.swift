@@ -98,14 +98,13 @@ public struct BinaryReader: Sendable {
         return value
     }
 
-    /// Reads a count or length, which must be at most `limit` (the bytes left unless given):
-    /// every counted item takes at least one byte, so a larger count cannot be right.
-    public mutating func readCount(_ what: @autoclosure () -> String, limit: Int? = nil) throws -> Int {
+    /// Reads a count or length, which must be at most the number of bytes left: every counted
+    /// item takes at least one byte, so a larger count cannot be right.
+    public mutating func readCount(_ what: @autoclosure () -> String) throws -> Int {
         let start = offset
         let value = try readVarint(what())
-        let limit = limit ?? remaining
-        guard value <= UInt64(max(limit, 0)) else {
-            throw corrupt("\(what()) is \(value), more than the \(limit) that can follow", at: start)
+        guard value <= UInt64(remaining) else {
+            throw corrupt("\(what()) is \(value), more than the \(remaining) bytes that follow", at: start)
         }
         return Int(value)
     }

@@ -1,6 +1,6 @@
 /// The first byte of an encoded ``AttributeValue``: which case follows. The numbers are part
 /// of the format (see `docs/BINARY-FORMAT.md`) and never change meaning.
-enum BinaryValueTag: UInt8, CaseIterable {
+enum BinaryValueTag: UInt8 {
     case null = 0
     case integer16 = 1
     case integer32 = 2
