@@ -120,10 +120,27 @@ import Testing
     @Test func aBodyWithGoodChecksumsButBadContentsNamesThePosition() throws {
         var bytes = try savedStore()
         bytes[BinaryStoreFormat.headerLength] = 0xFF
-        let end = bytes.count - BinaryStoreFormat.trailerLength
-        let checksum = CRC32C.checksum(bytes[..<end])
-        for index in 0..<4 { bytes[end + index] = UInt8(truncatingIfNeeded: checksum >> (8 * index)) }
+        BinaryStoreFiles.fixChecksum(of: &bytes)
         try expectRefused(bytes, .corrupt, mentioning: "damaged at byte 24")
+    }
+
+    @Test func damagedBodiesWithRightChecksumsNeverTrap() throws {
+        let bytes = try savedStore()
+        var random = SystemRandomNumberGenerator()
+        let body = BinaryStoreFormat.headerLength..<(bytes.count - BinaryStoreFormat.trailerLength)
+        for _ in 0..<500 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                damaged[Int.random(in: body, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            BinaryStoreFiles.fixChecksum(of: &damaged)
+            try Data(damaged).write(to: stack.url)
+            do {
+                _ = try BinaryStore(fileURL: stack.url).load()
+            } catch let error as StoreError {
+                #expect(error.code == .corrupt && error.message.contains("damaged at byte"), "\(error.message)")
+            }
+        }
     }
 
     @Test func aZeroLengthFileIsANewStore() throws {

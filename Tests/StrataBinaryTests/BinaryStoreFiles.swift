@@ -14,9 +14,14 @@ enum BinaryStoreFiles {
         bytes[version + 1] = UInt8(truncatingIfNeeded: newer >> 8)
         let header = BinaryStoreFormat.headerChecksumOffset
         store(CRC32C.checksum(bytes[..<header]), at: header, in: &bytes)
+        fixChecksum(of: &bytes)
+        try Data(bytes).write(to: url)
+    }
+
+    /// Makes the file checksum in the trailer of `bytes` match the bytes before it again.
+    static func fixChecksum(of bytes: inout [UInt8]) {
         let end = bytes.count - BinaryStoreFormat.trailerLength
         store(CRC32C.checksum(bytes[..<end]), at: end, in: &bytes)
-        try Data(bytes).write(to: url)
     }
 
     private static func store(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
