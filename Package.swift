@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StrataXcodeModel", targets: ["StrataXcodeModel"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
+        .library(name: "StrataBinary", targets: ["StrataBinary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -70,6 +71,13 @@ let package = Package(
             dependencies: [
                 "StrataSQLite", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
             ]),
+        .target(name: "StrataBinary", dependencies: ["Strata"], path: "Stores/Binary"),
+        .executableTarget(
+            name: "BinaryStoreConformanceWorker", dependencies: ["StrataConformance", "StrataBinary"],
+            path: "Tests/BinaryStoreConformanceWorker"),
+        .testTarget(
+            name: "StrataBinaryTests",
+            dependencies: ["StrataBinary", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

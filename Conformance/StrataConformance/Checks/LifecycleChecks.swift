@@ -8,7 +8,7 @@ enum LifecycleChecks {
         [
             createsAtMissingURL, zeroLengthFileIsNewStore, metadataNamesTypeAndUUID, metadataHoldsVersionHashes,
             uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysWithoutOpening,
-            metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore,
+            metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore, secondWriterRefused,
         ]
     }
 
@@ -33,14 +33,7 @@ enum LifecycleChecks {
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         try Data().write(to: url)
-        try harness.withStore { stack in
-            try expectEqual(try stack.objects(ConformanceModel.sample).count, 0, "Samples in a zero-length store")
-            try stack.insert(ConformanceModel.sample, ["serial": 1])
-            try stack.save()
-        }
-        try harness.withStore { stack in
-            try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples after reopening")
-        }
+        try expectAnotherSampleSaved(in: harness, finding: 0, "in a zero-length store")
     }
 
     static let metadataNamesTypeAndUUID = category.check(
@@ -187,6 +180,48 @@ enum LifecycleChecks {
             "The destroyed store at \(url.path) still has metadata.")
         try harness.withStore { stack in
             try expectEqual(try stack.objects(ConformanceModel.sample).count, 0, "Samples after destroying the store")
+        }
+    }
+
+    static let secondWriterRefused = category.check(
+        "secondWriterRefused",
+        "While a store is open for writing, a second writable opening of its file is refused with inUse naming it "
+            + "(unless the store declares multiProcessAccess), read-only openings work, and removing the store frees it.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let coordinator = try harness.makeCoordinator()
+        let store = try harness.openStore(in: coordinator)
+        let writer = CheckStack(coordinator: coordinator, store: store)
+        try writer.insert(ConformanceModel.sample, ["serial": 1])
+        try writer.save()
+        let second = try harness.makeCoordinator()
+        if store.capabilities.contains(.multiProcessAccess) {
+            try second.remove(try harness.openStore(in: second))
+        } else {
+            try ErrorChecks.expectStoreError(.inUse, naming: url.path) { _ = try harness.openStore(in: second) }
+        }
+        var readOnly = harness.suite.options
+        readOnly.isReadOnly = true
+        try harness.withStore(options: readOnly) { reader in
+            try expectEqual(
+                try reader.objects(ConformanceModel.sample).count, 1, "Samples read while another store writes")
+        }
+        try coordinator.remove(store)
+        try expectAnotherSampleSaved(in: harness, finding: 1, "after the writer was removed")
+    }
+
+    /// Opens the store, expects `count` Samples (`moment` says when in failures), saves one more,
+    /// and expects it after reopening.
+    private static func expectAnotherSampleSaved(in harness: CheckHarness, finding count: Int, _ moment: String) throws
+    {
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, count, "Samples \(moment)")
+            try stack.insert(ConformanceModel.sample, ["serial": .integer64(Int64(count + 1))])
+            try stack.save()
+        }
+        try harness.withStore { stack in
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, count + 1, "Samples after reopening")
         }
     }
 

@@ -52,6 +52,7 @@ extension PersistentStoreCoordinator {
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
         try state.withLock { state in
             try Self.checkNoClash(with: store, among: state.stores)
+            try (store as? any CoordinatorAttachedStore)?.willAttach()
             state.stores.append(AddedStore(store: store, entityNames: entityNames))
         }
     }
@@ -73,8 +74,10 @@ extension PersistentStoreCoordinator {
             var others = state.stores
             others.remove(at: index)
             try Self.checkNoClash(with: replacement, among: others)
+            try (replacement as? any CoordinatorAttachedStore)?.willAttach()
             state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
         }
+        (store as? any CoordinatorAttachedStore)?.didDetach()
     }
 
     /// Removes `store`; contexts can no longer fetch from or save to it.
@@ -89,6 +92,7 @@ extension PersistentStoreCoordinator {
             }
             state.stores.remove(at: index)
         }
+        (store as? any CoordinatorAttachedStore)?.didDetach()
     }
 
     /// The added stores, in the order they were added.

@@ -3,8 +3,11 @@ import Foundation
 extension StoreType {
     /// A store type for a whole-file store: `makeStore` gives the ``AtomicStore`` for a URL, and
     /// the core's adapter makes it incremental. Metadata is read and written through
-    /// ``AtomicStore/load()`` and ``AtomicStore/write(_:)``; destroying removes the file; replacing
-    /// loads the source and writes its contents to the destination with ``AtomicStore/write(_:)``.
+    /// ``AtomicStore/load()`` and ``AtomicStore/write(_:)``; destroying removes the file and its
+    /// lock file; replacing loads the source and writes its contents to the destination with
+    /// ``AtomicStore/write(_:)``. A store opened for writing locks its file: opening it for writing
+    /// again, writing its metadata or replacing it, from another coordinator or process, is
+    /// ``StoreError/Code/inUse`` until the store is removed.
     public static func atomic(
         name: String, makeStore: @escaping @Sendable (URL?) throws -> any AtomicStore
     ) -> StoreType {
@@ -14,18 +17,22 @@ extension StoreType {
             readMetadata: { url in try makeStore(url).load()?.metadata },
             writeMetadata: { metadata, url in
                 let store = try makeStore(url)
-                guard var contents = try store.load() else {
-                    throw StoreError(
-                        code: .unknownObject,
-                        message: "There is no \(name) store at '\(url.path)' to write metadata to.")
+                try StoreFileLock.whileLocked(url, storeName: name) {
+                    guard var contents = try store.load() else {
+                        throw StoreError(
+                            code: .unknownObject,
+                            message: "There is no \(name) store at '\(url.path)' to write metadata to.")
+                    }
+                    contents.metadata = metadata
+                    try store.write(contents)
                 }
-                contents.metadata = metadata
-                try store.write(contents)
             },
             destroy: { url in
-                guard FileManager.default.fileExists(atPath: url.path) else { return }
+                let files = [url.path, StoreFileLock.sideFile(of: url)]
                 do {
-                    try FileManager.default.removeItem(at: url)
+                    for file in files where FileManager.default.fileExists(atPath: file) {
+                        try FileManager.default.removeItem(atPath: file)
+                    }
                 } catch {
                     throw StoreError(
                         code: .io, message: "Could not remove the \(name) store at '\(url.path)'.", underlying: error)
@@ -36,7 +43,8 @@ extension StoreType {
                     throw StoreError(
                         code: .unknownObject, message: "There is no \(name) store at '\(source.path)' to copy from.")
                 }
-                try makeStore(destination).write(contents)
+                let store = try makeStore(destination)
+                try StoreFileLock.whileLocked(destination, storeName: name) { try store.write(contents) }
             })
     }
 }

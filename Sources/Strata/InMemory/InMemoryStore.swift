@@ -26,6 +26,7 @@ public enum InMemoryStore {
         let url: URL?
         var typeName: String { InMemoryStore.typeName }
         var capabilities: StoreCapabilities { [.concurrentReaders] }
+        var locksFile: Bool { false }
         func load() throws -> AtomicStoreContents? { nil }
         func write(_ contents: AtomicStoreContents) throws {}
     }

@@ -42,6 +42,10 @@ public struct AtomicStoreContents: Sendable, Hashable {
 ///   position.
 /// - ``write(_:)`` replaces the file with `contents` atomically: write a temporary file,
 ///   flush it, rename it over the old one. After a failure the old file is intact.
+///
+/// While a store with a ``url`` is open for writing, the adapter locks the side file
+/// `<url>.lock`, so that a second writable opening is ``StoreError/Code/inUse``
+/// (see ``locksFile``).
 public protocol AtomicStore: Sendable {
     /// The store's type name, as registered with a coordinator.
     var typeName: String { get }
@@ -50,9 +54,18 @@ public protocol AtomicStore: Sendable {
     /// What the store can do beyond the obligations every store has.
     var capabilities: StoreCapabilities { get }
 
+    /// Whether a writable opening locks `<url>.lock`; by default, whenever the store has a
+    /// ``url``. A store whose URL names no file it writes says `false`.
+    var locksFile: Bool { get }
+
     /// The file's contents; `nil` when the store is new.
     func load() throws -> AtomicStoreContents?
 
     /// Replaces the file's contents atomically.
     func write(_ contents: AtomicStoreContents) throws
+}
+
+extension AtomicStore {
+    /// Whether the store has a ``url``: a store with a file locks it while open for writing.
+    public var locksFile: Bool { url != nil }
 }

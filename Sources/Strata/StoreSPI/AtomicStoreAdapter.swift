@@ -29,7 +29,12 @@ extension AtomicStore {
 /// Keeps the nodes of an ``AtomicStore`` in memory and answers the incremental SPI from them.
 /// Its state sits in a `Mutex`; a save writes the file while holding it, so saves are
 /// serialised and readers never see a half-applied change.
-final class AtomicStoreAdapter: IncrementalStore {
+///
+/// A writable store with a file locks it (``AtomicStoreWriterLock``) before reading it, so that
+/// a second writable opening, in this process or another, is refused with
+/// ``StoreError/Code/inUse`` instead of overwriting the first one's saves. Read-only openings
+/// take no lock.
+final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
     private struct State: Sendable {
         var metadata: StoreMetadata
         var nodes: [ObjectID: StoreNode]
@@ -47,10 +52,16 @@ final class AtomicStoreAdapter: IncrementalStore {
     private let schema: ModelSchema
     private let entityNames: Set<String>
     private let state: Mutex<State>
+    private let writerLock: AtomicStoreWriterLock?
 
     init(store: any AtomicStore, request: StoreOpenRequest) throws {
         let (model, configuration) = (request.model, request.configurationName)
         try model.freeze()
+        writerLock = try store.url.flatMap { url in
+            guard store.locksFile, !request.options.isReadOnly else { return nil }
+            return try AtomicStoreWriterLock(url: url, storeName: store.typeName)
+        }
+        writerLock?.recordFile()
         let contents: AtomicStoreContents
         if let loaded = try store.load() {
             let problems = model.compatibilityProblems(configuration: configuration, metadata: loaded.metadata)
@@ -152,11 +163,17 @@ final class AtomicStoreAdapter: IncrementalStore {
             for deletion in changes.deleted { next.nodes[deletion.objectID] = nil }
             if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
             let nodes = next.nodes.values.sorted { Self.storageOrder($0.snapshot.objectID, $1.snapshot.objectID) }
+            try writerLock?.ensureHeld()
+            defer { writerLock?.recordFile() }
             try store.write(
                 AtomicStoreContents(metadata: next.metadata, nodes: nodes, nextReference: next.nextReference))
             state = next
         }
     }
+
+    func willAttach() throws { try writerLock?.attach() }
+
+    func didDetach() { writerLock?.detach() }
 
     /// The store as messages name it: its type and its file, or its identifier.
     private var storeName: String {

@@ -5,12 +5,12 @@ import Testing
 @testable import Strata
 
 /// An atomic store whose "file" is a shared box, so the adapter's load, write and failure
-/// handling can be watched from outside.
+/// handling can be watched from outside. Its URL is its own, since a writable store locks it.
 private final class BoxFile: AtomicStore {
     let contents = Mutex<AtomicStoreContents?>(nil)
     let failWrites = Mutex(false)
+    let url: URL? = FileManager.default.temporaryDirectory.appendingPathComponent("box-\(UUID().uuidString).store")
     var typeName: String { "Box" }
-    var url: URL? { URL(fileURLWithPath: "/tmp/box.store") }
     var capabilities: StoreCapabilities { [] }
 
     func load() throws -> AtomicStoreContents? { contents.withLock { $0 } }
@@ -25,14 +25,19 @@ private final class BoxFile: AtomicStore {
     @Test func aReopenedStoreHasWhatWasSaved() throws {
         let file = BoxFile()
         let model = try InMemoryStoreTests.library()
-        let first = try file.incrementalStore(model: model)
-        let id = try first.permanentIDs(forEntities: ["Note"])[0]
-        try first.save(StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "kept"], expectedVersion: 0)]))
+        // The first store goes away before the second opens: a writable store locks its file.
+        let (identifier, id) = try {
+            let first = try file.incrementalStore(model: model)
+            let id = try first.permanentIDs(forEntities: ["Note"])[0]
+            try first.save(
+                StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "kept"], expectedVersion: 0)]))
+            return (first.identifier, id)
+        }()
         let saved = try #require(file.contents.withLock { $0 })
         #expect(saved.nodes.map(\.snapshot.objectID) == [id] && saved.nextReference == 2)
 
         let second = try file.incrementalStore(model: model)
-        #expect(second.identifier == first.identifier)
+        #expect(second.identifier == identifier)
         #expect(try second.snapshot(for: id)?.values["text"] == "kept")
         #expect(try second.permanentIDs(forEntities: ["Note"])[0] != id)
     }
@@ -63,7 +68,7 @@ private final class BoxFile: AtomicStore {
             try file.incrementalStore(model: changed)
         } throws: { error in
             guard let error = error as? StoreError else { return false }
-            return error.code == .incompatibleModel && error.message.contains("'/tmp/box.store'")
+            return error.code == .incompatibleModel && error.message.contains("'\(file.url?.path ?? "")'")
                 && error.message.contains("Entity 'Note' has changed")
         }
     }

@@ -1,0 +1,20 @@
+import Foundation
+import Strata
+import StrataBinary
+import StrataConformance
+import StrataConformanceTesting
+import StrataTestSupport
+import Testing
+
+/// The binary store passes every check of the conformance suite. `N.foreign.binary` is skipped
+/// by the suite for a store named "Binary", since it hands over Core Data's binary (keyed
+/// archive) format; ``BinaryStoreBadInputTests`` opens such a file instead.
+@Suite struct BinaryStoreConformanceTests {
+    static let suite = ConformanceSuite(
+        storeType: .binary, storage: .file(pathExtension: "strata"),
+        workerExecutable: BuiltProducts.executable("BinaryStoreConformanceWorker"),
+        markNewerFormatVersion: BinaryStoreFiles.markNewerFormatVersion)
+
+    @Test(arguments: suite.checks)
+    func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// The executables the package builds next to the test runner, such as conformance workers.
+public enum BuiltProducts {
+    /// The folder of the built products, which holds the test runner.
+    public static var folder: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The built executable called `name`.
+    public static func executable(_ name: String) -> URL { folder.appendingPathComponent(name) }
+}
