@@ -44,10 +44,13 @@ public final class SQLiteStore: IncrementalStore {
     let path: String
     let statistics = SQLiteStoreStatistics()
     private let currentMetadata: Mutex<StoreMetadata>
+    /// Whether the file is still in another journal mode than WAL, to be switched before the
+    /// first save writes (opening a store never writes to its file).
+    private let switchesToWAL: Mutex<Bool>
 
     init(
         request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
-        metadata: StoreMetadata
+        metadata: StoreMetadata, switchesToWAL: Bool
     ) {
         self.identifier = metadata.storeIdentifier
         self.url = request.url
@@ -59,6 +62,7 @@ public final class SQLiteStore: IncrementalStore {
         self.pool = pool
         self.path = path
         self.currentMetadata = Mutex(metadata)
+        self.switchesToWAL = Mutex(switchesToWAL)
     }
 
     public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }
@@ -101,7 +105,11 @@ public final class SQLiteStore: IncrementalStore {
         }
         do {
             return try pool.withWriter { connection in
-                try connection.transaction(immediate: true) { try body(connection) }
+                if switchesToWAL.withLock({ $0 }) {
+                    try connection.execute(script: "PRAGMA journal_mode = WAL")
+                    switchesToWAL.withLock { $0 = false }
+                }
+                return try connection.transaction(immediate: true) { try body(connection) }
             }
         } catch let error as SQLiteError {
             throw storeError(error, doing: action)

@@ -26,6 +26,7 @@ enum SQLiteStoreFile {
         }
         let writer: SQLiteConnection
         let metadata: StoreMetadata
+        var switchesToWAL = false
         do {
             writer = try connection(path: path, readOnly: request.options.isReadOnly, settings: settings, create: true)
             if try hasNoTables(writer) {
@@ -49,7 +50,10 @@ enum SQLiteStoreFile {
                 }
                 metadata = stored
                 try checkCompatible(request, metadata: metadata, layout: layout, on: writer, path: path)
-                if !request.options.isReadOnly { try writer.execute(script: "PRAGMA journal_mode = WAL") }
+                // Opening never writes to the file: a store in another journal mode moves to WAL
+                // with its first save.
+                let mode = try writer.cachedStatement("PRAGMA journal_mode").rows([]) { $0.value(at: 0) }.first
+                switchesToWAL = !request.options.isReadOnly && mode != .text("wal")
             }
         } catch let error as SQLiteError {
             throw fail(error, "opening")
@@ -60,7 +64,8 @@ enum SQLiteStoreFile {
             try reader.execute(script: "PRAGMA query_only = 1")
             return reader
         }
-        return SQLiteStore(request: request, path: path, layout: layout, pool: pool, metadata: metadata)
+        return SQLiteStore(
+            request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL)
     }
 
     /// A connection to `path` with Strata's functions and settings.

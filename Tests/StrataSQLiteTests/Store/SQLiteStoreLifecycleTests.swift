@@ -1,3 +1,4 @@
+import CStrataSQLite
 import Foundation
 import Strata
 import StrataSQLite
@@ -81,5 +82,30 @@ import Testing
         let elsewhere = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.jsonFile()])
         let copy = try elsewhere.addStore(type: StoreType.jsonFile().name, at: destination)
         #expect(try count(copy) == .count(4))
+    }
+
+    /// Regression: opening a store in rollback-journal mode (a byte flip in its header can make
+    /// one) switched it to WAL at once, changing a file the open then refused.
+    @Test func openingAStoreInAnotherJournalModeWritesNothingUntilItsFirstSave() throws {
+        let url = directory.file("journal.sqlite")
+        do {
+            let first = try coordinator()
+            try ContentionModel.writeEntries(2, as: "x", into: try first.addStore(type: "SQLite", at: url))
+        }
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(url.path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA journal_mode = DELETE", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let before = try Data(contentsOf: url)
+        #expect(before[18] == 1 && before[19] == 1, "rollback-journal mode in the header")
+
+        let coordinator = try coordinator()
+        let store = try coordinator.addStore(type: "SQLite", at: url)
+        #expect(try count(store) == .count(2))
+        #expect(try Data(contentsOf: url) == before)
+        try ContentionModel.writeEntries(1, as: "y", into: store)
+        let after = try Data(contentsOf: url)
+        #expect(after[18] == 2 && after[19] == 2, "WAL mode in the header after the first save")
+        #expect(try count(store) == .count(3))
     }
 }
