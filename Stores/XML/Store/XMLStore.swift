@@ -1,0 +1,83 @@
+import Foundation
+import Strata
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Core Data's XML store format as a whole-file ``AtomicStore``: one human-readable document
+/// that Core Data's XML store opens, and that opens stores Core Data wrote (see `docs/XML.md`).
+///
+/// The file is read and written as a stream through libxml2's `xmlTextReader` and
+/// `xmlTextWriter`, never as a tree of the whole document. Saves replace the file atomically
+/// with ``AtomicFileReplacement``. A missing or empty file is a new store; a damaged or foreign
+/// file is ``StoreError/Code/corrupt`` naming the file, line and column; a file of a newer
+/// format version is ``StoreError/Code/unsupported``. A file that cannot be read is left as it is.
+public struct XMLStore: AtomicStore {
+    public let typeName: String
+    /// The store's file.
+    public let fileURL: URL
+    /// The model whose names the file's are matched against; `nil` to use the model recorded
+    /// in the file's metadata, which every store Strata writes carries.
+    public let model: ManagedObjectModel?
+
+    public var url: URL? { fileURL }
+    public var capabilities: StoreCapabilities { [] }
+
+    /// A store whose file is at `fileURL`.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The store's file.
+    ///   - model: The model to resolve the file's names against; needed for files Core Data
+    ///     wrote, which do not carry their model. `nil` uses the model the file records.
+    ///   - typeName: The store type's name.
+    public init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = StoreType.xmlName) {
+        self.fileURL = fileURL
+        self.model = model
+        self.typeName = typeName
+    }
+
+    public func load() throws -> AtomicStoreContents? {
+        let path = fileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        guard !isFolder.boolValue else {
+            throw StoreError(code: .io, message: "'\(path)' is a folder, not an XML store file.")
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw StoreError(
+                code: .io, message: "Could not open the XML store '\(path)': \(String(cString: strerror(errno))).")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw StoreError(code: .io, message: "Could not read the size of the XML store '\(path)'.")
+        }
+        // A zero-length file is a store that was never saved, as an empty SQLite file is.
+        guard status.st_size > 0 else { return nil }
+        let reader = try XMLTextReader(descriptor: descriptor, path: path)
+        return try XMLStoreReader(typeName: typeName, model: model).read(reader)
+    }
+
+    public func write(_ contents: AtomicStoreContents) throws {
+        let schema: ModelSchema?
+        if let model {
+            try model.freeze()
+            schema = model.schema
+        } else {
+            schema = try contents.metadata.modelJSON.map { json in
+                let recorded = try ManagedObjectModel(jsonData: json)
+                try recorded.freeze()
+                return recorded.schema
+            }
+        }
+        let writer = XMLStoreWriter(
+            names: try XMLStoreNames(schema: schema, versionHashes: contents.metadata.versionHashes))
+        try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try writer.write(contents, to: $0) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Strata
+
+/// How names appear in an XML store: Core Data writes entity names in upper case (`PERSON`)
+/// and property names in lower case (`firstname`), and matches them without regard to case.
+/// This table maps them back to the model's names.
+///
+/// With a model, every entity and property is known; without one (a file that does not carry
+/// its model, opened without one), entity names come from the metadata's version hashes and
+/// property names stay as the file spells them.
+struct XMLStoreNames {
+    /// The model's resolved form, when known.
+    let schema: ModelSchema?
+    private let entitiesByFileName: [String: String]
+    private let propertiesByFileName: [String: [String: String]]
+
+    /// A table for `schema`, or, without one, for the entities named in `versionHashes`.
+    ///
+    /// - Throws: ``StoreError/Code/unsupported`` when two entities, or two properties of one
+    ///   entity, differ only in case: an XML store cannot tell them apart.
+    init(schema: ModelSchema?, versionHashes: [String: [UInt8]]) throws {
+        self.schema = schema
+        let entityNames = schema?.entities.map(\.name) ?? Array(versionHashes.keys)
+        entitiesByFileName = try Self.table(entityNames, Self.fileName(ofEntity:), "the entities")
+        var properties: [String: [String: String]] = [:]
+        for entity in schema?.entities ?? [] {
+            let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+            properties[entity.name] = try Self.table(
+                names, Self.fileName(ofProperty:), "the properties of entity '\(entity.name)'")
+        }
+        propertiesByFileName = properties
+    }
+
+    /// How the file spells the entity `name`.
+    static func fileName(ofEntity name: String) -> String { name.uppercased() }
+
+    /// How the file spells the property `name`.
+    static func fileName(ofProperty name: String) -> String { name.lowercased() }
+
+    /// The entity the file calls `fileName`, if the model or metadata has it.
+    func entityName(_ fileName: String) -> String? {
+        entitiesByFileName[Self.fileName(ofEntity: fileName)]
+    }
+
+    /// The property of `entity` the file calls `fileName`: the model's name, or without a
+    /// model the file's own; `nil` when the model's entity has no such property.
+    func propertyName(_ fileName: String, of entity: String) -> String? {
+        guard schema != nil else { return fileName }
+        return propertiesByFileName[entity]?[Self.fileName(ofProperty: fileName)]
+    }
+
+    private static func table(
+        _ names: [String], _ spelling: (String) -> String, _ what: String
+    ) throws -> [String: String] {
+        var table: [String: String] = [:]
+        for name in names.sorted() {
+            let key = spelling(name)
+            if let other = table[key], other != name {
+                throw StoreError(
+                    code: .unsupported,
+                    message:
+                        "An XML store cannot hold \(what) '\(other)' and '\(name)': their names differ only in case.")
+            }
+            table[key] = name
+        }
+        return table
+    }
+}
