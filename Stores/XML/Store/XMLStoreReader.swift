@@ -45,17 +45,19 @@ struct XMLStoreReader {
             objects.append(try readObject(reader, isEmpty: objectEmpty, names: names))
         }
         guard try reader.next() == .endOfDocument else { throw reader.corrupt("there is more after </database>.") }
+        // <nextObjectID> holds the last number handed out: Core Data's files hold z102 to
+        // z<nextObjectID>. An id above it (a hand-edited file) still gets no twin.
         let maximum = objects.map(\.reference).max() ?? 0
         return AtomicStoreContents(
             metadata: info.metadata,
             nodes: try link(objects, names: names, storeIdentifier: info.metadata.storeIdentifier, path: reader.path),
-            nextReference: max(info.nextObjectID, maximum + 1))
+            nextReference: max(info.lastObjectID, maximum) + 1)
     }
 
     // MARK: - databaseInfo
 
     private func readInfo(_ reader: XMLTextReader, isEmpty: Bool) throws -> (
-        metadata: StoreMetadata, nextObjectID: Int64
+        metadata: StoreMetadata, lastObjectID: Int64
     ) {
         var fields: [String: String] = [:]
         var plist = PropertyListValue.dictionary([:])

@@ -19,6 +19,7 @@ struct XMLStoreWriter {
         try writer.startDocument()
         try writer.documentType(root: "database", systemID: XMLStoreFormat.systemID)
         try writer.newline(depth: 0)
+        try writer.newline(depth: 0)
         try writer.start("database")
         try writer.newline(depth: 1)
         try writeInfo(contents, to: writer)
@@ -39,7 +40,8 @@ struct XMLStoreWriter {
         try writer.newline(depth: 2)
         try writer.element("UUID", text: contents.metadata.storeIdentifier)
         try writer.newline(depth: 2)
-        try writer.element("nextObjectID", text: "\(contents.nextReference)")
+        // Core Data records the last number it handed out, not the next one.
+        try writer.element("nextObjectID", text: "\(contents.nextReference - 1)")
         try writer.newline(depth: 2)
         try writer.start("metadata")
         try writer.newline(depth: 3)
