@@ -15,11 +15,10 @@ enum XcodeMappingModel {
         }
         Entity("XDDevEntityMapping") {
             Attribute("autogenerateExpression", .boolean)
-            Attribute("destinationName", .string)
             Attribute("mappingNumber", .integer16)
-            Attribute("mappingTypeName", .string)
-            Attribute("migrationPolicyClassName", .string)
-            Attribute("sourceName", .string)
+            for name in ["destinationName", "mappingTypeName", "migrationPolicyClassName", "sourceName"] {
+                Attribute(name, .string)
+            }
             Relationship.toOne("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
             Relationship.toMany("attributeMappings", destination: "XDDevAttributeMapping", inverse: "entityMapping")
             Relationship.toMany(
@@ -59,27 +58,22 @@ enum XcodeMappingModel {
         }
     }
 
-    /// Every `xcmapping.xml` in the fixtures, from 2009 to 2021.
+    /// Every `xcmapping.xml` in the fixtures, from 2009 to 2021, with how many attribute,
+    /// entity and relationship mappings each holds.
     static let fixtures = [
+        ("fruitsamples-MigrationV2/Models/MappingModel", 8, 4, 6),
+        (wibosco + "Migration1to2", 3, 1, 0),
+        (wibosco + "Migration2to3", 4, 2, 2),
+        ("wibosco-CoreDataMigrationRevised-Example/" + migrations + "Migration2to3ModelMapping", 6, 2, 2),
+        ("alemar11-CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3", 14, 5, 12),
+    ].map { path, attribute, entity, relationship in
         Fixture(
-            path: "fruitsamples-MigrationV2/Models/MappingModel.xcmappingmodel/xcmapping.xml",
-            counts: counts(attribute: 8, entity: 4, relationship: 6)),
-        Fixture(
-            path: "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/"
-                + "Migration1to2.xcmappingmodel/xcmapping.xml",
-            counts: counts(attribute: 3, entity: 1, relationship: 0)),
-        Fixture(
-            path: "wibosco-CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/"
-                + "Migration2to3.xcmappingmodel/xcmapping.xml",
-            counts: counts(attribute: 4, entity: 2, relationship: 2)),
-        Fixture(
-            path: "wibosco-CoreDataMigrationRevised-Example/CoreDataMigration-Example/CoreData/Migration/Mappings/"
-                + "Migration2to3ModelMapping.xcmappingmodel/xcmapping.xml",
-            counts: counts(attribute: 6, entity: 2, relationship: 2)),
-        Fixture(
-            path: "alemar11-CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel/xcmapping.xml",
-            counts: counts(attribute: 14, entity: 5, relationship: 12)),
-    ]
+            path: path + ".xcmappingmodel/xcmapping.xml",
+            counts: counts(attribute: attribute, entity: entity, relationship: relationship))
+    }
+
+    private static let migrations = "CoreDataMigration-Example/CoreData/Migration/Mappings/"
+    private static let wibosco = "wibosco-CoreDataMigration-Example/" + migrations
 
     private static func counts(attribute: Int, entity: Int, relationship: Int) -> [String: Int] {
         [

@@ -18,4 +18,9 @@ enum XMLStoreFormat {
         guard id.first == "z", let number = Int64(id.dropFirst()), number >= 0 else { return nil }
         return number
     }
+
+    /// Whether `text` is only XML whitespace (spaces, tabs, line breaks), as between elements.
+    static func isWhitespace(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+    }
 }

@@ -102,7 +102,7 @@ indirect enum PropertyListValue: Equatable {
             switch try reader.next() {
             case .start(let name, let isEmpty): return (name, isEmpty)
             case .end: return nil
-            case .text(let content) where content.allSatisfy(\.isWhitespace): continue
+            case .text(let content) where XMLStoreFormat.isWhitespace(content): continue
             case .text, .endOfDocument: throw reader.corrupt("the metadata's <\(parent)> holds text or is cut short.")
             }
         }

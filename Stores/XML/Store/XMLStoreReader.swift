@@ -195,14 +195,14 @@ struct XMLStoreReader {
             isToMany = reader.attribute("type") != XMLStoreFormat.toOne
         }
         var members: [Int64] = []
-        for id in idrefs.split(whereSeparator: \.isWhitespace) {
+        for id in idrefs.split(separator: " ") {
             guard let reference = XMLStoreFormat.reference(id) else {
                 throw reader.corrupt("relationship '\(name)' names '\(id)', which is not an object id.")
             }
             members.append(reference)
         }
         let content = try PropertyListValue.text(of: "relationship", isEmpty: isEmpty, from: reader)
-        guard content.allSatisfy(\.isWhitespace) else { throw reader.corrupt("relationship '\(name)' holds text.") }
+        guard XMLStoreFormat.isWhitespace(content) else { throw reader.corrupt("relationship '\(name)' holds text.") }
         if isToMany {
             object.toMany[name] = members
         } else if members.count > 1 {
@@ -273,7 +273,7 @@ struct XMLStoreReader {
         while true {
             let node = try reader.next()
             switch node {
-            case .text(let content) where content.allSatisfy(\.isWhitespace): continue
+            case .text(let content) where XMLStoreFormat.isWhitespace(content): continue
             case .text: throw reader.corrupt("\(place) holds text outside any element.")
             case .endOfDocument: throw reader.corrupt("the file ends inside \(place).")
             case .start, .end: return node

@@ -16,8 +16,7 @@ struct XMLAttributeText: Equatable {
 /// Core Data's own text would lose some (see `docs/XML.md`):
 /// - numbers and dates use the shortest text that reads back as the same bits, including
 ///   `-0.0`, `nan`, `inf` and `-inf`, which `strtod` reads too;
-/// - decimals use their digits, or `<significand>e<exponent>` when the digits would not read
-///   back exactly;
+/// - decimals use all their digits (up to 38 significant ones, with any exponent);
 /// - binary and transformable data are base64 on one line;
 /// - a string holding characters XML 1.0 forbids (NUL and most other control characters) is
 ///   written in base64 with `encoding="base64"`.
@@ -70,8 +69,7 @@ enum XMLAttributeCodec {
         case .integer16: return Int16(text).map(AttributeValue.integer16)
         case .integer32: return Int32(text).map(AttributeValue.integer32)
         case .integer64: return Int64(text).map(AttributeValue.integer64)
-        case .decimal:
-            return text == "NaN" ? .decimal(.nan) : AttributeValue.parseDecimal(text).map(AttributeValue.decimal)
+        case .decimal: return decimal(text).map(AttributeValue.decimal)
         case .double: return Double(text).map(AttributeValue.double)
         case .float: return Float(text).map(AttributeValue.float)
         case .string: return .string(text)
@@ -89,14 +87,35 @@ enum XMLAttributeCodec {
         Data(base64Encoded: String(text.unicodeScalars.filter { !isXMLWhitespace($0) }))
     }
 
-    /// A decimal's digits when they read back as the same decimal, else its significand and
-    /// exponent.
+    /// A decimal's digits (its `description`, which reads back as the same decimal), or `NaN`.
     private static func decimalText(_ number: Decimal) -> String {
-        if number.isNaN { return "NaN" }
-        let digits = number.description
-        if let read = AttributeValue.parseDecimal(digits), read == number, read.description == digits { return digits }
-        let sign = number.sign == .minus ? "-" : ""
-        return "\(sign)\(number.significand.magnitude)e\(number.exponent)"
+        number.isNaN ? "NaN" : number.description
+    }
+
+    /// The decimal written as `text`: `NaN`, or an optional sign, digits with an optional
+    /// fraction, and an optional exponent, with nothing around them; `nil` for anything else,
+    /// where Foundation's `Decimal(string:)` would read a prefix.
+    private static func decimal(_ text: String) -> Decimal? {
+        if text == "NaN" { return .nan }
+        var scalars = Substring(text).unicodeScalars[...]
+        func digits() -> Int {
+            let count = scalars.prefix { ("0"..."9").contains($0) }.count
+            scalars.removeFirst(count)
+            return count
+        }
+        if scalars.first == "+" || scalars.first == "-" { scalars.removeFirst() }
+        var mantissa = digits()
+        if scalars.first == "." {
+            scalars.removeFirst()
+            mantissa += digits()
+        }
+        if mantissa > 0, scalars.first == "e" || scalars.first == "E" {
+            scalars.removeFirst()
+            if scalars.first == "+" || scalars.first == "-" { scalars.removeFirst() }
+            guard digits() > 0 else { return nil }
+        }
+        guard mantissa > 0, scalars.isEmpty else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// Whether XML 1.0 allows `scalar` in a document (its `Char` production).
