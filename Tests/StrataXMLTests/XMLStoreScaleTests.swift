@@ -4,7 +4,7 @@ import StrataTestSupport
 import StrataXML
 import Testing
 
-/// A graph of 100,000 objects saves and loads in one streaming pass each way.
+/// Large graphs and large values save and load in one streaming pass each way.
 @Suite struct XMLStoreScaleTests {
     @Test func aHundredThousandObjectsSaveAndLoad() throws {
         let directory = try TemporaryDirectory()
@@ -22,5 +22,18 @@ import Testing
             #expect(read.toManyRelationships["books", default: []] == node.toManyRelationships["books", default: []])
             for (key, value) in node.snapshot.values { #expect(read.snapshot.values[key] == value) }
         }
+    }
+
+    @Test func aValueLargerThanLibxml2sDefaultTextLimitReadsBack() throws {
+        let directory = try TemporaryDirectory()
+        let store = XMLStore(fileURL: directory.file("cover.xml"))
+        var contents = LibraryGraph.contents(authors: 1, booksEach: 1)
+        let cover = Data(repeating: 0xA5, count: 12_000_000)
+        contents.nodes[1].snapshot.values["cover"] = .binary(cover)
+        try store.write(contents)
+        let loaded = try #require(try store.load())
+        #expect(
+            loaded.nodes.first { $0.snapshot.objectID == contents.nodes[1].snapshot.objectID }?.snapshot.values["cover"]
+                == .binary(cover))
     }
 }

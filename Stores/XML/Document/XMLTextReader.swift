@@ -30,11 +30,13 @@ final class XMLTextReader {
     /// Runs `xmlInitParser` once per process before the first reader is made.
     private static let initialized: Void = xmlInitParser()
 
-    /// The parser options: no network, no messages on stderr, line numbers above 65535. Entity
-    /// substitution and DTD loading stay off.
+    /// The parser options: no network, no messages on stderr, line numbers above 65535, and
+    /// text nodes above libxml2's default 10 MB limit (`XML_PARSE_HUGE`), which a large binary
+    /// value needs. Entity substitution and DTD loading stay off, so no entity can grow the
+    /// document.
     private static let options = Int32(
         XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_BIG_LINES.rawValue)
+            | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_HUGE.rawValue)
 
     /// Opens a reader on the file descriptor `descriptor`, which stays the caller's to close.
     init(descriptor: Int32, path: String) throws {
