@@ -58,6 +58,15 @@ import Testing
                 """))
     }
 
+    @Test func aCarriageReturnIsACharacterReference() throws {
+        let url = directory.file("library.xml")
+        var contents = LibraryGraph.contents(authors: 1, booksEach: 0)
+        contents.nodes[0].snapshot.values["name"] = "one\r\ntwo"
+        try XMLStore(fileURL: url).write(contents)
+        #expect(try String(contentsOf: url, encoding: .utf8).contains(">one&#13;\ntwo</attribute>"))
+        #expect(try XMLStore(fileURL: url).load()?.nodes.first?.snapshot.values["name"] == "one\r\ntwo")
+    }
+
     @Test func savingTheSameGraphTwiceGivesTheSameBytes() throws {
         let contents = LibraryGraph.contents(authors: 20, booksEach: 3)
         var shuffled = contents

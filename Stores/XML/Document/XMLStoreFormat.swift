@@ -13,9 +13,10 @@ enum XMLStoreFormat {
     /// The `id` of the object with the integer reference `reference`: `z` and the number.
     static func objectID(_ reference: Int64) -> String { "z\(reference)" }
 
-    /// The integer reference of the object `id`; `nil` when `id` is not `z` and a number.
+    /// The integer reference of the object `id`; `nil` when `id` is not `z` and a number
+    /// below `Int64.max` (the next reference must still be a number).
     static func reference(_ id: Substring) -> Int64? {
-        guard id.first == "z", let number = Int64(id.dropFirst()), number >= 0 else { return nil }
+        guard id.first == "z", let number = Int64(id.dropFirst()), number >= 0, number < .max else { return nil }
         return number
     }
 

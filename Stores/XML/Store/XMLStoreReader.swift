@@ -79,7 +79,7 @@ struct XMLStoreReader {
                     + "versions up to \(XMLStoreFormat.version). Use a newer Strata.")
         }
         guard let uuid = fields["UUID"], !uuid.isEmpty else { throw reader.corrupt("<databaseInfo> has no <UUID>.") }
-        guard let nextText = fields["nextObjectID"], let next = Int64(nextText), next >= 0 else {
+        guard let nextText = fields["nextObjectID"], let next = Int64(nextText), next >= 0, next < .max else {
             throw reader.corrupt("<databaseInfo> has no <nextObjectID> number.")
         }
         let metadata = try XMLStoreMetadata.metadata(plist, uuid: uuid, storeType: typeName, corrupt: reader.corrupt)
