@@ -74,11 +74,23 @@ import Testing
         try expectRefusal(.unsupported, mentioning: "format version 134481921")
     }
 
-    @Test func anUnknownEntityIsCorrupt() throws {
+    @Test func anUnknownEntityIsCorruptNamingItsLine() throws {
         let text = String(decoding: try savedStore(), as: UTF8.self)
-        try text.replacingOccurrences(of: #"<object type="BOOK" id="z3""#, with: #"<object type="BOOT" id="z3""#)
+        let object = #"<object type="BOOK" id="z3""#
+        try text.replacingOccurrences(of: object, with: #"<object type="BOOT" id="z3""#)
             .write(to: url, atomically: false, encoding: .utf8)
-        try expectRefusal(.corrupt, mentioning: "names no entity of the model (type 'BOOT')")
+        let line = text.prefix(upTo: text.range(of: object)!.lowerBound).filter(\.isNewline).count + 1
+        try expectRefusal(.corrupt, mentioning: "line \(line): an <object> names no entity of the model (type 'BOOT')")
+    }
+
+    @Test func aNewerFormatVersionIsUnsupportedWhateverFollowsIt() throws {
+        let text = String(decoding: try savedStore(), as: UTF8.self)
+        let metadata = try #require(text.range(of: "<metadata>")?.lowerBound)
+        let end = try #require(text.range(of: "</metadata>")?.upperBound)
+        try text.replacingCharacters(in: metadata..<end, with: "<metadata><future/></metadata>")
+            .replacingOccurrences(of: "<version>134481920</version>", with: "<version>134481921</version>")
+            .write(to: url, atomically: false, encoding: .utf8)
+        try expectRefusal(.unsupported, mentioning: "format version 134481921")
     }
 
     @Test func aValueThatDoesNotReadAsItsTypeIsCorrupt() throws {

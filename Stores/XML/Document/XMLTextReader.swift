@@ -57,9 +57,11 @@ final class XMLTextReader {
 
     deinit { xmlFreeTextReader(handle) }
 
-    /// The line and column the parser has reached, for messages.
+    /// Where the reader is, for messages: the line of the node it is on, or, before the first
+    /// node, the line and column the parser has reached.
     var position: String {
-        "line \(xmlTextReaderGetParserLineNumber(handle)), column \(xmlTextReaderGetParserColumnNumber(handle))"
+        if let node = xmlTextReaderCurrentNode(handle) { return "line \(xmlGetLineNo(node))" }
+        return "line \(xmlTextReaderGetParserLineNumber(handle)), column \(xmlTextReaderGetParserColumnNumber(handle))"
     }
 
     /// A ``StoreError/Code/corrupt`` error naming the file, the position and `problem`.

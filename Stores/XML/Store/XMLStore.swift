@@ -18,6 +18,7 @@ import Strata
 /// file is ``StoreError/Code/corrupt`` naming the file, line and column; a file of a newer
 /// format version is ``StoreError/Code/unsupported``. A file that cannot be read is left as it is.
 public struct XMLStore: AtomicStore {
+    /// The store type's name, `"XML"` unless given.
     public let typeName: String
     /// The store's file.
     public let fileURL: URL
@@ -25,7 +26,9 @@ public struct XMLStore: AtomicStore {
     /// in the file's metadata, which every store Strata writes carries.
     public let model: ManagedObjectModel?
 
+    /// The store's file.
     public var url: URL? { fileURL }
+    /// None beyond every store's obligations: one process opens the file at a time.
     public var capabilities: StoreCapabilities { [] }
 
     /// A store whose file is at `fileURL`.
@@ -41,6 +44,11 @@ public struct XMLStore: AtomicStore {
         self.typeName = typeName
     }
 
+    /// Reads the whole file; `nil` when there is none or it is empty.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be opened,
+    ///   ``StoreError/Code/corrupt`` naming the position when it is not a sound XML store, and
+    ///   ``StoreError/Code/unsupported`` when it is of a newer format version.
     public func load() throws -> AtomicStoreContents? {
         let path = fileURL.path
         var isFolder: ObjCBool = false
@@ -64,6 +72,10 @@ public struct XMLStore: AtomicStore {
         return try XMLStoreReader(typeName: typeName, model: model).read(reader)
     }
 
+    /// Replaces the file with `contents`, atomically (see ``AtomicFileReplacement``).
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when writing fails (the old file
+    ///   stays), ``StoreError/Code/unsupported`` when the model has names that differ only in case.
     public func write(_ contents: AtomicStoreContents) throws {
         let schema: ModelSchema?
         if let model {

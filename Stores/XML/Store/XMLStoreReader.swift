@@ -67,9 +67,22 @@ struct XMLStoreReader {
             } else {
                 fields[name] = try PropertyListValue.text(of: name, isEmpty: fieldEmpty, from: reader)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
+                // A newer format may differ in what follows, so its version is checked first.
+                if name == "version" { try checkVersion(fields[name], reader) }
             }
         }
-        guard let versionText = fields["version"], let version = Int64(versionText) else {
+        try checkVersion(fields["version"], reader)
+        guard let uuid = fields["UUID"], !uuid.isEmpty else { throw reader.corrupt("<databaseInfo> has no <UUID>.") }
+        guard let nextText = fields["nextObjectID"], let next = Int64(nextText), next >= 0, next < .max else {
+            throw reader.corrupt("<databaseInfo> has no <nextObjectID> number.")
+        }
+        let metadata = try XMLStoreMetadata.metadata(plist, uuid: uuid, storeType: typeName, corrupt: reader.corrupt)
+        return (metadata, next)
+    }
+
+    /// Refuses a missing format version as damage and a newer one as unsupported.
+    private func checkVersion(_ text: String?, _ reader: XMLTextReader) throws {
+        guard let version = text.flatMap({ Int64($0) }) else {
             throw reader.corrupt("<databaseInfo> has no <version> number.")
         }
         guard version <= XMLStoreFormat.version else {
@@ -78,12 +91,6 @@ struct XMLStoreReader {
                 message: "'\(reader.path)' was written in XML store format version \(version); this Strata reads "
                     + "versions up to \(XMLStoreFormat.version). Use a newer Strata.")
         }
-        guard let uuid = fields["UUID"], !uuid.isEmpty else { throw reader.corrupt("<databaseInfo> has no <UUID>.") }
-        guard let nextText = fields["nextObjectID"], let next = Int64(nextText), next >= 0, next < .max else {
-            throw reader.corrupt("<databaseInfo> has no <nextObjectID> number.")
-        }
-        let metadata = try XMLStoreMetadata.metadata(plist, uuid: uuid, storeType: typeName, corrupt: reader.corrupt)
-        return (metadata, next)
     }
 
     /// Reads the inside of `<metadata>`: an optional `<plist>` holding one dictionary.
@@ -234,8 +241,7 @@ struct XMLStoreReader {
                     ?? object.destinations[relationship]
                 let stored = entities[reference]
                 guard let targetEntity = stored ?? destination,
-                    stored == nil || destination == nil
-                        || names.schema?.entitiesByName[targetEntity]?.isKind(of: destination ?? "") != false
+                    Self.entity(targetEntity, fits: destination, in: names.schema)
                 else {
                     throw StoreError(
                         code: .corrupt,
@@ -266,6 +272,13 @@ struct XMLStoreReader {
                     values: values, version: object.version),
                 toManyRelationships: toMany)
         }
+    }
+
+    /// Whether an object of `entity` can be a member of a relationship to `destination`: it
+    /// is that entity or one below it. Without a model or a destination, any entity can.
+    private static func entity(_ entity: String, fits destination: String?, in schema: ModelSchema?) -> Bool {
+        guard let destination, let resolved = schema?.entitiesByName[entity] else { return true }
+        return resolved.isKind(of: destination)
     }
 
     /// The next element start or end inside `place`, passing over whitespace.
