@@ -62,6 +62,25 @@ import Testing
         #expect(data.starts(with: Data("bplist00".utf8)))
     }
 
+    @Test func aModelThatLacksAPropertyOfAnAppleStoreIsAnotherModel() throws {
+        let url = try XcodeMappingModel.fixtures[4].copy(into: directory.url)
+        let model = ManagedObjectModel {
+            Entity("XDDevMappingModel") {
+                Attribute("sourceModelData", .binary)
+                Relationship.toMany("entityMappings", destination: "XDDevEntityMapping", inverse: "mappingModel")
+            }
+            Entity("XDDevEntityMapping") {
+                Relationship.toOne("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
+            }
+        }
+        #expect {
+            _ = try XMLStore(fileURL: url, model: model).load()
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .incompatibleModel && error.message.contains("written with another model")
+        }
+    }
+
     @Test func anAppleStoreOpensThroughACoordinatorOnceItRecordsTheModel() throws {
         let url = try XcodeMappingModel.fixtures[4].copy(into: directory.url)
         let model = XcodeMappingModel.model

@@ -22,8 +22,8 @@ public struct XMLStore: AtomicStore {
     public let typeName: String
     /// The store's file.
     public let fileURL: URL
-    /// The model whose names the file's are matched against; `nil` to use the model recorded
-    /// in the file's metadata, which every store Strata writes carries.
+    /// The model the file's names are matched against when the file does not record one in
+    /// its metadata (every file Strata writes does; Core Data's do not).
     public let model: ManagedObjectModel?
 
     /// The store's file.
@@ -35,8 +35,8 @@ public struct XMLStore: AtomicStore {
     ///
     /// - Parameters:
     ///   - fileURL: The store's file.
-    ///   - model: The model to resolve the file's names against; needed for files Core Data
-    ///     wrote, which do not carry their model. `nil` uses the model the file records.
+    ///   - model: The model to resolve the file's names against when the file records none;
+    ///     needed for files Core Data wrote.
     ///   - typeName: The store type's name.
     public init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = StoreType.xmlName) {
         self.fileURL = fileURL
@@ -77,19 +77,8 @@ public struct XMLStore: AtomicStore {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when writing fails (the old file
     ///   stays), ``StoreError/Code/unsupported`` when the model has names that differ only in case.
     public func write(_ contents: AtomicStoreContents) throws {
-        let schema: ModelSchema?
-        if let model {
-            try model.freeze()
-            schema = model.schema
-        } else {
-            schema = try contents.metadata.modelJSON.map { json in
-                let recorded = try ManagedObjectModel(jsonData: json)
-                try recorded.freeze()
-                return recorded.schema
-            }
-        }
         let writer = XMLStoreWriter(
-            names: try XMLStoreNames(schema: schema, versionHashes: contents.metadata.versionHashes))
+            names: try XMLStoreNames(metadata: contents.metadata, model: model, path: fileURL.path))
         try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try writer.write(contents, to: $0) }
     }
 }

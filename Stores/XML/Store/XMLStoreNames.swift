@@ -13,6 +13,26 @@ struct XMLStoreNames {
     let schema: ModelSchema?
     private let entitiesByFileName: [String: String]
     private let propertiesByFileName: [String: [String: String]]
+    private let recordedHashesByFileName: [String: [UInt8]]
+
+    /// A table for the store `metadata` describes: its names are those of the model the
+    /// metadata records (`StrataModelJSON`), else of `model`, else of the entities it has
+    /// version hashes for.
+    ///
+    /// - Throws: ``StoreError/Code/corrupt`` naming `path` when the recorded model does not
+    ///   load; ``StoreError/Code/unsupported`` as ``init(schema:versionHashes:)`` does.
+    init(metadata: StoreMetadata, model: ManagedObjectModel?, path: String) throws {
+        let chosen: ManagedObjectModel?
+        do {
+            chosen = try metadata.modelJSON.map { try ManagedObjectModel(jsonData: $0) } ?? model
+            try chosen?.freeze()
+        } catch {
+            throw StoreError(
+                code: .corrupt, message: "'\(path)': the model recorded in the metadata does not load.",
+                underlying: error)
+        }
+        try self.init(schema: chosen?.schema, versionHashes: metadata.versionHashes)
+    }
 
     /// A table for `schema`, or, without one, for the entities named in `versionHashes`.
     ///
@@ -29,6 +49,19 @@ struct XMLStoreNames {
                 names, Self.fileName(ofProperty:), "the properties of entity '\(entity.name)'")
         }
         propertiesByFileName = properties
+        recordedHashesByFileName = Dictionary(
+            versionHashes.map { (Self.fileName(ofEntity: $0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether the store was written with another model than this table's for the entity the
+    /// file calls `fileName`: the metadata has a version hash for it that the model does not
+    /// match (or the model lacks the entity). A name or value the model cannot explain is then
+    /// a model mismatch rather than damage.
+    func isFromAnotherModel(entity fileName: String) -> Bool {
+        guard let schema, let recorded = recordedHashesByFileName[Self.fileName(ofEntity: fileName)] else {
+            return false
+        }
+        return entityName(fileName).flatMap { schema.entitiesByName[$0]?.versionHash } != recorded
     }
 
     /// How the file spells the entity `name`.

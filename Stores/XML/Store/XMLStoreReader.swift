@@ -4,14 +4,14 @@ import Strata
 /// Reads a whole XML store in one forward pass through ``XMLTextReader``, then links the
 /// relationships, whose `idrefs` may point at objects further down the file.
 ///
-/// Names are matched without regard to case (``XMLStoreNames``) against the model: the one the
-/// store was given, else the one the file's metadata carries. Anything that does not fit,
+/// Names are matched without regard to case (``XMLStoreNames``) against the model the file's
+/// metadata records, else the one the store was given. Anything that does not fit,
 /// from malformed XML to an `idrefs` naming no object, is ``StoreError/Code/corrupt`` naming
 /// the file and position; a newer format version is ``StoreError/Code/unsupported``.
 struct XMLStoreReader {
     /// The store type, as recorded in the metadata read.
     let typeName: String
-    /// The model names are resolved against; `nil` to use the one in the file's metadata.
+    /// The model names are resolved against when the file records none.
     let model: ManagedObjectModel?
 
     /// An object as read, before its relationships are linked.
@@ -37,8 +37,7 @@ struct XMLStoreReader {
             throw reader.corrupt("<database> does not start with <databaseInfo>.")
         }
         let info = try readInfo(reader, isEmpty: infoEmpty)
-        let names = try XMLStoreNames(
-            schema: try schema(info.metadata, reader), versionHashes: info.metadata.versionHashes)
+        let names = try XMLStoreNames(metadata: info.metadata, model: model, path: reader.path)
         var objects: [PendingObject] = []
         while case .start(let name, let objectEmpty) = try nextElement(reader, in: "<database>") {
             guard name == "object" else { throw reader.corrupt("<database> holds <\(name)>; it holds only <object>.") }
@@ -105,30 +104,13 @@ struct XMLStoreReader {
         return plist
     }
 
-    /// The model to resolve names against: the store's own, else the one the metadata carries.
-    private func schema(_ metadata: StoreMetadata, _ reader: XMLTextReader) throws -> ModelSchema? {
-        if let model {
-            try model.freeze()
-            return model.schema
-        }
-        guard let json = metadata.modelJSON else { return nil }
-        do {
-            let recorded = try ManagedObjectModel(jsonData: json)
-            try recorded.freeze()
-            return recorded.schema
-        } catch {
-            throw StoreError(
-                code: .corrupt, message: "'\(reader.path)': the model recorded in the metadata does not load.",
-                underlying: error)
-        }
-    }
-
     // MARK: - objects
 
     private func readObject(_ reader: XMLTextReader, isEmpty: Bool, names: XMLStoreNames) throws -> PendingObject {
         let position = reader.position
-        guard let type = reader.attribute("type"), let entityName = names.entityName(type) else {
-            throw reader.corrupt("an <object> names no entity of the model (type '\(reader.attribute("type") ?? "")').")
+        let type = reader.attribute("type") ?? ""
+        guard let entityName = names.entityName(type) else {
+            throw unexplained("an <object> names no entity of the model (type '\(type)').", type, names, reader)
         }
         guard let id = reader.attribute("id"), let reference = XMLStoreFormat.reference(Substring(id)) else {
             throw reader.corrupt("an <object> has no id of the form z<number>.")
@@ -143,11 +125,13 @@ struct XMLStoreReader {
         while !isEmpty, case .start(let element, let elementEmpty) = try nextElement(reader, in: "object \(id)") {
             guard let fileName = reader.attribute("name"), let name = names.propertyName(fileName, of: entityName)
             else {
-                throw reader.corrupt("object \(id) has a property that entity '\(entityName)' does not have.")
+                throw unexplained(
+                    "object \(id) has a property that entity '\(entityName)' does not have.", type, names, reader)
             }
             switch element {
             case "attribute":
-                object.values[name] = try readAttribute(reader, isEmpty: elementEmpty, name: name, entity: entity)
+                object.values[name] = try readAttribute(
+                    reader, isEmpty: elementEmpty, name: name, entity: entity, names: names)
             case "relationship":
                 try readRelationship(reader, isEmpty: elementEmpty, name: name, names: names, into: &object)
             default:
@@ -158,7 +142,7 @@ struct XMLStoreReader {
     }
 
     private func readAttribute(
-        _ reader: XMLTextReader, isEmpty: Bool, name: String, entity: EntitySchema?
+        _ reader: XMLTextReader, isEmpty: Bool, name: String, entity: EntitySchema?, names: XMLStoreNames
     ) throws -> AttributeValue {
         let typeName = reader.attribute("type") ?? ""
         let isBase64 = reader.attribute("encoding") == "base64"
@@ -171,9 +155,9 @@ struct XMLStoreReader {
             guard let attribute = entity.attributesByName[name], !attribute.isTransient,
                 fits(value, attribute.type)
             else {
-                throw reader.corrupt(
-                    "attribute '\(name)' of type '\(typeName)' is not a stored attribute of that type of entity '\(entity.name)'."
-                )
+                throw unexplained(
+                    "attribute '\(name)' of type '\(typeName)' is not a stored attribute of that type of entity "
+                        + "'\(entity.name)'.", entity.name, names, reader)
             }
         }
         return value
@@ -195,7 +179,9 @@ struct XMLStoreReader {
         let isToMany: Bool
         if let entity {
             guard let relationship = entity.relationshipsByName[name], !relationship.isTransient else {
-                throw reader.corrupt("relationship '\(name)' is not a stored relationship of entity '\(entity.name)'.")
+                throw unexplained(
+                    "relationship '\(name)' is not a stored relationship of entity '\(entity.name)'.", entity.name,
+                    names, reader)
             }
             isToMany = relationship.isToMany
         } else {
@@ -272,6 +258,19 @@ struct XMLStoreReader {
                     values: values, version: object.version),
                 toManyRelationships: toMany)
         }
+    }
+
+    /// The error for a name or value the model cannot explain in an object of the entity the
+    /// file calls `fileEntity`: ``StoreError/Code/incompatibleModel`` when the metadata shows
+    /// the store was written with another model for that entity, else ``StoreError/Code/corrupt``.
+    private func unexplained(
+        _ problem: String, _ fileEntity: String, _ names: XMLStoreNames, _ reader: XMLTextReader
+    ) -> StoreError {
+        guard names.isFromAnotherModel(entity: fileEntity) else { return reader.corrupt(problem) }
+        return StoreError(
+            code: .incompatibleModel,
+            message: "'\(reader.path)', \(reader.position): \(problem) The store was written with another model "
+                + "(its version hash of the entity differs); open it with that model or migrate it.")
     }
 
     /// Whether an object of `entity` can be a member of a relationship to `destination`: it
