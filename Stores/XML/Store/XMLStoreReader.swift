@@ -15,7 +15,7 @@ struct XMLStoreReader {
     let model: ManagedObjectModel?
 
     /// An object as read, before its relationships are linked.
-    private struct PendingObject {
+    struct PendingObject {
         var reference: Int64
         var entityName: String
         var version: Int64
@@ -52,8 +52,6 @@ struct XMLStoreReader {
             nodes: try link(objects, names: names, storeIdentifier: info.metadata.storeIdentifier, path: reader.path),
             nextReference: max(info.lastObjectID, maximum) + 1)
     }
-
-    // MARK: - databaseInfo
 
     private func readInfo(_ reader: XMLTextReader, isEmpty: Bool) throws -> (
         metadata: StoreMetadata, lastObjectID: Int64
@@ -104,184 +102,8 @@ struct XMLStoreReader {
         return plist
     }
 
-    // MARK: - objects
-
-    private func readObject(_ reader: XMLTextReader, isEmpty: Bool, names: XMLStoreNames) throws -> PendingObject {
-        let position = reader.position
-        let type = reader.attribute("type") ?? ""
-        guard let entityName = names.entityName(type) else {
-            throw unexplained("an <object> names no entity of the model (type '\(type)').", type, names, reader)
-        }
-        guard let id = reader.attribute("id"), let reference = XMLStoreFormat.reference(Substring(id)) else {
-            throw reader.corrupt("an <object> has no id of the form z<number>.")
-        }
-        guard let version = Int64(reader.attribute("version") ?? "1"), version >= 1 else {
-            throw reader.corrupt("object \(id) has a version that is not a positive number.")
-        }
-        let entity = names.schema?.entitiesByName[entityName]
-        var object = PendingObject(
-            reference: reference, entityName: entityName, version: version, values: [:], toOne: [:], toMany: [:],
-            destinations: [:], position: position)
-        while !isEmpty, case .start(let element, let elementEmpty) = try nextElement(reader, in: "object \(id)") {
-            guard let fileName = reader.attribute("name"), let name = names.propertyName(fileName, of: entityName)
-            else {
-                throw unexplained(
-                    "object \(id) has a property that entity '\(entityName)' does not have.", type, names, reader)
-            }
-            switch element {
-            case "attribute":
-                object.values[name] = try readAttribute(
-                    reader, isEmpty: elementEmpty, name: name, entity: entity, names: names)
-            case "relationship":
-                try readRelationship(reader, isEmpty: elementEmpty, name: name, names: names, into: &object)
-            default:
-                throw reader.corrupt("object \(id) holds <\(element)>; it holds only <attribute> and <relationship>.")
-            }
-        }
-        return object
-    }
-
-    private func readAttribute(
-        _ reader: XMLTextReader, isEmpty: Bool, name: String, entity: EntitySchema?, names: XMLStoreNames
-    ) throws -> AttributeValue {
-        let typeName = reader.attribute("type") ?? ""
-        let isBase64 = reader.attribute("encoding") == "base64"
-        let text = try PropertyListValue.text(of: "attribute", isEmpty: isEmpty, from: reader)
-        guard let value = XMLAttributeCodec.decode(XMLAttributeText(typeName: typeName, text: text, isBase64: isBase64))
-        else {
-            throw reader.corrupt("attribute '\(name)' does not hold a value of type '\(typeName)'.")
-        }
-        if let entity {
-            guard let attribute = entity.attributesByName[name], !attribute.isTransient,
-                fits(value, attribute.type)
-            else {
-                throw unexplained(
-                    "attribute '\(name)' of type '\(typeName)' is not a stored attribute of that type of entity "
-                        + "'\(entity.name)'.", entity.name, names, reader)
-            }
-        }
-        return value
-    }
-
-    /// Whether `value` is of the model's `type`: transformable values are data.
-    private func fits(_ value: AttributeValue, _ type: AttributeType) -> Bool {
-        value.attributeType == type || (type == .transformable && value.attributeType == .binary)
-    }
-
-    private func readRelationship(
-        _ reader: XMLTextReader, isEmpty: Bool, name: String, names: XMLStoreNames, into object: inout PendingObject
-    ) throws {
-        let entity = names.schema?.entitiesByName[object.entityName]
-        let idrefs = reader.attribute("idrefs") ?? ""
-        if let destination = reader.attribute("destination").flatMap(names.entityName) {
-            object.destinations[name] = destination
-        }
-        let isToMany: Bool
-        if let entity {
-            guard let relationship = entity.relationshipsByName[name], !relationship.isTransient else {
-                throw unexplained(
-                    "relationship '\(name)' is not a stored relationship of entity '\(entity.name)'.", entity.name,
-                    names, reader)
-            }
-            isToMany = relationship.isToMany
-        } else {
-            isToMany = reader.attribute("type") != XMLStoreFormat.toOne
-        }
-        var members: [Int64] = []
-        for id in idrefs.split(separator: " ") {
-            guard let reference = XMLStoreFormat.reference(id) else {
-                throw reader.corrupt("relationship '\(name)' names '\(id)', which is not an object id.")
-            }
-            members.append(reference)
-        }
-        let content = try PropertyListValue.text(of: "relationship", isEmpty: isEmpty, from: reader)
-        guard XMLStoreFormat.isWhitespace(content) else { throw reader.corrupt("relationship '\(name)' holds text.") }
-        if isToMany {
-            object.toMany[name] = members
-        } else if members.count > 1 {
-            throw reader.corrupt("the to-one relationship '\(name)' names \(members.count) objects.")
-        } else if let target = members.first {
-            object.toOne[name] = target
-        }
-    }
-
-    // MARK: - linking
-
-    /// The nodes for `objects`, with every relationship pointing at an object of the file.
-    private func link(
-        _ objects: [PendingObject], names: XMLStoreNames, storeIdentifier: String, path: String
-    ) throws -> [StoreNode] {
-        var entities: [Int64: String] = [:]
-        for object in objects {
-            guard entities.updateValue(object.entityName, forKey: object.reference) == nil else {
-                throw StoreError(
-                    code: .corrupt,
-                    message: "'\(path)', \(object.position): the id z\(object.reference) is used by two objects.")
-            }
-        }
-        return try objects.map { object in
-            let entity = names.schema?.entitiesByName[object.entityName]
-            func target(_ reference: Int64, of relationship: String) throws -> ObjectID {
-                let destination =
-                    entity?.relationshipsByName[relationship]?.destinationEntityName
-                    ?? object.destinations[relationship]
-                let stored = entities[reference]
-                guard let targetEntity = stored ?? destination,
-                    Self.entity(targetEntity, fits: destination, in: names.schema)
-                else {
-                    throw StoreError(
-                        code: .corrupt,
-                        message:
-                            "'\(path)', \(object.position): relationship '\(relationship)' of z\(object.reference) "
-                            + "names z\(reference), which is not an object it can hold.")
-                }
-                return ObjectID(
-                    storeIdentifier: storeIdentifier, entityName: targetEntity, reference: .integer(reference))
-            }
-            var values = object.values
-            if let entity {
-                for attribute in entity.attributes where !attribute.isTransient && values[attribute.name] == nil {
-                    values[attribute.name] = .null
-                }
-                for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-                    values[relationship.name] = .null
-                }
-            }
-            for (name, reference) in object.toOne { values[name] = .objectID(try target(reference, of: name)) }
-            var toMany: [String: [ObjectID]] = [:]
-            for (name, members) in object.toMany { toMany[name] = try members.map { try target($0, of: name) } }
-            return StoreNode(
-                snapshot: Snapshot(
-                    objectID: ObjectID(
-                        storeIdentifier: storeIdentifier, entityName: object.entityName,
-                        reference: .integer(object.reference)),
-                    values: values, version: object.version),
-                toManyRelationships: toMany)
-        }
-    }
-
-    /// The error for a name or value the model cannot explain in an object of the entity the
-    /// file calls `fileEntity`: ``StoreError/Code/incompatibleModel`` when the metadata shows
-    /// the store was written with another model for that entity, else ``StoreError/Code/corrupt``.
-    private func unexplained(
-        _ problem: String, _ fileEntity: String, _ names: XMLStoreNames, _ reader: XMLTextReader
-    ) -> StoreError {
-        guard names.isFromAnotherModel(entity: fileEntity) else { return reader.corrupt(problem) }
-        return StoreError(
-            code: .incompatibleModel,
-            message: "'\(reader.path)', \(reader.position): \(problem) The store was written with another model "
-                + "(its version hash of the entity differs); open it with that model or migrate it.")
-    }
-
-    /// Whether an object of `entity` can be a member of a relationship to `destination`: it
-    /// is that entity or one below it. Without a model or a destination, any entity can.
-    private static func entity(_ entity: String, fits destination: String?, in schema: ModelSchema?) -> Bool {
-        guard let destination, let resolved = schema?.entitiesByName[entity] else { return true }
-        return resolved.isKind(of: destination)
-    }
-
     /// The next element start or end inside `place`, passing over whitespace.
-    private func nextElement(_ reader: XMLTextReader, in place: String) throws -> XMLTextReader.Node {
+    func nextElement(_ reader: XMLTextReader, in place: String) throws -> XMLTextReader.Node {
         while true {
             let node = try reader.next()
             switch node {
