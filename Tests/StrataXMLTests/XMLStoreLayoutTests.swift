@@ -67,6 +67,15 @@ import Testing
         #expect(try XMLStore(fileURL: url).load()?.nodes.first?.snapshot.values["name"] == "one\r\ntwo")
     }
 
+    @Test func userKeysXMLCannotSpellAreKeptExactly() throws {
+        let url = directory.file("library.xml")
+        var contents = LibraryGraph.contents(authors: 1, booksEach: 0)
+        let userInfo: [String: AttributeValue] = ["bell\u{7}": "ring", "nul": "a\u{0}b", "plain": 3]
+        contents.metadata.userInfo = userInfo
+        try XMLStore(fileURL: url).write(contents)
+        #expect(try XMLStore(fileURL: url).load()?.metadata.userInfo == userInfo)
+    }
+
     @Test func savingTheSameGraphTwiceGivesTheSameBytes() throws {
         let contents = LibraryGraph.contents(authors: 20, booksEach: 3)
         var shuffled = contents

@@ -24,4 +24,15 @@ enum XMLStoreFormat {
     static func isWhitespace(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
     }
+
+    /// Whether an XML 1.0 document can hold `text`: every character is in its `Char`
+    /// production (NUL and most other control characters are not, even as references).
+    static func canHold(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+            default: false
+            }
+        }
+    }
 }

@@ -27,9 +27,6 @@ final class XMLTextReader {
     private let handle: xmlTextReaderPtr
     private let errors: ErrorRecorder
 
-    /// Runs `xmlInitParser` once per process before the first reader is made.
-    private static let initialized: Void = xmlInitParser()
-
     /// The parser options: no network, no messages on stderr, line numbers above 65535, and
     /// text nodes above libxml2's default 10 MB limit (`XML_PARSE_HUGE`), which a large binary
     /// value needs. Entity substitution and DTD loading stay off, so no entity can grow the
@@ -40,7 +37,7 @@ final class XMLTextReader {
 
     /// Opens a reader on the file descriptor `descriptor`, which stays the caller's to close.
     init(descriptor: Int32, path: String) throws {
-        Self.initialized
+        LibXML2.initialize()
         self.path = path
         guard let handle = xmlReaderForFd(descriptor, path, nil, Self.options) else {
             throw StoreError(code: .io, message: "Could not start reading '\(path)' as XML (out of memory).")

@@ -14,6 +14,7 @@ final class XMLTextWriter {
     /// Creates (or truncates) the file at `url` and starts writing it.
     init(url: URL) throws {
         path = url.path
+        LibXML2.initialize()
         guard let handle = xmlNewTextWriterFilename(url.path, 0) else {
             throw StoreError(code: .io, message: "Could not create '\(url.path)' to write XML into.")
         }
@@ -42,9 +43,17 @@ final class XMLTextWriter {
         try check(xmlTextWriterWriteAttribute(handle, name, value), "the attribute \(name)")
     }
 
-    /// Writes `text`, escaped, inside the open element; the text must hold only characters
-    /// XML 1.0 allows.
+    /// Writes `text`, escaped, inside the open element.
+    ///
+    /// - Throws: ``StoreError/Code/unsupported`` when `text` holds a character XML 1.0 cannot
+    ///   hold (values that may are encoded before they get here).
     func text(_ text: String) throws {
+        guard XMLStoreFormat.canHold(text) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "Could not write '\(path)': the text \(text.debugDescription.prefix(60)) holds a character "
+                    + "an XML document cannot hold.")
+        }
         try check(xmlTextWriterWriteString(handle, text), "text")
     }
 

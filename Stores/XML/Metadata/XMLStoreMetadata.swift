@@ -28,7 +28,7 @@ enum XMLStoreMetadata {
     /// The property list for `metadata`.
     static func propertyList(_ metadata: StoreMetadata) throws -> PropertyListValue {
         var entries: [String: PropertyListValue] = [:]
-        for (key, value) in metadata.userInfo {
+        for (key, value) in metadata.userInfo where XMLStoreFormat.canHold(key) {
             if let plain = plainValue(value) { entries[key] = plain }
         }
         entries[Key.versionHashes.rawValue] = .dictionary(metadata.versionHashes.mapValues { .data(Data($0)) })
@@ -108,7 +108,7 @@ enum XMLStoreMetadata {
     /// `value` as a plain property-list entry, when a property list can hold it in XML.
     private static func plainValue(_ value: AttributeValue) -> PropertyListValue? {
         switch value {
-        case .string(let text) where text.unicodeScalars.allSatisfy(XMLAttributeCodec.isAllowedInXML): .string(text)
+        case .string(let text) where XMLStoreFormat.canHold(text): .string(text)
         case .integer16(let number): .integer(Int64(number))
         case .integer32(let number): .integer(Int64(number))
         case .integer64(let number): .integer(number)

@@ -20,18 +20,23 @@ struct XMLStoreNames {
     /// version hashes for.
     ///
     /// - Throws: ``StoreError/Code/corrupt`` naming `path` when the recorded model does not
-    ///   load; ``StoreError/Code/unsupported`` as ``init(schema:versionHashes:)`` does.
+    ///   load; ``ModelError`` when `model` is needed and invalid; ``StoreError/Code/unsupported``
+    ///   as ``init(schema:versionHashes:)`` does.
     init(metadata: StoreMetadata, model: ManagedObjectModel?, path: String) throws {
-        let chosen: ManagedObjectModel?
-        do {
-            chosen = try metadata.modelJSON.map { try ManagedObjectModel(jsonData: $0) } ?? model
-            try chosen?.freeze()
-        } catch {
-            throw StoreError(
-                code: .corrupt, message: "'\(path)': the model recorded in the metadata does not load.",
-                underlying: error)
+        let schema: ModelSchema?
+        if let json = metadata.modelJSON {
+            do {
+                schema = try RecordedModelCache.schema(for: json)
+            } catch {
+                throw StoreError(
+                    code: .corrupt, message: "'\(path)': the model recorded in the metadata does not load.",
+                    underlying: error)
+            }
+        } else {
+            try model?.freeze()
+            schema = model?.schema
         }
-        try self.init(schema: chosen?.schema, versionHashes: metadata.versionHashes)
+        try self.init(schema: schema, versionHashes: metadata.versionHashes)
     }
 
     /// A table for `schema`, or, without one, for the entities named in `versionHashes`.

@@ -50,7 +50,7 @@ enum XMLAttributeCodec {
             XMLAttributeText(
                 typeName: declaredType == .transformable ? "transformable" : "binary", text: data.base64EncodedString())
         case .string(let text):
-            text.unicodeScalars.allSatisfy(isAllowedInXML)
+            XMLStoreFormat.canHold(text)
                 ? XMLAttributeText(typeName: "string", text: text)
                 : XMLAttributeText(typeName: "string", text: Data(text.utf8).base64EncodedString(), isBase64: true)
         }
@@ -116,14 +116,6 @@ enum XMLAttributeCodec {
         }
         guard mantissa > 0, scalars.isEmpty else { return nil }
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-    }
-
-    /// Whether XML 1.0 allows `scalar` in a document (its `Char` production).
-    static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
     }
 
     private static func isXMLWhitespace(_ scalar: Unicode.Scalar) -> Bool {
