@@ -22,7 +22,8 @@ enum XMLStoreFormat {
 
     /// Whether `text` is only XML whitespace (spaces, tabs, line breaks), as between elements.
     static func isWhitespace(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+        for byte in text.utf8 where byte != 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D { return false }
+        return true
     }
 
     /// Whether an XML 1.0 document can hold `text`: every character is in its `Char`

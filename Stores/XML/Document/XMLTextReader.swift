@@ -57,8 +57,13 @@ final class XMLTextReader {
     /// Where the reader is, for messages: the line of the node it is on, or, before the first
     /// node, the line and column the parser has reached.
     var position: String {
-        if let node = xmlTextReaderCurrentNode(handle) { return "line \(xmlGetLineNo(node))" }
+        if let line { return "line \(line)" }
         return "line \(xmlTextReaderGetParserLineNumber(handle)), column \(xmlTextReaderGetParserColumnNumber(handle))"
+    }
+
+    /// The line of the node the reader is on; `nil` before the first node.
+    var line: Int? {
+        xmlTextReaderCurrentNode(handle).map { Int(xmlGetLineNo($0)) }
     }
 
     /// A ``StoreError/Code/corrupt`` error naming the file, the position and `problem`.

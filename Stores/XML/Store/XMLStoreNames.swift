@@ -77,14 +77,15 @@ struct XMLStoreNames {
 
     /// The entity the file calls `fileName`, if the model or metadata has it.
     func entityName(_ fileName: String) -> String? {
-        entitiesByFileName[Self.fileName(ofEntity: fileName)]
+        entitiesByFileName[fileName] ?? entitiesByFileName[Self.fileName(ofEntity: fileName)]
     }
 
     /// The property of `entity` the file calls `fileName`: the model's name, or without a
     /// model the file's own; `nil` when the model's entity has no such property.
     func propertyName(_ fileName: String, of entity: String) -> String? {
         guard schema != nil else { return fileName }
-        return propertiesByFileName[entity]?[Self.fileName(ofProperty: fileName)]
+        let properties = propertiesByFileName[entity]
+        return properties?[fileName] ?? properties?[Self.fileName(ofProperty: fileName)]
     }
 
     private static func table(

@@ -11,7 +11,7 @@ extension XMLStoreReader {
             guard entities.updateValue(object.entityName, forKey: object.reference) == nil else {
                 throw StoreError(
                     code: .corrupt,
-                    message: "'\(path)', \(object.position): the id z\(object.reference) is used by two objects.")
+                    message: "'\(path)', line \(object.line): the id z\(object.reference) is used by two objects.")
             }
         }
         return try objects.map { object in
@@ -27,7 +27,7 @@ extension XMLStoreReader {
                     throw StoreError(
                         code: .corrupt,
                         message:
-                            "'\(path)', \(object.position): relationship '\(relationship)' of z\(object.reference) "
+                            "'\(path)', line \(object.line): relationship '\(relationship)' of z\(object.reference) "
                             + "names z\(reference), which is not an object it can hold.")
                 }
                 return ObjectID(

@@ -5,7 +5,7 @@ extension XMLStoreReader {
     /// Reads the `<object>` whose start tag the reader is on, up to its end tag: its entity,
     /// id and version, its attribute values and the ids its relationships name.
     func readObject(_ reader: XMLTextReader, isEmpty: Bool, names: XMLStoreNames) throws -> PendingObject {
-        let position = reader.position
+        let line = reader.line ?? 0
         let type = reader.attribute("type") ?? ""
         guard let entityName = names.entityName(type) else {
             throw unexplained("an <object> names no entity of the model (type '\(type)').", type, names, reader)
@@ -19,7 +19,7 @@ extension XMLStoreReader {
         let entity = names.schema?.entitiesByName[entityName]
         var object = PendingObject(
             reference: reference, entityName: entityName, version: version, values: [:], toOne: [:], toMany: [:],
-            destinations: [:], position: position)
+            destinations: [:], line: line)
         while !isEmpty, case .start(let element, let elementEmpty) = try nextElement(reader, in: "object \(id)") {
             guard let fileName = reader.attribute("name"), let name = names.propertyName(fileName, of: entityName)
             else {

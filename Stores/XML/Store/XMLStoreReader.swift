@@ -25,7 +25,8 @@ struct XMLStoreReader {
         /// The entity each relationship's `destination` names, for members that are not in the
         /// file (left behind by a no-action delete rule).
         var destinations: [String: String]
-        var position: String
+        /// The line the object starts on, for messages.
+        var line: Int
     }
 
     /// Reads the document `reader` is at the start of.
