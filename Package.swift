@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
+        .library(name: "StrataXML", targets: ["StrataXML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -78,6 +79,13 @@ let package = Package(
         .testTarget(
             name: "StrataBinaryTests",
             dependencies: ["StrataBinary", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
+        .target(name: "StrataXML", dependencies: ["Strata", "CStrataXML2"], path: "Stores/XML"),
+        .executableTarget(
+            name: "XMLStoreConformanceWorker", dependencies: ["StrataConformance", "StrataXML"],
+            path: "Tests/XMLStoreConformanceWorker"),
+        .testTarget(
+            name: "StrataXMLTests",
+            dependencies: ["StrataXML", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

@@ -11,3 +11,5 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+#include <libxml/xmlwriter.h>

@@ -1,0 +1,89 @@
+import CStrataXML2
+import Foundation
+import Strata
+
+/// A streaming XML writer into one file: libxml2's `xmlTextWriter`, which escapes text and
+/// attribute values and writes as it goes. Indentation is written explicitly with
+/// ``newline(depth:)`` so that the layout is exactly the one Core Data writes.
+///
+/// Every libxml2 call that fails becomes a ``StoreError/Code/io`` error naming the file.
+final class XMLTextWriter {
+    private let handle: xmlTextWriterPtr
+    private let path: String
+
+    /// Creates (or truncates) the file at `url` and starts writing it.
+    init(url: URL) throws {
+        path = url.path
+        LibXML2.initialize()
+        guard let handle = xmlNewTextWriterFilename(url.path, 0) else {
+            throw StoreError(code: .io, message: "Could not create '\(url.path)' to write XML into.")
+        }
+        self.handle = handle
+    }
+
+    deinit { xmlFreeTextWriter(handle) }
+
+    /// Writes the XML declaration `<?xml version="1.0" standalone="yes"?>` and a line break.
+    func startDocument() throws {
+        try check(xmlTextWriterStartDocument(handle, "1.0", nil, "yes"), "the XML declaration")
+    }
+
+    /// Writes `<!DOCTYPE root SYSTEM "systemID">`.
+    func documentType(root: String, systemID: String) throws {
+        try check(xmlTextWriterWriteDTD(handle, root, nil, systemID, nil), "the document type")
+    }
+
+    /// Opens the element `name`.
+    func start(_ name: String) throws {
+        try check(xmlTextWriterStartElement(handle, name), "<\(name)>")
+    }
+
+    /// Adds the attribute `name="value"` to the element just opened.
+    func attribute(_ name: String, _ value: String) throws {
+        try check(xmlTextWriterWriteAttribute(handle, name, value), "the attribute \(name)")
+    }
+
+    /// Writes `text`, escaped, inside the open element.
+    ///
+    /// - Throws: ``StoreError/Code/unsupported`` when `text` holds a character XML 1.0 cannot
+    ///   hold (values that may are encoded before they get here).
+    func text(_ text: String) throws {
+        guard XMLStoreFormat.canHold(text) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "Could not write '\(path)': the text \(text.debugDescription.prefix(60)) holds a character "
+                    + "an XML document cannot hold.")
+        }
+        try check(xmlTextWriterWriteString(handle, text), "text")
+    }
+
+    /// Closes the open element with an end tag, even when it is empty (`<a></a>`, as Core Data writes).
+    func end() throws {
+        try check(xmlTextWriterFullEndElement(handle), "an end tag")
+    }
+
+    /// Writes an element holding only `text`: `<name>text</name>`.
+    func element(_ name: String, text content: String) throws {
+        try start(name)
+        try text(content)
+        try end()
+    }
+
+    /// Starts a new line indented by `depth` steps of four spaces.
+    func newline(depth: Int) throws {
+        try check(xmlTextWriterWriteRaw(handle, "\n" + String(repeating: " ", count: 4 * depth)), "a line break")
+    }
+
+    /// Writes everything still buffered to the file.
+    func flush() throws {
+        try check(xmlTextWriterFlush(handle), "the end of the file")
+    }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status >= 0 else {
+            throw StoreError(code: .io, message: "Could not write \(what) to '\(path)'.")
+        }
+    }
+}
+
+@available(*, unavailable) extension XMLTextWriter: Sendable {}

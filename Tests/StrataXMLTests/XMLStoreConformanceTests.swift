@@ -1,0 +1,18 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataConformanceTesting
+import StrataXML
+import Testing
+
+/// The XML store passes every check of the conformance suite, the durability checks included
+/// (their worker is `XMLStoreConformanceWorker`).
+@Suite struct XMLStoreConformanceTests {
+    static let suite = ConformanceSuite(
+        storeType: .xml, storage: .file(pathExtension: "xml"),
+        workerExecutable: XMLStoreTestFiles.builtProduct("XMLStoreConformanceWorker"),
+        markNewerFormatVersion: XMLStoreTestFiles.markNewerFormatVersion)
+
+    @Test(arguments: suite.checks)
+    func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
+}
