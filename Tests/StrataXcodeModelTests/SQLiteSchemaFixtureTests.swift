@@ -90,4 +90,61 @@ import Testing
         let statements = Set(layout.createStatements.filter { $0.contains(" INDEX ") })
         #expect(statements == Set(stored.indexes.values), "indexes")
     }
+
+    /// A store Strata creates with a fixture's model is laid out like the fixture store Core
+    /// Data made with that model, table by table, and its metadata holds Core Data's keys with
+    /// the same values, key by key.
+    @Test(arguments: VersionHashFixtureTests.cases)
+    func aStoreStrataWritesMatchesCoreDatasStore(_ storeCase: VersionHashFixtureTests.StoreCase) throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try directory.copyStore(storeCase.store)
+        let written = directory.url.appendingPathComponent("Strata.sqlite")
+        let model = try storeCase.loadModel()
+        do {
+            let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+            let store = try coordinator.addStore(type: SQLiteStore.storeTypeName, at: written)
+            try coordinator.remove(store)
+        }
+        let theirs = try StoredLayout(storeAt: fixture)
+        let ours = try StoredLayout(storeAt: written)
+
+        // Core Data keeps a renamed entity's old name in Z_PRIMARYKEY; Strata writes the new one.
+        let renamed = Dictionary(
+            model.schema.entities.compactMap { entity in
+                entity.description.renamingIdentifier.map { ($0, entity.name) }
+            }, uniquingKeysWith: { first, _ in first })
+        for (number, entity) in theirs.entities {
+            let name = renamed[entity.name] ?? entity.name
+            #expect(ours.entities[number]?.name == name, "Z_PRIMARYKEY row \(number)")
+            #expect(ours.entities[number]?.superentity == entity.superentity, "the superentity of \(name)")
+        }
+        #expect(ours.entities.count == theirs.entities.count, "Z_PRIMARYKEY rows")
+        for (table, columns) in theirs.columns {
+            #expect(ours.columns[table] == columns, "the columns of \(table)")
+        }
+        #expect(Set(ours.columns.keys) == Set(theirs.columns.keys), "tables")
+        #expect(Set(ours.indexes.values) == Set(theirs.indexes.values), "indexes")
+        for table in ["Z_PRIMARYKEY", "Z_METADATA"] {
+            let statement = { (layout: StoredLayout) in layout.tableStatements.first { $0.contains("TABLE \(table) ") }
+            }
+            #expect(statement(ours) != nil && statement(ours) == statement(theirs), "CREATE TABLE \(table)")
+        }
+
+        let theirMetadata = try FixtureStoreMetadata(storeAt: fixture)
+        let ourMetadata = try FixtureStoreMetadata(storeAt: written)
+        #expect(ourMetadata.entityVersionHashes == theirMetadata.entityVersionHashes, "NSStoreModelVersionHashes")
+        #expect(ourMetadata.versionIdentifiers == theirMetadata.versionIdentifiers, "NSStoreModelVersionIdentifiers")
+        for key in ["NSStoreType", "_NSAutoVacuumLevel", "NSStoreModelVersionHashesDigest"] {
+            if let value = theirMetadata.string(key) {
+                #expect(ourMetadata.string(key) == value, "\(key)")
+            }
+        }
+        #expect(
+            ourMetadata.values["NSStoreModelVersionHashesVersion"] as? Int
+                == theirMetadata.values["NSStoreModelVersionHashesVersion"] as? Int,
+            "NSStoreModelVersionHashesVersion")
+        #expect(ourMetadata.values["NSPersistenceFrameworkVersion"] is Int, "NSPersistenceFrameworkVersion")
+        let missing = Set(theirMetadata.values.keys).subtracting(ourMetadata.values.keys)
+        #expect(missing.isEmpty, "Core Data's metadata keys")
+    }
 }

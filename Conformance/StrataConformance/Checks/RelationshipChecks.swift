@@ -16,6 +16,7 @@ enum RelationshipChecks {
             orderedRemoveFromMiddle, inverseSetFromToOneSide, inverseSetFromToManySide, inverseClearedOnReassign,
             removeFromToMany, toManyKeptWhenOtherPropertyChanges, relatedObjectIDsSavedThroughSPI,
             toManyOfDeletedMember, referencesToNewObjects, minCountValidated, maxCountValidated,
+            batchLoadsMatchSingleLoads,
         ] + RelationshipDeleteRuleChecks.all
     }
 

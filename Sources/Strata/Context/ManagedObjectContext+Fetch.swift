@@ -69,13 +69,30 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch.
+    /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch: one
+    /// ``IncrementalStore/snapshots(for:)`` call per store. Loading is best effort: an object
+    /// that cannot be loaded now reports why when it is used.
     func prefetchSnapshots(for objectIDs: [ObjectID]) {
-        for id in objectIDs where registered[id]?.faulted != false && snapshotCache[id] == nil {
-            guard let store = try? coordinator.store(for: id), let snapshot = try? store.snapshot(for: id) else {
-                continue
+        let missing = objectIDs.filter { registered[$0]?.faulted != false && snapshotCache[$0] == nil }
+        for (store, ids) in groupedByStore(missing) {
+            for snapshot in (try? store.snapshots(for: ids)) ?? [] {
+                snapshotCache[snapshot.objectID] = snapshot
             }
-            snapshotCache[id] = snapshot
         }
+    }
+
+    /// `objectIDs` grouped by the store holding them, in first-seen order; IDs no store holds
+    /// are left out.
+    func groupedByStore(_ objectIDs: [ObjectID]) -> [(store: any IncrementalStore, ids: [ObjectID])] {
+        var groups: [(store: any IncrementalStore, ids: [ObjectID])] = []
+        for id in objectIDs {
+            guard let store = try? coordinator.store(for: id) else { continue }
+            if let index = groups.firstIndex(where: { $0.store === store }) {
+                groups[index].ids.append(id)
+            } else {
+                groups.append((store, [id]))
+            }
+        }
+        return groups
     }
 }

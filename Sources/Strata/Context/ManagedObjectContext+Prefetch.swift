@@ -9,12 +9,17 @@ extension ManagedObjectContext {
         for keyPath in keyPaths {
             var level = objectIDs.map { object(with: $0) }
             for key in keyPath.split(separator: ".").map(String.init) {
-                var next: [ObjectID] = []
+                var relationships: [RelationshipDescription] = []
                 for object in level {
                     guard let relationship = object.entity.relationshipsByName[key] else {
                         throw object.unknownKey(key, expected: "relationship")
                     }
                     try fulfill(object)
+                    relationships.append(relationship)
+                }
+                try loadMembers(key, of: level)
+                var next: [ObjectID] = []
+                for (object, relationship) in zip(level, relationships) {
                     if relationship.isToMany {
                         next += try members(of: object, relationship)
                     } else if let target = object.currentValues[key]?.objectIDValue {
@@ -23,6 +28,23 @@ extension ManagedObjectContext {
                 }
                 prefetchSnapshots(for: next)
                 level = next.map { object(with: $0) }
+            }
+        }
+    }
+
+    /// Loads the members of the to-many relationship `key` of those of `objects` that have it
+    /// and have not loaded it yet: one ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)``
+    /// call per store.
+    private func loadMembers(_ key: String, of objects: [ManagedObject]) throws {
+        let unloaded = objects.filter { object in
+            object.entity.relationshipsByName[key]?.isToMany == true && object.currentMembers[key] == nil
+                && !object.objectID.isTemporary && !object.isInaccessible
+        }
+        for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
+            for (id, members) in try store.relatedObjectIDs(ofEach: ids, relationship: key) {
+                guard let object = registered[id] else { continue }
+                object.committedMembers[key] = .init(members)
+                object.currentMembers[key] = .init(members)
             }
         }
     }

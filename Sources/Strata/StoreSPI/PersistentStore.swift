@@ -54,6 +54,8 @@ public protocol PersistentStore: AnyObject, Sendable {
 ///   no longer has it (never an error for a deleted object).
 /// - ``relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
 ///   in order for an ordered one.
+/// - ``snapshots(for:)`` and ``relatedObjectIDs(ofEach:relationship:)`` for many objects
+///   answer as the one-object forms would for each; implementing them is optional.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
 ///   input order.
 /// - ``save(_:)`` applies a change set all or nothing. An update or deletion whose
@@ -80,9 +82,35 @@ public protocol IncrementalStore: PersistentStore {
     /// The members of the to-many `relationship` of `objectID`.
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID]
 
+    /// The last saved states of those of `objectIDs` the store still has, in any order: what
+    /// a context loads for a batch of a batched fetch or for prefetching. A store that can read
+    /// many rows in one go implements it; the default asks ``snapshot(for:)`` for each.
+    func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot]
+
+    /// The members of the to-many `relationship` of each of `objectIDs`, as
+    /// ``relatedObjectIDs(of:relationship:)`` gives them: what a context loads when it
+    /// prefetches a relationship. The default asks ``relatedObjectIDs(of:relationship:)`` for each.
+    func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]]
+
     /// New permanent IDs, one for each entity name, in order.
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID]
 
     /// Applies `changes` all or nothing.
     func save(_ changes: StoreChangeSet) throws
+}
+
+extension IncrementalStore {
+    /// Asks ``snapshot(for:)`` for each of `objectIDs`.
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        try objectIDs.compactMap { try snapshot(for: $0) }
+    }
+
+    /// Asks ``relatedObjectIDs(of:relationship:)`` for each of `objectIDs`.
+    public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
+        var members: [ObjectID: [ObjectID]] = [:]
+        for objectID in objectIDs {
+            members[objectID] = try relatedObjectIDs(of: objectID, relationship: relationship)
+        }
+        return members
+    }
 }

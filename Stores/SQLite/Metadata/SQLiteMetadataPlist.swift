@@ -31,6 +31,10 @@ enum SQLiteMetadataPlist {
         ]
     }
 
+    /// The `NSPersistenceFrameworkVersion` Strata writes: that of the Core Data release (iOS 17,
+    /// macOS 14) whose SQLite layout Strata's matches, as found in the newest fixture stores.
+    static let coreDataFrameworkVersion = 1344
+
     /// The property list for `metadata`, in binary form.
     static func encode(_ metadata: StoreMetadata) throws -> Data {
         var plist: [String: Any] = [:]
@@ -44,6 +48,7 @@ enum SQLiteMetadataPlist {
         plist[Key.versionHashesDigest] = Data(metadata.versionHashesDigest).base64EncodedString()
         plist[Key.versionChecksum] = Data(metadata.versionChecksum).base64EncodedString()
         plist[Key.autoVacuumLevel] = "2"
+        plist[Key.frameworkVersion] = coreDataFrameworkVersion
         plist[Key.strataVersion] = metadata.frameworkVersion
         if let json = metadata.modelJSON { plist[Key.modelJSON] = json }
         if !metadata.userInfo.isEmpty {

@@ -22,6 +22,7 @@ extension SQLiteStore {
     func loadSnapshot(_ objectID: ObjectID, on connection: SQLiteConnection) throws -> Snapshot? {
         let table = try table(of: objectID.entityName)
         guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { return nil }
+        statistics.recordSingleLoad()
         let statement = try connection.cachedStatement(
             "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK = ?")
         try statement.bind([.integer(key)])
@@ -53,6 +54,7 @@ extension SQLiteStore {
                 "SELECT m.Z_PK, m.Z_ENT FROM \(name) j JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
                 + "WHERE j.\(ownColumn) = ? ORDER BY \(order)j.\(memberColumn)"
         }
+        statistics.recordSingleLoad()
         return try connection.cachedStatement(sql).rows([.integer(key)]) { statement in
             (statement.value(at: 0), statement.value(at: 1))
         }.map { try self.objectID(primaryKey: $0.0, entityNumber: $0.1) }

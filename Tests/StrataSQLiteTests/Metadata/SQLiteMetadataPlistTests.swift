@@ -35,6 +35,7 @@ import Testing
             plist["NSStoreModelVersionHashesDigest"] as? String
                 == Data(Self.metadata.versionHashesDigest).base64EncodedString())
         #expect(plist["_NSAutoVacuumLevel"] as? String == "2")
+        #expect(plist["NSPersistenceFrameworkVersion"] as? Int == 1344)
         #expect(plist["name"] as? String == "guide")
         #expect(plist["NSStoreUUID"] == nil)
     }

@@ -1,0 +1,107 @@
+import Strata
+
+extension SQLiteStore {
+    /// How many primary keys one batch statement binds. Shorter batches are padded with
+    /// `NULL`, which matches no row, so that one cached statement serves every batch.
+    static let batchKeyCount = 128
+
+    /// The rows of `objectIDs`, read by primary key: one statement per table and batch of
+    /// ``batchKeyCount`` keys.
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        let wanted = Set(objectIDs.filter { $0.storeIdentifier == identifier })
+        var keysByTable: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
+        for objectID in wanted {
+            let table = try table(of: objectID.entityName)
+            guard case .integer(let key) = objectID.reference else { continue }
+            keysByTable[table.name, default: (table, [])].keys.append(key)
+        }
+        return try read("loading \(wanted.count) objects") { connection in
+            var snapshots: [Snapshot] = []
+            for (table, keys) in keysByTable.values {
+                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Self.keyList))"
+                try Self.forEachBatch(of: keys) { batch in
+                    statistics.recordBatchLoad()
+                    let statement = try connection.cachedStatement(sql)
+                    try statement.bind(batch)
+                    defer { statement.reset() }
+                    while try statement.step() {
+                        let snapshot = try snapshot(at: statement, in: table)
+                        if wanted.contains(snapshot.objectID) { snapshots.append(snapshot) }
+                    }
+                }
+            }
+            return snapshots
+        }
+    }
+
+    /// The members of the to-many `relationship` of each of `objectIDs`: one statement per
+    /// entity and batch of ``batchKeyCount`` owners, each owner's members in the order
+    /// ``relatedObjectIDs(of:relationship:)`` gives them.
+    ///
+    /// - Throws: ``StoreError/Code/unknownObject`` naming an owner the store does not have.
+    public func relatedObjectIDs(
+        ofEach objectIDs: [ObjectID], relationship: String
+    ) throws -> [ObjectID: [ObjectID]] {
+        let owners = Set(objectIDs)
+        return try read("loading \(relationship) of \(owners.count) objects") { connection in
+            var members: [ObjectID: [ObjectID]] = [:]
+            for (entityName, ids) in Dictionary(grouping: owners, by: \.entityName) {
+                let entity = try entitySchema(named: entityName)
+                let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
+                let sql = try membersStatement(of: description, in: entity)
+                let keys = try ids.map { try primaryKey(of: $0) }
+                try Self.forEachBatch(of: keys) { batch in
+                    statistics.recordBatchLoad()
+                    let rows = try connection.cachedStatement(sql).rows(batch) { statement in
+                        (0..<4).map { statement.value(at: $0) }
+                    }
+                    for row in rows {
+                        let owner = try objectID(primaryKey: row[0], entityNumber: row[1])
+                        guard owners.contains(owner) else { continue }
+                        let member = row[2] == .null ? nil : try objectID(primaryKey: row[2], entityNumber: row[3])
+                        members[owner, default: []] += member.map { [$0] } ?? []
+                    }
+                }
+            }
+            if let missing = owners.first(where: { members[$0] == nil }) {
+                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
+            }
+            return members
+        }
+    }
+
+    /// The statement selecting, for a batch of owners, each owner's key and entity number with
+    /// each member's key and entity number (`NULL` for an owner without members), members in
+    /// the order single loads give them.
+    private func membersStatement(of relationship: RelationshipDescription, in entity: EntitySchema) throws -> String {
+        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
+        }
+        let owners = try table(of: entity.name).name
+        switch storage {
+        case .foreignKey(let table, let column, _, let orderColumn):
+            let order = orderColumn.map { "m.\($0), " } ?? ""
+            return "SELECT o.Z_PK, o.Z_ENT, m.Z_PK, m.Z_ENT FROM \(owners) o "
+                + "LEFT JOIN \(table.name) m ON m.\(column) = o.Z_PK "
+                + "WHERE o.Z_PK IN (\(Self.keyList)) ORDER BY o.Z_PK, \(order)m.Z_PK"
+        case .joinTable(let name, let ownColumn, let memberColumn, let orderColumn, let memberTable):
+            let order = orderColumn.map { "j.\($0), " } ?? ""
+            return "SELECT o.Z_PK, o.Z_ENT, m.Z_PK, m.Z_ENT FROM \(owners) o "
+                + "LEFT JOIN \(name) j ON j.\(ownColumn) = o.Z_PK LEFT JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
+                + "WHERE o.Z_PK IN (\(Self.keyList)) ORDER BY o.Z_PK, \(order)j.\(memberColumn)"
+        }
+    }
+
+    /// ``batchKeyCount`` parameters, comma-separated.
+    private static let keyList = Array(repeating: "?", count: batchKeyCount).joined(separator: ", ")
+
+    /// Calls `body` with `keys` in batches of ``batchKeyCount`` values, the last padded with `NULL`.
+    private static func forEachBatch(of keys: [Int64], _ body: ([SQLiteValue]) throws -> Void) throws {
+        for start in stride(from: 0, to: keys.count, by: batchKeyCount) {
+            let batch = keys[start..<min(start + batchKeyCount, keys.count)].map { SQLiteValue.integer($0) }
+            try body(batch + Array(repeating: .null, count: batchKeyCount - batch.count))
+        }
+    }
+}
