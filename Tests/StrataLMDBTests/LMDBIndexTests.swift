@@ -1,0 +1,95 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataLMDB
+
+/// Fetches on indexed attributes and to-one relationships read only the matching records, and
+/// answer as a fetch that reads every record does.
+@Suite struct LMDBIndexTests {
+    @Test func equalityOnAnIndexedAttributeDecodesOnlyMatchingRecords() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("index.lmdb"))
+        try LMDBTestModel.insertPlayers(500, into: store)
+        let decodedBefore = store.statistics.decodedRecords
+        let indexedBefore = store.statistics.indexedFetches
+        let matching = try LMDBTestModel.ids(store, "score == 7")
+        #expect(matching.count == 5)
+        #expect(store.statistics.decodedRecords - decodedBefore == 5)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+        #expect(try LMDBTestModel.ids(store, "rating == 7") == matching)
+        #expect(store.statistics.decodedRecords - decodedBefore == 5 + 500)
+    }
+
+    @Test(arguments: [
+        ("score < 3", "rating < 3"), ("score <= 3", "rating <= 3"), ("score > 96", "rating > 96"),
+        ("score >= 96", "rating >= 96"), ("score BETWEEN {10, 12}", "rating BETWEEN {10, 12}"),
+        ("score IN {1, 50, 99}", "rating IN {1, 50, 99}"), ("3 > score", "3 > rating"),
+        ("score == 4 OR score == 5", "rating == 4 OR rating == 5"),
+        ("score == 4 AND name ENDSWITH '4'", "rating == 4 AND name ENDSWITH '4'"),
+        ("name == 'player 42'", "name ENDSWITH ' 42' AND name BEGINSWITH 'player'"),
+        ("name < 'player 11'", "rating < 0 OR name < 'player 11'"),
+    ])
+    func rangesAnswerAsAFullReadDoes(indexed: String, scanned: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("ranges.lmdb"))
+        try LMDBTestModel.insertPlayers(300, into: store)
+        let indexedBefore = store.statistics.indexedFetches
+        let decodedBefore = store.statistics.decodedRecords
+        let viaIndex = try LMDBTestModel.ids(store, indexed)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+        #expect(store.statistics.decodedRecords - decodedBefore < 300)
+        #expect(try LMDBTestModel.ids(store, scanned) == viaIndex)
+        #expect(
+            try LMDBTestModel.ids(store, indexed, entity: "Captain") == viaIndex.filter { $0.entityName == "Captain" })
+    }
+
+    @Test func aToOneReferenceIsFoundThroughTheForeignKeyIndex() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("teams.lmdb"))
+        let players = try LMDBTestModel.insertPlayers(50, into: store)
+        let team = try store.permanentIDs(forEntities: ["Team"])[0]
+        let members = Array(players.prefix(3))
+        let updates = try members.map { id in
+            var values = try #require(try store.snapshot(for: id)).values
+            values["team"] = .objectID(team)
+            return StoreChangeSet.ObjectChange(objectID: id, values: values, expectedVersion: 1)
+        }
+        try store.save(
+            StoreChangeSet(
+                inserted: [
+                    .init(
+                        objectID: team, values: ["name": "Engines"], toManyRelationships: ["players": members],
+                        expectedVersion: 0)
+                ], updated: updates))
+        let decodedBefore = store.statistics.decodedRecords
+        let request = StoreFetchRequest(
+            entityName: "Player",
+            predicate: .comparison(ComparisonPredicate(.keyPath("team"), .equalTo, .constant(.objectID(team)))),
+            resultType: .objectIDs)
+        guard case .objectIDs(let found) = try store.execute(request) else { throw CancellationError() }
+        #expect(Set(found) == Set(members))
+        // The three members' records, and the team's, which the evaluator reads to compare identities.
+        #expect(store.statistics.decodedRecords - decodedBefore == 4)
+        #expect(try store.relatedObjectIDs(of: team, relationship: "players") == members)
+        #expect(try LMDBTestModel.ids(store, "team.name == 'Engines'").count == 3)
+    }
+
+    @Test func countsWithoutAPredicateDecodeNoRecord() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("count.lmdb"))
+        try LMDBTestModel.insertPlayers(120, into: store)
+        let decodedBefore = store.statistics.decodedRecords
+        #expect(try store.execute(StoreFetchRequest(entityName: "Player", resultType: .count)) == .count(120))
+        #expect(try store.execute(StoreFetchRequest(entityName: "Captain", resultType: .count)) == .count(12))
+        #expect(
+            try store.execute(StoreFetchRequest(entityName: "Player", includesSubentities: false, resultType: .count))
+                == .count(108))
+        #expect(
+            try store.execute(
+                StoreFetchRequest(entityName: "Player", fetchOffset: 100, fetchLimit: 30, resultType: .count))
+                == .count(20))
+        #expect(store.statistics.decodedRecords == decodedBefore)
+    }
+}
