@@ -14,11 +14,10 @@ extension LMDBStoreFile {
             request.model.entityNames(inConfiguration: request.configurationName).compactMap {
                 request.model.schema.entitiesByName[$0]?.rootEntityName
             })
-        let opened = try environment.read(keepingDatabases: true) { transaction in
-            try existingDatabases(in: transaction, roots: roots, path: path)
+        let stored = try environment.read(keepingDatabases: true) { transaction in
+            try storedTables(in: transaction, path: path)
         }
-        if let opened {
-            let (databases, entities, properties, metadata) = opened
+        if let (meta, entities, properties, metadata) = stored {
             let problems = request.model.compatibilityProblems(
                 configuration: request.configurationName, metadata: metadata)
             guard problems.isEmpty else {
@@ -26,6 +25,9 @@ extension LMDBStoreFile {
                     code: .incompatibleModel,
                     message: "'\(path)' was written with another model; migrate it first. "
                         + problems.joined(separator: " "))
+            }
+            let databases = try environment.read(keepingDatabases: true) { transaction in
+                try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
             }
             return (layout(metadata, entities, properties, path), databases, metadata)
         }
@@ -56,9 +58,10 @@ extension LMDBStoreFile {
             source: "'\(path)'")
     }
 
-    /// The databases, tables and metadata of an existing store; `nil` for an empty environment.
-    private static func existingDatabases(in transaction: LMDBTransaction, roots: Set<String>, path: String) throws
-        -> (LMDBDatabases, [String], [String], StoreMetadata)?
+    /// The meta database, coding tables and metadata of an existing store; `nil` for an empty
+    /// environment.
+    private static func storedTables(in transaction: LMDBTransaction, path: String) throws
+        -> (MDB_dbi, [String], [String], StoreMetadata)?
     {
         guard let meta = try transaction.openDatabase(LMDBLayout.metaDatabase, create: false) else {
             guard try transaction.count(LMDBTransaction.mainDatabase) == 0 else {
@@ -77,8 +80,15 @@ extension LMDBStoreFile {
             }
             return try LMDBLayout.decodeNames(bytes, source: "The \(name) table of '\(path)'")
         }
-        let entities = try table(LMDBLayout.entitiesKey, "entity")
-        let properties = try table(LMDBLayout.propertiesKey, "property")
+        return (
+            meta, try table(LMDBLayout.entitiesKey, "entity"), try table(LMDBLayout.propertiesKey, "property"), metadata
+        )
+    }
+
+    /// The databases of an existing store whose model matches.
+    private static func existingDatabases(
+        in transaction: LMDBTransaction, meta: MDB_dbi, roots: Set<String>, path: String
+    ) throws -> LMDBDatabases {
         func database(_ name: String) throws -> MDB_dbi {
             guard let database = try transaction.openDatabase(name, create: false) else {
                 throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no database '\(name)'.")
@@ -87,11 +97,10 @@ extension LMDBStoreFile {
         }
         var records: [String: MDB_dbi] = [:]
         for root in roots { records[root] = try database(LMDBLayout.recordDatabase(root: root)) }
-        let databases = LMDBDatabases(
+        return LMDBDatabases(
             meta: meta, counters: try database(LMDBLayout.counterDatabase),
             toMany: try database(LMDBLayout.toManyDatabase), index: try database(LMDBLayout.indexDatabase),
             records: records)
-        return (databases, entities, properties, metadata)
     }
 
     private static func create(in transaction: LMDBTransaction, roots: Set<String>) throws -> LMDBDatabases {
