@@ -93,3 +93,33 @@ import Testing
         #expect(store.statistics.decodedRecords == decodedBefore)
     }
 }
+
+/// Strings longer than an index key keeps are found by their prefix and told apart by the
+/// evaluator.
+@Suite struct LMDBLongStringIndexTests {
+    @Test func longStringsWithZeroBytesShareAPrefixAndStillMatchExactly() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("long.lmdb"))
+        let prefix = String(repeating: "\u{0}", count: 300)
+        let ids = try store.permanentIDs(forEntities: ["Player", "Player", "Player"])
+        let names = [prefix + "a", prefix + "b", "short"]
+        try store.save(
+            StoreChangeSet(
+                inserted: zip(ids, names).map { id, name in
+                    .init(
+                        objectID: id,
+                        values: ["name": .string(name), "score": 1, "rating": 1, "team": .null],
+                        expectedVersion: 0)
+                }))
+        let request = StoreFetchRequest(
+            entityName: "Player",
+            predicate: .comparison(ComparisonPredicate(.keyPath("name"), .equalTo, .constant(.string(prefix + "b")))),
+            resultType: .objectIDs)
+        #expect(try store.execute(request) == .objectIDs([ids[1]]))
+        let below = StoreFetchRequest(
+            entityName: "Player",
+            predicate: .comparison(ComparisonPredicate(.keyPath("name"), .lessThan, .constant(.string(prefix + "b")))),
+            resultType: .objectIDs)
+        #expect(try store.execute(below) == .objectIDs([ids[0]]))
+    }
+}

@@ -11,17 +11,21 @@ enum LMDBIndexKind: Sendable, Hashable {
     case real
     /// Dates: their seconds since 2001 as a ``real``.
     case date
-    /// Strings: their UTF-8 bytes, at most ``maximumStringBytes`` of them, with 0 written as
-    /// 0 0xFF, ended by 0 0.
+    /// Strings: their UTF-8 bytes with 0 written as 0 0xFF, cut after ``maximumStringBytes``
+    /// bytes, ended by 0 0.
     case string
     /// Booleans: one byte, 0 or 1.
     case boolean
     /// To-one relationships: the destination's primary key, 8 bytes big-endian.
     case reference
 
-    /// How many UTF-8 bytes of a string an index key keeps; longer strings share the key of
-    /// their prefix, and the evaluator tells them apart.
-    static let maximumStringBytes = 384
+    /// How many bytes of a string's escaped UTF-8 an index key keeps (at most one more);
+    /// longer strings share the key of their prefix, and the evaluator tells them apart.
+    /// With the prefix and the primary key, a key stays within liblmdb's 511 bytes.
+    static let maximumStringBytes = 256
+
+    /// The longest `Entity.property` prefix an index may have, for the same reason.
+    static let maximumPrefixBytes = 230
 
     /// The kind an attribute of `type` is indexed as; `nil` for a type without an index order.
     init?(_ type: AttributeType) {
@@ -61,7 +65,8 @@ enum LMDBIndexKind: Sendable, Hashable {
             return LMDBLayout.primaryKey(of: id).map { Self.bytes(UInt64(bitPattern: $0)) }
         case (.string, .string(let string)):
             var bytes: [UInt8] = []
-            for byte in string.utf8.prefix(Self.maximumStringBytes) {
+            for byte in string.utf8 {
+                guard bytes.count < Self.maximumStringBytes else { break }
                 bytes.append(byte)
                 if byte == 0 { bytes.append(0xFF) }
             }
@@ -85,7 +90,8 @@ struct LMDBIndexes: Sendable {
 
     /// The indexes of `schema`: attributes marked indexed or first in a binary fetch index of
     /// their entity or a superentity, when their type has an index order, and every to-one
-    /// relationship (a foreign-key index).
+    /// relationship (a foreign-key index); none whose `Entity.property` name is longer than
+    /// ``LMDBIndexKind/maximumPrefixBytes``.
     init(schema: ModelSchema) {
         var byEntity: [String: [String: LMDBIndexKind]] = [:]
         for entity in schema.entities {
@@ -95,13 +101,17 @@ struct LMDBIndexes: Sendable {
                     $0.elements.first.flatMap { $0.kind == .binary ? $0.propertyName : nil }
                 })
             var properties: [String: LMDBIndexKind] = [:]
-            for attribute in entity.attributes where !attribute.isTransient {
+            func fits(_ property: String) -> Bool {
+                LMDBLayout.prefix(entity: entity.name, property: property).count <= LMDBIndexKind.maximumPrefixBytes
+            }
+            for attribute in entity.attributes where !attribute.isTransient && fits(attribute.name) {
                 guard attribute.isIndexed || fetchIndexed.contains(attribute.name),
                     let kind = LMDBIndexKind(attribute.type)
                 else { continue }
                 properties[attribute.name] = kind
             }
-            for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+            for relationship in entity.relationships
+            where !relationship.isToMany && !relationship.isTransient && fits(relationship.name) {
                 properties[relationship.name] = .reference
             }
             byEntity[entity.name] = properties
