@@ -11,14 +11,16 @@ import Testing
             .appendingPathComponent("LMDBReadWriteWorker")
     }
 
-    @Test func twoReadersSeeConsistentStatesWhileAWriterSaves() throws {
+    @Test func twoReadersSeeConsistentStatesWhileAWriterSavesAndGrowsTheMap() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("shared.lmdb")
         do {
             let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.lmdb])
-            _ = try coordinator.addStore(type: StoreType.lmdb.name, at: url)
+            // A 64 KiB map: the writer grows it while the readers read, and they take its new size.
+            _ = try coordinator.addStore(
+                type: StoreType.lmdb.name, at: url, options: StoreOptions(settings: ["mapSize": "65536"]))
         }
-        let count = 200
+        let count = 1_000
         let processes = try ["write", "read", "read"].map { role in
             let process = Process()
             process.executableURL = Self.worker
@@ -36,5 +38,7 @@ import Testing
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.lmdb])
         let store = try coordinator.addStore(type: StoreType.lmdb.name, at: url)
         #expect(try store.execute(StoreFetchRequest(entityName: "Entry", resultType: .count)) == .count(count))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(size > 65_536)
     }
 }
