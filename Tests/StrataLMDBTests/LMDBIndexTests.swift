@@ -123,3 +123,28 @@ import Testing
         #expect(try store.execute(below) == .objectIDs([ids[0]]))
     }
 }
+
+/// Counts whose predicate an index answers exactly read no record.
+@Suite struct LMDBIndexCountTests {
+    @Test(arguments: [
+        ("score == 7", "rating == 7"), ("score <= 3", "rating <= 3"), ("score >= 95", "rating >= 95"),
+        ("score BETWEEN {10, 12}", "rating BETWEEN {10, 12}"), ("score IN {1, 50, 1}", "rating IN {1, 50, 1}"),
+        ("score == 4 OR score == 5 OR score <= 4", "rating <= 5"), ("score == nil", "rating == nil"),
+    ])
+    func exactCountsReadNoRecord(indexed: String, scanned: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("counts.lmdb"))
+        try LMDBTestModel.insertPlayers(250, into: store)
+        func count(_ format: String, entity: String = "Player") throws -> StoreFetchResult {
+            try store.execute(
+                StoreFetchRequest(entityName: entity, predicate: try FetchPredicate(format: format), resultType: .count)
+            )
+        }
+        let decodedBefore = store.statistics.decodedRecords
+        let viaIndex = try count(indexed)
+        let captains = try count(indexed, entity: "Captain")
+        #expect(store.statistics.decodedRecords == decodedBefore)
+        #expect(try count(scanned) == viaIndex)
+        #expect(try count(scanned, entity: "Captain") == captains)
+    }
+}

@@ -24,6 +24,10 @@ struct LMDBIndexPlan {
 
     /// The ranges; an object is a candidate when an entry of it lies in one of them.
     let ranges: [Range]
+    /// Whether the candidates are exactly the matching objects (unless an entry holds a value
+    /// of another kind): comparisons `==`, `<=`, `>=`, `BETWEEN`, `IN` of integers or Booleans,
+    /// `==` and `IN` of references, and `OR` of them. A count then needs no record.
+    let isExact: Bool
 
     /// The plan for `predicate` over objects of `entities`, or `nil` when no index narrows it
     /// (the fetch then reads every record). A property qualifies when each of `entities`
@@ -36,6 +40,25 @@ struct LMDBIndexPlan {
         }
         guard let ranges = Self.ranges(predicate, kind: kind) else { return nil }
         self.ranges = ranges
+        self.isExact = Self.isExact(predicate, kind: kind)
+    }
+
+    private static func isExact(_ predicate: FetchPredicate, kind: (String) -> LMDBIndexKind?) -> Bool {
+        switch predicate {
+        case .or(let parts): return parts.allSatisfy { isExact($0, kind: kind) }
+        case .comparison(let comparison):
+            guard comparison.modifier == .direct, let found = ranges(comparison, kind: kind) else { return false }
+            let property = found.first?.property ?? ""
+            let op = comparison.left == .keyPath(property) ? comparison.operator : flip(comparison.operator)
+            switch (kind(property), op) {
+            case (.integer?, .equalTo?), (.integer?, .lessThanOrEqualTo?), (.integer?, .greaterThanOrEqualTo?),
+                (.integer?, .between?), (.integer?, .in?), (.boolean?, .equalTo?), (.boolean?, .in?),
+                (.reference?, .equalTo?), (.reference?, .in?):
+                return true
+            default: return false
+            }
+        default: return false
+        }
     }
 
     private static func ranges(_ predicate: FetchPredicate, kind: (String) -> LMDBIndexKind?) -> [Range]? {
@@ -108,21 +131,24 @@ struct LMDBIndexPlan {
         case .lessThanOrEqualTo: .greaterThanOrEqualTo
         case .greaterThan: .lessThan
         case .greaterThanOrEqualTo: .lessThanOrEqualTo
-        default: nil
+        case .notEqualTo, .between, .in, .beginsWith, .endsWith, .contains, .like, .matches: nil
         }
     }
 
     /// The primary keys of the candidates among the entries of `entities` in `transaction`,
-    /// in key order. Entries in the bucket of values of another kind are always candidates.
+    /// in key order, and whether some came from the bucket of values of another kind, which
+    /// are always candidates.
     func candidates(
         in transaction: LMDBTransaction, index: MDB_dbi, entities: [String]
-    ) throws -> [Int64] {
+    ) throws -> (keys: [Int64], includesOtherKinds: Bool) {
         var keys = Set<Int64>()
+        var includesOtherKinds = false
         for entity in entities {
             for property in Set(ranges.map(\.property)) {
                 let prefix = LMDBLayout.prefix(entity: entity, property: property)
                 try transaction.scan(index, prefix: prefix + [2]) { key, _ in
                     keys.insert(LMDBLayout.primaryKey(key))
+                    includesOtherKinds = true
                 }
             }
             for range in ranges {
@@ -135,6 +161,6 @@ struct LMDBIndexPlan {
                 }
             }
         }
-        return keys.sorted()
+        return (keys.sorted(), includesOtherKinds)
     }
 }

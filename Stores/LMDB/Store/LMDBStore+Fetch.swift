@@ -5,7 +5,8 @@ extension LMDBStore {
     /// Runs a fetch in one read transaction: candidates from an index when the predicate has
     /// an index plan (``LMDBIndexPlan``), every record of the entity's root otherwise; then the
     /// core's evaluator on the decoded candidates, sorting, offset and limit. A count without
-    /// a predicate reads no record: the root's entry count, or each record's entity number.
+    /// a predicate reads no record: the root's entry count, or each record's entity number;
+    /// nor does a count whose index plan is exact (``LMDBIndexPlan/isExact``).
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
         let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
@@ -19,6 +20,15 @@ extension LMDBStore {
                 statistics.recordFetch(indexed: false)
                 let total = try count(kinds, root: root, database: database, loader.transaction)
                 return .count(max(0, min(total - max(request.fetchOffset, 0), Self.pageSize(request))))
+            }
+            if request.resultType == .count, let predicate = request.predicate,
+                let plan = LMDBIndexPlan(predicate, entities: kinds, indexes: indexes), plan.isExact
+            {
+                let found = try plan.candidates(in: loader.transaction, index: databases.index, entities: kinds)
+                if !found.includesOtherKinds {
+                    statistics.recordFetch(indexed: true)
+                    return .count(max(0, min(found.keys.count - max(request.fetchOffset, 0), Self.pageSize(request))))
+                }
             }
             let candidates = try self.candidates(request, kinds: kinds, root: root, database: database, loader)
             var objects = candidates.map { LMDBRecordResolver(snapshot: $0, loader: loader) }
@@ -49,7 +59,7 @@ extension LMDBStore {
         if let predicate = request.predicate, let plan = LMDBIndexPlan(predicate, entities: kinds, indexes: indexes) {
             statistics.recordFetch(indexed: true)
             var snapshots: [Snapshot] = []
-            for key in try plan.candidates(in: loader.transaction, index: databases.index, entities: kinds) {
+            for key in try plan.candidates(in: loader.transaction, index: databases.index, entities: kinds).keys {
                 guard let bytes = try loader.transaction.get(database, LMDBLayout.key(key)) else { continue }
                 let snapshot = try loader.decode(bytes, primaryKey: key, root: root)
                 if wanted.contains(snapshot.objectID.entityName) { snapshots.append(snapshot) }
