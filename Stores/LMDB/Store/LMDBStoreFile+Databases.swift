@@ -31,7 +31,7 @@ extension LMDBStoreFile {
             }
             return (layout(metadata, entities, properties, path), databases, metadata)
         }
-        guard !environment.isReadOnly else {
+        guard !environment.isReadOnly, !request.options.isReadOnly else {
             throw StoreError(code: .corrupt, message: "The LMDB file at '\(path)' holds no Strata store.")
         }
         let metadata = StoreMetadata(

@@ -24,7 +24,8 @@ enum LMDBStoreFile {
         }
         return try cleaningUp(path: path, created: created) {
             let environment = try LMDBEnvironmentRegistry.environment(
-                path: path, readOnly: readOnly, relaxedDurability: settings.relaxedDurability,
+                path: path, writes: !readOnly, readOnly: readOnly && !FileManager.default.isWritableFile(atPath: path),
+                relaxedDurability: settings.relaxedDurability,
                 mapSize: exists ? nil : settings.initialMapSize)
             let (layout, databases, metadata) = try LMDBStoreFile.prepare(environment, for: request)
             return LMDBStore(
@@ -37,7 +38,8 @@ enum LMDBStoreFile {
         guard try checkExistingFile(at: path) else { return nil }
         return try cleaningUp(path: path, created: false) {
             let environment = try LMDBEnvironmentRegistry.environment(
-                path: path, readOnly: true, relaxedDurability: false, mapSize: nil)
+                path: path, writes: false, readOnly: !FileManager.default.isWritableFile(atPath: path),
+                relaxedDurability: nil, mapSize: nil)
             return try environment.read(keepingDatabases: true) { transaction in
                 let meta = try metaDatabase(in: transaction, path: path)
                 try checkFormat(in: transaction, meta, path: path)
@@ -53,7 +55,7 @@ enum LMDBStoreFile {
         }
         try cleaningUp(path: path, created: false) {
             let environment = try LMDBEnvironmentRegistry.environment(
-                path: path, readOnly: false, relaxedDurability: false, mapSize: nil)
+                path: path, writes: true, readOnly: false, relaxedDurability: nil, mapSize: nil)
             let meta = try environment.read(keepingDatabases: true) { transaction in
                 let meta = try metaDatabase(in: transaction, path: path)
                 try checkFormat(in: transaction, meta, path: path)
