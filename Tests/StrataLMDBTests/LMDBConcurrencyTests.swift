@@ -19,23 +19,12 @@ import Testing
             finished.enter()
             Thread.detachNewThread {
                 defer { finished.leave() }
-                var seen = 0
-                while seen < total {
-                    do {
-                        guard
-                            case .count(let count) = try store.execute(
-                                StoreFetchRequest(entityName: "Player", resultType: .count))
-                        else { return }
-                        let indexed = try LMDBTestModel.ids(store, "score >= 0").count
-                        guard count >= seen, count % 250 == 0, indexed >= count, indexed % 250 == 0 else {
-                            failures.withLock { $0.append("reader \(index) saw \(count) after \(seen)") }
-                            return
-                        }
-                        seen = count
-                    } catch {
-                        failures.withLock { $0.append("reader \(index): \(error)") }
-                        return
+                do {
+                    if let failure = try Self.readUntil(total, from: store) {
+                        failures.withLock { $0.append("reader \(index) \(failure)") }
                     }
+                } catch {
+                    failures.withLock { $0.append("reader \(index): \(error)") }
                 }
             }
         }
@@ -43,5 +32,22 @@ import Testing
         finished.wait()
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         #expect(store.environment.mapSize > 65_536)
+    }
+
+    /// Counts players until there are `total`; what was wrong, if a count was not a whole number
+    /// of saves or went down.
+    private static func readUntil(_ total: Int, from store: LMDBStore) throws -> String? {
+        var seen = 0
+        while seen < total {
+            guard
+                case .count(let count) = try store.execute(StoreFetchRequest(entityName: "Player", resultType: .count))
+            else { return "got no count" }
+            let indexed = try LMDBTestModel.ids(store, "score >= 0").count
+            guard count >= seen, count % 250 == 0, indexed >= count, indexed % 250 == 0 else {
+                return "saw \(count) (\(indexed) through the index) after \(seen)"
+            }
+            seen = count
+        }
+        return nil
     }
 }
