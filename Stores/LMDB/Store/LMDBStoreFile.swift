@@ -82,7 +82,7 @@ enum LMDBStoreFile {
 
     /// Whether a data file with content exists at `path` (an empty file is a new store, as
     /// liblmdb treats it); when it does, its pages are checked first.
-    private static func checkExistingFile(at path: String) throws -> Bool {
+    static func checkExistingFile(at path: String) throws -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return false }
         guard !isFolder.boolValue else {
@@ -108,7 +108,7 @@ enum LMDBStoreFile {
 
     /// Runs `body`; when it fails, removes the `-lock` file it created and, when `created`,
     /// the data file, so that a refused or failed open leaves the folder as it was.
-    private static func cleaningUp<T>(path: String, created: Bool, _ body: () throws -> T) throws -> T {
+    static func cleaningUp<T>(path: String, created: Bool, _ body: () throws -> T) throws -> T {
         let lockPath = path + lockSuffix
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
         do {
