@@ -27,10 +27,10 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
-## soak: build, then run the conformance suite's long variants (1,000 kills per durability check).
+## soak: build, then run the long variants: 1,000 kills per durability check, 100,000 objects in the LMDB map growth test.
 soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter StrataConformanceTests
+	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
 
 ## demo: load a model and print its summary.
 demo: deps

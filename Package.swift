@@ -44,6 +44,8 @@ let package = Package(
             name: "StrataSQLite",
             dependencies: ["Strata", "CStrataSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Stores/SQLite"),
+        .target(
+            name: "StrataLMDB", dependencies: ["Strata", "CStrataLMDB"], path: "Stores/LMDB"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .target(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
@@ -86,6 +88,15 @@ let package = Package(
         .testTarget(
             name: "StrataXMLTests",
             dependencies: ["StrataXML", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
+        .executableTarget(
+            name: "LMDBStoreConformanceWorker", dependencies: ["StrataConformance", "StrataLMDB"],
+            path: "Tests/LMDBStoreConformanceWorker"),
+        .testTarget(
+            name: "StrataLMDBTests",
+            dependencies: ["StrataLMDB", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
+        .executableTarget(
+            name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
+            path: "Tests/LMDBReadWriteWorker"),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

@@ -1,0 +1,61 @@
+import Strata
+
+extension LMDBStore {
+    public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        _ = try entitySchema(named: objectID.entityName)
+        return try read("loading \(objectID)") { try $0.snapshot(of: objectID) }
+    }
+
+    /// Loads every snapshot in one read transaction.
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        for objectID in objectIDs { _ = try entitySchema(named: objectID.entityName) }
+        return try read("loading \(objectIDs.count) objects") { loader in
+            try objectIDs.compactMap { try loader.snapshot(of: $0) }
+        }
+    }
+
+    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try relatedObjectIDs(ofEach: [objectID], relationship: relationship)[objectID] ?? []
+    }
+
+    /// Loads the members of every object in one read transaction.
+    public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
+        for objectID in objectIDs {
+            _ = try entitySchema(named: objectID.entityName).toManyRelationship(
+                named: relationship, storeName: storeName)
+        }
+        return try read("loading '\(relationship)'") { loader in
+            var members: [ObjectID: [ObjectID]] = [:]
+            for objectID in objectIDs {
+                guard try loader.snapshot(of: objectID) != nil else {
+                    throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
+                }
+                members[objectID] = try loader.members(of: objectID, relationship: relationship)
+            }
+            return members
+        }
+    }
+
+    /// Hands out the next primary keys of each entity's root entity from the counters
+    /// database, in one write transaction.
+    public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+        let roots = try entityNames.map { try entitySchema(named: $0).rootEntityName }
+        return try write("handing out IDs") { loader in
+            var next: [String: Int64] = [:]
+            var ids: [ObjectID] = []
+            for (name, root) in zip(entityNames, roots) {
+                var number = next[root] ?? 0
+                if number == 0, let stored = try loader.transaction.get(databases.counters, Array(root.utf8)) {
+                    number = LMDBLayout.primaryKey(stored)
+                }
+                number = max(number, 1)
+                ids.append(ObjectID(storeIdentifier: identifier, entityName: name, reference: .integer(number)))
+                next[root] = number + 1
+            }
+            for (root, number) in next {
+                try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(number))
+            }
+            return ids
+        }
+    }
+}

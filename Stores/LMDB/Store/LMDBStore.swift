@@ -1,0 +1,116 @@
+import Foundation
+import Strata
+import Synchronization
+
+/// Strata's LMDB store: an incremental store on liblmdb's memory-mapped B+tree, in one data
+/// file plus its `-lock` file (docs/LMDB.md).
+///
+/// Every fetch and load runs in one read transaction, so it sees one committed state; every
+/// save is one write transaction, checked against the stored versions for optimistic locking,
+/// with the metadata in the same transaction. Many threads and processes read at once while
+/// one writes. The map grows by doubling when a save fills it.
+///
+/// Options (``StoreOptions/settings``):
+/// - `mapSize`: the map's size in bytes when the file is created (default 1 MiB; it grows);
+/// - `relaxedDurability`: `true` to skip flushing each commit to disk (``StoreCapabilities/relaxedDurability``).
+public final class LMDBStore: IncrementalStore {
+    /// The store type's name.
+    public static let storeTypeName = "LMDB"
+
+    /// The predicate features whose comparisons the store answers from an index: `==`, `<`,
+    /// `<=`, `>`, `>=`, `BETWEEN` and `IN` between an indexed attribute or a to-one
+    /// relationship and constants, and `AND` and `OR` of them (docs/LMDB.md lists the exact
+    /// shapes). Every other predicate (``predicateFeatures`` is ``PredicateFeatures/all``) is
+    /// evaluated with the core's evaluator over the decoded records, inside the same read
+    /// transaction, following to-one and to-many relationships to their records.
+    public static let indexedFeatures: PredicateFeatures = [.comparisons, .compounds, .membership]
+
+    public let typeName = LMDBStore.storeTypeName
+    public let identifier: String
+    public let capabilities: StoreCapabilities
+    public let predicateFeatures = PredicateFeatures.all
+
+    /// The file's environment, shared with every store open on it in this process.
+    let environment: LMDBEnvironment
+    /// The tables records are coded with.
+    let layout: LMDBLayout
+    /// The store's named databases.
+    let databases: LMDBDatabases
+    /// The indexed properties of each entity.
+    let indexes: LMDBIndexes
+    /// The model.
+    let model: ModelSchema
+    /// The entities of the store's configuration.
+    let entityNames: Set<String>
+    /// How fetches were answered and how many records were decoded.
+    let statistics = LMDBStoreStatistics()
+    private let currentMetadata: Mutex<StoreMetadata>
+    private let request: StoreOpenRequest
+
+    init(
+        request: StoreOpenRequest, environment: LMDBEnvironment, layout: LMDBLayout, databases: LMDBDatabases,
+        metadata: StoreMetadata
+    ) {
+        self.request = request
+        self.identifier = metadata.storeIdentifier
+        self.capabilities =
+            environment.hasRelaxedDurability
+            ? [.concurrentReaders, .multiProcessAccess, .relaxedDurability] : [.concurrentReaders, .multiProcessAccess]
+        self.environment = environment
+        self.layout = layout
+        self.databases = databases
+        self.indexes = LMDBIndexes(schema: request.model.schema)
+        self.model = request.model.schema
+        self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
+        self.currentMetadata = Mutex(metadata)
+    }
+
+    public var url: URL? { request.url }
+
+    public var configurationName: String? { request.configurationName }
+
+    public var options: StoreOptions { request.options }
+
+    /// The store as messages name it.
+    var storeName: String { "The LMDB store at '\(environment.path)'" }
+
+    public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }
+
+    /// Records `metadata` as the last saved.
+    func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
+
+    /// The schema of `name`, which must be an entity of the store's configuration.
+    func entitySchema(named name: String) throws -> EntitySchema {
+        if entityNames.contains(name), let entity = model.entitiesByName[name] { return entity }
+        let configuration = configurationName.map { " (configuration '\($0)')" } ?? ""
+        throw StoreError(code: .unknownEntity, message: "\(storeName)\(configuration) holds no entity '\(name)'.")
+    }
+
+    /// Runs `body` in one read transaction with a loader for its records.
+    func read<T>(_ action: String, _ body: (LMDBObjectLoader) throws -> T) throws -> T {
+        do {
+            return try environment.read { transaction in
+                let loader = LMDBObjectLoader(store: self, transaction: transaction)
+                let result = try body(loader)
+                if let failure = loader.failure { throw failure }
+                return result
+            }
+        } catch let error as LMDBError {
+            throw LMDBStoreFile.storeError(error, path: environment.path, doing: action)
+        }
+    }
+
+    /// Runs `body` in one write transaction and commits it.
+    func write<T>(_ action: String, _ body: (LMDBObjectLoader) throws -> T) throws -> T {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
+        }
+        do {
+            return try environment.write { transaction in
+                try body(LMDBObjectLoader(store: self, transaction: transaction))
+            }
+        } catch let error as LMDBError {
+            throw LMDBStoreFile.storeError(error, path: environment.path, doing: action)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CStrataLMDB
+import Foundation
+import Strata
+
+extension LMDBStoreFile {
+    /// Opens the named databases of the store in `environment`, creating them with the
+    /// metadata of a new store when the environment holds nothing yet, and checks the format
+    /// version and the model.
+    static func prepare(_ environment: LMDBEnvironment, for request: StoreOpenRequest) throws -> (
+        LMDBLayout, LMDBDatabases, StoreMetadata
+    ) {
+        let path = environment.path
+        let roots = Set(
+            request.model.entityNames(inConfiguration: request.configurationName).compactMap {
+                request.model.schema.entitiesByName[$0]?.rootEntityName
+            })
+        let stored = try environment.read(keepingDatabases: true) { transaction in
+            try storedTables(in: transaction, path: path)
+        }
+        if let (meta, entities, properties, metadata) = stored {
+            let problems = request.model.compatibilityProblems(
+                configuration: request.configurationName, metadata: metadata)
+            guard problems.isEmpty else {
+                throw StoreError(
+                    code: .incompatibleModel,
+                    message: "'\(path)' was written with another model; migrate it first. "
+                        + problems.joined(separator: " "))
+            }
+            let databases = try environment.read(keepingDatabases: true) { transaction in
+                try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
+            }
+            return (layout(metadata, entities, properties, path), databases, metadata)
+        }
+        guard !environment.isReadOnly, !request.options.isReadOnly else {
+            throw StoreError(code: .corrupt, message: "The LMDB file at '\(path)' holds no Strata store.")
+        }
+        let metadata = StoreMetadata(
+            storeType: LMDBStore.storeTypeName, storeIdentifier: request.identifierForNewStore ?? UUID().uuidString,
+            model: request.model, configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+        let (entities, properties) = LMDBLayout.tables(for: request.model.schema)
+        let databases = try environment.write { transaction in
+            let databases = try create(in: transaction, roots: roots)
+            try transaction.put(databases.meta, LMDBLayout.formatKey, bigEndian(LMDBLayout.formatVersion))
+            try transaction.put(databases.meta, LMDBLayout.entitiesKey, LMDBLayout.encode(names: entities))
+            try transaction.put(databases.meta, LMDBLayout.propertiesKey, LMDBLayout.encode(names: properties))
+            try writeMetadata(metadata, in: transaction, databases.meta)
+            return databases
+        }
+        return (layout(metadata, entities, properties, path), databases, metadata)
+    }
+
+    private static func layout(_ metadata: StoreMetadata, _ entities: [String], _ properties: [String], _ path: String)
+        -> LMDBLayout
+    {
+        LMDBLayout(
+            context: BinaryCodingContext(
+                homeStoreIdentifier: metadata.storeIdentifier, entityNames: entities, propertyNames: properties),
+            source: "'\(path)'")
+    }
+
+    /// The meta database, coding tables and metadata of an existing store; `nil` for an empty
+    /// environment.
+    private static func storedTables(in transaction: LMDBTransaction, path: String) throws
+        -> (MDB_dbi, [String], [String], StoreMetadata)?
+    {
+        guard let meta = try transaction.openDatabase(LMDBLayout.metaDatabase, create: false) else {
+            guard try transaction.count(LMDBTransaction.mainDatabase) == 0 else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "The LMDB file at '\(path)' is not a Strata store: it has no '\(LMDBLayout.metaDatabase)' "
+                        + "database.")
+            }
+            return nil
+        }
+        try checkFormat(in: transaction, meta, path: path)
+        let metadata = try readMetadata(in: transaction, meta, path: path)
+        func table(_ key: [UInt8], _ name: String) throws -> [String] {
+            guard let bytes = try transaction.get(meta, key) else {
+                throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no \(name) table.")
+            }
+            return try LMDBLayout.decodeNames(bytes, source: "The \(name) table of '\(path)'")
+        }
+        return (
+            meta, try table(LMDBLayout.entitiesKey, "entity"), try table(LMDBLayout.propertiesKey, "property"), metadata
+        )
+    }
+
+    /// The databases of an existing store whose model matches.
+    private static func existingDatabases(
+        in transaction: LMDBTransaction, meta: MDB_dbi, roots: Set<String>, path: String
+    ) throws -> LMDBDatabases {
+        func database(_ name: String) throws -> MDB_dbi {
+            guard let database = try transaction.openDatabase(name, create: false) else {
+                throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no database '\(name)'.")
+            }
+            return database
+        }
+        var records: [String: MDB_dbi] = [:]
+        for root in roots { records[root] = try database(LMDBLayout.recordDatabase(root: root)) }
+        return LMDBDatabases(
+            meta: meta, counters: try database(LMDBLayout.counterDatabase),
+            toMany: try database(LMDBLayout.toManyDatabase), index: try database(LMDBLayout.indexDatabase),
+            records: records)
+    }
+
+    private static func create(in transaction: LMDBTransaction, roots: Set<String>) throws -> LMDBDatabases {
+        func database(_ name: String) throws -> MDB_dbi {
+            guard let database = try transaction.openDatabase(name, create: true) else {
+                throw LMDBError(code: MDB_NOTFOUND, call: "mdb_dbi_open(\(name))")
+            }
+            return database
+        }
+        var records: [String: MDB_dbi] = [:]
+        for root in roots { records[root] = try database(LMDBLayout.recordDatabase(root: root)) }
+        return LMDBDatabases(
+            meta: try database(LMDBLayout.metaDatabase), counters: try database(LMDBLayout.counterDatabase),
+            toMany: try database(LMDBLayout.toManyDatabase), index: try database(LMDBLayout.indexDatabase),
+            records: records)
+    }
+
+    /// The meta database of the store at `path`.
+    static func metaDatabase(in transaction: LMDBTransaction, path: String) throws -> MDB_dbi {
+        guard let meta = try transaction.openDatabase(LMDBLayout.metaDatabase, create: false) else {
+            throw StoreError(
+                code: .corrupt,
+                message: "The LMDB file at '\(path)' is not a Strata store: it has no '\(LMDBLayout.metaDatabase)' "
+                    + "database.")
+        }
+        return meta
+    }
+
+    /// Throws unless the store's layout version is one this build reads.
+    static func checkFormat(in transaction: LMDBTransaction, _ meta: MDB_dbi, path: String) throws {
+        guard let bytes = try transaction.get(meta, LMDBLayout.formatKey), bytes.count == 4 else {
+            throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no format version.")
+        }
+        let version = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard version <= LMDBLayout.formatVersion, version > 0 else {
+            throw StoreError(
+                code: .unsupported,
+                message: "The LMDB store at '\(path)' was written in version \(version) of Strata's LMDB layout; "
+                    + "this build reads versions up to \(LMDBLayout.formatVersion). Use a newer Strata.")
+        }
+    }
+
+    /// The metadata record in `meta`.
+    static func readMetadata(in transaction: LMDBTransaction, _ meta: MDB_dbi, path: String) throws -> StoreMetadata {
+        guard let bytes = try transaction.get(meta, LMDBLayout.metadataKey) else {
+            throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no metadata record.")
+        }
+        return try BinaryRecord.decode(bytes, source: "The metadata of '\(path)'") { try $0.readMetadata() }
+    }
+
+    /// Writes `metadata` into `meta`, inside the caller's transaction.
+    static func writeMetadata(_ metadata: StoreMetadata, in transaction: LMDBTransaction, _ meta: MDB_dbi) throws {
+        try transaction.put(meta, LMDBLayout.metadataKey, BinaryRecord.encode { $0.write(metadata: metadata) })
+    }
+
+    /// `value` as 4 big-endian bytes.
+    static func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+}

@@ -1,0 +1,135 @@
+import CStrataLMDB
+import Foundation
+import Strata
+
+/// Opening, creating and inspecting the file of an LMDB store.
+enum LMDBStoreFile {
+    /// The side file liblmdb keeps beside the data file: the reader table and writer mutex.
+    static let lockSuffix = "-lock"
+
+    /// Opens the store `request` asks for, creating its file and databases when there is none.
+    /// A file that fails the page check, an LMDB environment without Strata's metadata, a
+    /// newer layout version or another model is refused; a refused file is left as it was,
+    /// and a `-lock` file the attempt created is removed.
+    static func open(_ request: StoreOpenRequest) throws -> LMDBStore {
+        guard let url = request.url else { throw StoreError(code: .io, message: "An LMDB store needs a file URL.") }
+        try request.model.freeze()
+        let path = url.path
+        let settings = LMDBStoreSettings(request.options)
+        let readOnly = request.options.isReadOnly
+        let exists = try checkExistingFile(at: path)
+        let created = !FileManager.default.fileExists(atPath: path)
+        if !exists && readOnly {
+            throw StoreError(code: .io, message: "There is no LMDB store at '\(path)' to open read-only.")
+        }
+        return try cleaningUp(path: path, created: created) {
+            let environment = try LMDBEnvironmentRegistry.environment(
+                path: path, writes: !readOnly, readOnly: readOnly && !FileManager.default.isWritableFile(atPath: path),
+                relaxedDurability: settings.relaxedDurability,
+                mapSize: exists ? nil : settings.initialMapSize)
+            let (layout, databases, metadata) = try LMDBStoreFile.prepare(environment, for: request)
+            return LMDBStore(
+                request: request, environment: environment, layout: layout, databases: databases, metadata: metadata)
+        }
+    }
+
+    /// The metadata of the store at `path`; `nil` when there is no file.
+    static func readMetadata(at path: String) throws -> StoreMetadata? {
+        guard try checkExistingFile(at: path) else { return nil }
+        return try cleaningUp(path: path, created: false) {
+            let environment = try LMDBEnvironmentRegistry.environment(
+                path: path, writes: false, readOnly: !FileManager.default.isWritableFile(atPath: path),
+                relaxedDurability: nil, mapSize: nil)
+            return try environment.read(keepingDatabases: true) { transaction in
+                let meta = try metaDatabase(in: transaction, path: path)
+                try checkFormat(in: transaction, meta, path: path)
+                return try readMetadata(in: transaction, meta, path: path)
+            }
+        }
+    }
+
+    /// Replaces the metadata of the store at `path` in one write transaction.
+    static func writeMetadata(_ metadata: StoreMetadata, at path: String) throws {
+        guard try checkExistingFile(at: path) else {
+            throw StoreError(code: .unknownObject, message: "There is no LMDB store at '\(path)' to write metadata to.")
+        }
+        try cleaningUp(path: path, created: false) {
+            let environment = try LMDBEnvironmentRegistry.environment(
+                path: path, writes: true, readOnly: false, relaxedDurability: nil, mapSize: nil)
+            let meta = try environment.read(keepingDatabases: true) { transaction in
+                let meta = try metaDatabase(in: transaction, path: path)
+                try checkFormat(in: transaction, meta, path: path)
+                return meta
+            }
+            try environment.write { try writeMetadata(metadata, in: $0, meta) }
+        }
+    }
+
+    /// Removes the store's data file and its `-lock` file; a missing file is not an error.
+    static func destroy(at path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store; it was not destroyed.")
+        }
+        for file in [path, path + lockSuffix] where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw StoreError(code: .io, message: "Could not remove '\(file)' of the LMDB store.", underlying: error)
+            }
+        }
+    }
+
+    /// Whether a data file with content exists at `path` (an empty file is a new store, as
+    /// liblmdb treats it); when it does, its pages are checked first.
+    static func checkExistingFile(at path: String) throws -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return false }
+        guard !isFolder.boolValue else {
+            throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store.")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { return false }
+        var previous: UInt64?
+        for attempt in 0..<5 {
+            do {
+                try LMDBFileCheck.check(path: path)
+                return true
+            } catch let error as StoreError where error.code == .corrupt {
+                // A writer in another process may have committed while the pages were read:
+                // check again as long as the newest transaction keeps changing.
+                let newest = try? LMDBFileCheck.newestTransaction(path: path)
+                guard attempt < 4, let newest, newest != previous else { throw error }
+                previous = newest
+            }
+        }
+        return true
+    }
+
+    /// Runs `body`; when it fails, removes the `-lock` file it created and, when `created`,
+    /// the data file, so that a refused or failed open leaves the folder as it was.
+    static func cleaningUp<T>(path: String, created: Bool, _ body: () throws -> T) throws -> T {
+        let lockPath = path + lockSuffix
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        do {
+            return try body()
+        } catch {
+            if !lockExisted { try? FileManager.default.removeItem(atPath: lockPath) }
+            if created { try? FileManager.default.removeItem(atPath: path) }
+            if let error = error as? LMDBError { throw storeError(error, path: path, doing: "opening it") }
+            throw error
+        }
+    }
+
+    /// `error` as a ``StoreError`` naming the store at `path`.
+    static func storeError(_ error: LMDBError, path: String, doing action: String) -> StoreError {
+        let message = "The LMDB store at '\(path)' failed \(action): \(error)."
+        if error.isCorruption { return StoreError(code: .corrupt, message: message, underlying: error) }
+        switch error.code {
+        case EACCES, EPERM, EROFS:
+            return StoreError(
+                code: .io, message: message + " The location is not writable or readable.", underlying: error)
+        default: return StoreError(code: .io, message: message, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataLMDB
+
+/// Files that are not Strata LMDB stores, and places a store cannot be made, give typed
+/// errors and leave every byte and file as it was.
+@Suite struct LMDBBadInputTests {
+    /// Expects opening and reading the metadata of the file at `url` to throw `code` with a
+    /// message containing `words`, and the folder to be byte for byte what it was.
+    private func expectRefused(
+        _ url: URL, _ code: StoreError.Code, mentioning words: String, model: ManagedObjectModel = LMDBTestModel.model
+    ) throws {
+        let folder = url.deletingLastPathComponent()
+        let before = try contents(of: folder)
+        let opening = #expect(throws: StoreError.self) {
+            try LMDBStoreFile.open(StoreOpenRequest(model: model, url: url))
+        }
+        #expect(opening?.code == code)
+        #expect(opening?.message.contains(words) == true, "\(opening?.message ?? "")")
+        if code != .incompatibleModel {
+            let reading = #expect(throws: StoreError.self) { try LMDBStoreFile.readMetadata(at: url.path) }
+            #expect(reading?.code == code)
+        }
+        #expect(try contents(of: folder) == before)
+    }
+
+    /// The files in `folder` with their bytes; a `-lock` file's bytes are liblmdb's shared
+    /// reader table, not the store's, so only its presence counts, as does a folder's.
+    private func contents(of folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            var isFolder: ObjCBool = false
+            let path = folder.appendingPathComponent(name).path
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            files[name] =
+                name.hasSuffix("-lock") || isFolder.boolValue
+                ? Data() : try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        return files
+    }
+
+    @Test(arguments: [
+        Data("not a store at all".utf8), Data(repeating: 0, count: 8_192),
+        Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }),
+    ])
+    func aFileThatIsNotLMDBIsCorrupt(bytes: Data) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("text.lmdb")
+        try bytes.write(to: url)
+        try expectRefused(url, .corrupt, mentioning: url.path)
+    }
+
+    @Test func aTruncatedStoreIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cut.lmdb")
+        do {
+            let store = try LMDBTestModel.open(url)
+            try LMDBTestModel.insertPlayers(200, into: store)
+        }
+        try FileManager.default.removeItem(atPath: url.path + "-lock")
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count / 2).write(to: url)
+        try expectRefused(url, .corrupt, mentioning: "pages")
+    }
+
+    @Test func aForeignLMDBEnvironmentIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("foreign.lmdb")
+        do {
+            let environment = try LMDBEnvironment(
+                path: url.path, readOnly: false, relaxedDurability: false, mapSize: nil)
+            try environment.write { try $0.put(LMDBTransaction.mainDatabase, Array("key".utf8), Array("Ada".utf8)) }
+        }
+        try FileManager.default.removeItem(atPath: url.path + "-lock")
+        try expectRefused(url, .corrupt, mentioning: LMDBLayout.metaDatabase)
+    }
+
+    @Test func aStoreOfAnotherModelNamesTheEntities() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("model.lmdb")
+        do { try LMDBTestModel.insertPlayers(10, into: try LMDBTestModel.open(url)) }
+        let other = ManagedObjectModel {
+            Entity("Player") { Attribute("name", .string) }
+            Entity("Coach") { Attribute("name", .string) }
+        }
+        try other.freeze()
+        try expectRefused(url, .incompatibleModel, mentioning: "'Coach'", model: other)
+        try expectRefused(url, .incompatibleModel, mentioning: "'Player'", model: other)
+    }
+
+    @Test func aNewerLayoutVersionIsUnsupported() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("newer.lmdb")
+        do { try LMDBTestModel.insertPlayers(10, into: try LMDBTestModel.open(url)) }
+        try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: url)
+        try expectRefused(url, .unsupported, mentioning: "version \(LMDBLayout.formatVersion + 1)")
+    }
+
+    @Test func aFolderWhereTheFileGoesIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("folder.lmdb")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try expectRefused(url, .io, mentioning: "folder")
+    }
+
+    @Test func aLocationThatCannotBeWrittenIsRefusedAndNothingIsCreated() throws {
+        let directory = try TemporaryDirectory()
+        // Root may write anywhere on a normal file system, but not into /proc.
+        let folder = getuid() == 0 ? URL(fileURLWithPath: "/proc/self") : directory.file("locked")
+        if getuid() != 0 {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        }
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let url = folder.appendingPathComponent("store-\(UUID().uuidString).lmdb")
+        let error = #expect(throws: StoreError.self) { try LMDBTestModel.open(url) }
+        #expect(error?.code == .io)
+        #expect(error?.message.contains(url.path) == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-lock"))
+    }
+
+    @Test func aReadOnlyStoreRefusesSavesAndAMissingOneIsNotCreated() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("readonly.lmdb")
+        #expect(throws: StoreError.self) { try LMDBTestModel.open(url, readOnly: true) }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        do { try LMDBTestModel.insertPlayers(10, into: try LMDBTestModel.open(url)) }
+        let before = try Data(contentsOf: url)
+        let store = try LMDBTestModel.open(url, readOnly: true)
+        let error = #expect(throws: StoreError.self) { try LMDBTestModel.insertPlayers(1, into: store) }
+        #expect(error?.code == .readOnly)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func relaxedDurabilityIsDeclaredOnlyWhenAsked() throws {
+        let directory = try TemporaryDirectory()
+        let durable = try LMDBTestModel.open(directory.file("durable.lmdb"))
+        #expect(!durable.capabilities.contains(.relaxedDurability))
+        #expect(durable.capabilities.isSuperset(of: [.concurrentReaders, .multiProcessAccess]))
+        let relaxed = try LMDBTestModel.open(directory.file("relaxed.lmdb"), settings: ["relaxedDurability": "true"])
+        #expect(relaxed.capabilities.contains(.relaxedDurability))
+        try LMDBTestModel.insertPlayers(5, into: relaxed)
+        #expect(try relaxed.execute(StoreFetchRequest(entityName: "Player", resultType: .count)) == .count(5))
+    }
+
+    @Test func destroyRemovesTheFileAndItsLockFile() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("gone.lmdb")
+        do { try LMDBTestModel.insertPlayers(5, into: try LMDBTestModel.open(url)) }
+        #expect(FileManager.default.fileExists(atPath: url.path + "-lock"))
+        let coordinator = try PersistentStoreCoordinator(model: LMDBTestModel.model, storeTypes: [.lmdb])
+        try coordinator.destroyStore(type: StoreType.lmdb.name, at: url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+}

@@ -1,0 +1,37 @@
+import CStrataLMDB
+import Foundation
+import Strata
+import StrataConformance
+import StrataConformanceTesting
+import Testing
+
+@testable import StrataLMDB
+
+/// The LMDB store passes every check of the conformance suite.
+@Suite struct LMDBStoreConformanceTests {
+    static let suite = ConformanceSuite(
+        storeType: .lmdb, storage: .file(pathExtension: "lmdb"),
+        workerExecutable: productsFolder.appendingPathComponent("LMDBStoreConformanceWorker"),
+        markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) })
+
+    /// The folder of the built products, which holds the test runner and the worker next to it.
+    static var productsFolder: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    @Test(arguments: suite.checks)
+    func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
+}
+
+/// Changes made to closed store files, as only a damaged or future file would have them.
+enum LMDBTestFiles {
+    /// Rewrites the layout version recorded in the closed store at `url`.
+    static func setFormatVersion(_ version: UInt32, at url: URL) throws {
+        let environment = try LMDBEnvironment(
+            path: url.path, readOnly: false, relaxedDurability: false, mapSize: nil)
+        try environment.write { transaction in
+            guard let meta = try transaction.openDatabase(LMDBLayout.metaDatabase, create: false) else { return }
+            try transaction.put(meta, LMDBLayout.formatKey, LMDBStoreFile.bigEndian(version))
+        }
+    }
+}
