@@ -73,12 +73,31 @@ extension ManagedObjectContext {
     /// ``IncrementalStore/snapshots(for:)`` call per store. Loading is best effort: an object
     /// that cannot be loaded now reports why when it is used.
     func prefetchSnapshots(for objectIDs: [ObjectID]) {
-        let missing = objectIDs.filter { registered[$0]?.faulted != false && snapshotCache[$0] == nil }
-        for (store, ids) in groupedByStore(missing) {
-            for snapshot in (try? store.snapshots(for: ids)) ?? [] {
-                snapshotCache[snapshot.objectID] = snapshot
-            }
+        var missing: [ObjectID] = []
+        for id in objectIDs where registered[id]?.faulted != false && snapshotCache[id] == nil {
+            if let cached = cachedSnapshot(of: id) { snapshotCache[id] = cached } else { missing.append(id) }
         }
+        for (store, ids) in groupedByStore(missing) {
+            let snapshots = (try? store.snapshots(for: ids)) ?? []
+            coordinator.rowCache.store(snapshots)
+            for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
+        }
+    }
+
+    /// The stored snapshot of `objectID`: from the coordinator's shared cache when one is there
+    /// and ``stalenessInterval`` accepts its age (and `fresh` is off), else from its store,
+    /// which then refreshes the cache. `nil` when the store no longer has the object.
+    func storedSnapshot(of objectID: ObjectID, fresh: Bool = false) throws -> Snapshot? {
+        if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
+        let snapshot = try coordinator.store(for: objectID).snapshot(for: objectID)
+        if let snapshot { coordinator.rowCache.store([snapshot]) } else { coordinator.rowCache.remove([objectID]) }
+        return snapshot
+    }
+
+    /// The coordinator's cached snapshot of `objectID`, if ``stalenessInterval`` accepts its age.
+    private func cachedSnapshot(of objectID: ObjectID) -> Snapshot? {
+        guard stalenessInterval != 0 else { return nil }
+        return coordinator.rowCache.snapshot(for: objectID, maximumAge: stalenessInterval < 0 ? nil : stalenessInterval)
     }
 
     /// `objectIDs` grouped by the store holding them, in first-seen order; IDs no store holds

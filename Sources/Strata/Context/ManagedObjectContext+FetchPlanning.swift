@@ -66,6 +66,7 @@ extension ManagedObjectContext {
                 guard case .snapshots(let snapshots) = try plan.store.execute(plan.storeRequest(.snapshots)) else {
                     return []
                 }
+                coordinator.rowCache.store(snapshots.suffix(coordinator.rowCache.capacity))
                 return snapshots.map(cache)
             }
             guard case .objectIDs(let ids) = try plan.store.execute(plan.storeRequest(.objectIDs)) else { return [] }
@@ -93,6 +94,7 @@ extension ManagedObjectContext {
                 fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
             guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
+            coordinator.rowCache.store(snapshots.suffix(coordinator.rowCache.capacity))
             for snapshot in snapshots {
                 let object = object(with: cache(snapshot))
                 candidates.append(object)

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         if let object = registered[objectID], !object.faulted { return object }
         guard schema.entitiesByName[objectID.entityName] != nil, !objectID.isTemporary,
-            let store = try? coordinator.store(for: objectID), let snapshot = try store.snapshot(for: objectID)
+            (try? coordinator.store(for: objectID)) != nil, let snapshot = try storedSnapshot(of: objectID)
         else {
             throw ContextError(code: .objectNotFound, message: "No store has an object \(objectID).")
         }
@@ -92,8 +92,7 @@ extension ManagedObjectContext {
             load(object, from: cached)
             return
         }
-        let store = try coordinator.store(for: object.objectID)
-        guard let snapshot = try store.snapshot(for: object.objectID) else {
+        guard let snapshot = try storedSnapshot(of: object.objectID) else {
             guard shouldDeleteInaccessibleFaults else {
                 throw ContextError(
                     code: .inaccessibleFault,

@@ -51,8 +51,7 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self, !pendingInserts.contains(object) else { return }
         snapshotCache[object.objectID] = nil
         if mergeChanges, !object.faulted {
-            let store = try coordinator.store(for: object.objectID)
-            guard let snapshot = try store.snapshot(for: object.objectID) else {
+            guard let snapshot = try storedSnapshot(of: object.objectID, fresh: true) else {
                 markInaccessible(object)
                 unprocessedChanges.deleted.append(object)
                 return

@@ -109,12 +109,16 @@ extension ManagedObjectContext {
                 try share.store.save(share.changeSet())
                 break
             } catch let error as StoreError where error.code == .conflict {
+                coordinator.rowCache.remove(error.conflicts.map(\.objectID))
                 attempts += 1
                 guard attempts <= Self.conflictRetries, try settle(error.conflicts, in: share) else {
                     throw mergeConflict(error, in: share)
                 }
             }
         }
+        // The store may hold more than was written (derived attributes its triggers keep), so
+        // saved objects are read afresh next time.
+        coordinator.rowCache.remove((share.updated + share.deleted).map(\.objectID))
         for object in share.inserted + share.updated {
             object.committedVersion += 1
             object.committedValues = object.currentValues

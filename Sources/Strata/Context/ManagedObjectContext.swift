@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import OrderedCollections
 
 /// The scratch pad applications work in: it fetches objects from the coordinator's stores,
@@ -42,6 +43,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How a save settles a conflict with a newer version in a store (``MergePolicy/error`` by
     /// default: the save fails). Set it on the context's queue.
     public var mergePolicy = MergePolicy.error
+    /// How old, in seconds, a snapshot in the coordinator's shared cache may be for this context
+    /// to use it instead of reading the store when an object's values load: negative (the
+    /// default) accepts any age, 0 always reads the store. Fetches always read the store.
+    /// Set it on the context's queue.
+    public var stalenessInterval: TimeInterval = -1
     /// Whether the context merges the saves of the other contexts on its coordinator as they
     /// happen (`false` by default, as in Core Data): each save is applied on this context's
     /// queue as ``mergeChanges(fromContextDidSave:)`` applies it, and refreshed objects are

@@ -34,6 +34,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let state: Mutex<State>
     /// The class registered for each entity.
     let classes = Mutex<[String: ManagedObject.Type]>([:])
+    /// Stored snapshots shared by the contexts, so that one object is read from its store once.
+    let rowCache = RowCache()
     /// The contexts that merge other contexts' saves as they happen.
     let mergingContexts = Mutex<[ObjectIdentifier: WeakContext]>([:])
 

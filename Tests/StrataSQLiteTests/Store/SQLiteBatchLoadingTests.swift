@@ -16,10 +16,7 @@ import Testing
     /// 30 teams of 10 people each, in the push-down tests' model.
     init() async throws {
         directory = try TemporaryDirectory()
-        coordinator = try PersistentStoreCoordinator(model: SQLitePushDownFixture.model, storeTypes: [.sqlite])
-        store = try SQLiteStoreFile.open(
-            StoreOpenRequest(model: SQLitePushDownFixture.model, url: directory.file("teams.sqlite")))
-        try coordinator.add(store)
+        (coordinator, store) = try SQLitePushDownFixture.coordinator(with: directory.file("teams.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         try await context.perform {
             for number in 1...30 {

@@ -11,6 +11,14 @@ struct SQLitePushDownFixture {
     let sqlite: SQLiteStore
     let oracle: any IncrementalStore
 
+    /// A coordinator with an SQLite store of ``model`` at `url`, and the store.
+    static func coordinator(with url: URL) throws -> (PersistentStoreCoordinator, SQLiteStore) {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+        let store = try SQLiteStoreFile.open(StoreOpenRequest(model: model, url: url))
+        try coordinator.add(store)
+        return (coordinator, store)
+    }
+
     static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
             Entity("Person") {

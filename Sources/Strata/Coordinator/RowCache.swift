@@ -1,0 +1,50 @@
+import Foundation
+import OrderedCollections
+import Synchronization
+
+/// The coordinator's cache of stored snapshots, shared by its contexts: when two contexts load
+/// the same object while its snapshot is current, the store is read once.
+///
+/// Snapshots enter when a context reads them from a store (loads, fetches, batches) and when a
+/// context saves; a saved deletion removes them. The cache holds at most ``capacity``
+/// snapshots and lets the oldest go first. What other coordinators or processes save is not
+/// seen here until a fetch or a load reads the store again: a context's
+/// ``ManagedObjectContext/stalenessInterval`` bounds how old a cached snapshot it accepts.
+final class RowCache: Sendable {
+    private struct Entry: Sendable {
+        let snapshot: Snapshot
+        let loaded: ContinuousClock.Instant
+    }
+
+    /// The most snapshots kept.
+    let capacity: Int
+    private let entries = Mutex<OrderedDictionary<ObjectID, Entry>>([:])
+
+    init(capacity: Int = 10_000) { self.capacity = capacity }
+
+    /// The cached snapshot of `objectID` no older than `maximumAge` seconds (any age when `nil`).
+    func snapshot(for objectID: ObjectID, maximumAge: TimeInterval?) -> Snapshot? {
+        guard let entry = entries.withLock({ $0[objectID] }) else { return nil }
+        if let maximumAge, entry.loaded.duration(to: .now) > .milliseconds(Int64(maximumAge * 1_000)) { return nil }
+        return entry.snapshot
+    }
+
+    /// Keeps `snapshots` as read or written now, letting the oldest entries go past ``capacity``.
+    func store(_ snapshots: [Snapshot]) {
+        let now = ContinuousClock.now
+        entries.withLock { entries in
+            for snapshot in snapshots {
+                entries.removeValue(forKey: snapshot.objectID)
+                entries[snapshot.objectID] = Entry(snapshot: snapshot, loaded: now)
+            }
+            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+        }
+    }
+
+    /// Forgets the snapshots of `objectIDs`.
+    func remove(_ objectIDs: some Sequence<ObjectID>) {
+        entries.withLock { entries in
+            for id in objectIDs { entries.removeValue(forKey: id) }
+        }
+    }
+}
