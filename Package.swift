@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataStores", targets: ["StrataStores"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -97,6 +98,9 @@ let package = Package(
         .executableTarget(
             name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
             path: "Tests/LMDBReadWriteWorker"),
+        .target(
+            name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
+        .testTarget(name: "StrataStoresTests", dependencies: ["StrataStores", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]
