@@ -12,10 +12,12 @@ let package = Package(
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
+        .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -101,6 +103,13 @@ let package = Package(
         .target(
             name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
         .testTarget(name: "StrataStoresTests", dependencies: ["StrataStores", "StrataTestSupport"]),
+        .executableTarget(
+            name: "StrataCommand",
+            dependencies: [
+                "StrataStores", "StrataXcodeModel", "StrataConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

@@ -1,0 +1,58 @@
+import Foundation
+import Strata
+import StrataStores
+import StrataTestSupport
+
+/// Stores the command tests work on: countries with an ordered list of cities, each city
+/// naming its country and its twin cities (many-to-many).
+enum CommandStores {
+    /// `Country` (name required, ordered `cities`) and `City` (name, population, `country`, `twins`).
+    static func model() -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Country") {
+                Attribute("name", .string, optional: false)
+                Relationship.toMany("cities", destination: "City", inverse: "country", ordered: true)
+            }
+            Entity("City") {
+                Attribute("name", .string)
+                Attribute("population", .integer64)
+                Relationship.toOne("country", destination: "Country", inverse: "cities")
+                Relationship.toMany("twins", destination: "City", inverse: "twins")
+            }
+        }
+    }
+
+    /// Writes a store of `type` named `name` in `directory` and returns its URL.
+    static func written(type: String, named name: String, in directory: TemporaryDirectory) throws -> URL {
+        let url = directory.file(name)
+        try write(type: type, at: url)
+        return url
+    }
+
+    /// Writes a store of `type` at `url` with two countries and three cities.
+    static func write(type: String, at url: URL) throws {
+        let coordinator = try PersistentStoreCoordinator(model: model(), storeTypes: StoreType.builtInFileTypes)
+        try coordinator.addStore(type: type, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            let france = try insert("Country", ["name": .string("France")], into: context)
+            let japan = try insert("Country", ["name": .string("Japan")], into: context)
+            let lyon = try insert("City", ["name": .string("Lyon"), "population": .integer64(522_000)], into: context)
+            let paris = try insert(
+                "City", ["name": .string("Paris"), "population": .integer64(2_100_000)], into: context)
+            let kyoto = try insert("City", ["name": .string("Kyoto")], into: context)
+            try france.setObjects([paris, lyon], forKey: "cities")
+            try japan.setObjects([kyoto], forKey: "cities")
+            try paris.setObjects([kyoto], forKey: "twins")
+            try context.save()
+        }
+    }
+
+    private static func insert(
+        _ entity: String, _ values: [String: AttributeValue], into context: ManagedObjectContext
+    ) throws -> ManagedObject {
+        let object = try context.insertNewObject(forEntityName: entity)
+        for (key, value) in values { try object.setValue(value, forKey: key) }
+        return object
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+@Suite struct ConvertCommandTests {
+    @Test(arguments: ["LMDB", "XML", "Binary"])
+    func copiesTheSameObjectGraphIntoAnotherType(type: String) throws {
+        let directory = try TemporaryDirectory()
+        let source = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
+        let destination = directory.file("copy.store")
+        let outcome = try StrataProcess.run(["convert", source.path, destination.path, "--to", type])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("City: 3 objects"))
+        #expect(outcome.error.contains("Copied 5 of 5 objects"))
+        let original = try StrataProcess.run(["dump", "--canonical", source.path])
+        let copy = try StrataProcess.run(["dump", "--canonical", destination.path])
+        #expect(copy.status == 0)
+        #expect(original.output == copy.output)
+        #expect(try StrataProcess.run(["inspect", destination.path]).output.contains("Type: \(type)"))
+    }
+
+    @Test func refusesAnExistingDestinationOrAnUnknownType() throws {
+        let directory = try TemporaryDirectory()
+        let source = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
+        let taken = try StrataProcess.run(["convert", source.path, source.path, "--to", "XML"])
+        #expect(taken.status == 1)
+        #expect(taken.error.contains("already exists"))
+
+        let unknown = try StrataProcess.run(["convert", source.path, directory.file("copy").path])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.contains("name it with --to"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("copy").path))
+    }
+}
