@@ -21,7 +21,8 @@ struct Inspect: ParsableCommand {
                 "Store: \(file.url.path)",
                 "Type: \(file.typeName)",
                 "UUID: \(metadata.storeIdentifier)",
-                "Written by: \(metadata.frameworkVersion)",
+                "Written by: " + (metadata.frameworkVersion.first?.isNumber == true ? "Strata " : "")
+                    + metadata.frameworkVersion,
                 "Version hashes layout: \(metadata.versionHashesVersion)",
                 "Model version identifiers: " + (identifiers.isEmpty ? "none" : identifiers.joined(separator: ", ")),
                 "Model version hashes:",

@@ -46,8 +46,19 @@ struct StoreFile {
         try open(in: Self.coordinator(for: try self.model(model)))
     }
 
-    /// Opens the store read-only and adds it to `coordinator`.
+    /// Opens the store read-only, for the configuration whose entities it records, and adds it
+    /// to `coordinator`.
     func open(in coordinator: PersistentStoreCoordinator) throws -> any IncrementalStore {
-        try coordinator.addStore(type: typeName, at: url, options: StoreOptions(isReadOnly: true))
+        try coordinator.addStore(
+            type: typeName, configuration: configuration(in: coordinator.model), at: url,
+            options: StoreOptions(isReadOnly: true))
+    }
+
+    /// The configuration of `model` holding exactly the entities the store records; `nil` when
+    /// the store holds every entity or no configuration matches.
+    func configuration(in model: ManagedObjectModel) -> String? {
+        let recorded = Set(metadata.versionHashes.keys)
+        guard recorded != Set(model.entityNames(inConfiguration: nil)) else { return nil }
+        return model.configurations.keys.sorted().first { Set(model.entityNames(inConfiguration: $0)) == recorded }
     }
 }

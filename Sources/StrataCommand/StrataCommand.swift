@@ -8,5 +8,5 @@ struct StrataCommand: ParsableCommand {
         commandName: "strata",
         abstract: "Inspect, dump, convert and validate Strata store files, and run the conformance suite.",
         version: StrataVersion.current,
-        subcommands: [Inspect.self, Dump.self, Convert.self, Validate.self, Conformance.self])
+        subcommands: [Demo.self, Inspect.self, Dump.self, Convert.self, Validate.self, Conformance.self])
 }

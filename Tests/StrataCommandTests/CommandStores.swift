@@ -35,12 +35,11 @@ enum CommandStores {
         try coordinator.addStore(type: type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.performAndWait {
-            let france = try insert("Country", ["name": .string("France")], into: context)
-            let japan = try insert("Country", ["name": .string("Japan")], into: context)
-            let lyon = try insert("City", ["name": .string("Lyon"), "population": .integer64(522_000)], into: context)
-            let paris = try insert(
-                "City", ["name": .string("Paris"), "population": .integer64(2_100_000)], into: context)
-            let kyoto = try insert("City", ["name": .string("Kyoto")], into: context)
+            let france = try insert("Country", named: "France", into: context)
+            let japan = try insert("Country", named: "Japan", into: context)
+            let lyon = try insert("City", named: "Lyon", population: 522_000, into: context)
+            let paris = try insert("City", named: "Paris", population: 2_100_000, into: context)
+            let kyoto = try insert("City", named: "Kyoto", into: context)
             try france.setObjects([paris, lyon], forKey: "cities")
             try japan.setObjects([kyoto], forKey: "cities")
             try paris.setObjects([kyoto], forKey: "twins")
@@ -49,10 +48,11 @@ enum CommandStores {
     }
 
     private static func insert(
-        _ entity: String, _ values: [String: AttributeValue], into context: ManagedObjectContext
+        _ entity: String, named name: String, population: Int64? = nil, into context: ManagedObjectContext
     ) throws -> ManagedObject {
         let object = try context.insertNewObject(forEntityName: entity)
-        for (key, value) in values { try object.setValue(value, forKey: key) }
+        try object.setValue(.string(name), forKey: "name")
+        if let population { try object.setValue(.integer64(population), forKey: "population") }
         return object
     }
 }

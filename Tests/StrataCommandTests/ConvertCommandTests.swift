@@ -3,10 +3,15 @@ import StrataTestSupport
 import Testing
 
 @Suite struct ConvertCommandTests {
-    @Test(arguments: ["LMDB", "XML", "Binary"])
-    func copiesTheSameObjectGraphIntoAnotherType(type: String) throws {
+    static let types = ["SQLite", "LMDB", "XML", "Binary"]
+
+    /// Every ordered pair of different built-in file store types.
+    static let pairs = types.flatMap { from in types.filter { $0 != from }.map { (from, $0) } }
+
+    @Test(arguments: pairs)
+    func copiesTheSameObjectGraphIntoAnotherType(from sourceType: String, to type: String) throws {
         let directory = try TemporaryDirectory()
-        let source = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
+        let source = try CommandStores.written(type: sourceType, named: "guide.store", in: directory)
         let destination = directory.file("copy.store")
         let outcome = try StrataProcess.run(["convert", source.path, destination.path, "--to", type])
         #expect(outcome.status == 0, "\(outcome.error)")
