@@ -9,9 +9,10 @@ struct Conformance: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the conformance suite against built-in store types and print the results.",
         discussion: """
-            Each store type is tested in a fresh temporary directory. Checks that need a store's own \
-            worker executable or a way to mark a newer format version are reported as skipped; the \
-            package's test suite runs them. Exit status 1 when any check failed.
+            Each store type is tested in a fresh temporary directory. The durability checks kill this \
+            executable, run as the store's worker, while it saves. Checks that need a way to mark a file \
+            with a newer format version are reported as skipped; the package's test suite runs them. \
+            Exit status 1 when any check failed.
             """)
 
     @Argument(help: "The store types to test (SQLite, LMDB, XML, Binary); all of them by default.")
@@ -19,6 +20,9 @@ struct Conformance: ParsableCommand {
 
     @Flag(help: "Print one JSON object with the results of every store type.")
     var json = false
+
+    @Option(help: "How many times each durability check kills a saving worker; the suite's default when absent.")
+    var durabilityKills: Int?
 
     func run() throws {
         var failed = false
@@ -29,9 +33,10 @@ struct Conformance: ParsableCommand {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "strata-conformance-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: directory) }
+                setenv(StrataCommand.workerEnvironmentKey, storeType.name, 1)
                 let suite = ConformanceSuite(
                     storeType: storeType, storage: .file(pathExtension: storeType.name.lowercased()),
-                    workDirectory: directory)
+                    workDirectory: directory, workerExecutable: Self.executableURL, durabilityKills: durabilityKills)
                 summaries.append(ConformanceSummary(suite.run()))
             }
             failed = summaries.contains { $0.failed > 0 }
@@ -45,6 +50,11 @@ struct Conformance: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// This executable, which the suite runs as the worker.
+    private static var executableURL: URL {
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     }
 
     private func selectedTypes() throws -> [StoreType] {

@@ -28,7 +28,8 @@ struct Validate: ParsableCommand {
             problemCount = problems.count
             print(
                 "Checked \(objectCount) objects of the \(file.typeName) store at '\(file.url.path)': "
-                    + (problems.isEmpty ? "no problems." : "\(problems.count) problems."))
+                    + (problems.isEmpty
+                        ? "no problems." : problems.count == 1 ? "1 problem." : "\(problems.count) problems."))
         }
         if problemCount > 0 { throw ExitCode.failure }
     }

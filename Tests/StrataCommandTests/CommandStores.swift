@@ -47,6 +47,20 @@ enum CommandStores {
         }
     }
 
+    /// Writes an SQLite store whose only city refers to a country the store does not hold, and
+    /// returns its URL.
+    static func writtenWithDanglingReference(in directory: TemporaryDirectory) throws -> URL {
+        let url = directory.file("broken.sqlite")
+        let coordinator = try PersistentStoreCoordinator(model: model(), storeTypes: StoreType.builtInFileTypes)
+        let store = try coordinator.addStore(type: "SQLite", at: url)
+        let ids = try store.permanentIDs(forEntities: ["Country", "City"])
+        try store.save(
+            StoreChangeSet(inserted: [
+                .init(objectID: ids[1], values: ["country": .objectID(ids[0])], expectedVersion: 0)
+            ]))
+        return url
+    }
+
     private static func insert(
         _ entity: String, named name: String, population: Int64? = nil, into context: ManagedObjectContext
     ) throws -> ManagedObject {

@@ -12,6 +12,7 @@ import Testing
         #expect(stores.count == 1)
         #expect(stores.first?["type"] as? String == "Binary")
         #expect(stores.first?["failed"] as? Int == 0)
+        #expect((stores.first?["failures"] as? [Any])?.isEmpty == true)
         #expect((stores.first?["passed"] as? Int ?? 0) > 0)
         #expect(stores.first?["capabilities"] is [String])
     }

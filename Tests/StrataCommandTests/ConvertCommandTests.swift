@@ -36,4 +36,17 @@ import Testing
         #expect(unknown.error.contains("name it with --to"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("copy").path))
     }
+
+    @Test func aFailedCopyLeavesNoDestinationAndTheSourceIntact() throws {
+        let directory = try TemporaryDirectory()
+        let source = try CommandStores.writtenWithDanglingReference(in: directory)
+        let before = try Data(contentsOf: source)
+        let destination = directory.file("copy.lmdb")
+        let outcome = try StrataProcess.run(["convert", source.path, destination.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.error.contains("does not hold"))
+        #expect(outcome.error.split(separator: "\n").last?.hasPrefix("strata: ") == true)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(try Data(contentsOf: source) == before)
+    }
 }
