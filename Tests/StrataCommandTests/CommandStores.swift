@@ -6,21 +6,8 @@ import StrataTestSupport
 /// Stores the command tests work on: countries with an ordered list of cities, each city
 /// naming its country and its twin cities (many-to-many).
 enum CommandStores {
-    /// `Country` (name required, ordered `cities`) and `City` (name, population, `country`, `twins`).
-    static func model() -> ManagedObjectModel {
-        ManagedObjectModel {
-            Entity("Country") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("cities", destination: "City", inverse: "country", ordered: true)
-            }
-            Entity("City") {
-                Attribute("name", .string)
-                Attribute("population", .integer64)
-                Relationship.toOne("country", destination: "Country", inverse: "cities")
-                Relationship.toMany("twins", destination: "City", inverse: "twins")
-            }
-        }
-    }
+    /// The model: ``TravelModel``.
+    static func model() -> ManagedObjectModel { TravelModel.make() }
 
     /// Writes a store of `type` named `name` in `directory` and returns its URL.
     static func written(type: String, named name: String, in directory: TemporaryDirectory) throws -> URL {
