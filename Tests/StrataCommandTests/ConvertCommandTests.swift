@@ -31,6 +31,10 @@ import Testing
         #expect(taken.status == 1)
         #expect(taken.error.contains("already exists"))
 
+        let paper = try StrataProcess.run(["convert", source.path, directory.file("copy").path, "--to", "Paper"])
+        #expect(paper.status == 1)
+        #expect(paper.error.contains("Unknown store type 'Paper'"))
+
         let unknown = try StrataProcess.run(["convert", source.path, directory.file("copy").path])
         #expect(unknown.status == 1)
         #expect(unknown.error.contains("name it with --to"))

@@ -40,4 +40,15 @@ import Testing
         #expect(outcome.error.hasPrefix("strata: "))
         #expect(outcome.error.split(separator: "\n").count == 1)
     }
+
+    @Test func failsOnACorruptFile() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("damaged.binary")
+        try Data([0x89, 0x53, 0x54, 0x52, 0x42, 0x49, 0x4E, 0x0A] + Array(repeating: 0x5A, count: 40)).write(to: url)
+        let outcome = try StrataProcess.run(["dump", url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.error.hasPrefix("strata: "))
+        #expect(outcome.error.contains("damaged.binary"))
+        #expect(outcome.error.split(separator: "\n").count == 1)
+    }
 }
