@@ -9,10 +9,14 @@ import Synchronization
 ///     name: "Guidebook", model: model, storeTypes: [.sqlite], defaultStoreType: "SQLite")
 /// try await container.loadPersistentStores()
 /// try await container.performBackgroundTask { context in
-///     let city = ManagedObject(entity: "City", context: context)
+///     let city = try context.insertNewObject(forEntityName: "City")
+///     try city.setValue(.string("Lyon"), forKey: "name")
 ///     try context.save()
 /// }
 /// ```
+///
+/// `StrataStores` adds `PersistentContainer(name:model:)`, which knows every built-in store
+/// type and defaults to an SQLite store.
 ///
 /// Until ``loadPersistentStores()`` runs, ``persistentStoreDescriptions`` may be changed; the
 /// default is one store of the default type named after the container in ``directoryURL``.
