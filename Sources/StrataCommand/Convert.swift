@@ -24,7 +24,7 @@ struct Convert: ParsableCommand {
     @Argument(help: "Where to create the new store.")
     var destination: String
 
-    @Option(help: "The new store's type: SQLite, LMDB, XML or Binary.")
+    @Option(help: ArgumentHelp("The new store's type: SQLite, LMDB, XML or Binary.", valueName: "type"))
     var to: String?
 
     @OptionGroup var modelOptions: ModelOptions

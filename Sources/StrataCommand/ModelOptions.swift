@@ -11,7 +11,9 @@ struct ModelOptions: ParsableArguments {
                 + "by default the model the store records.", valueName: "model"))
     var model: String?
 
-    @Option(help: "The version of an .xcdatamodeld bundle to use instead of its current one.")
+    @Option(
+        help: ArgumentHelp(
+            "The version of an .xcdatamodeld bundle to use instead of its current one.", valueName: "name"))
     var modelVersion: String?
 
     /// The model named by `--model`, or `nil` when there is none.
