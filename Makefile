@@ -32,9 +32,9 @@ soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
 
-## demo: load a model and print its summary.
+## demo: build a guidebook across SQLite, LMDB and XML stores and narrate each step (`strata demo`).
 demo: deps
-	$(SWIFT) run $(SWIFT_FLAGS) StrataDemo
+	$(SWIFT) run $(SWIFT_FLAGS) strata demo
 
 ## lint: check formatting against .swift-format.
 lint:

@@ -11,10 +11,13 @@ let package = Package(
         .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataStores", targets: ["StrataStores"]),
+        .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -97,6 +100,16 @@ let package = Package(
         .executableTarget(
             name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
             path: "Tests/LMDBReadWriteWorker"),
+        .target(
+            name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
+        .testTarget(name: "StrataStoresTests", dependencies: ["StrataStores", "StrataTestSupport"]),
+        .executableTarget(
+            name: "StrataCommand",
+            dependencies: [
+                "StrataStores", "StrataXcodeModel", "StrataConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

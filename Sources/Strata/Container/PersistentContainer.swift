@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// The whole stack in one object: a model, a coordinator with its store types, the stores'
+/// descriptions, a main-queue context for the interface and background contexts for work.
+///
+/// ```swift
+/// let container = try PersistentContainer(
+///     name: "Guidebook", model: model, storeTypes: [.sqlite], defaultStoreType: "SQLite")
+/// try await container.loadPersistentStores()
+/// try await container.performBackgroundTask { context in
+///     let city = try context.insertNewObject(forEntityName: "City")
+///     try city.setValue(.string("Lyon"), forKey: "name")
+///     try context.save()
+/// }
+/// ```
+///
+/// `StrataStores` adds `PersistentContainer(name:model:)`, which knows every built-in store
+/// type and defaults to an SQLite store.
+///
+/// Until ``loadPersistentStores()`` runs, ``persistentStoreDescriptions`` may be changed; the
+/// default is one store of the default type named after the container in ``directoryURL``.
+public final class PersistentContainer: Sendable {
+    /// The container's name; the default store's file is named after it.
+    public let name: String
+    /// The model every store holds a configuration of.
+    public let model: ManagedObjectModel
+    /// The coordinator the stores are added to.
+    public let coordinator: PersistentStoreCoordinator
+    /// The context on the main queue, for work that drives a user interface.
+    public let viewContext: ManagedObjectContext
+    /// The directory the default store's file is in.
+    public let directoryURL: URL
+    private let descriptions: Mutex<[PersistentStoreDescription]>
+
+    /// Creates a container for `model` whose coordinator knows `storeTypes` (and in-memory
+    /// stores), with one default store of `defaultStoreType` at
+    /// ``defaultStoreURL(name:type:directory:)``.
+    ///
+    /// - Throws: ``ModelError`` when the model is invalid.
+    public init(
+        name: String, model: ManagedObjectModel, storeTypes: [StoreType],
+        defaultStoreType: String = InMemoryStore.typeName, directory: URL = PersistentContainer.defaultDirectoryURL()
+    ) throws {
+        self.name = name
+        self.model = model
+        directoryURL = directory
+        coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
+        viewContext = ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
+        let url = Self.defaultStoreURL(name: name, type: defaultStoreType, directory: directory)
+        descriptions = Mutex([PersistentStoreDescription(type: defaultStoreType, url: url)])
+    }
+
+    /// Where a container puts its default store of `type`: `directory/name.type` with the type
+    /// in lower case (`Guidebook.sqlite`), or `nil` for an in-memory store.
+    public static func defaultStoreURL(name: String, type: String, directory: URL) -> URL? {
+        guard type != InMemoryStore.typeName else { return nil }
+        return directory.appendingPathComponent("\(name).\(type.lowercased())", isDirectory: false)
+    }
+
+    /// The stores ``loadPersistentStores()`` opens, in order.
+    public var persistentStoreDescriptions: [PersistentStoreDescription] {
+        get { descriptions.withLock { $0 } }
+        set { descriptions.withLock { $0 = newValue } }
+    }
+
+    /// Opens every described store and adds it to the coordinator, calling `completionHandler`
+    /// once per description with the error that stopped it, if any. Stores whose description
+    /// asks for it are opened off the caller's thread and reported later.
+    public func loadPersistentStores(
+        completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void
+    ) {
+        for description in persistentStoreDescriptions {
+            if description.shouldAddStoreAsynchronously {
+                Task.detached { [self] in completionHandler(description, load(description)) }
+            } else {
+                completionHandler(description, load(description))
+            }
+        }
+    }
+
+    /// Opens every described store off the caller's thread and adds it to the coordinator.
+    ///
+    /// - Throws: ``PersistentContainerLoadError`` listing each store that failed with its
+    ///   error; the stores that opened stay added.
+    public func loadPersistentStores() async throws {
+        let failures = await Task.detached { [self] in
+            persistentStoreDescriptions.compactMap { description in
+                load(description).map { PersistentContainerLoadError.Failure(storeDescription: description, error: $0) }
+            }
+        }.value
+        if !failures.isEmpty { throw PersistentContainerLoadError(failures: failures) }
+    }
+
+    /// A new context on a private queue of its own.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue, name: "background")
+    }
+
+    /// Runs `body` on a new background context's queue and returns its result.
+    public func performBackgroundTask<T: Sendable>(
+        _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { try body(context) }
+    }
+
+    /// Opens one store, creating its directory first; the error, or `nil` when it was added.
+    private func load(_ description: PersistentStoreDescription) -> (any Error)? {
+        do {
+            if let directory = description.url?.deletingLastPathComponent() {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            try coordinator.addStore(
+                type: description.type, configuration: description.configuration, at: description.url,
+                options: description.storeOptions)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

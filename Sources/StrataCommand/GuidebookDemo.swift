@@ -1,0 +1,150 @@
+import Foundation
+import Strata
+import StrataStores
+
+/// The story `strata demo` tells: a guidebook striped across an SQLite, an LMDB and an XML
+/// store behind one context; saved, reopened, fetched across stores, faulted, pruned with a
+/// cascading delete, and its SQLite store moved into a binary store.
+struct GuidebookDemo {
+    let directory: URL
+    private let model = GuidebookModel.make()
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The demo's stores: configuration, type and file.
+    private var stores: [(configuration: String, type: String, url: URL)] {
+        [
+            ("Atlas", "SQLite", file("guidebook-atlas.sqlite")), ("Journal", "LMDB", file("guidebook-journal.lmdb")),
+            ("Guide", "XML", file("guidebook-guide.xml")),
+        ]
+    }
+
+    private var binaryURL: URL { file("guidebook-atlas.binary") }
+
+    private func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    /// Runs every step, printing the story.
+    func run() throws {
+        var narrator = DemoNarrator()
+        print("Strata demo in \(directory.path)")
+        try narrator.step("Clear") { try clearPreviousRun() }
+        try narrator.step("Build and save") { try build() }
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
+        let context = ManagedObjectContext(coordinator: coordinator, name: "demo")
+        try narrator.step("Reopen") { try reopen(in: coordinator, context: context) }
+        try narrator.step("Fetch across stores") { try fetch(in: context) }
+        try narrator.step("Fire faults") { try fireFaults(in: context) }
+        try narrator.step("Delete with cascade") { try deleteCountry(in: context) }
+        try narrator.step("Move the SQLite store into a binary store") { try migrate(in: coordinator) }
+        print("The stores are left in \(directory.path):")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file(name).path)[.size] as? Int) ?? 0
+            print("  \(name) (\(size) bytes)")
+        }
+    }
+
+    private func clearPreviousRun() throws -> String {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
+        for store in stores { try coordinator.destroyStore(type: store.type, at: store.url) }
+        try coordinator.destroyStore(type: "Binary", at: binaryURL)
+        return "removed the stores of any earlier run"
+    }
+
+    private func build() throws -> String {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
+        for store in stores {
+            try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
+        }
+        let context = ManagedObjectContext(coordinator: coordinator, name: "build")
+        let cities = try context.performAndWait {
+            let names = try GuidebookSeed.insert(into: context)
+            try context.save()
+            return names.count
+        }
+        return "\(cities) cities in 3 countries with their states, counties and points of interest in SQLite, "
+            + "60 visits in LMDB and 40 tips in XML, saved by one context"
+    }
+
+    private func reopen(in coordinator: PersistentStoreCoordinator, context: ManagedObjectContext) throws -> String {
+        for store in stores {
+            try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
+        }
+        let counts = try context.performAndWait {
+            try ["Country", "State", "County", "City", "PointOfInterest", "Visit", "Tip"].map {
+                "\(try count($0, in: context)) \($0)"
+            }
+        }
+        return "three stores reopened in a new coordinator holding " + counts.joined(separator: ", ")
+    }
+
+    private func fetch(in context: ManagedObjectContext) throws -> String {
+        try context.performAndWait {
+            var cities = FetchRequest<ManagedObject>(entityName: "City")
+            cities.predicate = try FetchPredicate(format: "population > 800000")
+            cities.sortDescriptors = [FetchSortDescriptor("population", ascending: false)]
+            let large = try context.fetch(cities).map { try text($0, "name") }
+            var notes = FetchRequest<ManagedObject>(entityName: "Note")
+            notes.predicate = try FetchPredicate(format: "day <= 3")
+            notes.sortDescriptors = [FetchSortDescriptor("day"), FetchSortDescriptor("title")]
+            let found = Array(try context.fetch(notes))
+            let visits = found.filter { $0.objectID.entityName == "Visit" }.count
+            return "\(large.count) cities above 800,000 people (largest: \(large.first ?? "none")); "
+                + "\(found.count) notes of days 1 to 3 from two stores, sorted by day and title: \(visits) visits "
+                + "from LMDB and \(found.count - visits) tips from XML, first \"\(try found.first.map { try text($0, "title") } ?? "")\""
+        }
+    }
+
+    private func fireFaults(in context: ManagedObjectContext) throws -> String {
+        try context.performAndWait {
+            context.reset()
+            var request = FetchRequest<ManagedObject>(entityName: "PointOfInterest")
+            request.predicate = try FetchPredicate(format: "category == 'museum'")
+            request.fetchLimit = 1
+            var current = try context.fetch(request).first
+            var names: [String] = []
+            var fired = 0
+            for key in ["city", "county", "state", "country", nil] {
+                guard let object = current else { break }
+                if object.isFault { fired += 1 }
+                names.append(try text(object, "name"))
+                current = try key.flatMap { try object.object(forKey: $0) }
+            }
+            return "a museum fetched as a fault; walking up to its country fired \(fired) faults: "
+                + names.joined(separator: " → ")
+        }
+    }
+
+    private func deleteCountry(in context: ManagedObjectContext) throws -> String {
+        try context.performAndWait {
+            let atlas = ["Country", "State", "County", "City", "PointOfInterest"]
+            let before = try atlas.map { try count($0, in: context) }
+            var request = FetchRequest<ManagedObject>(entityName: "Country")
+            request.predicate = try FetchPredicate(format: "name == 'Borealis'")
+            for country in try context.fetch(request) { try context.delete(country) }
+            try context.save()
+            let after = try atlas.map { try count($0, in: context) }
+            let removed = zip(atlas, zip(before, after)).map { "\($1.0 - $1.1) \($0)" }
+            return "deleting Borealis removed " + removed.joined(separator: ", ")
+        }
+    }
+
+    private func migrate(in coordinator: PersistentStoreCoordinator) throws -> String {
+        guard let atlas = coordinator.store(at: stores[0].url) else { return "the SQLite store is not open" }
+        let binary = try coordinator.migratePersistentStore(atlas, to: binaryURL, type: "Binary")
+        let context = ManagedObjectContext(coordinator: coordinator, name: "after migration")
+        let cities = try context.performAndWait { try count("City", in: context) }
+        return "the Atlas configuration now lives in \(binaryURL.lastPathComponent) (\(binary.typeName)), "
+            + "\(cities) cities fetched from it; the SQLite file is left as it was"
+    }
+
+    private func count(_ entity: String, in context: ManagedObjectContext) throws -> Int {
+        try context.count(for: FetchRequest<ManagedObject>(entityName: entity))
+    }
+
+    private func text(_ object: ManagedObject, _ key: String) throws -> String {
+        if case .string(let value) = try object.value(forKey: key) { return value }
+        return ""
+    }
+}

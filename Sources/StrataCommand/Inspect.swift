@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata inspect STORE`: what a store file is, without the application's model.
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's type, UUID, model version hashes and identifiers, format and entity counts.")
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func run() throws {
+        try reportingFailure {
+            let file = try StoreFile(path: store)
+            let metadata = file.metadata
+            let identifiers = metadata.versionIdentifiers.filter { !$0.isEmpty }
+            var lines = [
+                "Store: \(file.url.path)",
+                "Type: \(file.typeName)",
+                "UUID: \(metadata.storeIdentifier)",
+                "Written by: " + (metadata.frameworkVersion.first?.isNumber == true ? "Strata " : "")
+                    + metadata.frameworkVersion,
+                "Version hashes layout: \(metadata.versionHashesVersion)",
+                "Model version identifiers: " + (identifiers.isEmpty ? "none" : identifiers.joined(separator: ", ")),
+                "Model version hashes:",
+            ]
+            for name in metadata.versionHashes.keys.sorted() {
+                lines.append("  \(name): \(Data(metadata.versionHashes[name] ?? []).base64EncodedString())")
+            }
+            if !metadata.userInfo.isEmpty {
+                lines.append("Metadata keys: " + metadata.userInfo.keys.sorted().joined(separator: ", "))
+            }
+            let model = try modelOptions.load() ?? file.recordedModel
+            if let model {
+                let store = try file.open(model: model)
+                let contents = StoreContents(store: store, schema: model.schema)
+                lines.append("Objects by entity:")
+                for name in contents.entityNames {
+                    lines.append("  \(name): \(try contents.count(of: name))")
+                }
+            } else {
+                lines.append(
+                    "Objects by entity: this store does not record its model (Core Data wrote it); "
+                        + "pass a model file with --model to count them.")
+            }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataXcodeModel
+
+/// The `--model` and `--model-version` options of the commands that read objects.
+struct ModelOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The store's model: a model JSON file, an .xcdatamodeld bundle or an .xcdatamodel; "
+                + "by default the model the store records.", valueName: "model"))
+    var model: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The version of an .xcdatamodeld bundle to use instead of its current one.", valueName: "name"))
+    var modelVersion: String?
+
+    /// The model named by `--model`, or `nil` when there is none.
+    func load() throws -> ManagedObjectModel? {
+        guard let model else {
+            if modelVersion != nil { throw CommandFailure(description: "--model-version needs --model.") }
+            return nil
+        }
+        let url = URL(fileURLWithPath: model)
+        switch url.pathExtension {
+        case "xcdatamodeld":
+            let bundle = try XcodeVersionedModel(contentsOf: url)
+            return try modelVersion.map { try bundle.model(named: $0) } ?? bundle.currentModel()
+        case "xcdatamodel":
+            try checkNoVersion()
+            return try XcodeModel.load(contentsOf: url)
+        default:
+            try checkNoVersion()
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw CommandFailure(description: "Cannot read the model file '\(url.path)'.")
+            }
+            return try ManagedObjectModel(jsonData: data)
+        }
+    }
+
+    private func checkNoVersion() throws {
+        if modelVersion != nil {
+            throw CommandFailure(description: "--model-version applies only to an .xcdatamodeld bundle.")
+        }
+    }
+}

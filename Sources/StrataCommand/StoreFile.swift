@@ -1,0 +1,64 @@
+import Foundation
+import Strata
+import StrataStores
+import StrataXML
+
+/// A store file a command works on: its detected type and metadata, read without opening it.
+struct StoreFile {
+    let url: URL
+    let typeName: String
+    let metadata: StoreMetadata
+
+    /// Reads the type and metadata of the store at `path`.
+    init(path: String) throws {
+        url = URL(fileURLWithPath: path)
+        typeName = try StoreType.detectTypeName(ofFileAt: url)
+        let reader = try PersistentStoreCoordinator(model: ManagedObjectModel(), storeTypes: StoreType.builtInFileTypes)
+        guard let metadata = try reader.metadataForStore(type: typeName, at: url) else {
+            throw CommandFailure(description: "There is no \(typeName) store at '\(url.path)'.")
+        }
+        self.metadata = metadata
+    }
+
+    /// The model the store records, or `nil` for a store that does not record one (Core Data's).
+    var recordedModel: ManagedObjectModel? {
+        get throws { try metadata.modelJSON.map { try ManagedObjectModel(jsonData: $0) } }
+    }
+
+    /// `model`, else the recorded model; fails when there is neither.
+    func model(_ model: ManagedObjectModel?) throws -> ManagedObjectModel {
+        if let model { return model }
+        guard let recorded = try recordedModel else {
+            throw CommandFailure(
+                description: "The \(typeName) store at '\(url.path)' does not record its model; pass one with --model.")
+        }
+        return recorded
+    }
+
+    /// A coordinator for `model` knowing every built-in type (XML names matched against `model`).
+    static func coordinator(for model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
+        try PersistentStoreCoordinator(
+            model: model, storeTypes: StoreType.builtInFileTypes + [StoreType.xml(model: model)])
+    }
+
+    /// Opens the store read-only with `model` (or its recorded model) in a new coordinator.
+    func open(model: ManagedObjectModel?) throws -> any IncrementalStore {
+        try open(in: Self.coordinator(for: try self.model(model)))
+    }
+
+    /// Opens the store read-only, for the configuration whose entities it records, and adds it
+    /// to `coordinator`.
+    func open(in coordinator: PersistentStoreCoordinator) throws -> any IncrementalStore {
+        try coordinator.addStore(
+            type: typeName, configuration: configuration(in: coordinator.model), at: url,
+            options: StoreOptions(isReadOnly: true))
+    }
+
+    /// The configuration of `model` holding exactly the entities the store records; `nil` when
+    /// the store holds every entity or no configuration matches.
+    func configuration(in model: ManagedObjectModel) -> String? {
+        let recorded = Set(metadata.versionHashes.keys)
+        guard recorded != Set(model.entityNames(inConfiguration: nil)) else { return nil }
+        return model.configurations.keys.sorted().first { Set(model.entityNames(inConfiguration: $0)) == recorded }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataConformance
+import StrataStores
+
+/// `strata`: looks into, copies and checks store files of every built-in type.
+@main
+struct StrataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata",
+        abstract: "Inspect, dump, convert and validate Strata store files, and run the conformance suite.",
+        version: StrataVersion.current,
+        subcommands: [Demo.self, Inspect.self, Dump.self, Convert.self, Validate.self, Conformance.self])
+
+    /// The environment variable that makes the executable the conformance worker of the store
+    /// type it names: `strata conformance` sets it for the child processes the suite starts.
+    static let workerEnvironmentKey = "STRATA_CONFORMANCE_WORKER"
+
+    /// Runs the command line, or the conformance worker when ``workerEnvironmentKey`` is set.
+    static func main() {
+        if let typeName = ProcessInfo.processInfo.environment[workerEnvironmentKey],
+            let storeType = StoreType.builtInFileTypes.first(where: { $0.name == typeName })
+        {
+            Foundation.exit(
+                ConformanceWorker.run(storeType: storeType, arguments: Array(CommandLine.arguments.dropFirst())))
+        }
+        main(nil)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Strata
+import StrataSQLite
+
+extension PersistentContainer {
+    /// Creates a container for `model` that knows every built-in store type, with one SQLite
+    /// store named after the container (`name.sqlite`) in `directory`.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(name: "Guidebook", model: model)
+    /// try await container.loadPersistentStores()
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` when the model is invalid.
+    public convenience init(
+        name: String, model: ManagedObjectModel, directory: URL = PersistentContainer.defaultDirectoryURL()
+    ) throws {
+        try self.init(
+            name: name, model: model, storeTypes: StoreType.builtInFileTypes,
+            defaultStoreType: SQLiteStore.storeTypeName, directory: directory)
+    }
+}

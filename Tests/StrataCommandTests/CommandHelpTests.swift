@@ -1,0 +1,16 @@
+import Testing
+
+@Suite struct CommandHelpTests {
+    @Test(arguments: [[], ["demo"], ["inspect"], ["dump"], ["convert"], ["validate"], ["conformance"]])
+    func everyCommandHasHelp(command: [String]) throws {
+        let outcome = try StrataProcess.run(command + ["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.output.contains("USAGE: strata"))
+    }
+
+    @Test func anUnknownCommandFails() throws {
+        let outcome = try StrataProcess.run(["explode"])
+        #expect(outcome.status != 0)
+        #expect(outcome.error.contains("explode"))
+    }
+}

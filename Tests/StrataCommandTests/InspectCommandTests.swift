@@ -1,0 +1,57 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+@Suite struct InspectCommandTests {
+    @Test func describesAStoreFromItsOwnMetadata() throws {
+        let directory = try TemporaryDirectory()
+        let url = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
+        let outcome = try StrataProcess.run(["inspect", url.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.output.contains("Type: SQLite"))
+        #expect(outcome.output.contains("UUID: "))
+        #expect(outcome.output.contains("  City: 3"))
+        #expect(outcome.output.contains("  Country: 2"))
+        #expect(outcome.output.contains("Version hashes layout: 3"))
+    }
+
+    @Test func saysAnAppleStoreNeedsAModelForCounts() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try AppleFixtures.copyStore(into: directory)
+        let outcome = try StrataProcess.run(["inspect", copy.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("Type: SQLite"))
+        #expect(outcome.output.contains("does not record its model"))
+        #expect(outcome.output.contains("Written by: Core Data"))
+    }
+
+    @Test func countsAnAppleStoreWithAVersionOfAModelBundle() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try AppleFixtures.copyStore(into: directory)
+        let outcome = try StrataProcess.run([
+            "inspect", copy.path, "--model", AppleFixtures.modelBundle.path, "--model-version",
+            "CoreDataMigration_Example",
+        ])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("  Post: 10"))
+        let unknown = try StrataProcess.run([
+            "inspect", copy.path, "--model", AppleFixtures.modelBundle.path, "--model-version", "Nine",
+        ])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.hasPrefix("strata: "))
+    }
+
+    @Test func failsOnAMissingOrForeignFile() throws {
+        let directory = try TemporaryDirectory()
+        let missing = try StrataProcess.run(["inspect", directory.file("none.sqlite").path])
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("strata: There is no file at"))
+        #expect(missing.error.split(separator: "\n").count == 1)
+
+        let text = directory.file("notes.txt")
+        try Data("plain text".utf8).write(to: text)
+        let foreign = try StrataProcess.run(["inspect", text.path])
+        #expect(foreign.status == 1)
+        #expect(foreign.error.contains("is not a store file"))
+    }
+}

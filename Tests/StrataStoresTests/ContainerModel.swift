@@ -1,0 +1,14 @@
+import Strata
+
+/// The model of the container tests: cities with a name and a population.
+enum ContainerModel {
+    /// `City` with `name` (string) and `population` (integer 64).
+    static func make() -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("City") {
+                Attribute("name", .string)
+                Attribute("population", .integer64)
+            }
+        }
+    }
+}
