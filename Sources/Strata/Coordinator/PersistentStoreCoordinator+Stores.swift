@@ -77,6 +77,7 @@ extension PersistentStoreCoordinator {
             try (replacement as? any CoordinatorAttachedStore)?.willAttach()
             state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
         }
+        rowCache.removeSnapshots(ofStore: store.identifier)
         (store as? any CoordinatorAttachedStore)?.didDetach()
     }
 
@@ -92,6 +93,7 @@ extension PersistentStoreCoordinator {
             }
             state.stores.remove(at: index)
         }
+        rowCache.removeSnapshots(ofStore: store.identifier)
         (store as? any CoordinatorAttachedStore)?.didDetach()
     }
 

@@ -41,6 +41,14 @@ final class RowCache: Sendable {
         }
     }
 
+    /// Forgets every snapshot of the store `identifier`: it was removed, or replaced by a copy
+    /// (migration keeps the identifier, but not always the references).
+    func removeSnapshots(ofStore identifier: String) {
+        entries.withLock { entries in
+            entries.removeAll { $0.key.storeIdentifier == identifier }
+        }
+    }
+
     /// Forgets the snapshots of `objectIDs`.
     func remove(_ objectIDs: some Sequence<ObjectID>) {
         entries.withLock { entries in
