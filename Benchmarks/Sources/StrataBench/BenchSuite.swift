@@ -4,6 +4,10 @@ import Foundation
 struct BenchSuite {
     let count: Int
     let repetitions: Int
+    /// The stores to measure, by name; every store when empty.
+    let stores: [String]
+    /// The workloads to run; every workload when empty.
+    let workloads: [Workload]
     /// Where progress goes: standard error, so that `--json` leaves only JSON on standard output.
     let log: (String) -> Void
 
@@ -26,11 +30,11 @@ struct BenchSuite {
         ]
         let peer = try GRDBPeer(data: data, records: records)
         var results: [BenchResult] = []
-        for setup in StoreSetup.all {
+        for setup in StoreSetup.all where stores.isEmpty || stores.contains(setup.name) {
             let subject = try StrataSubject(setup, data: data, records: records, model: model)
             defer { subject.scratch.remove() }
             guard let floor = floors[setup.name] else { continue }
-            for workload in Workload.allCases where workload != .memory {
+            for workload in Workload.allCases where workload != .memory && runs(workload) {
                 log("\(setup.name) \(workload.rawValue)")
                 guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
                 let raw = try sample(
@@ -43,6 +47,7 @@ struct BenchSuite {
                         maxMs: measured.max, ratioToRaw: raw.map { measured.median / $0.median },
                         ratioToGRDB: grdb.map { measured.median / $0.median }, peakRSSBytes: nil))
             }
+            guard runs(.memory) else { continue }
             log("\(setup.name) memory")
             let (full, fullPeak) = try MemoryProbe.measure(
                 store: setup.name, kind: .materialised, folder: subject.full, repetitions: repetitions)
@@ -64,4 +69,6 @@ struct BenchSuite {
         }
         return BenchReport(n: count, machine: Machine.description, results: results)
     }
+
+    private func runs(_ workload: Workload) -> Bool { workloads.isEmpty || workloads.contains(workload) }
 }

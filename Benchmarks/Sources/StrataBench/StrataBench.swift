@@ -25,6 +25,12 @@ struct Run: ParsableCommand {
     @Option(help: "Timed repetitions of each workload after one warm-up (at least 5).")
     var repetitions: Int?
 
+    @Option(name: .customLong("store"), help: "Measure only this store (SQLite, LMDB, XML, Binary); repeatable.")
+    var stores: [String] = []
+
+    @Option(name: .customLong("workload"), help: "Run only this workload, such as fetch-all; repeatable.")
+    var workloads: [Workload] = []
+
     func validate() throws {
         if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
         if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
@@ -32,7 +38,8 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let suite = BenchSuite(
-            count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7),
+            count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7), stores: stores,
+            workloads: workloads,
             log: { FileHandle.standardError.write(Data(("· " + $0 + "\n").utf8)) })
         let report = try suite.run()
         if json {
@@ -44,6 +51,8 @@ struct Run: ParsableCommand {
         }
     }
 }
+
+extension Workload: ExpressibleByArgument {}
 
 /// One memory measurement, run by the benchmark in a child process of its own.
 struct Probe: ParsableCommand {
