@@ -98,18 +98,24 @@ final class StrataSubject: BenchSubject {
         consume(sum)
     }
 
-    /// The IDs of the objects load, update and delete touch, in a coordinator on `folder`.
-    private func touchedObjectIDs(_ coordinator: PersistentStoreCoordinator) throws -> [ObjectID] {
-        var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
-        request.sortDescriptors = [FetchSortDescriptor("number")]
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let all = try context.performAndWait { try context.fetchObjectIDs(request) }
-        return data.touchedIDs.map { all[Int($0) - 1] }
+    /// The IDs of the objects load, update and delete touch, found once in the full store. A
+    /// copy of the store has the same identifier and references, so they name its objects too.
+    private var touchedObjectIDs: [ObjectID] = []
+
+    private func touched() throws -> [ObjectID] {
+        if touchedObjectIDs.isEmpty {
+            var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
+            request.sortDescriptors = [FetchSortDescriptor("number")]
+            let context = ManagedObjectContext(coordinator: try open(full))
+            let all = try context.performAndWait { try context.fetchObjectIDs(request) }
+            touchedObjectIDs = data.touchedIDs.map { all[Int($0) - 1] }
+        }
+        return touchedObjectIDs
     }
 
     private func loadByID() throws -> Duration {
+        let ids = try touched()
         let coordinator = try open(full)
-        let ids = try touchedObjectIDs(coordinator)
         let context = ManagedObjectContext(coordinator: coordinator)
         return try clock {
             consume(
@@ -141,7 +147,7 @@ final class StrataSubject: BenchSubject {
     /// Applies `body` to each touched object of a fresh copy of the full store, then saves.
     private func change(_ body: @escaping (ManagedObject, ManagedObjectContext) throws -> Void) throws -> Duration {
         let coordinator = try open(try scratch.copy(full, as: "changed"))
-        let ids = try touchedObjectIDs(coordinator)
+        let ids = try touched()
         let context = ManagedObjectContext(coordinator: coordinator)
         return try clock {
             try context.performAndWait {
