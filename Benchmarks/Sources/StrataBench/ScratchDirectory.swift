@@ -2,11 +2,16 @@ import Foundation
 
 /// A folder under the system's temporary folder for one subject's files, removed by ``remove()``.
 struct ScratchDirectory: Sendable {
+    /// The folder of this run's scratch folders.
+    static let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(getpid())")
+
     let url: URL
 
+    /// Removes every scratch folder of this run.
+    static func removeRoot() { try? FileManager.default.removeItem(at: root) }
+
     init(_ name: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(getpid())")
-            .appendingPathComponent(name)
+        url = Self.root.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

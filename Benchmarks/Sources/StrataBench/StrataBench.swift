@@ -41,6 +41,7 @@ struct Run: ParsableCommand {
             count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7), stores: stores,
             workloads: workloads,
             log: { FileHandle.standardError.write(Data(("· " + $0 + "\n").utf8)) })
+        defer { ScratchDirectory.removeRoot() }
         let report = try suite.run()
         if json {
             let encoder = JSONEncoder()
