@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test soak demo lint format
+.PHONY: deps build test soak demo bench lint format
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu).
 deps:
@@ -36,10 +36,16 @@ soak: deps
 demo: deps
 	$(SWIFT) run $(SWIFT_FLAGS) strata demo
 
+## bench: build the benchmark package (Benchmarks/) in release mode and run it; pass options
+## with BENCH_ARGS, e.g. `make bench BENCH_ARGS='--quick --json'` (then only JSON goes to stdout).
+bench: deps
+	@$(SWIFT) build -c release --package-path Benchmarks >&2
+	@"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/StrataBench" $(BENCH_ARGS)
+
 ## lint: check formatting against .swift-format.
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources
 
 ## format: rewrite sources in the project's format.
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources

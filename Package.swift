@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "StrataConformanceTesting", targets: ["StrataConformanceTesting"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
+        .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],

@@ -23,7 +23,9 @@ extension ContextChanges: Sendable {}
 /// Objects changed since a notification was last posted.
 struct ObjectChanges {
     var inserted: OrderedSet<ManagedObject> = []
-    var updated: OrderedSet<ManagedObject> = []
+    /// A plain set, unlike the others: objects leave it one by one as they are deleted, which
+    /// would move every later member of an ordered set; its order is never shown.
+    var updated: Set<ManagedObject> = []
     var deleted: OrderedSet<ManagedObject> = []
     var refreshed: OrderedSet<ManagedObject> = []
 
@@ -31,7 +33,7 @@ struct ObjectChanges {
 
     func changes(kind: ContextNotification.Kind, contextName: String?) -> ContextChanges {
         ContextChanges(
-            insertedObjects: Set(inserted), updatedObjects: Set(updated), deletedObjects: Set(deleted),
+            insertedObjects: Set(inserted), updatedObjects: updated, deletedObjects: Set(deleted),
             refreshedObjects: Set(refreshed),
             notification: ContextNotification(
                 kind: kind, contextName: contextName, insertedObjectIDs: Set(inserted.map(\.objectID)),

@@ -50,7 +50,7 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         var willSave = ObjectChanges()
         willSave.inserted = pendingInserts
-        willSave.updated = OrderedSet(pendingChanges.filter { $0.isUpdated })
+        willSave.updated = Set(pendingChanges.filter { $0.isUpdated })
         willSave.deleted = pendingDeletions
         post(willSave, as: .willSave)
         for object in OrderedSet(pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements) {
@@ -72,7 +72,7 @@ extension ManagedObjectContext {
                 throw error
             }
             saved.inserted.append(contentsOf: share.inserted)
-            saved.updated.append(contentsOf: share.updated)
+            saved.updated.formUnion(share.updated)
             saved.deleted.append(contentsOf: share.deleted)
         }
         discardUnsavedNewDeletions()
@@ -119,18 +119,21 @@ extension ManagedObjectContext {
         // The store may hold more than was written (derived attributes its triggers keep), so
         // saved objects are read afresh next time.
         coordinator.rowCache.remove((share.updated + share.deleted).map(\.objectID))
-        for object in share.inserted + share.updated {
+        // Removed from the pending sets all at once: removing from an ordered set one by one
+        // moves its later members each time, which made large saves quadratic.
+        let saved = share.inserted + share.updated
+        pendingInserts.subtract(saved)
+        pendingChanges.subtract(saved)
+        for object in saved {
             object.committedVersion += 1
             object.committedValues = object.currentValues
             for (key, members) in object.currentMembers { object.committedMembers[key] = members }
-            pendingInserts.remove(object)
-            pendingChanges.remove(object)
             snapshotCache[object.objectID] = nil
             object.didSave()
         }
+        pendingDeletions.subtract(share.deleted)
+        pendingChanges.subtract(share.deleted)
         for object in share.deleted {
-            pendingDeletions.remove(object)
-            pendingChanges.remove(object)
             registered[object.objectID] = nil
             snapshotCache[object.objectID] = nil
             object.didSave()

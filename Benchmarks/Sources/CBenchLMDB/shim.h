@@ -1,0 +1,2 @@
+// System LMDB, found through pkg-config `lmdb` (Debian: liblmdb-dev).
+#include <lmdb.h>

@@ -1,0 +1,45 @@
+import Foundation
+import Strata
+
+/// The model every store is measured on: one entity with an indexed Int64, a 16-character
+/// string, a double, a date, a boolean, 32 bytes of data and a to-many relationship to itself.
+enum BenchModel {
+    static let entity = "Item"
+
+    static func makeModel() throws -> ManagedObjectModel {
+        let model = ManagedObjectModel {
+            Entity("Item") {
+                Attribute("number", .integer64, optional: false).indexed()
+                Attribute("name", .string)
+                Attribute("score", .double)
+                Attribute("stamp", .date)
+                Attribute("flag", .boolean)
+                Attribute("blob", .binary)
+                Relationship.toMany("children", destination: "Item", inverse: "parent")
+                Relationship.toOne("parent", destination: "Item", inverse: "children")
+            }
+        }
+        try model.freeze()
+        return model
+    }
+
+    /// Sets the attributes of `object` from `record`.
+    static func fill(_ object: ManagedObject, from record: ItemRecord) throws {
+        try object.setValue(.integer64(record.number), forKey: "number")
+        try object.setValue(.string(record.name), forKey: "name")
+        try object.setValue(.double(record.score), forKey: "score")
+        try object.setValue(.date(Date(timeIntervalSinceReferenceDate: record.stamp)), forKey: "stamp")
+        try object.setValue(.boolean(record.flag), forKey: "flag")
+        try object.setValue(.binary(Data(record.blob)), forKey: "blob")
+    }
+
+    /// Reads every attribute of `object`, firing it if it is a fault; returns a checksum so
+    /// the reads cannot be optimised away.
+    static func touch(_ object: ManagedObject) throws -> Int {
+        var sum = 0
+        for key in ["number", "name", "score", "stamp", "flag", "blob"] {
+            if case .string(let text) = try object.value(forKey: key) { sum &+= text.utf8.count } else { sum &+= 1 }
+        }
+        return sum
+    }
+}

@@ -1,0 +1,35 @@
+/// One row of the report.
+struct BenchResult: Encodable, Sendable {
+    var store: String
+    var workload: String
+    var medianMs: Double
+    var minMs: Double
+    var maxMs: Double
+    var ratioToRaw: Double?
+    var ratioToGRDB: Double?
+    var peakRSSBytes: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case store, workload, medianMs, minMs, maxMs, ratioToRaw, ratioToGRDB, peakRSSBytes
+    }
+
+    // Written by hand so that missing ratios and sizes appear as `null` rather than vanish.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(store, forKey: .store)
+        try container.encode(workload, forKey: .workload)
+        try container.encode(medianMs, forKey: .medianMs)
+        try container.encode(minMs, forKey: .minMs)
+        try container.encode(maxMs, forKey: .maxMs)
+        try container.encode(ratioToRaw, forKey: .ratioToRaw)
+        try container.encode(ratioToGRDB, forKey: .ratioToGRDB)
+        try container.encode(peakRSSBytes.map { Int($0) }, forKey: .peakRSSBytes)
+    }
+}
+
+/// The whole report: `{"n": N, "machine": "…", "results": […]}`.
+struct BenchReport: Encodable, Sendable {
+    var n: Int
+    var machine: String
+    var results: [BenchResult]
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One run of every workload on every store, its raw floor and the peer.
+struct BenchSuite {
+    let count: Int
+    let repetitions: Int
+    /// The stores to measure, by name; every store when empty.
+    let stores: [String]
+    /// The workloads to run; every workload when empty.
+    let workloads: [Workload]
+    /// Where progress goes: standard error, so that `--json` leaves only JSON on standard output.
+    let log: (String) -> Void
+
+    func run() throws -> BenchReport {
+        let data = BenchData(count: count)
+        let records = data.records
+        let model = try BenchModel.makeModel()
+        log("Preparing stores of \(count) objects")
+        let rawSQLite = try RawSQLite(data: data, records: records)
+        let rawLMDB = try RawLMDB(data: data, records: records)
+        let rawXML = try WholeFileFloor(store: "XML", format: RawXMLFormat(), data: data, records: records)
+        let rawBinary = try WholeFileFloor(store: "Binary", format: RawBinaryFormat(), data: data, records: records)
+        let floors: [String: (subject: any BenchSubject, folder: URL)] = [
+            "SQLite": (rawSQLite, rawSQLite.full), "LMDB": (rawLMDB, rawLMDB.full),
+            "XML": (rawXML, rawXML.full.deletingLastPathComponent()),
+            "Binary": (rawBinary, rawBinary.full.deletingLastPathComponent()),
+        ]
+        let conversions: [String: RawConversion] = [
+            "SQLite": .sqliteToLMDB(rawSQLite, rawLMDB), "LMDB": .lmdbToBinary(rawLMDB, rawBinary),
+        ]
+        let peer = try GRDBPeer(data: data, records: records)
+        var results: [BenchResult] = []
+        for setup in StoreSetup.all where stores.isEmpty || stores.contains(setup.name) {
+            let subject = try StrataSubject(setup, data: data, records: records, model: model)
+            defer { subject.scratch.remove() }
+            guard let floor = floors[setup.name] else { continue }
+            for workload in Workload.allCases where workload != .memory && runs(workload) {
+                log("\(setup.name) \(workload.rawValue)")
+                guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
+                let raw = try sample(
+                    workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject, workload,
+                    repetitions: repetitions)
+                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
+                results.append(
+                    BenchResult(
+                        store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,
+                        maxMs: measured.max, ratioToRaw: raw.map { measured.median / $0.median },
+                        ratioToGRDB: grdb.map { measured.median / $0.median }, peakRSSBytes: nil))
+            }
+            guard runs(.memory) else { continue }
+            log("\(setup.name) memory")
+            let (full, fullPeak) = try MemoryProbe.measure(
+                store: setup.name, kind: .materialised, folder: subject.full, repetitions: repetitions)
+            let (batched, batchedPeak) = try MemoryProbe.measure(
+                store: setup.name, kind: .batched, folder: subject.full, repetitions: repetitions)
+            let (_, rawPeak) = try MemoryProbe.measure(
+                store: setup.name, kind: .raw, folder: floor.folder, repetitions: repetitions)
+            if let index = results.firstIndex(where: { $0.store == setup.name && $0.workload == "fetch-all" }) {
+                results[index].peakRSSBytes = fullPeak
+            }
+            log("\(setup.name) materialised fetch in a child: \(Int(full.median)) ms")
+            results.append(
+                BenchResult(
+                    store: setup.name, workload: Workload.memory.rawValue, medianMs: batched.median, minMs: batched.min,
+                    maxMs: batched.max, ratioToRaw: batchedPeak / rawPeak, ratioToGRDB: nil, peakRSSBytes: batchedPeak))
+        }
+        for scratch in [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch, peer.scratch] {
+            scratch.remove()
+        }
+        return BenchReport(n: count, machine: Machine.description, results: results)
+    }
+
+    private func runs(_ workload: Workload) -> Bool { workloads.isEmpty || workloads.contains(workload) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The report as a readable table, one block per store.
+enum ReportTable {
+    static func render(_ report: BenchReport) -> String {
+        var lines = ["Strata benchmarks, N = \(report.n), on \(report.machine)", ""]
+        let header = ["workload", "median ms", "min–max ms", "× raw", "× GRDB", "peak RSS"]
+        for store in StoreSetup.all.map(\.name) {
+            let rows = report.results.filter { $0.store == store }
+            guard !rows.isEmpty else { continue }
+            lines.append("\(store) store")
+            var table = [header]
+            for row in rows {
+                table.append([
+                    row.workload, format(row.medianMs), "\(format(row.minMs))–\(format(row.maxMs))",
+                    row.ratioToRaw.map { String(format: "%.2f", $0) } ?? "–",
+                    row.ratioToGRDB.map { String(format: "%.2f", $0) } ?? "–",
+                    row.peakRSSBytes.map { String(format: "%.1f MiB", $0 / 1_048_576) } ?? "–",
+                ])
+            }
+            let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+            for (index, cells) in table.enumerated() {
+                lines.append(
+                    zip(cells, widths).enumerated().map { column, pair in
+                        let padding = String(repeating: " ", count: pair.1 - pair.0.count)
+                        return column == 0 ? pair.0 + padding : padding + pair.0
+                    }.joined(separator: "  "))
+                if index == 0 { lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ milliseconds: Double) -> String {
+        milliseconds >= 100 ? String(format: "%.0f", milliseconds) : String(format: "%.2f", milliseconds)
+    }
+}

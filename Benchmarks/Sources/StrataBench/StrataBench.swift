@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+
+/// `make bench`: every Strata store against its raw floor and against GRDB.
+@main
+struct StrataBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-bench", abstract: "Measures every Strata store against its raw floor and against GRDB.",
+        subcommands: [Run.self, Probe.self], defaultSubcommand: Run.self)
+}
+
+/// The benchmark run.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Runs every workload and prints the report.")
+
+    @Flag(help: "N = 20 000 and 5 repetitions, for a run of under two minutes.")
+    var quick = false
+
+    @Flag(help: "Print only the JSON report on standard output.")
+    var json = false
+
+    @Option(help: "The number of objects (default 100 000, or 20 000 with --quick).")
+    var count: Int?
+
+    @Option(help: "Timed repetitions of each workload after one warm-up (at least 5).")
+    var repetitions: Int?
+
+    @Option(name: .customLong("store"), help: "Measure only this store (SQLite, LMDB, XML, Binary); repeatable.")
+    var stores: [String] = []
+
+    @Option(name: .customLong("workload"), help: "Run only this workload, such as fetch-all; repeatable.")
+    var workloads: [Workload] = []
+
+    func validate() throws {
+        if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
+        if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
+    }
+
+    func run() throws {
+        let suite = BenchSuite(
+            count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7), stores: stores,
+            workloads: workloads,
+            log: { FileHandle.standardError.write(Data(("· " + $0 + "\n").utf8)) })
+        defer { ScratchDirectory.removeRoot() }
+        let report = try suite.run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(ReportTable.render(report))
+        }
+    }
+}
+
+extension Workload: ExpressibleByArgument {}
+
+/// One memory measurement, run by the benchmark in a child process of its own.
+struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(shouldDisplay: false)
+
+    @Argument var store: String
+    @Argument var kind: String
+    @Argument var folder: String
+    @Argument var output: String
+
+    func run() throws {
+        guard let kind = MemoryProbe.Kind(rawValue: kind) else { throw ValidationError("Unknown probe '\(kind)'.") }
+        try MemoryProbe.run(
+            store: store, kind: kind, folder: URL(fileURLWithPath: folder), output: URL(fileURLWithPath: output))
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Strata
+import StrataBinary
+import StrataLMDB
+import StrataSQLite
+import StrataXML
+
+/// A Strata store used as an application uses it: a coordinator, a context, fetches and saves.
+/// A store of every object, made once, serves the read workloads; update, delete and convert
+/// work on a fresh copy of it.
+final class StrataSubject: BenchSubject {
+    static let storeTypes: [StoreType] = [.sqlite, .lmdb, .xml, .binary]
+
+    let setup: StoreSetup
+    let data: BenchData
+    let records: [ItemRecord]
+    let model: ManagedObjectModel
+    let scratch: ScratchDirectory
+    let full: URL
+
+    var store: String { setup.name }
+
+    init(_ setup: StoreSetup, data: BenchData, records: [ItemRecord], model: ManagedObjectModel) throws {
+        self.setup = setup
+        self.data = data
+        self.records = records
+        self.model = model
+        let scratch = try ScratchDirectory("strata-\(setup.name)")
+        self.scratch = scratch
+        full = try scratch.fresh("full")
+        let coordinator = try open(full)
+        try insertAll(coordinator)
+    }
+
+    /// The store file inside `folder`.
+    func file(in folder: URL) -> URL { folder.appendingPathComponent(setup.fileName) }
+
+    /// A new coordinator with the store in `folder` added.
+    func open(_ folder: URL) throws -> PersistentStoreCoordinator {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: Self.storeTypes)
+        try coordinator.addStore(type: setup.type.name, at: file(in: folder))
+        return coordinator
+    }
+
+    func time(_ workload: Workload) throws -> Duration? {
+        switch workload {
+        case .insert:
+            let coordinator = try open(try scratch.fresh("insert"))
+            return try clock { try insertAll(coordinator) }
+        case .fetchAll: return try clock { try fetch(FetchRequest<ManagedObject>(entityName: BenchModel.entity)) }
+        case .fetchIndexed:
+            var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
+            request.predicate = try FetchPredicate(format: "number < %lld", data.indexedBound)
+            return try clock { try fetch(request) }
+        case .loadByID: return try loadByID()
+        case .traverse: return try traverse()
+        case .update: return try change { object, context in try object.setValue(.double(-1), forKey: "score") }
+        case .delete: return try change { object, context in try context.delete(object) }
+        case .openCount:
+            return try clock {
+                let context = ManagedObjectContext(coordinator: try open(full))
+                consume(
+                    try context.performAndWait {
+                        try context.count(for: FetchRequest<ManagedObject>(entityName: BenchModel.entity))
+                    })
+            }
+        case .convert: return try convert()
+        case .memory: return nil
+        }
+    }
+
+    private func insertAll(_ coordinator: PersistentStoreCoordinator) throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            var objects: [ManagedObject] = []
+            objects.reserveCapacity(records.count)
+            for record in records {
+                let object = try context.insertNewObject(forEntityName: BenchModel.entity)
+                try BenchModel.fill(object, from: record)
+                objects.append(object)
+            }
+            for record in records where !record.children.isEmpty {
+                try objects[Int(record.id) - 1].setObjects(
+                    record.children.map { objects[Int($0) - 1] }, forKey: "children")
+            }
+            try context.save()
+        }
+    }
+
+    /// Opens the full store and fetches `request` as loaded objects, reading every attribute.
+    private func fetch(_ request: FetchRequest<ManagedObject>) throws {
+        var request = request
+        request.returnsObjectsAsFaults = false
+        let context = ManagedObjectContext(coordinator: try open(full))
+        let sum = try context.performAndWait {
+            try context.fetch(request).reduce(0) { $0 &+ (try BenchModel.touch($1)) }
+        }
+        consume(sum)
+    }
+
+    /// The IDs of the objects load, update and delete touch, found once in the full store. A
+    /// copy of the store has the same identifier and references, so they name its objects too.
+    private var touchedObjectIDs: [ObjectID] = []
+
+    private func touched() throws -> [ObjectID] {
+        if touchedObjectIDs.isEmpty {
+            var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
+            request.sortDescriptors = [FetchSortDescriptor("number")]
+            let context = ManagedObjectContext(coordinator: try open(full))
+            let all = try context.performAndWait { try context.fetchObjectIDs(request) }
+            touchedObjectIDs = data.touchedIDs.map { all[Int($0) - 1] }
+        }
+        return touchedObjectIDs
+    }
+
+    private func loadByID() throws -> Duration {
+        let ids = try touched()
+        let coordinator = try open(full)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try clock {
+            consume(
+                try context.performAndWait {
+                    try ids.reduce(0) { $0 &+ (try BenchModel.touch(context.object(with: $1))) }
+                })
+        }
+    }
+
+    private func traverse() throws -> Duration {
+        let coordinator = try open(full)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
+        request.predicate = try FetchPredicate(format: "number < %d", data.traversedParents)
+        return try clock {
+            let sum = try context.performAndWait {
+                var sum = 0
+                for parent in try context.fetch(request) {
+                    for child in try parent.objects(forKey: "children") {
+                        if case .string(let name) = try child.value(forKey: "name") { sum &+= name.utf8.count }
+                    }
+                }
+                return sum
+            }
+            consume(sum)
+        }
+    }
+
+    /// Applies `body` to each touched object of a fresh copy of the full store, then saves.
+    private func change(_ body: @escaping (ManagedObject, ManagedObjectContext) throws -> Void) throws -> Duration {
+        let coordinator = try open(try scratch.copy(full, as: "changed"))
+        let ids = try touched()
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try clock {
+            try context.performAndWait {
+                for id in ids { try body(context.object(with: id), context) }
+                try context.save()
+            }
+        }
+    }
+
+    private func convert() throws -> Duration? {
+        guard let target = setup.conversionTarget.map(StoreSetup.named) else { return nil }
+        let coordinator = try open(try scratch.copy(full, as: "source"))
+        let destination = try scratch.fresh("converted").appendingPathComponent(target.fileName)
+        guard let source = coordinator.stores.first else { return nil }
+        return try clock { try coordinator.migratePersistentStore(source, to: destination, type: target.type.name) }
+    }
+}

@@ -1,0 +1,33 @@
+/// The workloads of the benchmark, named as in the report.
+enum Workload: String, CaseIterable, Sendable {
+    case insert
+    case fetchAll = "fetch-all"
+    case fetchIndexed = "fetch-indexed"
+    case loadByID = "load-by-id"
+    case traverse
+    case update
+    case delete
+    case openCount = "open-count"
+    case convert
+    case memory
+}
+
+/// Something measured: a Strata store, a raw floor or the peer. Each call of ``time(_:)``
+/// prepares what it needs untimed, then runs `workload` once and returns the time it took.
+protocol BenchSubject {
+    /// The store's name in the report ("SQLite", "LMDB", "XML", "Binary").
+    var store: String { get }
+    /// The subject's measured time of one run of `workload`, or `nil` when it has no such workload.
+    func time(_ workload: Workload) throws -> Duration?
+}
+
+/// Runs `body` and returns how long it took.
+func clock(_ body: () throws -> Void) rethrows -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    return clock.now - start
+}
+
+/// Keeps `value` alive and observed, so the optimiser cannot drop the work that made it.
+@inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
