@@ -9,13 +9,8 @@ import Testing
 @Suite struct JSONFileStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .jsonFile(), storage: .file(pathExtension: "json"),
-        workerExecutable: productsFolder.appendingPathComponent("JSONStoreConformanceWorker"),
+        workerExecutable: BuiltProducts.executable("JSONStoreConformanceWorker"),
         markNewerFormatVersion: JSONFileStore.markNewerFormatVersion)
-
-    /// The folder of the built products, which holds the test runner and the worker next to it.
-    static var productsFolder: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

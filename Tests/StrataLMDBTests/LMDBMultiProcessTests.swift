@@ -6,10 +6,7 @@ import Testing
 
 /// Two processes read a store while a third writes it: each read sees one committed state.
 @Suite struct LMDBMultiProcessTests {
-    static var worker: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("LMDBReadWriteWorker")
-    }
+    static var worker: URL { BuiltProducts.executable("LMDBReadWriteWorker") }
 
     @Test func twoReadersSeeConsistentStatesWhileAWriterSavesAndGrowsTheMap() throws {
         let directory = try TemporaryDirectory()

@@ -3,6 +3,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataConformanceTesting
+import StrataTestSupport
 import Testing
 
 @testable import StrataLMDB
@@ -11,13 +12,8 @@ import Testing
 @Suite struct LMDBStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .lmdb, storage: .file(pathExtension: "lmdb"),
-        workerExecutable: productsFolder.appendingPathComponent("LMDBStoreConformanceWorker"),
+        workerExecutable: BuiltProducts.executable("LMDBStoreConformanceWorker"),
         markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) })
-
-    /// The folder of the built products, which holds the test runner and the worker next to it.
-    static var productsFolder: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataConformanceTesting
+import StrataTestSupport
 import StrataXML
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite struct XMLStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .xml, storage: .file(pathExtension: "xml"),
-        workerExecutable: XMLStoreTestFiles.builtProduct("XMLStoreConformanceWorker"),
+        workerExecutable: BuiltProducts.executable("XMLStoreConformanceWorker"),
         markNewerFormatVersion: XMLStoreTestFiles.markNewerFormatVersion)
 
     @Test(arguments: suite.checks)

@@ -3,12 +3,6 @@ import Strata
 
 /// Helpers that edit XML store files on disk for tests.
 enum XMLStoreTestFiles {
-    /// The built product `name`, which sits next to the test runner.
-    static func builtProduct(_ name: String) -> URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent(name)
-    }
-
     /// Rewrites the closed store file at `url` so that its `<version>` is one past the format
     /// version Strata reads.
     @Sendable static func markNewerFormatVersion(at url: URL) throws {

@@ -24,7 +24,6 @@ extension ManagedObjectContext {
                 share.deleted.removeAll { $0 === object }
                 try refresh(object, mergeChanges: false)
                 load(object, from: stored)
-                unprocessedChanges.refreshed.append(object)
             case .mergeByPropertyObjectTrump where !isDeletion:
                 load(object, from: stored)
                 forgetUnchangedMembers(of: object)

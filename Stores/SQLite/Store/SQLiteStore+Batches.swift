@@ -74,11 +74,7 @@ extension SQLiteStore {
     /// each member's key and entity number (`NULL` for an owner without members), members in
     /// the order single loads give them.
     private func membersStatement(of relationship: RelationshipDescription, in entity: EntitySchema) throws -> String {
-        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
-            throw StoreError(
-                code: .unsupported,
-                message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
-        }
+        let storage = try toManyStorage(of: relationship, in: entity)
         let owners = try table(of: entity.name).name
         switch storage {
         case .foreignKey(let table, let column, _, let orderColumn):

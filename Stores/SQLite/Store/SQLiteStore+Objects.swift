@@ -38,11 +38,7 @@ extension SQLiteStore {
         on connection: SQLiteConnection
     ) throws -> [ObjectID] {
         let key = try primaryKey(of: objectID)
-        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
-            throw StoreError(
-                code: .unsupported,
-                message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
-        }
+        let storage = try toManyStorage(of: relationship, in: entity)
         let sql: String
         switch storage {
         case .foreignKey(let table, let column, _, let orderColumn):
@@ -58,5 +54,19 @@ extension SQLiteStore {
         return try connection.cachedStatement(sql).rows([.integer(key)]) { statement in
             (statement.value(at: 0), statement.value(at: 1))
         }.map { try self.objectID(primaryKey: $0.0, entityNumber: $0.1) }
+    }
+
+    /// Where the layout keeps the members of the to-many `relationship` of `entity`.
+    ///
+    /// - Throws: ``StoreError/Code/unsupported`` when the layout has no place for them.
+    func toManyStorage(
+        of relationship: RelationshipDescription, in entity: EntitySchema
+    ) throws -> SQLiteSchema.ToManyStorage {
+        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
+        }
+        return storage
     }
 }

@@ -84,8 +84,7 @@ import Testing
         let url = directory.file("shared.sqlite")
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.sqlite])
         let store = try coordinator.addStore(type: StoreType.sqlite.name, at: url)
-        let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("SQLiteContentionWorker")
+        let worker = BuiltProducts.executable("SQLiteContentionWorker")
         let processes = try ["a", "b"].map { name in
             let process = Process()
             process.executableURL = worker

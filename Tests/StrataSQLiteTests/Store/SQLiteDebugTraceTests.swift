@@ -8,8 +8,7 @@ import Testing
     private func tracedOutput(level: String) throws -> String {
         let directory = try TemporaryDirectory()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("SQLiteContentionWorker")
+        process.executableURL = BuiltProducts.executable("SQLiteContentionWorker")
         process.arguments = [directory.file("traced.sqlite").path, "tracer", "1"]
         process.environment = ["STRATA_SQL_DEBUG": level]
         let errors = Pipe()
