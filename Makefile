@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test soak demo bench lint format
+.PHONY: deps build test soak tsan demo bench lint format
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu).
 deps:
@@ -31,6 +31,12 @@ test: deps
 soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
+
+## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
+TSAN_SUITES := ContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_SUITES)"
 
 ## demo: build a guidebook across SQLite, LMDB and XML stores and narrate each step (`strata demo`).
 demo: deps

@@ -1,13 +1,12 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// Shows a migration's progress on standard error: a bar redrawn in place on a terminal,
 /// plain lines otherwise.
 final class ProgressDisplay: Sendable {
     private static let width = 30
     private let isTerminal = isatty(FileHandle.standardError.fileDescriptor) != 0
-    private let drewBar = Mutex(false)
+    private let drewBar = Locked(false)
 
     /// Shows `progress`.
     func show(_ progress: MigrationProgress) {

@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// A store with one deliberate defect, built on the in-memory store: a negative control that
 /// the conformance suite must catch.
@@ -37,7 +36,7 @@ final class BrokenStore: IncrementalStore {
     let defect: Defect
     let base: any IncrementalStore
     /// IDs of deleted objects, for ``Defect/reusesDeletedReferences``.
-    private let deletedIDs = Mutex<[ObjectID]>([])
+    private let deletedIDs = Locked<[ObjectID]>([])
 
     init(defect: Defect, base: any IncrementalStore) {
         self.defect = defect

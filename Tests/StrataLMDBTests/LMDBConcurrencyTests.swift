@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import Synchronization
 import Testing
 
 @testable import StrataLMDB
@@ -13,7 +12,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try LMDBTestModel.open(directory.file("threads.lmdb"), settings: ["mapSize": "65536"])
         let total = 3_000
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let finished = DispatchGroup()
         for index in 0..<3 {
             finished.enter()

@@ -16,7 +16,7 @@ enum ConcurrencyChecks {
         let store = try harness.openStore(in: coordinator)
         defer { try? coordinator.remove(store) }
         let writerDone = Atomic(false)
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 3) { worker in
             let stack = CheckStack(coordinator: coordinator, store: store)
             if worker == 0 {
@@ -62,7 +62,7 @@ enum ConcurrencyChecks {
     ) { harness in
         let coordinator = try harness.makeCoordinator()
         let store = try harness.openStore(in: coordinator)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             let stack = CheckStack(coordinator: coordinator, store: store)
             do {
@@ -102,7 +102,7 @@ enum ConcurrencyChecks {
         let counter = try setup.insert(ConformanceModel.sample, ["serial": 1, "int64": 0])
         try setup.save()
         let id = counter.objectID
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             let stack = CheckStack(coordinator: coordinator, store: store)
             do {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The whole stack in one object: a model, a coordinator with its store types, the stores'
 /// descriptions, a main-queue context for the interface and background contexts for work.
@@ -31,7 +30,7 @@ public final class PersistentContainer: Sendable {
     public let viewContext: ManagedObjectContext
     /// The directory the default store's file is in.
     public let directoryURL: URL
-    private let descriptions: Mutex<[PersistentStoreDescription]>
+    private let descriptions: Locked<[PersistentStoreDescription]>
 
     /// Creates a container for `model` whose coordinator knows `storeTypes` (and in-memory
     /// stores), with one default store of `defaultStoreType` at
@@ -48,7 +47,7 @@ public final class PersistentContainer: Sendable {
         coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
         viewContext = ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
         let url = Self.defaultStoreURL(name: name, type: defaultStoreType, directory: directory)
-        descriptions = Mutex([PersistentStoreDescription(type: defaultStoreType, url: url)])
+        descriptions = Locked([PersistentStoreDescription(type: defaultStoreType, url: url)])
     }
 
     /// Where a container puts its default store of `type`: `directory/name.type` with the type

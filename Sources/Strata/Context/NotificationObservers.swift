@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Identifies an observer added with ``ManagedObjectContext/addObserver(for:_:)``.
 public struct ObserverToken: Hashable, Sendable {
     let id: Int
@@ -34,7 +32,7 @@ final class NotificationStreams: Sendable {
     private typealias Entry = (
         kinds: Set<ContextNotification.Kind>, continuation: AsyncStream<ContextNotification>.Continuation
     )
-    private let state = Mutex<(next: Int, entries: [Int: Entry])>((0, [:]))
+    private let state = Locked<(next: Int, entries: [Int: Entry])>((0, [:]))
 
     func stream(of kinds: Set<ContextNotification.Kind>) -> AsyncStream<ContextNotification> {
         let (stream, continuation) = AsyncStream<ContextNotification>.makeStream()

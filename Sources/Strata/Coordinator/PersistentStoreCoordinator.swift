@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The facade of every store to every context: it opens stores by type name, stripes the
 /// model's configurations across them, routes fetches and saves, and turns object-ID URIs back
@@ -31,13 +30,13 @@ public final class PersistentStoreCoordinator: Sendable {
     public let model: ManagedObjectModel
     /// The model's resolved form.
     public let schema: ModelSchema
-    let state: Mutex<State>
+    let state: Locked<State>
     /// The class registered for each entity.
-    let classes = Mutex<[String: ManagedObject.Type]>([:])
+    let classes = Locked<[String: ManagedObject.Type]>([:])
     /// Stored snapshots shared by the contexts, so that one object is read from its store once.
     let rowCache = RowCache()
     /// The contexts that merge other contexts' saves as they happen.
-    let mergingContexts = Mutex<[ObjectIdentifier: WeakContext]>([:])
+    let mergingContexts = Locked<[ObjectIdentifier: WeakContext]>([:])
 
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
     /// ``StoreType/inMemory`` type and `storeTypes` registered.
@@ -48,7 +47,7 @@ public final class PersistentStoreCoordinator: Sendable {
         self.model = model
         self.schema = model.schema
         let types = [StoreType.inMemory] + storeTypes
-        state = Mutex(
+        state = Locked(
             State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import OrderedCollections
-import Synchronization
 
 /// The coordinator's cache of stored snapshots, shared by its contexts: when two contexts load
 /// the same object while its snapshot is current, the store is read once.
@@ -18,7 +17,7 @@ final class RowCache: Sendable {
 
     /// The most snapshots kept.
     let capacity: Int
-    private let entries = Mutex<OrderedDictionary<ObjectID, Entry>>([:])
+    private let entries = Locked<OrderedDictionary<ObjectID, Entry>>([:])
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A model: the entities of an object graph, its configurations and fetch request templates.
 ///
 /// A model is editable until its first use — when a store or coordinator takes it, or when
@@ -30,7 +28,7 @@ public final class ManagedObjectModel: Sendable {
         var schema: ModelSchema?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a model from its parts.
     ///
@@ -44,7 +42,7 @@ public final class ManagedObjectModel: Sendable {
         entities: [EntityDescription] = [], configurations: [String: [String]] = [:],
         fetchRequestTemplates: [FetchRequestTemplate] = [], versionIdentifiers: [String] = []
     ) {
-        state = Mutex(
+        state = Locked(
             State(
                 entities: entities, configurations: configurations, fetchRequestTemplates: fetchRequestTemplates,
                 versionIdentifiers: versionIdentifiers, schema: nil))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension AtomicStore {
     /// This whole-file store as an ``IncrementalStore``: every object is kept in memory,
@@ -27,7 +26,7 @@ extension AtomicStore {
 }
 
 /// Keeps the nodes of an ``AtomicStore`` in memory and answers the incremental SPI from them.
-/// Its state sits in a `Mutex`; a save writes the file while holding it, so saves are
+/// Its state sits under a lock; a save writes the file while holding it, so saves are
 /// serialised and readers never see a half-applied change.
 ///
 /// A writable store with a file locks it (``AtomicStoreWriterLock``) before reading it, so that
@@ -51,7 +50,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
     private let store: any AtomicStore
     private let schema: ModelSchema
     private let entityNames: Set<String>
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let writerLock: AtomicStoreWriterLock?
 
     init(store: any AtomicStore, request: StoreOpenRequest) throws {
@@ -92,7 +91,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         self.schema = model.schema
         self.entityNames = Set(model.entityNames(inConfiguration: configuration))
         let nodes = Dictionary(contents.nodes.map { ($0.snapshot.objectID, $0) }, uniquingKeysWith: { _, last in last })
-        self.state = Mutex(State(metadata: contents.metadata, nodes: nodes, nextReference: contents.nextReference))
+        self.state = Locked(State(metadata: contents.metadata, nodes: nodes, nextReference: contents.nextReference))
     }
 
     var metadata: StoreMetadata { state.withLock { $0.metadata } }

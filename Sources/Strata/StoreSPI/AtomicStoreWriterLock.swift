@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Darwin)
     import Darwin
@@ -27,13 +26,13 @@ final class AtomicStoreWriterLock: Sendable {
 
     private let url: URL
     private let storeName: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Locks the file at `url`, for the store `storeName` names in messages.
     init(url: URL, storeName: String) throws {
         self.url = url
         self.storeName = storeName
-        state = Mutex(State(lock: try StoreFileLock.acquire(for: url, storeName: storeName)))
+        state = Locked(State(lock: try StoreFileLock.acquire(for: url, storeName: storeName)))
     }
 
     /// Remembers the file as it is now, after the store read or wrote it.

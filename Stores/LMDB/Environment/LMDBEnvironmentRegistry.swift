@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// The environments open in this process, one per data file. liblmdb forbids opening one file
 /// twice in a process (closing the second handle would drop the first one's file locks), so
@@ -12,7 +11,7 @@ enum LMDBEnvironmentRegistry {
         weak var environment: LMDBEnvironment?
     }
 
-    private static let environments = Mutex<[String: Entry]>([:])
+    private static let environments = Locked<[String: Entry]>([:])
 
     /// The environment of the file at `path`: the one already open in this process, or a new one.
     ///

@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// Strata's LMDB store: an incremental store on liblmdb's memory-mapped B+tree, in one data
 /// file plus its `-lock` file (docs/LMDB.md).
@@ -44,7 +43,7 @@ public final class LMDBStore: IncrementalStore {
     let entityNames: Set<String>
     /// How fetches were answered and how many records were decoded.
     let statistics = LMDBStoreStatistics()
-    private let currentMetadata: Mutex<StoreMetadata>
+    private let currentMetadata: Locked<StoreMetadata>
     private let request: StoreOpenRequest
 
     init(
@@ -62,7 +61,7 @@ public final class LMDBStore: IncrementalStore {
         self.indexes = LMDBIndexes(schema: request.model.schema)
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
-        self.currentMetadata = Mutex(metadata)
+        self.currentMetadata = Locked(metadata)
     }
 
     public var url: URL? { request.url }

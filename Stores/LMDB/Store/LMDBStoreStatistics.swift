@@ -1,9 +1,9 @@
-import Synchronization
+import Strata
 
 /// Counts of how the store answered fetches, so that tests can tell a fetch that used an index
 /// from one that read every record, and how many records were decoded.
 final class LMDBStoreStatistics: Sendable {
-    private let counts = Mutex<(indexed: Int, scanned: Int, decoded: Int)>((0, 0, 0))
+    private let counts = Locked<(indexed: Int, scanned: Int, decoded: Int)>((0, 0, 0))
 
     /// Fetches whose candidates came from an index.
     var indexedFetches: Int { counts.withLock { $0.indexed } }

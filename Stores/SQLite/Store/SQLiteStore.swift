@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// Strata's SQLite store: an incremental store in Core Data's own SQLite layout, so that a
 /// store made by Core Data opens in Strata and back (docs/SQLITE.md).
@@ -43,10 +42,10 @@ public final class SQLiteStore: IncrementalStore {
     let pool: SQLiteConnectionPool
     let path: String
     let statistics = SQLiteStoreStatistics()
-    private let currentMetadata: Mutex<StoreMetadata>
+    private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
     /// first save writes (opening a store never writes to its file).
-    private let switchesToWAL: Mutex<Bool>
+    private let switchesToWAL: Locked<Bool>
 
     init(
         request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
@@ -61,8 +60,8 @@ public final class SQLiteStore: IncrementalStore {
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         self.pool = pool
         self.path = path
-        self.currentMetadata = Mutex(metadata)
-        self.switchesToWAL = Mutex(switchesToWAL)
+        self.currentMetadata = Locked(metadata)
+        self.switchesToWAL = Locked(switchesToWAL)
     }
 
     public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }

@@ -1,10 +1,10 @@
-import Synchronization
+import Strata
 
 /// Counts of how the store answered fetches and loads, so that tests can tell a fetch that ran
 /// wholly in SQL from one that fell back to the in-memory evaluator, and batched loads from one
 /// statement per object.
 final class SQLiteStoreStatistics: Sendable {
-    private let counts = Mutex<(pushedDown: Int, evaluatedInMemory: Int, singleLoads: Int, batchLoads: Int)>(
+    private let counts = Locked<(pushedDown: Int, evaluatedInMemory: Int, singleLoads: Int, batchLoads: Int)>(
         (0, 0, 0, 0))
 
     /// Fetches whose predicate and sort ran wholly in SQL.

@@ -1,13 +1,12 @@
 import Foundation
 import Strata
-import Synchronization
 
 /// The model a store file records (`StrataModelJSON`), decoded and frozen once: every load and
 /// save of a store needs it, and decoding and validating a model on each one would slow every
 /// save down. Keeps the most recent model only, which is the one a store open in this process
 /// uses.
 enum RecordedModelCache {
-    private static let recent = Mutex<(json: Data, schema: ModelSchema)?>(nil)
+    private static let recent = Locked<(json: Data, schema: ModelSchema)?>(nil)
 
     /// The resolved model whose JSON form is `json`.
     ///

@@ -15,7 +15,7 @@ import Testing
             StoreOpenRequest(
                 model: ContentionModel.model, url: directory.file("pool.sqlite"),
                 options: StoreOptions(settings: ["poolSize": "8"])))
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let writerDone = Atomic<Bool>(false)
         Self.runOnThreads(9) { worker in
             do {

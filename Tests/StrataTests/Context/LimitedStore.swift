@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import Strata
 
@@ -7,7 +6,7 @@ import Synchronization
 /// wrapping a real in-memory store.
 final class LimitedStore: IncrementalStore {
     let base: any IncrementalStore
-    let requests = Mutex<[StoreFetchRequest]>([])
+    let requests = Locked<[StoreFetchRequest]>([])
 
     init(base: any IncrementalStore) { self.base = base }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -51,7 +50,7 @@ import Testing
     @Test func aSiblingsUpdateIsMergedAndAnnounced() async throws {
         let merging = try reader(merging: true)
         let still = try reader(merging: false)
-        let refreshed = Mutex<Set<ObjectID>>([])
+        let refreshed = Locked<Set<ObjectID>>([])
         merging.performAndWait {
             _ = merging.addObserver(for: .objectsDidChange) { changes in
                 refreshed.withLock { $0.formUnion(changes.notification.refreshedObjectIDs) }

@@ -1,6 +1,5 @@
 import Foundation
 import StrataTestSupport
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -14,7 +13,7 @@ import Testing
 
     /// Records every progress report.
     private final class ProgressLog: Sendable {
-        let reports = Mutex<[MigrationProgress]>([])
+        let reports = Locked<[MigrationProgress]>([])
         var callback: @Sendable (MigrationProgress) -> Void {
             { report in self.reports.withLock { $0.append(report) } }
         }

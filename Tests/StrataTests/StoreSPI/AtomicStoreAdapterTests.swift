@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -7,8 +6,8 @@ import Testing
 /// An atomic store whose "file" is a shared box, so the adapter's load, write and failure
 /// handling can be watched from outside. Its URL is its own, since a writable store locks it.
 private final class BoxFile: AtomicStore {
-    let contents = Mutex<AtomicStoreContents?>(nil)
-    let failWrites = Mutex(false)
+    let contents = Locked<AtomicStoreContents?>(nil)
+    let failWrites = Locked(false)
     let url: URL? = FileManager.default.temporaryDirectory.appendingPathComponent("box-\(UUID().uuidString).store")
     var typeName: String { "Box" }
     var capabilities: StoreCapabilities { [] }

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Strata
 
 /// The result of work on another thread, and a signal that it is there.
 final class ThreadOutcome<T: Sendable>: Sendable {
-    let value = Mutex<T?>(nil)
+    let value = Locked<T?>(nil)
     let done = DispatchSemaphore(value: 0)
 }
 

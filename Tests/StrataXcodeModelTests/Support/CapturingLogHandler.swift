@@ -1,11 +1,11 @@
 import Logging
-import Synchronization
+import Strata
 
 /// A log handler that keeps every message, to check what a loader logged.
 struct CapturingLogHandler: LogHandler {
     /// The messages logged so far, shared by every copy of the handler.
     final class Messages: Sendable {
-        private let storage = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
+        private let storage = Locked<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
 
         /// Every message, in order.
         var all: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] { storage.withLock { $0 } }
