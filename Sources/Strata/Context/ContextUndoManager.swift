@@ -11,7 +11,9 @@ import OrderedCollections
 /// and relationship change the context's objects go through is recorded, whoever makes it on
 /// the context's queue. With ``groupsByEvent`` (the default) the changes of one outermost
 /// ``ManagedObjectContext/perform(_:)`` or ``ManagedObjectContext/performAndWait(_:)`` block
-/// form one group, closed when the block ends.
+/// form one group, closed when the block ends. Changes made on the queue outside any block (a
+/// main-queue context used directly on the main thread) join the open group until a block ends
+/// or ``undo()`` closes it.
 ///
 /// ```swift
 /// try await context.perform {

@@ -120,6 +120,27 @@ import Testing
         #expect(try stack.reopenedValues("Book", "title") == ["Dune"])
     }
 
+    @Test func undoAfterASavePointsAtTheObjectsPermanentIDs() throws {
+        let stack = try CatalogStack.undoable()
+        let (book, herbert, austen) = try stack.context.performAndWait {
+            let book = try stack.insert("Book", ["title": "Dune"])
+            let herbert = try stack.insert("Author", ["name": "Herbert"])
+            try book.setObject(herbert, forKey: "author")
+            return (book, herbert, try stack.insert("Author", ["name": "Austen"]))
+        }
+        try stack.context.performAndWait { try book.setObject(austen, forKey: "author") }
+        try stack.context.performAndWait {
+            try stack.context.save()
+            stack.context.undo()
+            #expect(try book.value(forKey: "author") == .objectID(herbert.objectID))
+            #expect(try herbert.objects(forKey: "books") == [book])
+            #expect(try austen.objects(forKey: "books").isEmpty)
+            try stack.context.save()
+        }
+        #expect(!herbert.objectID.isTemporary)
+        #expect(try stack.stored(book.objectID)?["author"] == .objectID(herbert.objectID))
+    }
+
     @Test func rollbackAndResetForgetTheGroups() throws {
         let stack = try CatalogStack.undoable()
         let book = try stack.insertInBlock("Book", ["title": "Dune"])
