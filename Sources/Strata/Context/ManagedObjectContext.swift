@@ -59,7 +59,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// context created directly) records nothing. Each context needs a manager of its own. Set
     /// it on the context's queue.
     public var undoManager: ContextUndoManager? {
-        didSet { undoManager?.context = self }
+        didSet {
+            if oldValue !== undoManager { oldValue?.context = nil }
+            undoManager?.context = self
+        }
     }
 
     let queue: DispatchQueue

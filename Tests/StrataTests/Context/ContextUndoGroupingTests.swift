@@ -183,6 +183,37 @@ import Testing
         }
     }
 
+    /// A book that notes whether its context's undo manager was undoing when its values loaded.
+    final class LoadWatchingBook: ManagedObject {
+        override class var entityName: String { "Book" }
+        var loadedWhileUndoing: Bool?
+
+        override func awakeFromFetch() {
+            loadedWhileUndoing = managedObjectContext?.undoManager?.isUndoing
+        }
+    }
+
+    @Test func undoLoadsAFaultItChangesAndSaysItIsUndoing() throws {
+        let stack = try CatalogStack.undoable()
+        stack.coordinator.register(LoadWatchingBook.self)
+        let id = try stack.saved("Book", [["title": "Dune"]])[0]
+        let book = try stack.context.performAndWait { () throws in
+            let book = try #require(stack.context.object(with: id) as? LoadWatchingBook)
+            try book.setValue("Dune Messiah", forKey: "title")
+            try stack.context.save()
+            return book
+        }
+        try stack.context.performAndWait { () throws in
+            try stack.context.refreshAllObjects()
+            #expect(book.isFault)
+            stack.context.undo()
+            #expect(book.loadedWhileUndoing == true)
+            #expect(!stack.undoManager.isUndoing)
+            #expect(try book.value(forKey: "title") == "Dune")
+            #expect(book.isUpdated)
+        }
+    }
+
     @Test func aContextWithoutAnUndoManagerRecordsNothing() throws {
         let stack = try CatalogStack()
         let book = try stack.context.performAndWait {
