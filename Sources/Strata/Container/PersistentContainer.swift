@@ -26,7 +26,10 @@ public final class PersistentContainer: Sendable {
     public let model: ManagedObjectModel
     /// The coordinator the stores are added to.
     public let coordinator: PersistentStoreCoordinator
-    /// The context on the main queue, for work that drives a user interface.
+    /// The context on the main queue, for work that drives a user interface. It has a
+    /// ``ManagedObjectContext/undoManager`` from the start, so that an interface can offer
+    /// Undo and Redo; background contexts have none. (Core Data on iOS gives no context an undo
+    /// manager, and on macOS every one; Strata gives one to the context an interface edits.)
     public let viewContext: ManagedObjectContext
     /// The directory the default store's file is in.
     public let directoryURL: URL
@@ -46,6 +49,7 @@ public final class PersistentContainer: Sendable {
         directoryURL = directory
         coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
         viewContext = ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
+        viewContext.undoManager = ContextUndoManager()
         let url = Self.defaultStoreURL(name: name, type: defaultStoreType, directory: directory)
         descriptions = Locked([PersistentStoreDescription(type: defaultStoreType, url: url)])
     }
@@ -91,12 +95,13 @@ public final class PersistentContainer: Sendable {
         if !failures.isEmpty { throw PersistentContainerLoadError(failures: failures) }
     }
 
-    /// A new context on a private queue of its own.
+    /// A new context on a private queue of its own, with no undo manager.
     public func newBackgroundContext() -> ManagedObjectContext {
         ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue, name: "background")
     }
 
-    /// Runs `body` on a new background context's queue and returns its result.
+    /// Runs `body` on a new background context's queue (with no undo manager) and returns its
+    /// result.
     public func performBackgroundTask<T: Sendable>(
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> T
     ) async throws -> T {

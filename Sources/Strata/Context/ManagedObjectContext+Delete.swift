@@ -10,6 +10,7 @@ extension ManagedObjectContext {
         precondition(object.managedObjectContext === self, "\(object.objectID) belongs to another context.")
         guard !object.isDeleted else { return }
         try object.willAccessValues()
+        undoManager?.record(.deletion(object))
         if pendingInserts.contains(object) {
             pendingInserts.remove(object)
             unprocessedChanges.inserted.remove(object)

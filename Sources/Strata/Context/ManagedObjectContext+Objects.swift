@@ -68,6 +68,7 @@ extension ManagedObjectContext {
         registered[object.objectID] = object
         pendingInserts.append(object)
         unprocessedChanges.inserted.append(object)
+        undoManager?.record(.insertion(object))
         object.awakeFromInsert()
     }
 

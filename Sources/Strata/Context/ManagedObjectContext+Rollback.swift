@@ -1,8 +1,10 @@
 extension ManagedObjectContext {
     /// Discards every unsaved change: new objects leave the context, deleted ones come back,
-    /// changed ones return to their last saved values.
+    /// changed ones return to their last saved values. The ``undoManager`` forgets every group,
+    /// as in Core Data.
     public func rollback() {
         assertOnQueue()
+        undoManager?.removeAllActions()
         var changes = ObjectChanges()
         for object in pendingInserts {
             registered[object.objectID] = nil
@@ -21,9 +23,10 @@ extension ManagedObjectContext {
     }
 
     /// Forgets every object and unsaved change. The context's objects must not be used
-    /// afterwards; fetch them again.
+    /// afterwards; fetch them again. The ``undoManager`` forgets every group.
     public func reset() {
         assertOnQueue()
+        undoManager?.removeAllActions()
         for object in Array(registered.values) + discardedObjects {
             object.managedObjectContext = nil
             object.currentValues = [:]

@@ -55,6 +55,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent = false {
         didSet { coordinator.setMergesSaves(automaticallyMergesChangesFromParent, for: self) }
     }
+    /// What records the context's changes so that they can be undone; `nil` (the default for a
+    /// context created directly) records nothing. Each context needs a manager of its own. Set
+    /// it on the context's queue.
+    public var undoManager: ContextUndoManager? {
+        didSet {
+            if oldValue !== undoManager { oldValue?.context = nil }
+            undoManager?.context = self
+        }
+    }
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Void>()
@@ -124,7 +133,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         blockDepth += 1
         defer {
             blockDepth -= 1
-            if blockDepth == 0 { processPendingChanges() }
+            if blockDepth == 0 {
+                processPendingChanges()
+                undoManager?.closeEventGroup()
+            }
         }
         do throws(E) {
             return .success(try body())

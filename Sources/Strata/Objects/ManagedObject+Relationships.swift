@@ -51,8 +51,7 @@ extension ManagedObject {
         let old = try context.members(of: self, relationship)
         let new = targets.map(\.objectID)
         guard old != new else { return }
-        currentMembers[key] = .init(new)
-        context.noteChange(of: self)
+        setMembers(.init(new), forKey: key, in: context)
         guard let inverse = inverse(of: relationship) else { return }
         let (oldSet, newSet) = (Set(old), Set(new))
         for removed in old where !newSet.contains(removed) {
@@ -84,8 +83,7 @@ extension ManagedObject {
         if inverse.isToMany {
             var members = OrderedSet(try context.members(of: self, inverse))
             guard members.append(source.objectID).inserted else { return }
-            currentMembers[inverse.name] = members
-            context.noteChange(of: self)
+            setMembers(members, forKey: inverse.name, in: context)
             return
         }
         try willAccessValues()
@@ -102,14 +100,21 @@ extension ManagedObject {
             var members = try context.members(of: self, inverse)
             guard let index = members.firstIndex(of: source.objectID) else { return }
             members.remove(at: index)
-            currentMembers[inverse.name] = .init(members)
-            context.noteChange(of: self)
+            setMembers(.init(members), forKey: inverse.name, in: context)
             return
         }
         try willAccessValues()
         if currentValues[inverse.name]?.objectIDValue == source.objectID {
             setPrimitiveValue(.null, forKey: inverse.name)
         }
+    }
+
+    /// Replaces the members of the to-many relationship `key`, noting the change with `context`.
+    private func setMembers(_ members: OrderedSet<ObjectID>, forKey key: String, in context: ManagedObjectContext) {
+        let old = currentMembers[key]
+        currentMembers[key] = members
+        context.undoManager?.recordMembers(of: self, key: key, from: old ?? [], to: members)
+        context.noteChange(of: self)
     }
 
     func relationship(_ key: String, toMany: Bool) throws -> RelationshipDescription {

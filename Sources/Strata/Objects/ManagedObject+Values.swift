@@ -63,9 +63,12 @@ extension ManagedObject {
 
     /// Records `value` for `key` without checks, noting the change with the context.
     func setPrimitiveValue(_ value: AttributeValue, forKey key: String) {
-        guard currentValues[key] != value || currentValues[key] == nil else { return }
+        let old = currentValues[key]
+        guard old != value || old == nil else { return }
         currentValues[key] = value
-        managedObjectContext?.noteChange(of: self)
+        guard let context = managedObjectContext else { return }
+        context.undoManager?.recordValue(of: self, key: key, from: old, to: value)
+        context.noteChange(of: self)
     }
 
     /// Checks the thread and fires the fault before the values are used.
