@@ -113,6 +113,11 @@ let package = Package(
             ]),
         .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),
         .testTarget(
+            name: "StrataReadmeTests",
+            dependencies: [
+                "Strata", "StrataStores", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport",
+            ]),
+        .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]
         ),
