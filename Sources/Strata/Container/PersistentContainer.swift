@@ -27,8 +27,10 @@ public final class PersistentContainer: Sendable {
     public let model: ManagedObjectModel
     /// The coordinator the stores are added to.
     public let coordinator: PersistentStoreCoordinator
-    /// The context on the main queue, for work that drives a user interface.
-    public let viewContext: ManagedObjectContext
+    /// The context on the main queue, for work that drives a user interface; like Core Data's,
+    /// it belongs to the main actor.
+    @MainActor public var viewContext: ManagedObjectContext { mainQueueContext }
+    private let mainQueueContext: ManagedObjectContext
     /// The directory the default store's file is in.
     public let directoryURL: URL
     private let descriptions: Mutex<[PersistentStoreDescription]>
@@ -46,7 +48,8 @@ public final class PersistentContainer: Sendable {
         self.model = model
         directoryURL = directory
         coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
-        viewContext = ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
+        mainQueueContext = ManagedObjectContext(
+            coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
         let url = Self.defaultStoreURL(name: name, type: defaultStoreType, directory: directory)
         descriptions = Mutex([PersistentStoreDescription(type: defaultStoreType, url: url)])
     }
