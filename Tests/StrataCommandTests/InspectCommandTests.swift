@@ -82,4 +82,13 @@ import Testing
         #expect(line.contains("Z_METADATA version 1"))
         #expect(line.contains("tables ") && line.contains("Z_PRIMARYKEY") && line.contains("ZPOST"))
     }
+
+    @Test func countsAnAppleStoreWithOneXcodeModelVersion() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try AppleFixtures.copyStore(into: directory)
+        let version = AppleFixtures.modelBundle.appendingPathComponent("CoreDataMigration_Example.xcdatamodel")
+        let outcome = try StrataProcess.run(["inspect", copy.path, "--model", version.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("  Post: 10"))
+    }
 }
