@@ -58,7 +58,8 @@ import Testing
     @Test(arguments: [
         (
             "SQLite",
-            "Format: Core Data's SQLite schema, Z_METADATA version 1, version hashes layout 3, framework version "
+            "Format: Core Data's SQLite schema, Z_METADATA version 1, version hashes version 3, "
+                + "Core Data framework version 1344; SQLite journal mode wal, tables "
         ),
         ("LMDB", "Format: Strata's LMDB layout version 1"),
         ("XML", "Format: Core Data's XML store version 134481920 (0x08040800)"),
@@ -79,7 +80,7 @@ import Testing
         let outcome = try StrataProcess.run(["inspect", copy.path])
         #expect(outcome.status == 0, "\(outcome.error)")
         let line = try #require(outcome.output.split(separator: "\n").first { $0.hasPrefix("Format: ") })
-        #expect(line.contains("Z_METADATA version 1"))
+        #expect(line.contains("Z_METADATA version 1, version hashes version 3, Core Data framework version "))
         #expect(line.contains("tables ") && line.contains("Z_PRIMARYKEY") && line.contains("ZPOST"))
     }
 

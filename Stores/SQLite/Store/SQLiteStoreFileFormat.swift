@@ -5,6 +5,11 @@ import Strata
 public struct SQLiteStoreFileFormat: Sendable, Hashable {
     /// `Z_VERSION` of the metadata row in `Z_METADATA`: 1 in every store Core Data and Strata write.
     public var metadataVersion: Int64
+    /// Core Data's `NSPersistenceFrameworkVersion` in the metadata: the Core Data release whose
+    /// layout the store has (Strata writes 1344); `nil` when the metadata lacks it.
+    public var coreDataFrameworkVersion: Int?
+    /// Core Data's `NSStoreModelVersionHashesVersion` in the metadata (3); `nil` when it lacks it.
+    public var versionHashesVersion: Int?
     /// SQLite's journal mode for the file: `wal` for stores Core Data and Strata write.
     public var journalMode: String
     /// The file's tables, by name: Core Data's `Z_METADATA` and `Z_PRIMARYKEY`, one table per
@@ -33,10 +38,12 @@ extension SQLiteStore {
                     guard case .text(let name) = value else { return nil }
                     return name
                 }
-            let versions =
+            let rows =
                 tables.contains("Z_METADATA")
-                ? try connection.statement("SELECT Z_VERSION FROM Z_METADATA").rows { $0.value(at: 0) } : []
-            guard case .integer(let version)? = versions.first else {
+                ? try connection.statement("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA").rows {
+                    ($0.value(at: 0), $0.value(at: 1))
+                } : []
+            guard let (versionValue, plistValue) = rows.first, case .integer(let version) = versionValue else {
                 throw StoreError(
                     code: .corrupt, message: "The SQLite file at '\(path)' is not a store: it has no metadata row.")
             }
@@ -44,7 +51,11 @@ extension SQLiteStore {
             guard case .text(let journalMode)? = modes.first else {
                 throw StoreError(code: .corrupt, message: "SQLite reports no journal mode for '\(path)'.")
             }
-            return SQLiteStoreFileFormat(metadataVersion: version, journalMode: journalMode, tables: tables)
+            let plist: Data = if case .blob(let bytes) = plistValue { Data(bytes) } else { Data() }
+            let coreData = SQLiteMetadataPlist.coreDataVersions(plist)
+            return SQLiteStoreFileFormat(
+                metadataVersion: version, coreDataFrameworkVersion: coreData.framework,
+                versionHashesVersion: coreData.versionHashes, journalMode: journalMode, tables: tables)
         } catch let error as SQLiteError {
             throw SQLiteStoreFile.storeError(error, path: path, doing: "reading its format")
         }
