@@ -12,12 +12,14 @@ enum LibraryModel {
                 Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
             }
             Entity("Book") {
-                Attribute("title", .string)
                 Relationship.toOne("author", destination: "Author", inverse: "books")
+                Attribute("title", .string)
+                Attribute("pages", .integer32, min: 1)
             }
             Entity("Loan") {
                 Attribute("borrower", .string)
                 Attribute("title", .string)
+                Attribute("due", .date)
             }
             Configuration("Catalog", entities: ["Author", "Book"])
             Configuration("Desk", entities: ["Loan"])
