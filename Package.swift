@@ -104,7 +104,11 @@ let package = Package(
             path: "Tests/LMDBReadWriteWorker"),
         .target(
             name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
-        .testTarget(name: "StrataStoresTests", dependencies: ["StrataStores", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataStoresTests",
+            dependencies: [
+                "StrataStores", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary", "StrataTestSupport",
+            ]),
         .executableTarget(
             name: "StrataCommand",
             dependencies: [
