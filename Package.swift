@@ -104,7 +104,11 @@ let package = Package(
             path: "Tests/LMDBReadWriteWorker"),
         .target(
             name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
-        .testTarget(name: "StrataStoresTests", dependencies: ["StrataStores", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataStoresTests",
+            dependencies: [
+                "StrataStores", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary", "StrataTestSupport",
+            ]),
         .executableTarget(
             name: "StrataCommand",
             dependencies: [
@@ -112,6 +116,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataReadmeTests",
+            dependencies: [
+                "Strata", "StrataStores", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport",
+            ]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

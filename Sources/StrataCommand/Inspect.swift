@@ -5,7 +5,7 @@ import Strata
 /// `strata inspect STORE`: what a store file is, without the application's model.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a store's type, UUID, model version hashes and identifiers, format and entity counts.")
+        abstract: "Show a store's type, UUID, format version, model version hashes and identifiers and entity counts.")
 
     @Argument(help: "The store file.")
     var store: String
@@ -24,6 +24,7 @@ struct Inspect: ParsableCommand {
                 "Written by: " + (metadata.frameworkVersion.first?.isNumber == true ? "Strata " : "")
                     + metadata.frameworkVersion,
                 "Version hashes layout: \(metadata.versionHashesVersion)",
+                try StoreFormatDescription.describe(file),
                 "Model version identifiers: " + (identifiers.isEmpty ? "none" : identifiers.joined(separator: ", ")),
                 "Model version hashes:",
             ]

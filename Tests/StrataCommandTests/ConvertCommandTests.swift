@@ -53,4 +53,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try Data(contentsOf: source) == before)
     }
+
+    @Test func failsOnAMissingOrCorruptSourceAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let destination = directory.file("copy.binary")
+        let missing = try StrataProcess.run(["convert", directory.file("none.sqlite").path, destination.path])
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("strata: There is no file at"))
+
+        let damaged = directory.file("damaged.xml")
+        try Data("<?xml version=\"1.0\"?>\n<database><databaseInfo><version>".utf8).write(to: damaged)
+        let corrupt = try StrataProcess.run(["convert", damaged.path, destination.path])
+        #expect(corrupt.status == 1)
+        #expect(corrupt.error.hasPrefix("strata: "))
+        #expect(corrupt.error.contains("damaged.xml"))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
 }

@@ -54,4 +54,42 @@ import Testing
         #expect(foreign.status == 1)
         #expect(foreign.error.contains("is not a store file"))
     }
+
+    @Test(arguments: [
+        (
+            "SQLite",
+            "Format: Core Data's SQLite schema, Z_METADATA version 1, version hashes version 3, "
+                + "Core Data framework version 1344; SQLite journal mode wal, tables "
+        ),
+        ("LMDB", "Format: Strata's LMDB layout version 1"),
+        ("XML", "Format: Core Data's XML store version 134481920 (0x08040800)"),
+        ("Binary", "Format: Strata's binary store version 1"),
+    ])
+    func printsTheFormatVersionOfEachStoreType(type: String, format: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try CommandStores.written(type: type, named: "guide.\(type.lowercased())", in: directory)
+        let outcome = try StrataProcess.run(["inspect", url.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let line = outcome.output.split(separator: "\n").first { $0.hasPrefix("Format: ") }
+        #expect(line?.hasPrefix(format) == true, "\(outcome.output)")
+    }
+
+    @Test func printsTheSchemaOfAnAppleSQLiteStore() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try AppleFixtures.copyStore(into: directory)
+        let outcome = try StrataProcess.run(["inspect", copy.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let line = try #require(outcome.output.split(separator: "\n").first { $0.hasPrefix("Format: ") })
+        #expect(line.contains("Z_METADATA version 1, version hashes version 3, Core Data framework version "))
+        #expect(line.contains("tables ") && line.contains("Z_PRIMARYKEY") && line.contains("ZPOST"))
+    }
+
+    @Test func countsAnAppleStoreWithOneXcodeModelVersion() throws {
+        let directory = try TemporaryDirectory()
+        let copy = try AppleFixtures.copyStore(into: directory)
+        let version = AppleFixtures.modelBundle.appendingPathComponent("CoreDataMigration_Example.xcdatamodel")
+        let outcome = try StrataProcess.run(["inspect", copy.path, "--model", version.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("  Post: 10"))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataTestSupport
 import Testing
 
@@ -26,5 +27,24 @@ import Testing
         let outcome = try StrataProcess.run(["validate", directory.file("none.xml").path])
         #expect(outcome.status == 1)
         #expect(outcome.error.contains("There is no file at"))
+    }
+
+    @Test func failsOnACorruptFileOrAModelThatDoesNotMatch() throws {
+        let directory = try TemporaryDirectory()
+        let damaged = directory.file("damaged.xml")
+        try Data("<?xml version=\"1.0\"?>\n<database><databaseInfo><version>".utf8).write(to: damaged)
+        let corrupt = try StrataProcess.run(["validate", damaged.path])
+        #expect(corrupt.status == 1)
+        #expect(corrupt.error.hasPrefix("strata: "))
+        #expect(corrupt.error.contains("damaged.xml"))
+        #expect(corrupt.error.split(separator: "\n").count == 1)
+
+        let url = try CommandStores.written(type: "LMDB", named: "guide.lmdb", in: directory)
+        let modelURL = directory.file("planets.json")
+        try ManagedObjectModel { Entity("Planet") { Attribute("name", .string) } }.jsonData().write(to: modelURL)
+        let mismatch = try StrataProcess.run(["validate", url.path, "--model", modelURL.path])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.error.hasPrefix("strata: "))
+        #expect(mismatch.error.split(separator: "\n").count == 1)
     }
 }

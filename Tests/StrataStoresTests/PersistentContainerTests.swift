@@ -5,7 +5,7 @@ import StrataTestSupport
 import Testing
 
 @Suite struct PersistentContainerTests {
-    @Test func defaultDescriptionIsAnSQLiteStoreNamedAfterTheContainer() throws {
+    @Test @MainActor func defaultDescriptionIsAnSQLiteStoreNamedAfterTheContainer() throws {
         let directory = try TemporaryDirectory()
         let container = try PersistentContainer(
             name: "Guidebook", model: ContainerModel.make(), directory: directory.url)

@@ -9,15 +9,7 @@ import Testing
     func detectsEachBuiltInStoreFromItsContent(type: String) throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("store.data")
-        let coordinator = try PersistentStoreCoordinator(
-            model: ContainerModel.make(), storeTypes: StoreType.builtInFileTypes)
-        try coordinator.addStore(type: type, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        try context.performAndWait {
-            let city = try context.insertNewObject(forEntityName: "City")
-            try city.setValue(.string("Oslo"), forKey: "name")
-            try context.save()
-        }
+        try ContainerModel.writeStore(type: type, at: url)
         #expect(try StoreType.detectTypeName(ofFileAt: url) == type)
     }
 

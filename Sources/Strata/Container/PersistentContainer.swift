@@ -26,11 +26,13 @@ public final class PersistentContainer: Sendable {
     public let model: ManagedObjectModel
     /// The coordinator the stores are added to.
     public let coordinator: PersistentStoreCoordinator
-    /// The context on the main queue, for work that drives a user interface. It has a
-    /// ``ManagedObjectContext/undoManager`` from the start, so that an interface can offer
-    /// Undo and Redo; background contexts have none. (Core Data on iOS gives no context an undo
-    /// manager, and on macOS every one; Strata gives one to the context an interface edits.)
-    public let viewContext: ManagedObjectContext
+    /// The context on the main queue, for work that drives a user interface; like Core Data's,
+    /// it belongs to the main actor. It has a ``ManagedObjectContext/undoManager`` from the
+    /// start, so that an interface can offer Undo and Redo; background contexts have none.
+    /// (Core Data on iOS gives no context an undo manager, and on macOS every one; Strata gives
+    /// one to the context an interface edits.)
+    @MainActor public var viewContext: ManagedObjectContext { mainQueueContext }
+    private let mainQueueContext: ManagedObjectContext
     /// The directory the default store's file is in.
     public let directoryURL: URL
     private let descriptions: Locked<[PersistentStoreDescription]>
@@ -48,8 +50,9 @@ public final class PersistentContainer: Sendable {
         self.model = model
         directoryURL = directory
         coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
-        viewContext = ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
-        viewContext.undoManager = ContextUndoManager()
+        mainQueueContext = ManagedObjectContext(
+            coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
+        mainQueueContext.undoManager = ContextUndoManager()
         let url = Self.defaultStoreURL(name: name, type: defaultStoreType, directory: directory)
         descriptions = Locked([PersistentStoreDescription(type: defaultStoreType, url: url)])
     }

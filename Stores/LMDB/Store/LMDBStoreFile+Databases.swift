@@ -129,8 +129,9 @@ extension LMDBStoreFile {
         return meta
     }
 
-    /// Throws unless the store's layout version is one this build reads.
-    static func checkFormat(in transaction: LMDBTransaction, _ meta: MDB_dbi, path: String) throws {
+    /// The store's layout version; throws unless it is one this build reads.
+    @discardableResult
+    static func checkFormat(in transaction: LMDBTransaction, _ meta: MDB_dbi, path: String) throws -> UInt32 {
         guard let bytes = try transaction.get(meta, LMDBLayout.formatKey), bytes.count == 4 else {
             throw StoreError(code: .corrupt, message: "The LMDB store at '\(path)' has no format version.")
         }
@@ -141,6 +142,7 @@ extension LMDBStoreFile {
                 message: "The LMDB store at '\(path)' was written in version \(version) of Strata's LMDB layout; "
                     + "this build reads versions up to \(LMDBLayout.formatVersion). Use a newer Strata.")
         }
+        return version
     }
 
     /// The metadata record in `meta`.

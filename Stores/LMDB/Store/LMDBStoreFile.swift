@@ -35,6 +35,17 @@ enum LMDBStoreFile {
 
     /// The metadata of the store at `path`; `nil` when there is no file.
     static func readMetadata(at path: String) throws -> StoreMetadata? {
+        try readMeta(at: path) { transaction, meta in try readMetadata(in: transaction, meta, path: path) }
+    }
+
+    /// The layout version of the store at `path`; `nil` when there is no file.
+    static func readFormatVersion(at path: String) throws -> UInt32? {
+        try readMeta(at: path) { transaction, meta in try checkFormat(in: transaction, meta, path: path) }
+    }
+
+    /// What `body` reads from the meta database of the store at `path`, once its layout version
+    /// is known to be one this build reads; `nil` when there is no file.
+    private static func readMeta<T>(at path: String, _ body: (LMDBTransaction, MDB_dbi) throws -> T) throws -> T? {
         guard try checkExistingFile(at: path) else { return nil }
         return try cleaningUp(path: path, created: false) {
             let environment = try LMDBEnvironmentRegistry.environment(
@@ -43,7 +54,7 @@ enum LMDBStoreFile {
             return try environment.read(keepingDatabases: true) { transaction in
                 let meta = try metaDatabase(in: transaction, path: path)
                 try checkFormat(in: transaction, meta, path: path)
-                return try readMetadata(in: transaction, meta, path: path)
+                return try body(transaction, meta)
             }
         }
     }

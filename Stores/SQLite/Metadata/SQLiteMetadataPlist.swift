@@ -59,6 +59,17 @@ enum SQLiteMetadataPlist {
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
 
+    /// Core Data's `NSPersistenceFrameworkVersion` and `NSStoreModelVersionHashesVersion` in the
+    /// property list `data`; `nil` for each that is missing or not a number.
+    static func coreDataVersions(_ data: Data) -> (framework: Int?, versionHashes: Int?) {
+        let plist =
+            (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: Any]
+        return (
+            (plist?[Key.frameworkVersion] as? NSNumber)?.intValue,
+            (plist?[Key.versionHashesVersion] as? NSNumber)?.intValue
+        )
+    }
+
     /// The metadata of the store `uuid` from its property list, which Core Data or Strata wrote.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/corrupt`` naming `file` when the

@@ -1,6 +1,6 @@
 /// The fixed parts of Core Data's XML store format (COREDATA-FORMATS §D).
 enum XMLStoreFormat {
-    /// The format version in `<databaseInfo><version>`: 134481920 (0x08040000), the same in
+    /// The format version in `<databaseInfo><version>`: 134481920 (0x08040800), the same in
     /// every Core Data XML store from 2006 to 2021. A larger number is a newer format.
     static let version: Int64 = 134_481_920
     /// The system identifier of the document type Core Data declares.

@@ -50,7 +50,13 @@ public struct XMLStore: AtomicStore {
     ///   ``StoreError/Code/corrupt`` naming the position when it is not a sound XML store, and
     ///   ``StoreError/Code/unsupported`` when it is of a newer format version.
     public func load() throws -> AtomicStoreContents? {
-        let path = fileURL.path
+        try Self.reading(fileURL) { try XMLStoreReader(typeName: typeName, model: model).read($0) }
+    }
+
+    /// Runs `body` with a reader at the start of the file at `url`; `nil` when there is no
+    /// file or it is empty.
+    static func reading<T>(_ url: URL, _ body: (XMLTextReader) throws -> T) throws -> T? {
+        let path = url.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
         guard !isFolder.boolValue else {
@@ -68,8 +74,7 @@ public struct XMLStore: AtomicStore {
         }
         // A zero-length file is a store that was never saved, as an empty SQLite file is.
         guard status.st_size > 0 else { return nil }
-        let reader = try XMLTextReader(descriptor: descriptor, path: path)
-        return try XMLStoreReader(typeName: typeName, model: model).read(reader)
+        return try body(XMLTextReader(descriptor: descriptor, path: path))
     }
 
     /// Replaces the file with `contents`, atomically (see ``AtomicFileReplacement``).

@@ -180,7 +180,7 @@ import Testing
         stack.context.performAndWait { stack.context.removeObserver(token) }
     }
 
-    @Test func theViewContextRecordsUndoAndBackgroundContextsDoNot() async throws {
+    @MainActor @Test func theViewContextRecordsUndoAndBackgroundContextsDoNot() async throws {
         let container = try PersistentContainer(name: "Catalog", model: CatalogStack.model(), storeTypes: [])
         try await container.loadPersistentStores()
         #expect(container.viewContext.undoManager != nil)

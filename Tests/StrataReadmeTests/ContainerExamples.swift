@@ -1,0 +1,71 @@
+import Foundation
+import Strata
+import StrataStores
+
+/// README's examples of the container: opening it, inserting and fetching, striping the
+/// model's configurations across two stores and moving a store to another type.
+enum ContainerExamples {
+    /// Opens a container with its default SQLite store in `folder`.
+    static func open(model: ManagedObjectModel, in folder: URL) async throws -> PersistentContainer {
+        // snippet: container
+        let container = try PersistentContainer(name: "Library", model: model, directory: folder)
+        try await container.loadPersistentStores()  // opens or creates folder/Library.sqlite
+        // end snippet
+        return container
+    }
+
+    /// Saves an author and a book in the background and fetches the book's title on the main
+    /// actor's context.
+    @MainActor static func insertAndFetch(in container: PersistentContainer) async throws -> [AttributeValue] {
+        // snippet: insert-fetch
+        try await container.performBackgroundTask { context in
+            let ada = try context.insertNewObject(forEntityName: "Author")
+            try ada.setValue(.string("Ada Lovelace"), forKey: "name")
+            let notes = try context.insertNewObject(forEntityName: "Book")
+            try notes.setValue(.string("Notes"), forKey: "title")
+            try notes.setObject(ada, forKey: "author")  // ada's "books" now holds it too
+            try context.save()  // permanent IDs, validation, one write per store
+        }
+        let view = container.viewContext  // the main actor's context, for the interface
+        let titles = try view.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = try FetchPredicate(format: "author.name BEGINSWITH[cd] %@", "ada")
+            request.sortDescriptors = [FetchSortDescriptor("title")]
+            return try view.fetch(request).map { try $0.value(forKey: "title") }
+        }
+        // end snippet
+        return titles
+    }
+
+    /// Opens a container whose catalog is in an SQLite store and whose loans are in an LMDB
+    /// store, and saves into both.
+    static func stripe(model: ManagedObjectModel, in folder: URL) async throws -> PersistentContainer {
+        // snippet: striping
+        let container = try PersistentContainer(name: "Library", model: model, directory: folder)
+        container.persistentStoreDescriptions = [
+            .sqlite(at: folder.appendingPathComponent("Catalog.sqlite"), configuration: "Catalog"),
+            .lmdb(at: folder.appendingPathComponent("Desk.lmdb"), configuration: "Desk"),
+        ]
+        try await container.loadPersistentStores()
+        try await container.performBackgroundTask { context in
+            let book = try context.insertNewObject(forEntityName: "Book")  // goes to Catalog.sqlite
+            try book.setValue(.string("Notes"), forKey: "title")
+            let loan = try context.insertNewObject(forEntityName: "Loan")  // goes to Desk.lmdb
+            try loan.setValue(.string("Grace"), forKey: "borrower")
+            try loan.setValue(.string("Notes"), forKey: "title")
+            try context.save()  // one write per store
+        }
+        // end snippet
+        return container
+    }
+
+    /// Moves the container's SQLite store into a binary store file in `folder`.
+    static func move(_ container: PersistentContainer, in folder: URL) throws {
+        // snippet: migration
+        for store in container.coordinator.stores where store.typeName == "SQLite" {
+            try container.coordinator.migratePersistentStore(
+                store, to: folder.appendingPathComponent("Catalog.binary"), type: "Binary")
+        }
+        // end snippet
+    }
+}

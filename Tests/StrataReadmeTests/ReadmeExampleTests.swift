@@ -1,0 +1,66 @@
+import Foundation
+import Strata
+import StrataStores
+import StrataTestSupport
+import Testing
+
+/// README's examples run and do what README says they do.
+@Suite struct ReadmeExampleTests {
+    @Test func theModelHasTwoConfigurations() throws {
+        let model = try LibraryModel.make()
+        #expect(model.entityNames(inConfiguration: "Catalog").sorted() == ["Author", "Book"])
+        #expect(model.entityNames(inConfiguration: "Desk") == ["Loan"])
+    }
+
+    @Test @MainActor func aContainerSavesInTheBackgroundAndFetchesOnTheMainActor() async throws {
+        let directory = try TemporaryDirectory()
+        let container = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
+        #expect(try StoreType.detectTypeName(ofFileAt: directory.file("Library.sqlite")) == "SQLite")
+        let titles = try await ContainerExamples.insertAndFetch(in: container)
+        #expect(titles == [.string("Notes")])
+    }
+
+    @Test func stripedStoresHoldTheirConfigurationsAndMoveToABinaryStore() async throws {
+        let directory = try TemporaryDirectory()
+        let container = try await ContainerExamples.stripe(model: LibraryModel.make(), in: directory.url)
+        #expect(container.coordinator.stores.map(\.typeName) == ["SQLite", "LMDB"])
+        try ContainerExamples.move(container, in: directory.url)
+        #expect(container.coordinator.stores.map(\.typeName) == ["Binary", "LMDB"])
+        #expect(try StoreType.detectTypeName(ofFileAt: directory.file("Catalog.binary")) == "Binary")
+        let counts = try await container.performBackgroundTask { context in
+            try ["Book", "Loan"].map { try context.count(for: FetchRequest<ManagedObject>(entityName: $0)) }
+        }
+        #expect(counts == [1, 1])
+        let reopened = try PersistentStoreCoordinator(model: LibraryModel.make(), storeTypes: [.sqlite])
+        try await reopened.addStore(type: "SQLite", configuration: "Catalog", at: directory.file("Catalog.sqlite"))
+        let context = ManagedObjectContext(coordinator: reopened)
+        let sourceBooks = try context.performAndWait {
+            try context.count(for: FetchRequest<ManagedObject>(entityName: "Book"))
+        }
+        #expect(sourceBooks == 1, "the source store is only read")
+    }
+
+    @Test func theRecordFileStoreKeepsObjectsAcrossOpenings() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("library.records")
+        let model = try LibraryModel.make()
+        let writer = try PersistentStoreCoordinator(model: model, storeTypes: [.recordFile])
+        try writer.addStore(type: "RecordFile", configuration: "Desk", at: url)
+        let context = ManagedObjectContext(coordinator: writer)
+        try context.performAndWait {
+            let loan = try context.insertNewObject(forEntityName: "Loan")
+            try loan.setValue(.string("Grace"), forKey: "borrower")
+            try context.save()
+        }
+        let reader = try PersistentStoreCoordinator(model: model, storeTypes: [.recordFile])
+        try reader.addStore(
+            type: "RecordFile", configuration: "Desk", at: url, options: StoreOptions(isReadOnly: true))
+        let readContext = ManagedObjectContext(coordinator: reader)
+        let borrowers = try readContext.performAndWait {
+            try readContext.fetch(FetchRequest<ManagedObject>(entityName: "Loan")).map {
+                try $0.value(forKey: "borrower")
+            }
+        }
+        #expect(borrowers == [.string("Grace")])
+    }
+}

@@ -1,0 +1,12 @@
+// snippet: conformance
+import StrataConformance
+import StrataConformanceTesting
+import Testing
+
+@Suite struct RecordFileStoreConformanceTests {
+    static let suite = ConformanceSuite(storeType: .recordFile, storage: .file(pathExtension: "records"))
+
+    @Test(arguments: suite.checks)
+    func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
+}
+// end snippet
