@@ -30,7 +30,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         case mainQueue
     }
 
-    /// The coordinator the context fetches from and saves to.
+    /// The coordinator the context fetches from and saves to; a child context's is its root's.
     public let coordinator: PersistentStoreCoordinator
     /// A name for the context, used in messages and notifications.
     public let name: String?
@@ -53,7 +53,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// queue as ``mergeChanges(fromContextDidSave:)`` applies it, and refreshed objects are
     /// announced with objects-did-change. Set it on the context's queue.
     public var automaticallyMergesChangesFromParent = false {
-        didSet { coordinator.setMergesSaves(automaticallyMergesChangesFromParent, for: self) }
+        didSet { subscribeToSaves(automaticallyMergesChangesFromParent) }
     }
 
     let queue: DispatchQueue
@@ -80,12 +80,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var propertyNames: [AnyKeyPath: String] = [:]
     /// Observers and streams for notifications.
     var observers = NotificationObservers()
+    /// The parent context as this context's only store, when it is a child context.
+    let parentStore: ParentContextStore?
+    /// The child contexts, held weakly.
+    let children = ChildContexts()
+    /// The versions of objects handed to child contexts, to find conflicts when they save.
+    var childVersions = ChildVersions()
 
     /// Creates a context on `coordinator`.
-    public init(
+    public convenience init(
         coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .privateQueue, name: String? = nil
     ) {
+        self.init(coordinator: coordinator, parent: nil, concurrencyType: concurrencyType, name: name)
+    }
+
+    /// Creates a context on `coordinator`, a child of `parent` when one is given.
+    init(
+        coordinator: PersistentStoreCoordinator, parent: ManagedObjectContext?, concurrencyType: ConcurrencyType,
+        name: String?
+    ) {
         self.coordinator = coordinator
+        parentStore = parent.map(ParentContextStore.init(parent:))
         self.name = name
         self.concurrencyType = concurrencyType
         switch concurrencyType {
