@@ -48,8 +48,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// default) accepts any age, 0 always reads the store. Fetches always read the store.
     /// Set it on the context's queue.
     public var stalenessInterval: TimeInterval = -1
-    /// Whether the context merges the saves of the other contexts on its coordinator as they
-    /// happen (`false` by default, as in Core Data): each save is applied on this context's
+    /// Whether the context merges the saves of the other contexts on its coordinator (for a
+    /// child context: of its parent, and of its siblings into the parent) as they happen
+    /// (`false` by default, as in Core Data): each save is applied on this context's
     /// queue as ``mergeChanges(fromContextDidSave:)`` applies it, and refreshed objects are
     /// announced with objects-did-change. Set it on the context's queue.
     public var automaticallyMergesChangesFromParent = false {
