@@ -16,9 +16,14 @@ struct ChildVersions {
     }
 
     var entries: [ObjectID: Entry] = [:]
+    /// The permanent IDs of objects that had temporary IDs when children read them: a child
+    /// that saves before it learns them still names the objects by their temporary IDs.
+    var forwarded: [ObjectID: ObjectID] = [:]
 
-    /// Renames the entries and the IDs they hold as `mapping` says.
-    mutating func remap(_ mapping: [ObjectID: ObjectID]) {
+    /// Renames the entries and the IDs they hold as `mapping` says, and, when `forwarding`,
+    /// remembers the new IDs for children that still use the old ones.
+    mutating func remap(_ mapping: [ObjectID: ObjectID], forwarding: Bool) {
+        if forwarding { forwarded.merge(mapping) { _, new in new } }
         guard !mapping.isEmpty, !entries.isEmpty else { return }
         var remapped: [ObjectID: Entry] = [:]
         for (id, entry) in entries {
@@ -27,6 +32,24 @@ struct ChildVersions {
                 members: entry.members.mapValues { $0.map { mapping[$0] ?? $0 } })
         }
         entries = remapped
+    }
+}
+
+extension StoreChangeSet {
+    /// The change set with the object IDs `mapping` names replaced.
+    func remapped(_ mapping: [ObjectID: ObjectID]) -> StoreChangeSet {
+        guard !mapping.isEmpty else { return self }
+        func remap(_ change: ObjectChange) -> ObjectChange {
+            ObjectChange(
+                objectID: mapping[change.objectID] ?? change.objectID, values: change.values.remapped(mapping),
+                toManyRelationships: change.toManyRelationships.mapValues { $0.map { mapping[$0] ?? $0 } },
+                expectedVersion: change.expectedVersion)
+        }
+        return StoreChangeSet(
+            inserted: inserted.map(remap), updated: updated.map(remap),
+            deleted: deleted.map {
+                Deletion(objectID: mapping[$0.objectID] ?? $0.objectID, expectedVersion: $0.expectedVersion)
+            })
     }
 }
 

@@ -2,8 +2,10 @@
 /// changes included.
 extension ManagedObjectContext {
     /// The object `objectID` names, loaded, as this context holds it; `nil` when it is deleted
-    /// here, gone from its store, or a temporary ID this context does not know.
+    /// here, gone from its store, or a temporary ID this context does not know. A temporary ID
+    /// whose object has since been saved finds the object by its permanent ID.
     func objectForChild(_ objectID: ObjectID) throws -> ManagedObject? {
+        let objectID = childVersions.forwarded[objectID] ?? objectID
         let object: ManagedObject
         if let registered = registered[objectID] {
             object = registered
@@ -32,7 +34,7 @@ extension ManagedObjectContext {
         }
         let members = try members(of: object, relationship)
         _ = try childVersion(of: object)
-        childVersions.entries[objectID]?.members[name] = members
+        childVersions.entries[object.objectID]?.members[name] = members
         return members
     }
 

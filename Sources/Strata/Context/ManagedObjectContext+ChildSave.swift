@@ -8,6 +8,7 @@ extension ManagedObjectContext {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/conflict`` listing every object
     ///   this context changed or deleted since the child read it; nothing is applied.
     func acceptChildSave(_ changes: StoreChangeSet) throws {
+        let changes = changes.remapped(childVersions.forwarded)
         try checkChildVersions(changes)
         for change in changes.inserted { try insertFromChild(change) }
         for change in changes.updated { try updateFromChild(change) }

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
         guard !share.temporaryIDs.isEmpty else { return }
         let mapping = Dictionary(
             zip(share.temporaryIDs, share.inserted.map(\.objectID)), uniquingKeysWith: { first, _ in first })
-        childVersions.remap(mapping)
+        childVersions.remap(mapping, forwarding: !children.all.isEmpty)
         for descendant in children.descendants {
             descendant.queue.async { descendant.adoptPermanentIDs(mapping) }
         }
@@ -33,7 +33,7 @@ extension ManagedObjectContext {
                 objectID: newID, values: snapshot.values.remapped(mapping), version: snapshot.version)
         }
         snapshotCache = cache
-        childVersions.remap(mapping)
+        childVersions.remap(mapping, forwarding: !children.all.isEmpty)
     }
 
     /// Registers the objects under the new IDs `mapping` gives them.

@@ -53,6 +53,44 @@ import Testing
         #expect(try stack.stored(permanentID)?["title"] == "Children of Dune (1976)")
     }
 
+    @Test func aChildSavingBeforeItLearnsThePermanentIDsReachesTheSavedObjects() throws {
+        let root = stack.context
+        let (draftID, authorID, scrapID) = try root.performAndWait {
+            (
+                try root.insert("Book", ["title": "Draft"]).objectID,
+                try root.insert("Author", ["name": "Anon"]).objectID,
+                try root.insert("Book", ["title": "Scrap"]).objectID
+            )
+        }
+        let child = ManagedObjectContext(parent: root, name: "child")
+        let permanentID = try child.performAndWait {
+            let draft = child.object(with: draftID)
+            try draft.setValue("Final", forKey: "title")
+            try draft.setObject(child.object(with: authorID), forKey: "author")
+            try child.delete(child.object(with: scrapID))
+            try root.performAndWait { try root.save() }
+            try child.save()
+            #expect(draft.objectID == draftID)
+            return try root.performAndWait { try root.only("Book", "title", "Final").objectID }
+        }
+        #expect(!permanentID.isTemporary)
+        try child.performAndWait { () throws in
+            #expect(child.object(with: permanentID).objectID == permanentID)
+            #expect(try child.object(with: permanentID).text("title") == "Final")
+        }
+        try root.performAndWait { () throws in
+            #expect(root.updatedObjects.map(\.objectID).contains(permanentID))
+            try root.save()
+        }
+        #expect(try stack.stored(permanentID)?["title"] == "Final")
+        let view = stack.makeContext(name: "store view")
+        try view.performAndWait { () throws in
+            #expect(try view.bookTitles() == ["Dune", "Final"])
+            #expect(try view.existingObject(with: permanentID).object(forKey: "author")?.text("name") == "Anon")
+            #expect(try view.only("Author", "name", "Anon").memberTexts("books", "title") == ["Final"])
+        }
+    }
+
     /// A child of the root that has read Dune, merging its parent's saves or not.
     func reader(merging: Bool, of parent: ManagedObjectContext? = nil) throws -> ManagedObjectContext {
         let reader = ManagedObjectContext(parent: parent ?? stack.context, name: merging ? "merging" : "still")
