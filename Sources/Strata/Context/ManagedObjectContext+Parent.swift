@@ -5,8 +5,9 @@ extension ManagedObjectContext {
     /// holds its children weakly. Its ``coordinator`` is its root context's.
     ///
     /// The child reaches its parent only through the parent's ``performAndWait(_:)``, so do
-    /// not use a child from inside a block on its parent's (or an ancestor's) queue: the child
-    /// would wait for a queue its caller holds.
+    /// not use a child from inside a block on its parent's (or an ancestor's) queue, nor call
+    /// the child's ``performAndWait(_:)`` on the main thread when an ancestor is a main-queue
+    /// context (use ``perform(_:)`` there): the child would wait for a queue its caller holds.
     ///
     /// ```swift
     /// let editor = ManagedObjectContext(parent: viewContext, name: "editor")
