@@ -10,6 +10,19 @@ extension ManagedObjectContext {
         precondition(object.managedObjectContext === self, "\(object.objectID) belongs to another context.")
         guard !object.isDeleted else { return }
         try object.willAccessValues()
+        markDeleted(object)
+        for relationship in object.entity.relationships {
+            try applyDeleteRule(of: relationship, deleting: object)
+        }
+        if object.isDiscarded {
+            registered[object.objectID] = nil
+            discardedObjects.append(object)
+        }
+    }
+
+    /// Marks `object` deleted without applying delete rules: a new object is discarded, a
+    /// saved one is marked for deletion at the next save.
+    func markDeleted(_ object: ManagedObject) {
         undoManager?.record(.deletion(object))
         if pendingInserts.contains(object) {
             pendingInserts.remove(object)
@@ -20,13 +33,6 @@ extension ManagedObjectContext {
             unprocessedChanges.deleted.append(object)
         }
         unprocessedChanges.updated.remove(object)
-        for relationship in object.entity.relationships {
-            try applyDeleteRule(of: relationship, deleting: object)
-        }
-        if object.isDiscarded {
-            registered[object.objectID] = nil
-            discardedObjects.append(object)
-        }
     }
 
     private func applyDeleteRule(of relationship: RelationshipDescription, deleting object: ManagedObject) throws {

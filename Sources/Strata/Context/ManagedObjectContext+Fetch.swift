@@ -79,7 +79,7 @@ extension ManagedObjectContext {
         }
         for (store, ids) in groupedByStore(missing) {
             let snapshots = (try? store.snapshots(for: ids)) ?? []
-            coordinator.rowCache.store(snapshots)
+            shareSnapshots(snapshots)
             for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
         }
     }
@@ -89,14 +89,15 @@ extension ManagedObjectContext {
     /// which then refreshes the cache. `nil` when the store no longer has the object.
     func storedSnapshot(of objectID: ObjectID, fresh: Bool = false) throws -> Snapshot? {
         if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
-        let snapshot = try coordinator.store(for: objectID).snapshot(for: objectID)
-        if let snapshot { coordinator.rowCache.store([snapshot]) } else { coordinator.rowCache.remove([objectID]) }
+        let snapshot = try source(for: objectID).snapshot(for: objectID)
+        if let snapshot { shareSnapshots([snapshot]) } else if parent == nil { coordinator.rowCache.remove([objectID]) }
         return snapshot
     }
 
-    /// The coordinator's cached snapshot of `objectID`, if ``stalenessInterval`` accepts its age.
+    /// The coordinator's cached snapshot of `objectID`, if ``stalenessInterval`` accepts its age;
+    /// never for a child context, which sees its parent's values instead.
     private func cachedSnapshot(of objectID: ObjectID) -> Snapshot? {
-        guard stalenessInterval != 0 else { return nil }
+        guard stalenessInterval != 0, parent == nil else { return nil }
         return coordinator.rowCache.snapshot(for: objectID, maximumAge: stalenessInterval < 0 ? nil : stalenessInterval)
     }
 
@@ -105,7 +106,7 @@ extension ManagedObjectContext {
     func groupedByStore(_ objectIDs: [ObjectID]) -> [(store: any IncrementalStore, ids: [ObjectID])] {
         var groups: [(store: any IncrementalStore, ids: [ObjectID])] = []
         for id in objectIDs {
-            guard let store = try? coordinator.store(for: id) else { continue }
+            guard let store = try? source(for: id) else { continue }
             if let index = groups.firstIndex(where: { $0.store === store }) {
                 groups[index].ids.append(id)
             } else {

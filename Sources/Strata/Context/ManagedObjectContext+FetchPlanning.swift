@@ -21,8 +21,8 @@ extension ManagedObjectContext {
     }
 
     private func stores<Result>(for request: FetchRequest<Result>) throws -> [any IncrementalStore] {
-        var stores = coordinator.stores(forEntity: request.entityName)
-        if let affected = request.affectedStores {
+        var stores = sources(forEntity: request.entityName)
+        if let affected = request.affectedStores, parent == nil {
             stores = stores.filter { store in affected.contains { $0 === store } }
         }
         guard !stores.isEmpty else {
@@ -66,7 +66,7 @@ extension ManagedObjectContext {
                 guard case .snapshots(let snapshots) = try plan.store.execute(plan.storeRequest(.snapshots)) else {
                     return []
                 }
-                coordinator.rowCache.store(snapshots.suffix(coordinator.rowCache.capacity))
+                shareSnapshots(snapshots)
                 return snapshots.map(cache)
             }
             guard case .objectIDs(let ids) = try plan.store.execute(plan.storeRequest(.objectIDs)) else { return [] }
@@ -94,7 +94,7 @@ extension ManagedObjectContext {
                 fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
             guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
-            coordinator.rowCache.store(snapshots.suffix(coordinator.rowCache.capacity))
+            shareSnapshots(snapshots)
             for snapshot in snapshots {
                 let object = object(with: cache(snapshot))
                 candidates.append(object)
@@ -104,7 +104,7 @@ extension ManagedObjectContext {
         if pending {
             for object in pendingChanges where kinds.contains(object.entity.name) {
                 judged.remove(object)
-                if let store = try? coordinator.store(for: object.objectID), stores.contains(where: { $0 === store }) {
+                if let store = try? source(for: object.objectID), stores.contains(where: { $0 === store }) {
                     candidates.append(object)
                 }
             }

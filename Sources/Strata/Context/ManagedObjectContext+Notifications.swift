@@ -41,6 +41,6 @@ extension ManagedObjectContext {
     func post(_ changes: ObjectChanges, as kind: ContextNotification.Kind) {
         let posted = changes.changes(kind: kind, contextName: name)
         observers.post(posted)
-        if kind == .didSave { coordinator.broadcast(posted.notification, from: self) }
+        if kind == .didSave { announceSave(posted.notification) }
     }
 }

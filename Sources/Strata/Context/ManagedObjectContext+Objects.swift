@@ -36,8 +36,8 @@ extension ManagedObjectContext {
     public func existingObject(with objectID: ObjectID) throws -> ManagedObject {
         assertOnQueue()
         if let object = registered[objectID], !object.faulted { return object }
-        guard schema.entitiesByName[objectID.entityName] != nil, !objectID.isTemporary,
-            (try? coordinator.store(for: objectID)) != nil, let snapshot = try storedSnapshot(of: objectID)
+        guard schema.entitiesByName[objectID.entityName] != nil, !objectID.isTemporary || parent != nil,
+            (try? source(for: objectID)) != nil, let snapshot = try storedSnapshot(of: objectID)
         else {
             throw ContextError(code: .objectNotFound, message: "No store has an object \(objectID).")
         }
@@ -136,12 +136,14 @@ extension ManagedObjectContext {
     func members(of object: ManagedObject, _ relationship: RelationshipDescription) throws -> [ObjectID] {
         if let current = object.currentMembers[relationship.name] { return current.elements }
         try fulfill(object)
-        // An object with a temporary ID (new, or new and just deleted) has no stored members.
-        if object.objectID.isTemporary || object.isInaccessible {
+        // An object with a temporary ID (new, or new and just deleted) has no stored members;
+        // in a child context, only its own new objects are in that case.
+        let isNewHere = parent == nil || pendingInserts.contains(object) || object.isDiscarded
+        if (object.objectID.isTemporary && isNewHere) || object.isInaccessible {
             object.currentMembers[relationship.name] = []
             return []
         }
-        let store = try coordinator.store(for: object.objectID)
+        let store = try source(for: object.objectID)
         let loaded = try store.relatedObjectIDs(of: object.objectID, relationship: relationship.name)
         object.committedMembers[relationship.name] = .init(loaded)
         object.currentMembers[relationship.name] = .init(loaded)

@@ -67,6 +67,7 @@ extension ManagedObjectContext {
         for (index, share) in plan.shares.enumerated() {
             do {
                 try write(share)
+                passPermanentIDsToDescendants(of: share)
             } catch {
                 for unwritten in plan.shares[index...] { plan.restoreTemporaryIDs(of: unwritten) }
                 throw error

@@ -30,7 +30,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         case mainQueue
     }
 
-    /// The coordinator the context fetches from and saves to.
+    /// The coordinator the context fetches from and saves to; a child context's is its root's.
     public let coordinator: PersistentStoreCoordinator
     /// A name for the context, used in messages and notifications.
     public let name: String?
@@ -48,12 +48,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// default) accepts any age, 0 always reads the store. Fetches always read the store.
     /// Set it on the context's queue.
     public var stalenessInterval: TimeInterval = -1
-    /// Whether the context merges the saves of the other contexts on its coordinator as they
-    /// happen (`false` by default, as in Core Data): each save is applied on this context's
+    /// Whether the context merges the saves of the other contexts on its coordinator (for a
+    /// child context: of its parent, and of its siblings into the parent) as they happen
+    /// (`false` by default, as in Core Data): each save is applied on this context's
     /// queue as ``mergeChanges(fromContextDidSave:)`` applies it, and refreshed objects are
     /// announced with objects-did-change. Set it on the context's queue.
     public var automaticallyMergesChangesFromParent = false {
-        didSet { coordinator.setMergesSaves(automaticallyMergesChangesFromParent, for: self) }
+        didSet { subscribeToSaves(automaticallyMergesChangesFromParent) }
     }
     /// What records the context's changes so that they can be undone; `nil` (the default for a
     /// context created directly) records nothing. Each context needs a manager of its own. Set
@@ -89,12 +90,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var propertyNames: [AnyKeyPath: String] = [:]
     /// Observers and streams for notifications.
     var observers = NotificationObservers()
+    /// The parent context as this context's only store, when it is a child context.
+    let parentStore: ParentContextStore?
+    /// The child contexts, held weakly.
+    let children = ChildContexts()
+    /// The versions of objects handed to child contexts, to find conflicts when they save.
+    var childVersions = ChildVersions()
 
     /// Creates a context on `coordinator`.
-    public init(
+    public convenience init(
         coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .privateQueue, name: String? = nil
     ) {
+        self.init(coordinator: coordinator, parent: nil, concurrencyType: concurrencyType, name: name)
+    }
+
+    /// Creates a context on `coordinator`, a child of `parent` when one is given.
+    init(
+        coordinator: PersistentStoreCoordinator, parent: ManagedObjectContext?, concurrencyType: ConcurrencyType,
+        name: String?
+    ) {
         self.coordinator = coordinator
+        parentStore = parent.map(ParentContextStore.init(parent:))
         self.name = name
         self.concurrencyType = concurrencyType
         switch concurrencyType {

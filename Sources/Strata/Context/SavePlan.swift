@@ -41,10 +41,11 @@ struct SavePlan {
             share(for: try targetStore(of: object)).inserted.append(object)
         }
         for object in context.pendingChanges where object.isUpdated {
-            share(for: try context.coordinator.store(for: object.objectID)).updated.append(object)
+            share(for: try context.source(for: object.objectID)).updated.append(object)
         }
-        for object in context.pendingDeletions where !object.objectID.isTemporary {
-            share(for: try context.coordinator.store(for: object.objectID)).deleted.append(object)
+        // A child context's deletions of its parent's new objects go to the parent too.
+        for object in context.pendingDeletions where !object.objectID.isTemporary || context.parent != nil {
+            share(for: try context.source(for: object.objectID)).deleted.append(object)
         }
         for share in shares {
             for object in share.inserted + share.updated { try checkSameStore(object, share.store) }
@@ -52,8 +53,10 @@ struct SavePlan {
     }
 
     /// Gives every new object a permanent ID from its store, and rewrites the references other
-    /// objects hold to it.
+    /// objects hold to it. A child context's new objects keep their temporary IDs: they get
+    /// permanent ones when the root context saves them to a store.
     func assignPermanentIDs() throws {
+        guard context.parent == nil else { return }
         var mapping: [ObjectID: ObjectID] = [:]
         for share in shares where !share.inserted.isEmpty {
             let permanent = try share.store.permanentIDs(forEntities: share.inserted.map(\.entity.name))
@@ -73,11 +76,7 @@ struct SavePlan {
     private func remap(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
         for object in context.registered.values where !object.faulted { object.remapReferences(mapping) }
-        for (old, new) in mapping {
-            guard let object = context.registered.removeValue(forKey: old) else { continue }
-            object.objectID = new
-            context.registered[new] = object
-        }
+        context.reregister(mapping)
     }
 
     /// The store a new object goes to: its assigned one, else the first holding its entity.
@@ -105,7 +104,7 @@ struct SavePlan {
                 if let targetObject, context.pendingInserts.contains(targetObject) {
                     targetStore = try? context.targetStore(of: targetObject)
                 } else {
-                    targetStore = try? context.coordinator.store(for: target)
+                    targetStore = try? context.source(for: target)
                 }
                 guard let targetStore, targetStore !== store else { continue }
                 throw ContextError(
@@ -130,6 +129,7 @@ extension ManagedObjectContext {
 
     /// The store a new object will be saved in.
     func targetStore(of object: ManagedObject) throws -> any IncrementalStore {
+        if let parentStore { return parentStore }
         let name = object.entity.name
         if let assigned = object.assignedStore {
             guard coordinator.holds(assigned, entityName: name) else {
