@@ -55,6 +55,7 @@ extension ManagedObjectContext {
         registered[object.objectID] = object
         pendingInserts.append(object)
         unprocessedChanges.inserted.append(object)
+        undoManager?.record(.insertion(object))
         recordChildSave(of: object, version: 1, keys: change.toManyRelationships.keys)
     }
 
@@ -65,8 +66,10 @@ extension ManagedObjectContext {
         }
         for (key, members) in change.toManyRelationships {
             guard let relationship = object.entity.relationshipsByName[key] else { continue }
-            guard try self.members(of: object, relationship) != members else { continue }
+            let old = try self.members(of: object, relationship)
+            guard old != members else { continue }
             object.currentMembers[key] = .init(members)
+            undoManager?.recordMembers(of: object, key: key, from: .init(old), to: .init(members))
             noteChange(of: object)
         }
         recordChildSave(of: object, version: change.expectedVersion + 1, keys: change.toManyRelationships.keys)
