@@ -48,9 +48,11 @@ bench: deps
 	@$(SWIFT) build -c release --package-path Benchmarks >&2
 	@"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/StrataBench" $(BENCH_ARGS)
 
-## lint: check formatting against .swift-format.
+## lint: check formatting against .swift-format, and that shared state uses Locked, not Mutex.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources
+	@! grep -rnE '\bMutex\b[<(]' --include='*.swift' Sources Stores Conformance Tests \
+		|| { echo "Use Locked instead of Mutex: the thread sanitizer cannot see Mutex on Linux."; exit 1; }
 
 ## format: rewrite sources in the project's format.
 format:

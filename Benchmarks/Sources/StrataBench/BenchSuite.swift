@@ -12,6 +12,10 @@ struct BenchSuite {
     let log: (String) -> Void
 
     func run() throws -> BenchReport {
+        let start = ContinuousClock.now
+        let log = { (line: String) in
+            self.log(String(format: "%6.1f s  ", (ContinuousClock.now - start).milliseconds / 1000) + line)
+        }
         let data = BenchData(count: count)
         let records = data.records
         let model = try BenchModel.makeModel()

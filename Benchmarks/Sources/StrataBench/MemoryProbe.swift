@@ -18,6 +18,8 @@ enum MemoryProbe {
         case batched
         /// Every item through the store's raw floor.
         case raw
+        /// The store migrated to its conversion target (see ``ConversionMemory``).
+        case convert
     }
 
     /// The median time in milliseconds and the median peak resident size in bytes of
@@ -35,7 +37,15 @@ enum MemoryProbe {
 
     private static func spawn(store: String, kind: Kind, folder: URL) throws -> (Double, Double) {
         let output = folder.appendingPathComponent("probe-\(kind.rawValue).txt")
-        let arguments = ["strata-bench", "probe", store, kind.rawValue, folder.path, output.path]
+        return try runChild(["probe", store, kind.rawValue, folder.path, output.path])
+    }
+
+    /// Runs the benchmark itself with `arguments` in a child process and waits for it; returns
+    /// the time and peak its probe wrote to the file named by the last argument, or zeros when
+    /// it wrote none.
+    @discardableResult
+    static func runChild(_ subcommand: [String]) throws -> (Double, Double) {
+        let arguments = ["strata-bench"] + subcommand
         let executable = "/proc/self/exe"
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -45,9 +55,10 @@ enum MemoryProbe {
         }
         var status: Int32 = 0
         guard waitpid(pid, &status, 0) == pid, status == 0 else {
-            throw FloorError(description: "the memory probe for \(store) \(kind.rawValue) failed (status \(status))")
+            throw FloorError(description: "the child '\(subcommand.joined(separator: " "))' failed (status \(status))")
         }
-        let text = try String(contentsOf: output, encoding: .utf8)
+        guard subcommand.first == "probe", let path = subcommand.last else { return (0, 0) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         let figures = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         guard figures.count == 2 else { throw FloorError(description: "the memory probe wrote '\(text)'") }
         return (figures[0], figures[1])
@@ -75,6 +86,17 @@ enum MemoryProbe {
             }
         case .raw:
             elapsed = try clock { try StoreSetup.readRaw(store: store, folder: folder) }
+        case .convert:
+            let setup = StoreSetup.named(store)
+            let target = StoreSetup.named(setup.conversionTarget ?? "LMDB")
+            let coordinator = try PersistentStoreCoordinator(
+                model: try BenchModel.makeModel(), storeTypes: StrataSubject.storeTypes)
+            elapsed = try clock {
+                let source = try coordinator.addStore(
+                    type: setup.type.name, at: folder.appendingPathComponent(setup.fileName))
+                try coordinator.migratePersistentStore(
+                    source, to: folder.appendingPathComponent("converted-" + target.fileName), type: target.type.name)
+            }
         }
         try "\(elapsed.milliseconds) \(try peakResidentBytes())\n".write(to: output, atomically: true, encoding: .utf8)
     }

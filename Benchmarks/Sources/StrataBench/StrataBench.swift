@@ -6,7 +6,7 @@ import Foundation
 struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench", abstract: "Measures every Strata store against its raw floor and against GRDB.",
-        subcommands: [Run.self, Probe.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, Probe.self, Fill.self], defaultSubcommand: Run.self)
 }
 
 /// The benchmark run.
@@ -31,12 +31,28 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("workload"), help: "Run only this workload, such as fetch-all; repeatable.")
     var workloads: [Workload] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Only measure converting a SQLite store of this many objects to LMDB: time and peak memory.",
+            valueName: "count"))
+    var convertMemory: Int?
+
     func validate() throws {
         if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
         if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
     }
 
     func run() throws {
+        if let convertMemory {
+            defer { ScratchDirectory.removeRoot() }
+            let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }
+            let (milliseconds, peak) = try ConversionMemory.measure(store: "SQLite", count: convertMemory, log: log)
+            print(
+                String(
+                    format: "convert %d objects SQLite → LMDB: %.0f ms, peak RSS %.1f MiB", convertMemory, milliseconds,
+                    peak / 1_048_576))
+            return
+        }
         let suite = BenchSuite(
             count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7), stores: stores,
             workloads: workloads,
@@ -68,5 +84,18 @@ struct Probe: ParsableCommand {
         guard let kind = MemoryProbe.Kind(rawValue: kind) else { throw ValidationError("Unknown probe '\(kind)'.") }
         try MemoryProbe.run(
             store: store, kind: kind, folder: URL(fileURLWithPath: folder), output: URL(fileURLWithPath: output))
+    }
+}
+
+/// Fills a store for a conversion measurement, run by the benchmark in a child process of its own.
+struct Fill: ParsableCommand {
+    static let configuration = CommandConfiguration(shouldDisplay: false)
+
+    @Argument var store: String
+    @Argument var count: Int
+    @Argument var folder: String
+
+    func run() throws {
+        try ConversionMemory.fill(store: store, count: count, folder: URL(fileURLWithPath: folder))
     }
 }

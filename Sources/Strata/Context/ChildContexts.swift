@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The child contexts of a context, held weakly, and which of them merge their parent's saves
 /// automatically. Any queue may read and change it.
 final class ChildContexts: Sendable {
@@ -8,7 +6,7 @@ final class ChildContexts: Sendable {
         var mergesSaves = false
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
 
     /// Adds `child`, not merging saves.
     func add(_ child: ManagedObjectContext) {

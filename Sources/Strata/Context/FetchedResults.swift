@@ -1,6 +1,8 @@
 /// The objects a fetch returned, in order. When the request had a batch size, only the IDs are
-/// fetched at first, and each batch's values are loaded the first time one of its objects is
-/// used.
+/// fetched at first, and a batch's values are loaded when one of its objects is used. Using an
+/// object of another batch then makes the unchanged objects of the batch used before faults
+/// again, so that a batched fetch read from start to end keeps about one batch of values in
+/// memory; an object of a released batch loads its values again when it is next used.
 ///
 /// Use it on its context's queue, like the objects.
 public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
@@ -22,9 +24,10 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     public subscript(position: Int) -> Element {
         if batchSize > 0 {
             let batch = position / batchSize
-            if loadedBatches.indices.insert(batch).inserted {
-                let range = (batch * batchSize)..<Swift.min((batch + 1) * batchSize, objectIDs.count)
-                context.prefetchSnapshots(for: Array(objectIDs[range]))
+            if loadedBatches.current != batch {
+                if let previous = loadedBatches.current { release(objectIDs[range(of: previous)]) }
+                loadedBatches.current = batch
+                context.prefetchSnapshots(for: Array(objectIDs[range(of: batch)]))
             }
         }
         let object = context.object(with: objectIDs[position])
@@ -34,9 +37,22 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
         return typed
     }
 
-    /// Which batches are loaded; shared by copies of the collection.
+    /// The positions of the objects of batch `batch`.
+    private func range(of batch: Int) -> Range<Int> {
+        (batch * batchSize)..<Swift.min((batch + 1) * batchSize, objectIDs.count)
+    }
+
+    /// Makes the unchanged objects of `ids` faults again and forgets their unused snapshots.
+    private func release(_ ids: ArraySlice<ObjectID>) {
+        for id in ids {
+            context.snapshotCache[id] = nil
+            context.registered[id]?.releaseValuesIfUnchanged()
+        }
+    }
+
+    /// The batch whose values are loaded; shared by copies of the collection.
     private final class LoadedBatches {
-        var indices: Set<Int> = []
+        var current: Int?
     }
 }
 

@@ -111,7 +111,7 @@ extension ManagedObjectContext {
         let changes = object.changedValuesIgnoringFaults()
         object.committedValues = snapshot.values
         object.committedVersion = snapshot.version
-        object.currentValues = snapshot.values.merging(changes) { _, changed in changed }
+        object.currentValues = changes.isEmpty ? snapshot.values : snapshot.values.merging(changes) { $1 }
         for attribute in object.entity.attributes
         where attribute.isTransient && object.currentValues[attribute.name] == nil {
             object.currentValues[attribute.name] = attribute.defaultValue

@@ -20,8 +20,9 @@ extension PersistentStoreCoordinator {
     /// ```
     ///
     /// The source store and its file are only read, never written. The objects are saved into
-    /// the destination in one change set, as inserts. While the copy runs, the source stays
-    /// added and usable; changes saved to it meanwhile may or may not be carried over.
+    /// the destination as inserts, in change sets of ``migrationBatchSize`` objects (one change
+    /// set for a whole-file store). While the copy runs, the source stays added and usable;
+    /// changes saved to it meanwhile may or may not be carried over.
     ///
     /// - Parameters:
     ///   - store: A store added to this coordinator.
@@ -29,8 +30,9 @@ extension PersistentStoreCoordinator {
     ///     there yet.
     ///   - type: A registered store type's name (``storeTypeNames``).
     ///   - options: How the new store is opened.
-    ///   - progress: Called on the calling thread after each entity's objects are read and
-    ///     renumbered, and once more, with ``MigrationProgress/completedObjects`` equal to
+    ///   - progress: Called on the calling thread after each batch of an entity's objects is
+    ///     read and renumbered (and saved, unless the destination is a whole-file store), and
+    ///     once more, with ``MigrationProgress/completedObjects`` equal to
     ///     ``MigrationProgress/totalObjects``, after the new store is saved.
     /// - Returns: The new store, now added to the coordinator where `store` was.
     /// - Throws: ``StoreError`` with code
@@ -42,10 +44,15 @@ extension PersistentStoreCoordinator {
     ///     fails, with the first error as ``StoreError/underlying``. The partial new store is
     ///     destroyed with the type's destroyer, and `store` stays added and unchanged. A file at
     ///     `url` that cannot be read as a store of `type` fails the same way but is left as it is.
-    /// - Complexity: O(*n* + *m*) time and memory beyond the stores' own work, where *n* is the
-    ///   number of objects and *m* the number of to-many members: one fetch per entity, one
-    ///   ``IncrementalStore/relatedObjectIDs(of:relationship:)`` call per object and to-many
-    ///   relationship, and one save; every snapshot is held in memory until the save.
+    /// - Complexity: O((*n* + *m*) log *n*) time beyond the stores' own work, where *n* is the
+    ///   number of objects and *m* the number of to-many members: one ID fetch per entity, then
+    ///   per batch of ``migrationBatchSize`` objects one
+    ///   ``IncrementalStore/snapshots(for:)`` call, one
+    ///   ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)`` call per to-many
+    ///   relationship and one save. Memory beyond the stores' own is two references per object
+    ///   and one batch of snapshots; an object whose to-many members come in later batches waits
+    ///   for them (its save needs them stored). A whole-file destination is saved once, with
+    ///   every object, at the end.
     @discardableResult
     public func migratePersistentStore(
         _ store: any IncrementalStore, to url: URL?, type: String, options: StoreOptions = StoreOptions(),
@@ -120,13 +127,19 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// Copies every object of `entityNames` from `source` into `destination` in one save,
-    /// rewriting references to the source's objects to the new IDs.
+    /// How many objects a migration reads, renumbers and saves at a time.
+    static let migrationBatchSize = 10_000
+
+    /// Copies every object of `entityNames` from `source` into `destination`, rewriting
+    /// references to the source's objects to the new IDs: first every object gets its new ID,
+    /// then the objects are read and saved ``migrationBatchSize`` at a time. A whole-file
+    /// destination, which holds every object in memory anyway, is saved once at the end.
     private func copyObjects(
         of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,
         progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
-        var batches: [(entity: EntitySchema, snapshots: [Snapshot])] = []
+        var map = MigrationIDMap(sourceStore: source.identifier, destinationStore: destination.identifier)
+        var entities: [EntitySchema] = []
         for name in entityNames {
             guard let entity = schema.entitiesByName[name] else {
                 throw StoreError(
@@ -134,70 +147,65 @@ extension PersistentStoreCoordinator {
                     message: "Configuration '\(source.configurationName ?? "")' lists entity '\(name)', "
                         + "which the model does not have.")
             }
-            let request = StoreFetchRequest(entityName: name, includesSubentities: false, resultType: .snapshots)
-            guard case .snapshots(let snapshots) = try source.execute(request) else {
+            entities.append(entity)
+            let entries = try newIDs(for: try objectIDs(of: name, in: source), of: name, from: destination)
+            guard map.add(entityName: name, entries: entries) else {
                 throw StoreError(
-                    code: .corrupt,
-                    message: "\(Self.name(of: source)) answered a snapshot fetch of '\(name)' with another result type."
-                )
+                    code: .corrupt, message: "\(Self.name(of: source)) returned the same '\(name)' object twice.")
             }
-            batches.append((entity, snapshots))
         }
-        let sourceIDs = batches.flatMap { $0.snapshots.map(\.objectID) }
-        let newIDs = try destination.permanentIDs(forEntities: sourceIDs.map(\.entityName))
-        guard newIDs.count == sourceIDs.count else {
+        var copy = MigrationCopy(
+            map: map, source: source, destination: destination, sourceName: Self.name(of: source),
+            savesInBatches: !(destination is AtomicStoreAdapter))
+        for (entity, table) in zip(entities, map.tables) {
+            for start in stride(from: 0, to: max(table.entries.count, 1), by: Self.migrationBatchSize) {
+                let end = min(start + Self.migrationBatchSize, table.entries.count)
+                try copy.copy(table.entries[start..<end], of: entity, through: table.firstOrdinal + end)
+                progress?(MigrationProgress(completedObjects: copy.completed, totalObjects: map.count))
+            }
+        }
+        try copy.finish()
+        progress?(MigrationProgress(completedObjects: map.count, totalObjects: map.count))
+    }
+
+    /// The IDs of the objects of `entityName` (sub-entities excepted) in `source`.
+    private func objectIDs(of entityName: String, in source: any IncrementalStore) throws -> [ObjectID] {
+        let request = StoreFetchRequest(entityName: entityName, includesSubentities: false, resultType: .objectIDs)
+        guard case .objectIDs(let ids) = try source.execute(request) else {
             throw StoreError(
                 code: .corrupt,
-                message: "\(Self.name(of: destination)) handed out \(newIDs.count) IDs for \(sourceIDs.count) objects.")
+                message: "\(Self.name(of: source)) answered an ID fetch of '\(entityName)' with another result type.")
         }
-        let newIDsBySourceID = Dictionary(zip(sourceIDs, newIDs), uniquingKeysWith: { first, _ in first })
-        guard newIDsBySourceID.count == sourceIDs.count else {
+        guard ids.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == source.identifier }) else {
             throw StoreError(
-                code: .corrupt, message: "\(Self.name(of: source)) returned the same object for more than one entity.")
+                code: .corrupt,
+                message: "\(Self.name(of: source)) answered an ID fetch of '\(entityName)' with other objects.")
         }
-        func remap(_ id: ObjectID, heldBy owner: ObjectID, in property: String) throws -> ObjectID {
-            guard id.storeIdentifier == source.identifier else { return id }
-            guard let newID = newIDsBySourceID[id] else {
-                throw StoreError(
-                    code: .unknownObject,
-                    message: "'\(property)' of \(owner) refers to \(id), which \(Self.name(of: source)) does not hold.")
-            }
-            return newID
-        }
+        return ids
+    }
 
-        let total = sourceIDs.count
-        var completed = 0
-        var inserts: [StoreChangeSet.ObjectChange] = []
-        inserts.reserveCapacity(total)
-        for (entity, snapshots) in batches {
-            let toMany = entity.relationships.filter { $0.isToMany && !$0.isTransient }.map(\.name)
-            for snapshot in snapshots {
-                let owner = snapshot.objectID
-                var values: [String: AttributeValue] = [:]
-                for (key, value) in snapshot.values {
-                    guard case .objectID(let id) = value else {
-                        values[key] = value
-                        continue
-                    }
-                    values[key] = .objectID(try remap(id, heldBy: owner, in: key))
-                }
-                var members: [String: [ObjectID]] = [:]
-                for relationship in toMany {
-                    members[relationship] = try source.relatedObjectIDs(of: owner, relationship: relationship).map {
-                        try remap($0, heldBy: owner, in: relationship)
-                    }
-                }
-                // Inserts follow the order of `sourceIDs`, so the next new ID is this object's.
-                inserts.append(
-                    .init(
-                        objectID: newIDs[inserts.count], values: values, toManyRelationships: members,
-                        expectedVersion: 0))
+    /// New IDs from `destination` for the objects `sourceIDs` of `entityName`, asked for in batches.
+    private func newIDs(
+        for sourceIDs: [ObjectID], of entityName: String, from destination: any IncrementalStore
+    ) throws -> [MigrationIDMap.Entry] {
+        var entries: [MigrationIDMap.Entry] = []
+        entries.reserveCapacity(sourceIDs.count)
+        for start in stride(from: 0, to: sourceIDs.count, by: Self.migrationBatchSize) {
+            let batch = sourceIDs[start..<min(start + Self.migrationBatchSize, sourceIDs.count)]
+            let newIDs = try destination.permanentIDs(forEntities: Array(repeating: entityName, count: batch.count))
+            guard newIDs.count == batch.count,
+                newIDs.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == destination.identifier })
+            else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(Self.name(of: destination)) handed out \(newIDs.count) IDs for \(batch.count) "
+                        + "'\(entityName)' objects, or IDs of another entity or store.")
             }
-            completed += snapshots.count
-            progress?(MigrationProgress(completedObjects: completed, totalObjects: total))
+            for (sourceID, newID) in zip(batch, newIDs) {
+                entries.append(MigrationIDMap.Entry(source: sourceID.reference, new: newID.reference))
+            }
         }
-        try destination.save(StoreChangeSet(inserted: inserts))
-        progress?(MigrationProgress(completedObjects: total, totalObjects: total))
+        return entries
     }
 
     /// The number of objects of `entityNames` (not counting sub-entities) in `store`.

@@ -61,9 +61,9 @@ extension ManagedObject {
     }
 
     private func attributeErrors(_ attribute: AttributeDescription, _ value: AttributeValue) -> [ValidationError] {
-        let name = "'\(entity.name).\(attribute.name)'"
         func error(_ code: ValidationError.Code, _ text: String) -> [ValidationError] {
-            [
+            let name = "'\(entity.name).\(attribute.name)'"
+            return [
                 ValidationError(
                     code: code, objectID: objectID, key: attribute.name, message: "\(name) of \(objectID) \(text)")
             ]
@@ -80,12 +80,15 @@ extension ManagedObject {
         if let maximum = attribute.maxValue, value.compare(maximum) == .orderedDescending {
             return error(.tooLarge, "is \(value), above the maximum \(maximum).")
         }
-        let length: Int? =
+        // Counting a string's characters walks it: only done when a length bound asks for it.
+        var length: Int?
+        if attribute.minLength != nil || attribute.maxLength != nil {
             switch value {
-            case .string(let text): text.count
-            case .binary(let data): data.count
-            default: nil
+            case .string(let text): length = text.count
+            case .binary(let data): length = data.count
+            default: length = nil
             }
+        }
         if let length, let minimum = attribute.minLength, length < minimum {
             return error(.tooShort, "has length \(length), below the minimum \(minimum).")
         }
@@ -100,6 +103,9 @@ extension ManagedObject {
     }
 
     private func relationshipErrors(_ relationship: RelationshipDescription) -> [ValidationError] {
+        // An optional relationship without count bounds is valid whatever it holds: nothing to load.
+        let hasCountBounds = relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)
+        guard !relationship.isOptional || hasCountBounds else { return [] }
         let name = "'\(entity.name).\(relationship.name)'"
         let count = (try? destinations(of: relationship).count) ?? 0
         if count == 0, !relationship.isOptional {

@@ -109,13 +109,13 @@ private struct ChangeValidator {
         _ destination: ObjectID, of relationship: RelationshipDescription, in entity: EntitySchema,
         _ invalid: (String) -> StoreError
     ) throws {
-        let path = "'\(entity.name).\(relationship.name)'"
+        func path() -> String { "'\(entity.name).\(relationship.name)'" }
         guard schema.entitiesByName[destination.entityName]?.isKind(of: relationship.destinationEntityName) == true
         else {
-            throw invalid("\(path) holds \(relationship.destinationEntityName) objects, not \(destination).")
+            throw invalid("\(path()) holds \(relationship.destinationEntityName) objects, not \(destination).")
         }
         guard !destination.isTemporary else {
-            throw invalid("\(path) refers to \(destination), which has a temporary ID.")
+            throw invalid("\(path()) refers to \(destination), which has a temporary ID.")
         }
     }
 }

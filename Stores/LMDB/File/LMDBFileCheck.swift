@@ -59,7 +59,8 @@ struct LMDBFileCheck {
     private let path: String
     private var pageSize = 0
     private var lastPage: UInt64 = 0
-    private var visited = Set<UInt64>()
+    /// One bit per page of the file, set once the walk has reached the page.
+    private var visited: [UInt64] = []
 
     private init(bytes: [UInt8], path: String) {
         self.bytes = bytes
@@ -72,20 +73,19 @@ struct LMDBFileCheck {
     ///   wrong with it; ``StoreError/Code/io`` when the file cannot be read.
     @discardableResult
     static func check(path: String) throws -> UInt64 {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try LMDBFileReader.contents(of: path)
         } catch {
             throw StoreError(code: .io, message: "Could not read the LMDB store at '\(path)'.", underlying: error)
         }
-        var check = LMDBFileCheck(bytes: Array(data), path: path)
+        var check = LMDBFileCheck(bytes: bytes, path: path)
         return try check.run()
     }
 
     /// The number of the newest committed transaction its meta pages record.
     static func newestTransaction(path: String) throws -> UInt64 {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        var check = LMDBFileCheck(bytes: Array(data), path: path)
+        var check = LMDBFileCheck(bytes: try LMDBFileReader.contents(of: path), path: path)
         let first = try check.meta(at: 0, index: 0)
         check.pageSize = first.pageSize
         return max(first.transaction, try check.meta(at: first.pageSize, index: 1).transaction)
@@ -106,6 +106,7 @@ struct LMDBFileCheck {
                 "its meta page says it has \(newest.lastPage &+ 1) pages of \(pageSize) bytes, but the file holds "
                     + "\(bytes.count) bytes")
         }
+        visited = Array(repeating: 0, count: Int(newest.lastPage / 64) + 1)
         try walk(newest.free, name: "the free list", isFreeList: true)
         try walk(newest.main, name: "the main database", isFreeList: false)
         return newest.transaction
@@ -167,15 +168,15 @@ struct LMDBFileCheck {
         var previousKey: ArraySlice<UInt8>?
         for index in 0..<count {
             let node = Int(uint16(page + Self.headerSize + 2 * index))
-            let place = "node \(index) of page \(number) of \(name)"
+            func place() -> String { "node \(index) of page \(number) of \(name)" }
             guard node >= upper, node + Self.nodeHeaderSize <= pageSize else {
-                throw corrupt("\(place) starts at \(node), outside the page's nodes")
+                throw corrupt("\(place()) starts at \(node), outside the page's nodes")
             }
             let start = page + node
             let nodeFlags = uint16(start + 4)
             let keySize = Int(uint16(start + 6))
             let keyEnd = node + Self.nodeHeaderSize + keySize
-            guard keySize <= 511, keyEnd <= pageSize else { throw corrupt("\(place) has a key of \(keySize) bytes") }
+            guard keySize <= 511, keyEnd <= pageSize else { throw corrupt("\(place()) has a key of \(keySize) bytes") }
             let key = bytes[(start + Self.nodeHeaderSize)..<(page + keyEnd)]
             if tree.isByteOrdered && !(index == 0 && !isLeaf) {
                 if let previousKey, !previousKey.lexicographicallyPrecedes(key) {
@@ -191,52 +192,62 @@ struct LMDBFileCheck {
             let dataSize = Int(uint16(start)) | Int(uint16(start + 2)) << 16
             switch nodeFlags {
             case 0:
-                guard keyEnd + dataSize <= pageSize else { throw corrupt("\(place) has \(dataSize) bytes of data") }
-                if tree.isFreeList { try checkFreeList(page + keyEnd, size: dataSize, place) }
+                guard keyEnd + dataSize <= pageSize else { throw corrupt("\(place()) has \(dataSize) bytes of data") }
+                if tree.isFreeList { try checkFreeList(page + keyEnd, size: dataSize, place()) }
             case NodeFlag.bigData:
-                guard keyEnd + 8 <= pageSize else { throw corrupt("\(place) is cut short") }
-                try checkOverflow(uint64(page + keyEnd), size: dataSize, place, isFreeList: tree.isFreeList)
+                guard keyEnd + 8 <= pageSize else { throw corrupt("\(place()) is cut short") }
+                try checkOverflow(uint64(page + keyEnd), size: dataSize, place(), isFreeList: tree.isFreeList)
             case NodeFlag.subDatabase:
                 guard !tree.isFreeList, dataSize == Self.databaseRecordSize, keyEnd + dataSize <= pageSize else {
-                    throw corrupt("\(place) is a named database of \(dataSize) bytes")
+                    throw corrupt("\(place()) is a named database of \(dataSize) bytes")
                 }
                 let named = String(decoding: key, as: UTF8.self)
                 try walk(databaseRecord(at: page + keyEnd), name: "database '\(named)'", isFreeList: false)
             default:
-                throw corrupt("\(place) has the node flags \(nodeFlags), which Strata stores never set")
+                throw corrupt("\(place()) has the node flags \(nodeFlags), which Strata stores never set")
             }
         }
     }
 
-    private mutating func checkOverflow(_ number: UInt64, size: Int, _ place: String, isFreeList: Bool) throws {
-        let page = try claim(number, in: place)
+    private mutating func checkOverflow(
+        _ number: UInt64, size: Int, _ place: @autoclosure () -> String, isFreeList: Bool
+    ) throws {
+        let page = try claim(number, in: place())
         let pages = UInt64(uint32(page + 12))
         guard uint16(page + 10) == PageFlag.overflow, pages >= 1, number + pages - 1 <= lastPage,
             size <= Int(pages) * pageSize - Self.headerSize
-        else { throw corrupt("the overflow page \(number) of \(place) is damaged") }
-        for extra in 1..<pages where !visited.insert(number + extra).inserted {
+        else { throw corrupt("the overflow page \(number) of \(place()) is damaged") }
+        for extra in 1..<pages where !markVisited(number + extra) {
             throw corrupt("page \(number + extra) is used twice")
         }
-        if isFreeList { try checkFreeList(page + Self.headerSize, size: size, place) }
+        if isFreeList { try checkFreeList(page + Self.headerSize, size: size, place()) }
     }
 
     /// A free-list record is a count of page numbers followed by them.
-    private func checkFreeList(_ offset: Int, size: Int, _ place: String) throws {
+    private func checkFreeList(_ offset: Int, size: Int, _ place: @autoclosure () -> String) throws {
         guard size >= 8, size % 8 == 0, uint64(offset) == UInt64(size / 8 - 1) else {
-            throw corrupt("\(place) is a free-list record of \(size) bytes that does not add up")
+            throw corrupt("\(place()) is a free-list record of \(size) bytes that does not add up")
         }
         for index in 1..<(size / 8) where uint64(offset + 8 * index) > lastPage {
-            throw corrupt("\(place) lists the free page \(uint64(offset + 8 * index)), past the last page")
+            throw corrupt("\(place()) lists the free page \(uint64(offset + 8 * index)), past the last page")
         }
     }
 
     /// The offset of page `number`, which must exist and not have been reached before.
-    private mutating func claim(_ number: UInt64, in place: String) throws -> Int {
-        guard number >= 2, number <= lastPage else { throw corrupt("\(place) refers to page \(number)") }
-        guard visited.insert(number).inserted else { throw corrupt("page \(number) is used twice") }
+    private mutating func claim(_ number: UInt64, in place: @autoclosure () -> String) throws -> Int {
+        guard number >= 2, number <= lastPage else { throw corrupt("\(place()) refers to page \(number)") }
+        guard markVisited(number) else { throw corrupt("page \(number) is used twice") }
         let offset = Int(number) * pageSize
         guard uint64(offset) == number else { throw corrupt("page \(number) says it is page \(uint64(offset))") }
         return offset
+    }
+
+    /// Marks page `number` (at most ``lastPage``) as reached; false when it was reached before.
+    private mutating func markVisited(_ number: UInt64) -> Bool {
+        let (word, bit) = (Int(number / 64), UInt64(1) << (number % 64))
+        guard visited[word] & bit == 0 else { return false }
+        visited[word] |= bit
+        return true
     }
 
     private func corrupt(_ problem: String) -> StoreError {

@@ -73,10 +73,10 @@ final class SQLiteConnection {
     /// throws. An `IMMEDIATE` transaction takes the write lock at once, so that a writer waits
     /// for another process's writer at the start rather than failing midway.
     func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
-        try execute(script: immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try cachedStatement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
         do {
             let result = try body()
-            try execute(script: "COMMIT")
+            try cachedStatement("COMMIT").execute()
             return result
         } catch {
             // Rolling back after a failed COMMIT or statement is cleanup: the first error is the one to report.

@@ -13,11 +13,6 @@ extension SQLiteSchema {
             name: String, ownColumn: String, memberColumn: String, orderColumn: String?, memberTable: EntityTable)
     }
 
-    /// The entity whose rows have the number `number`.
-    func entityName(number: Int64) -> String? {
-        entityNumbers.first { $0.value == number }?.key
-    }
-
     /// The index in `table.columns` of the column with `role`.
     func columnIndex(_ role: SQLiteColumn.Role, in table: EntityTable) -> Int? {
         table.columns.firstIndex { $0.role == role }

@@ -23,8 +23,8 @@ extension SQLiteStore {
         let table = try table(of: objectID.entityName)
         guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { return nil }
         statistics.recordSingleLoad()
-        let statement = try connection.cachedStatement(
-            "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK = ?")
+        let entity = try entitySchema(named: objectID.entityName)
+        let statement = try connection.cachedStatement(rowReader(of: entity, in: table).selectByKey)
         try statement.bind([.integer(key)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }

@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// `entityNumber`.
     func objectID(primaryKey: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {
         guard case .integer(let key) = primaryKey, case .integer(let number) = entityNumber,
-            let entityName = layout.entityName(number: number)
+            let entityName = entityNamesByNumber[number]
         else {
             throw StoreError(
                 code: .corrupt,
@@ -27,40 +27,39 @@ extension SQLiteStore {
         guard case .integer(let version) = statement.value(at: 2) else {
             throw StoreError(code: .corrupt, message: "\(storeName) has no version (Z_OPT) for \(objectID).")
         }
+        let reader = rowReader(of: entity, in: table)
         var values: [String: AttributeValue] = [:]
-        for attribute in entity.attributes where !attribute.isTransient {
-            let owner = layout.declaringEntity(of: attribute.name, in: entity, model: model)
-            guard let index = layout.columnIndex(.attribute(entity: owner, name: attribute.name), in: table) else {
-                continue
-            }
-            let stored = statement.value(at: index)
+        values.reserveCapacity(reader.attributes.count + reader.toOnes.count)
+        for attribute in reader.attributes {
+            let stored = statement.value(at: attribute.index)
             guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {
                 throw StoreError(
                     code: .corrupt,
-                    message: "\(storeName) holds \(stored) in \(table.name).\(table.columns[index].name) for "
+                    message: "\(storeName) holds \(stored) in \(table.name).\(table.columns[attribute.index].name) for "
                         + "\(objectID), which is not a valid \(attribute.type.modelFileName) for '\(entity.name).\(attribute.name)'."
                 )
             }
             values[attribute.name] = value
         }
-        for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
-            values[relationship.name] = try destination(of: relationship, in: entity, table: table, at: statement)
+        for toOne in reader.toOnes {
+            values[toOne.name] = destination(of: toOne, at: statement)
         }
         return Snapshot(objectID: objectID, values: values, version: version)
     }
 
+    /// How to read the rows of `entity` in `table`: worked out when the store opened, or now
+    /// for a table the entity's rows are not kept in.
+    func rowReader(of entity: EntitySchema, in table: SQLiteSchema.EntityTable) -> SQLiteRowReader {
+        if let reader = rowReaders[entity.name], reader.tableName == table.name { return reader }
+        return SQLiteRowReader(entity: entity, table: table, layout: layout, model: model)
+    }
+
     /// The object a to-one relationship points at in the row `statement` is on, or null.
-    private func destination(
-        of relationship: RelationshipDescription, in entity: EntitySchema, table: SQLiteSchema.EntityTable,
-        at statement: SQLiteStatement
-    ) throws -> AttributeValue {
-        let owner = layout.declaringEntity(of: relationship.name, in: entity, model: model)
-        guard let index = layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
-            case .integer(let key) = statement.value(at: index)
-        else { return .null }
-        var entityName = relationship.destinationEntityName
-        if let entityIndex = layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table),
-            case .integer(let number) = statement.value(at: entityIndex), let name = layout.entityName(number: number)
+    private func destination(of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement) -> AttributeValue {
+        guard let index = toOne.index, case .integer(let key) = statement.value(at: index) else { return .null }
+        var entityName = toOne.destinationEntityName
+        if let entityIndex = toOne.entityIndex, case .integer(let number) = statement.value(at: entityIndex),
+            let name = entityNamesByNumber[number]
         {
             entityName = name
         }

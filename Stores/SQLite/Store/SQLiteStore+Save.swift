@@ -40,6 +40,7 @@ extension SQLiteStore {
             try changes.checkVersions { try storedVersion(of: $0, on: connection) }
             for deletion in changes.deleted { try delete(deletion.objectID, on: connection) }
             for change in changes.inserted { try insert(change, on: connection) }
+            try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
             for change in changes.updated { try update(change, on: connection) }
             for change in changes.inserted + changes.updated {
                 try saveMemberships(of: change, on: connection)
@@ -79,15 +80,15 @@ extension SQLiteStore {
         of change: StoreChangeSet.ObjectChange, in table: SQLiteSchema.EntityTable
     ) throws -> [(String, SQLiteValue)] {
         let entity = try entitySchema(named: change.objectID.entityName)
+        let reader = rowReader(of: entity, in: table)
         var result: [(String, SQLiteValue)] = []
         for (key, value) in change.values.sorted(by: { $0.key < $1.key }) {
-            let owner = layout.declaringEntity(of: key, in: entity, model: model)
             if entity.attributesByName[key] != nil {
-                guard let index = layout.columnIndex(.attribute(entity: owner, name: key), in: table) else { continue }
+                guard let index = reader.attributeIndexes[key] else { continue }
                 result.append((table.columns[index].name, SQLiteValueCodec.encode(value)))
                 continue
             }
-            guard let index = layout.columnIndex(.toOne(entity: owner, name: key), in: table) else { continue }
+            guard let toOne = reader.toOnesByName[key], let index = toOne.index else { continue }
             var destination: (key: SQLiteValue, entity: SQLiteValue) = (.null, .null)
             if case .objectID(let target) = value {
                 destination = (
@@ -95,7 +96,7 @@ extension SQLiteStore {
                 )
             }
             result.append((table.columns[index].name, destination.key))
-            if let entityIndex = layout.columnIndex(.toOneEntity(entity: owner, name: key), in: table) {
+            if let entityIndex = toOne.entityIndex {
                 result.append((table.columns[entityIndex].name, destination.entity))
             }
         }
@@ -112,9 +113,21 @@ extension SQLiteStore {
         try connection.cachedStatement(
             "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
         ).execute([.integer(key), .integer(number), .integer(1)] + columns.map(\.1))
-        let root = try entitySchema(named: change.objectID.entityName).rootEntityName
-        try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?")
-            .execute([.integer(key), .integer(layout.entityNumbers[root] ?? 0)])
+    }
+
+    /// Raises each root entity's `Z_MAX` to the largest primary key `inserted` gives it.
+    private func raisePrimaryKeyMaxima(
+        past inserted: [StoreChangeSet.ObjectChange], on connection: SQLiteConnection
+    ) throws {
+        var largest: [String: Int64] = [:]
+        for change in inserted {
+            let root = try entitySchema(named: change.objectID.entityName).rootEntityName
+            largest[root] = max(largest[root] ?? .min, try primaryKey(of: change.objectID))
+        }
+        let statement = try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?")
+        for (root, key) in largest {
+            try statement.execute([.integer(key), .integer(layout.entityNumbers[root] ?? 0)])
+        }
     }
 
     private func update(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
@@ -137,11 +150,13 @@ extension SQLiteStore {
             let memberKeys = try members.map { try primaryKey(of: $0) }
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
+                // Every row leaves the relationship, then the members join it again: the same end
+                // state as clearing the non-members only, with one prepared statement.
                 let clearOrder = orderColumn.map { ", \($0) = NULL" } ?? ""
-                let kept = memberKeys.map(String.init).joined(separator: ", ")
-                try connection.statement(
-                    "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ? AND Z_PK NOT IN (\(kept))"
-                ).execute([.integer(key)])
+                try connection.cachedStatement(
+                    "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ?"
+                )
+                .execute([.integer(key)])
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
                 let setOrder = orderColumn.map { ", \($0) = ?" } ?? ""
                 let statement = try connection.cachedStatement(

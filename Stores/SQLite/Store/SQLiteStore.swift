@@ -42,6 +42,10 @@ public final class SQLiteStore: IncrementalStore {
     let pool: SQLiteConnectionPool
     let path: String
     let statistics = SQLiteStoreStatistics()
+    /// How to read a row of each entity, by entity name.
+    let rowReaders: [String: SQLiteRowReader]
+    /// Each entity's name by its number in `Z_ENT`.
+    let entityNamesByNumber: [Int64: String]
     private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
     /// first save writes (opening a store never writes to its file).
@@ -58,6 +62,9 @@ public final class SQLiteStore: IncrementalStore {
         self.layout = layout
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
+        self.rowReaders = SQLiteRowReader.readers(for: entityNames, layout: layout, model: model)
+        self.entityNamesByNumber = Dictionary(
+            layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.pool = pool
         self.path = path
         self.currentMetadata = Locked(metadata)
@@ -87,18 +94,18 @@ public final class SQLiteStore: IncrementalStore {
     }
 
     /// Runs `body` with a reader in one read transaction, so that it sees one state of the file.
-    func read<T>(_ action: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T>(_ action: @autoclosure () -> String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try pool.withReader { connection in
                 try connection.transaction(immediate: false) { try body(connection) }
             }
         } catch let error as SQLiteError {
-            throw storeError(error, doing: action)
+            throw storeError(error, doing: action())
         }
     }
 
     /// Runs `body` with the writer in one write transaction.
-    func write<T>(_ action: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    func write<T>(_ action: @autoclosure () -> String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
@@ -111,7 +118,7 @@ public final class SQLiteStore: IncrementalStore {
                 return try connection.transaction(immediate: true) { try body(connection) }
             }
         } catch let error as SQLiteError {
-            throw storeError(error, doing: action)
+            throw storeError(error, doing: action())
         }
     }
 }

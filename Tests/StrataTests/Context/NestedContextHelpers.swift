@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import Strata
@@ -59,7 +58,7 @@ extension ManagedObject {
 
 /// The notifications of one kind a context posts, collected as they come.
 final class PostedNotifications: Sendable {
-    private let posted = Mutex<[ContextNotification]>([])
+    private let posted = Locked<[ContextNotification]>([])
 
     /// Starts collecting the notifications of `kind` that `context` posts.
     init(_ kind: ContextNotification.Kind, by context: ManagedObjectContext) {

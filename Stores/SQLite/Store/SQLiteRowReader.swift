@@ -1,0 +1,71 @@
+import Strata
+
+/// Where the stored properties of one entity sit in the columns of its table, worked out once
+/// when the store opens, so that reading a row costs no lookups by name.
+struct SQLiteRowReader: Sendable {
+    /// An attribute and the index of its column.
+    struct AttributeColumn: Sendable {
+        let name: String
+        let type: AttributeType
+        let index: Int
+    }
+
+    /// A to-one relationship, the index of its destination's key column and, for destinations
+    /// with sub-entities, of its entity-number column.
+    struct ToOneColumn: Sendable {
+        let name: String
+        let destinationEntityName: String
+        let index: Int?
+        let entityIndex: Int?
+    }
+
+    /// The name of the table the indexes refer to.
+    let tableName: String
+    let attributes: [AttributeColumn]
+    let toOnes: [ToOneColumn]
+    /// The index of each attribute's column, by attribute name.
+    let attributeIndexes: [String: Int]
+    /// Each to-one relationship's columns, by relationship name.
+    let toOnesByName: [String: ToOneColumn]
+    /// The statement reading one row of the table by primary key, every column selected.
+    let selectByKey: String
+
+    /// The reader of the rows of `entity` in `table`.
+    init(entity: EntitySchema, table: SQLiteSchema.EntityTable, layout: SQLiteSchema, model: ModelSchema) {
+        tableName = table.name
+        var attributes: [AttributeColumn] = []
+        for attribute in entity.attributes where !attribute.isTransient {
+            let owner = layout.declaringEntity(of: attribute.name, in: entity, model: model)
+            guard let index = layout.columnIndex(.attribute(entity: owner, name: attribute.name), in: table) else {
+                continue
+            }
+            attributes.append(AttributeColumn(name: attribute.name, type: attribute.type, index: index))
+        }
+        self.attributes = attributes
+        attributeIndexes = Dictionary(attributes.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
+        selectByKey =
+            "SELECT \(table.columns.map { "t0.\($0.name)" }.joined(separator: ", ")) FROM \(table.name) t0 "
+            + "WHERE t0.Z_PK = ?"
+        let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map { relationship in
+            let owner = layout.declaringEntity(of: relationship.name, in: entity, model: model)
+            return ToOneColumn(
+                name: relationship.name, destinationEntityName: relationship.destinationEntityName,
+                index: layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
+                entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table))
+        }
+        self.toOnes = toOnes
+        toOnesByName = Dictionary(toOnes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The reader of every entity of `entityNames` that has a table in `layout`, by entity name.
+    static func readers(
+        for entityNames: Set<String>, layout: SQLiteSchema, model: ModelSchema
+    ) -> [String: SQLiteRowReader] {
+        var readers: [String: SQLiteRowReader] = [:]
+        for name in entityNames {
+            guard let entity = model.entitiesByName[name], let table = layout.tableOfEntity[name] else { continue }
+            readers[name] = SQLiteRowReader(entity: entity, table: table, layout: layout, model: model)
+        }
+        return readers
+    }
+}
