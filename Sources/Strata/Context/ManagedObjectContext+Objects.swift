@@ -62,7 +62,11 @@ extension ManagedObjectContext {
     func register(inserted object: ManagedObject) {
         assertOnQueue()
         object.faulted = false
-        for attribute in object.entity.attributes {
+        // Room for every attribute and to-one at once: growing the dictionary key by key
+        // rehashed it several times for every new object.
+        let entity = object.entity
+        object.currentValues.reserveCapacity(entity.attributes.count + entity.relationships.count)
+        for attribute in entity.attributes {
             object.currentValues[attribute.name] = attribute.defaultValue
         }
         registered[object.objectID] = object

@@ -178,7 +178,9 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// The values a store keeps: every persistent attribute and to-one relationship.
     var persistentValues: [String: AttributeValue] {
+        let entity = entity
         var values: [String: AttributeValue] = [:]
+        values.reserveCapacity(entity.attributes.count + entity.relationships.count)
         for attribute in entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
             values[attribute.name] = currentValues[attribute.name] ?? .null
         }
