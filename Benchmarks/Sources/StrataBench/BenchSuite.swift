@@ -4,6 +4,9 @@ import Foundation
 struct BenchSuite {
     let count: Int
     let repetitions: Int
+    /// Whether load-by-id, traverse, update and delete touch 10 000 × `count` / 100 000 objects
+    /// rather than 10 000 (the `--quick` run).
+    let scalesTouched: Bool
     /// The stores to measure, by name; every store when empty.
     let stores: [String]
     /// The workloads to run; every workload when empty.
@@ -16,7 +19,7 @@ struct BenchSuite {
         let log = { (line: String) in
             self.log(String(format: "%6.1f s  ", (ContinuousClock.now - start).milliseconds / 1000) + line)
         }
-        let data = BenchData(count: count)
+        let data = BenchData(count: count, scaled: scalesTouched)
         let records = data.records
         let model = try BenchModel.makeModel()
         log("Preparing stores of \(count) objects")
@@ -71,7 +74,10 @@ struct BenchSuite {
         for scratch in [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch, peer.scratch] {
             scratch.remove()
         }
-        return BenchReport(n: count, machine: Machine.description, results: results)
+        return BenchReport(
+            n: count, touched: data.touchedIDs.count, traversedParents: data.traversedParents,
+            machine: Machine.description,
+            results: results)
     }
 
     private func runs(_ workload: Workload) -> Bool { workloads.isEmpty || workloads.contains(workload) }
