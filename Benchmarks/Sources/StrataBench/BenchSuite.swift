@@ -41,13 +41,19 @@ struct BenchSuite {
             let subject = try StrataSubject(setup, data: data, records: records, model: model)
             defer { subject.scratch.remove() }
             guard let floor = floors[setup.name] else { continue }
+            let probes = StoreProbes(
+                store: setup.name, subject: subject, rawFolder: floor.folder, repetitions: repetitions)
             for workload in Workload.allCases where workload != .memory && runs(workload) {
                 log("\(setup.name) \(workload.rawValue)")
+                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
+                if workload == .fetchAll {
+                    results.append(try probes.fetchAll(grdb: grdb))
+                    continue
+                }
                 guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
                 let raw = try sample(
                     workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject, workload,
                     repetitions: repetitions)
-                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
                 results.append(
                     BenchResult(
                         store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,
@@ -56,20 +62,7 @@ struct BenchSuite {
             }
             guard runs(.memory) else { continue }
             log("\(setup.name) memory")
-            let (full, fullPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .materialised, folder: subject.full, repetitions: repetitions)
-            let (batched, batchedPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .batched, folder: subject.full, repetitions: repetitions)
-            let (_, rawPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .raw, folder: floor.folder, repetitions: repetitions)
-            if let index = results.firstIndex(where: { $0.store == setup.name && $0.workload == "fetch-all" }) {
-                results[index].peakRSSBytes = fullPeak
-            }
-            log("\(setup.name) materialised fetch in a child: \(Int(full.median)) ms")
-            results.append(
-                BenchResult(
-                    store: setup.name, workload: Workload.memory.rawValue, medianMs: batched.median, minMs: batched.min,
-                    maxMs: batched.max, ratioToRaw: batchedPeak / rawPeak, ratioToGRDB: nil, peakRSSBytes: batchedPeak))
+            results.append(try probes.memory())
         }
         for scratch in [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch, peer.scratch] {
             scratch.remove()

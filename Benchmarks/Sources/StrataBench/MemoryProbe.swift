@@ -83,9 +83,10 @@ enum MemoryProbe {
         switch kind {
         case .materialised, .batched:
             let setup = StoreSetup.named(store)
-            let coordinator = try PersistentStoreCoordinator(
-                model: try BenchModel.makeModel(), storeTypes: StrataSubject.storeTypes)
+            let model = try BenchModel.makeModel()
+            // Timed as the fetch-all workload is: a new coordinator, the store added, the fetch.
             elapsed = try clock {
+                let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StrataSubject.storeTypes)
                 try coordinator.addStore(type: setup.type.name, at: folder.appendingPathComponent(setup.fileName))
                 var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
                 request.returnsObjectsAsFaults = false
