@@ -19,20 +19,32 @@ struct ItemRecord: Sendable, Equatable {
 /// parents of 10 children each, taken in order from the items after them; the rest have none.
 struct BenchData: Sendable {
     static let childrenPerParent = 10
-    /// How many objects the load, update and delete workloads touch.
-    static let touched = 10_000
+    /// How many objects the load, update and delete workloads touch in a full run.
+    static let fullTouched = 10_000
+    /// The number of objects a full run stores; a scaled run touches `fullTouched` in proportion.
+    static let fullCount = 100_000
 
     let count: Int
+    /// How many objects the load, update and delete workloads touch, and the most parents the
+    /// traverse workload visits.
+    let touched: Int
+
+    /// The data set of `count` items; `scaled` makes the touched objects 10 000 × `count` / 100 000
+    /// (the `--quick` run) instead of 10 000.
+    init(count: Int, scaled: Bool = false) {
+        self.count = count
+        touched = scaled ? max(1, Self.fullTouched * count / Self.fullCount) : Self.fullTouched
+    }
 
     var parentCount: Int { count / (Self.childrenPerParent + 1) }
-    /// The parents the traverse workload visits: 10 000, or every parent when there are fewer.
-    var traversedParents: Int { min(Self.touched, parentCount) }
+    /// The parents the traverse workload visits: `touched`, or every parent when there are fewer.
+    var traversedParents: Int { min(touched, parentCount) }
     /// The numbers below this bound are the ~1 % the indexed fetch returns.
     var indexedBound: Int64 { Int64(count / 100) }
-    /// The objects touched by load, update and delete: 10 000 spread over the whole store.
+    /// The objects touched by load, update and delete: `touched` of them spread over the whole store.
     var touchedIDs: [Int64] {
-        let step = max(1, count / Self.touched)
-        return stride(from: 1, through: count, by: step).prefix(Self.touched).map { Int64($0) }
+        let step = max(1, count / touched)
+        return stride(from: 1, through: count, by: step).prefix(touched).map { Int64($0) }
     }
 
     func record(_ id: Int64) -> ItemRecord {

@@ -27,9 +27,13 @@ struct BenchResult: Encodable, Sendable {
     }
 }
 
-/// The whole report: `{"n": N, "machine": "…", "results": […]}`.
+/// The whole report: `{"n": N, "touched": …, "traversedParents": …, "machine": "…", "results": […]}`.
 struct BenchReport: Encodable, Sendable {
     var n: Int
+    /// The objects load-by-id, update and delete touch.
+    var touched: Int
+    /// The parents traverse visits.
+    var traversedParents: Int
     var machine: String
     var results: [BenchResult]
 }

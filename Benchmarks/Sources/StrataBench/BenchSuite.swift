@@ -4,6 +4,9 @@ import Foundation
 struct BenchSuite {
     let count: Int
     let repetitions: Int
+    /// Whether load-by-id, traverse, update and delete touch 10 000 × `count` / 100 000 objects
+    /// rather than 10 000 (the `--quick` run).
+    let scalesTouched: Bool
     /// The stores to measure, by name; every store when empty.
     let stores: [String]
     /// The workloads to run; every workload when empty.
@@ -16,7 +19,7 @@ struct BenchSuite {
         let log = { (line: String) in
             self.log(String(format: "%6.1f s  ", (ContinuousClock.now - start).milliseconds / 1000) + line)
         }
-        let data = BenchData(count: count)
+        let data = BenchData(count: count, scaled: scalesTouched)
         let records = data.records
         let model = try BenchModel.makeModel()
         log("Preparing stores of \(count) objects")
@@ -38,13 +41,19 @@ struct BenchSuite {
             let subject = try StrataSubject(setup, data: data, records: records, model: model)
             defer { subject.scratch.remove() }
             guard let floor = floors[setup.name] else { continue }
+            let probes = StoreProbes(
+                store: setup.name, subject: subject, rawFolder: floor.folder, repetitions: repetitions)
             for workload in Workload.allCases where workload != .memory && runs(workload) {
                 log("\(setup.name) \(workload.rawValue)")
+                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
+                if workload == .fetchAll {
+                    results.append(try probes.fetchAll(grdb: grdb))
+                    continue
+                }
                 guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
                 let raw = try sample(
                     workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject, workload,
                     repetitions: repetitions)
-                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
                 results.append(
                     BenchResult(
                         store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,
@@ -53,25 +62,15 @@ struct BenchSuite {
             }
             guard runs(.memory) else { continue }
             log("\(setup.name) memory")
-            let (full, fullPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .materialised, folder: subject.full, repetitions: repetitions)
-            let (batched, batchedPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .batched, folder: subject.full, repetitions: repetitions)
-            let (_, rawPeak) = try MemoryProbe.measure(
-                store: setup.name, kind: .raw, folder: floor.folder, repetitions: repetitions)
-            if let index = results.firstIndex(where: { $0.store == setup.name && $0.workload == "fetch-all" }) {
-                results[index].peakRSSBytes = fullPeak
-            }
-            log("\(setup.name) materialised fetch in a child: \(Int(full.median)) ms")
-            results.append(
-                BenchResult(
-                    store: setup.name, workload: Workload.memory.rawValue, medianMs: batched.median, minMs: batched.min,
-                    maxMs: batched.max, ratioToRaw: batchedPeak / rawPeak, ratioToGRDB: nil, peakRSSBytes: batchedPeak))
+            results.append(try probes.memory())
         }
         for scratch in [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch, peer.scratch] {
             scratch.remove()
         }
-        return BenchReport(n: count, machine: Machine.description, results: results)
+        return BenchReport(
+            n: count, touched: data.touchedIDs.count, traversedParents: data.traversedParents,
+            machine: Machine.description,
+            results: results)
     }
 
     private func runs(_ workload: Workload) -> Bool { workloads.isEmpty || workloads.contains(workload) }

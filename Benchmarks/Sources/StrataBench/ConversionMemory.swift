@@ -20,7 +20,13 @@ enum ConversionMemory {
         _ = try MemoryProbe.runChild(["fill", store, String(count), folder.path])
         log("Converting it in a child process")
         let output = folder.appendingPathComponent("probe-convert.txt")
-        return try MemoryProbe.runChild(["probe", store, MemoryProbe.Kind.convert.rawValue, folder.path, output.path])
+        let figures = try MemoryProbe.runChild([
+            "probe", store, MemoryProbe.Kind.convert.rawValue, folder.path, output.path,
+        ])
+        guard let conversion = figures.first else {
+            throw FloorError(description: "the conversion probe wrote nothing")
+        }
+        return conversion
     }
 
     /// The child's side of filling: a store of `count` objects of the benchmark's data in `folder`,

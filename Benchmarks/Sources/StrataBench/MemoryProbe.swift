@@ -1,9 +1,12 @@
 import Foundation
 import Strata
 
-/// Peak memory, measured in a child process per measurement: the benchmark runs itself with
-/// the hidden `probe` subcommand, which does one fetch and writes its time and its peak
-/// resident size to a file.
+/// Peak memory, measured in a child process: the benchmark runs itself with the hidden `probe`
+/// subcommand, which does one fetch after another and writes the time and the peak resident
+/// size of each to a file. One child serves all the repetitions of one kind of probe: a
+/// warm-up fetch, then before each measured fetch it returns freed memory to the system
+/// (`malloc_trim`) and resets its peak to its current resident size (`5` written to
+/// `/proc/self/clear_refs`), so each peak is that fetch's own.
 ///
 /// The child reads its peak from `VmHWM` in `/proc/self/status`, which belongs to the address
 /// space made by `exec`. `ru_maxrss` from `wait4` would not do: Linux carries it across
@@ -23,28 +26,21 @@ enum MemoryProbe {
     }
 
     /// The median time in milliseconds and the median peak resident size in bytes of
-    /// `repetitions` child processes probing `kind` for `store` on the folder `folder`.
+    /// `repetitions` fetches after a warm-up, probing `kind` for `store` on the folder `folder`
+    /// in one child process.
     static func measure(store: String, kind: Kind, folder: URL, repetitions: Int) throws -> (Sample, Double) {
-        var times: [Double] = []
-        var peaks: [Double] = []
-        for _ in 0..<repetitions {
-            let (milliseconds, peak) = try spawn(store: store, kind: kind, folder: folder)
-            times.append(milliseconds)
-            peaks.append(peak)
-        }
-        return (Sample(times), Sample(peaks).median)
-    }
-
-    private static func spawn(store: String, kind: Kind, folder: URL) throws -> (Double, Double) {
         let output = folder.appendingPathComponent("probe-\(kind.rawValue).txt")
-        return try runChild(["probe", store, kind.rawValue, folder.path, output.path])
+        let figures = try runChild([
+            "probe", store, kind.rawValue, folder.path, output.path, "--repetitions", String(repetitions), "--warm-up",
+        ])
+        return (Sample(figures.map(\.milliseconds)), Sample(figures.map(\.peak)).median)
     }
 
     /// Runs the benchmark itself with `arguments` in a child process and waits for it; returns
-    /// the time and peak its probe wrote to the file named by the last argument, or zeros when
-    /// it wrote none.
+    /// the times and peaks its probe wrote to the file named by the fifth argument, one pair a
+    /// measurement, or none when it is not a probe.
     @discardableResult
-    static func runChild(_ subcommand: [String]) throws -> (Double, Double) {
+    static func runChild(_ subcommand: [String]) throws -> [(milliseconds: Double, peak: Double)] {
         let arguments = ["strata-bench"] + subcommand
         let executable = "/proc/self/exe"
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -57,23 +53,40 @@ enum MemoryProbe {
         guard waitpid(pid, &status, 0) == pid, status == 0 else {
             throw FloorError(description: "the child '\(subcommand.joined(separator: " "))' failed (status \(status))")
         }
-        guard subcommand.first == "probe", let path = subcommand.last else { return (0, 0) }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let figures = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-        guard figures.count == 2 else { throw FloorError(description: "the memory probe wrote '\(text)'") }
-        return (figures[0], figures[1])
+        guard subcommand.first == "probe", subcommand.count > 4 else { return [] }
+        let text = try String(contentsOfFile: subcommand[4], encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let figures = line.split(separator: " ").compactMap { Double($0) }
+            guard figures.count == 2 else { throw FloorError(description: "the memory probe wrote '\(text)'") }
+            return (figures[0], figures[1])
+        }
     }
 
-    /// The child's side: runs the fetch of `kind` on the store of `store` in `folder`, and
-    /// writes its time in milliseconds to `output`.
-    static func run(store: String, kind: Kind, folder: URL, output: URL) throws {
+    /// The child's side: runs the fetch of `kind` on the store of `store` in `folder` once
+    /// unmeasured when `warmUp` is set, then `repetitions` times, and writes the time in
+    /// milliseconds and the peak resident size of each to `output`, a line each.
+    static func run(store: String, kind: Kind, folder: URL, output: URL, repetitions: Int, warmUp: Bool) throws {
+        if warmUp { _ = try probe(store: store, kind: kind, folder: folder) }
+        var lines = ""
+        for _ in 0..<repetitions {
+            returnFreedMemory()
+            try resetPeakResidentSize()
+            let elapsed = try probe(store: store, kind: kind, folder: folder)
+            lines += "\(elapsed.milliseconds) \(try peakResidentBytes())\n"
+        }
+        try lines.write(to: output, atomically: true, encoding: .utf8)
+    }
+
+    /// One fetch of `kind`, timed.
+    private static func probe(store: String, kind: Kind, folder: URL) throws -> Duration {
         let elapsed: Duration
         switch kind {
         case .materialised, .batched:
             let setup = StoreSetup.named(store)
-            let coordinator = try PersistentStoreCoordinator(
-                model: try BenchModel.makeModel(), storeTypes: StrataSubject.storeTypes)
+            let model = try BenchModel.makeModel()
+            // Timed as the fetch-all workload is: a new coordinator, the store added, the fetch.
             elapsed = try clock {
+                let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StrataSubject.storeTypes)
                 try coordinator.addStore(type: setup.type.name, at: folder.appendingPathComponent(setup.fileName))
                 var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
                 request.returnsObjectsAsFaults = false
@@ -98,7 +111,26 @@ enum MemoryProbe {
                     source, to: folder.appendingPathComponent("converted-" + target.fileName), type: target.type.name)
             }
         }
-        try "\(elapsed.milliseconds) \(try peakResidentBytes())\n".write(to: output, atomically: true, encoding: .utf8)
+        return elapsed
+    }
+
+    /// Hands the memory `free` keeps for reuse back to the system (glibc's `malloc_trim`, which
+    /// Swift's Glibc module does not declare).
+    private static func returnFreedMemory() {
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+
+    /// Makes this process's peak resident size its current resident size.
+    private static func resetPeakResidentSize() throws {
+        guard let file = fopen("/proc/self/clear_refs", "w") else {
+            throw FloorError(description: "cannot open /proc/self/clear_refs")
+        }
+        defer { fclose(file) }
+        guard fputs("5", file) >= 0, fflush(file) == 0 else {
+            throw FloorError(description: "cannot reset the peak resident size")
+        }
     }
 
     /// This process's peak resident size in bytes (`VmHWM`, which Linux gives in kB).

@@ -3,7 +3,13 @@ import Foundation
 /// The report as a readable table, one block per store.
 enum ReportTable {
     static func render(_ report: BenchReport) -> String {
-        var lines = ["Strata benchmarks, N = \(report.n), on \(report.machine)", ""]
+        var lines = [
+            "Strata benchmarks, N = \(report.n), on \(report.machine)",
+            "load-by-id, update and delete touch \(report.touched) objects; traverse visits "
+                + "\(report.traversedParents) parents"
+                + (report.touched < min(BenchData.fullTouched, report.n) ? scaledNote : ""),
+            "",
+        ]
         let header = ["workload", "median ms", "min–max ms", "× raw", "× GRDB", "peak RSS"]
         for store in StoreSetup.all.map(\.name) {
             let rows = report.results.filter { $0.store == store }
@@ -31,6 +37,8 @@ enum ReportTable {
         }
         return lines.joined(separator: "\n")
     }
+
+    private static let scaledNote = " (10 000 scaled to N: 10 000 × N / 100 000)"
 
     private static func format(_ milliseconds: Double) -> String {
         milliseconds >= 100 ? String(format: "%.0f", milliseconds) : String(format: "%.2f", milliseconds)

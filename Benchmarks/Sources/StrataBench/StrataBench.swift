@@ -13,7 +13,11 @@ struct StrataBench: ParsableCommand {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Runs every workload and prints the report.")
 
-    @Flag(help: "N = 20 000 and 5 repetitions, for a run of under two minutes.")
+    @Flag(
+        help: """
+            N = 20 000, 5 repetitions, and 10 000 × N / 100 000 objects loaded, updated, deleted \
+            and parents traversed, for a run of under two minutes.
+            """)
     var quick = false
 
     @Flag(help: "Print only the JSON report on standard output.")
@@ -54,7 +58,9 @@ struct Run: ParsableCommand {
             return
         }
         let suite = BenchSuite(
-            count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7), stores: stores,
+            count: count ?? (quick ? 20_000 : 100_000), repetitions: repetitions ?? (quick ? 5 : 7),
+            scalesTouched: quick,
+            stores: stores,
             workloads: workloads,
             log: { FileHandle.standardError.write(Data(("· " + $0 + "\n").utf8)) })
         defer { ScratchDirectory.removeRoot() }
@@ -79,11 +85,14 @@ struct Probe: ParsableCommand {
     @Argument var kind: String
     @Argument var folder: String
     @Argument var output: String
+    @Option var repetitions = 1
+    @Flag var warmUp = false
 
     func run() throws {
         guard let kind = MemoryProbe.Kind(rawValue: kind) else { throw ValidationError("Unknown probe '\(kind)'.") }
         try MemoryProbe.run(
-            store: store, kind: kind, folder: URL(fileURLWithPath: folder), output: URL(fileURLWithPath: output))
+            store: store, kind: kind, folder: URL(fileURLWithPath: folder), output: URL(fileURLWithPath: output),
+            repetitions: repetitions, warmUp: warmUp)
     }
 }
 

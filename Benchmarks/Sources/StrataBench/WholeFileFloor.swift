@@ -17,6 +17,7 @@ final class WholeFileFloor: BenchSubject {
     let records: [ItemRecord]
     let scratch: ScratchDirectory
     let full: URL
+    private var parsedItems: [ItemRecord]?
 
     init(store: String, format: any WholeFileFormat, data: BenchData, records: [ItemRecord]) throws {
         self.store = store
@@ -37,10 +38,10 @@ final class WholeFileFloor: BenchSubject {
         case .fetchAll: return try clock { consume(try format.read(full)) }
         case .fetchIndexed: return try clock { consume(try format.read(full).filter { $0.number < data.indexedBound }) }
         case .loadByID:
-            let items = try format.read(full)
+            let items = try parsed()
             return clock { consume(data.touchedIDs.map { items[Int($0) - 1] }) }
         case .traverse:
-            let items = try format.read(full)
+            let items = try parsed()
             return clock {
                 var sum = 0
                 for parent in items.prefix(data.traversedParents) {
@@ -66,6 +67,14 @@ final class WholeFileFloor: BenchSubject {
         case .openCount: return try clock { consume(try format.read(full).count) }
         case .convert, .memory: return nil
         }
+    }
+
+    /// The items of the full file, read on first use only: lookups and traversal just read them.
+    private func parsed() throws -> [ItemRecord] {
+        if let parsedItems { return parsedItems }
+        let items = try format.read(full)
+        parsedItems = items
+        return items
     }
 }
 
