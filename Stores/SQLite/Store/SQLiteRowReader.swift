@@ -29,6 +29,9 @@ struct SQLiteRowReader: Sendable {
     let toOnesByName: [String: ToOneColumn]
     /// The statement reading one row of the table by primary key, every column selected.
     let selectByKey: String
+    /// The statement inserting a row of the entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then the columns of
+    /// ``attributes`` and of ``toOnes`` (key, then entity number where there is one), in order.
+    let insertStatement: String
 
     /// The reader of the rows of `entity` in `table`.
     init(entity: EntitySchema, table: SQLiteSchema.EntityTable, layout: SQLiteSchema, model: ModelSchema) {
@@ -55,6 +58,11 @@ struct SQLiteRowReader: Sendable {
         }
         self.toOnes = toOnes
         toOnesByName = Dictionary(toOnes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let insertedIndexes = attributes.map(\.index) + toOnes.flatMap { [$0.index, $0.entityIndex].compactMap { $0 } }
+        let insertedColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + insertedIndexes.map { table.columns[$0].name }
+        insertStatement =
+            "INSERT INTO \(table.name) (\(insertedColumns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: insertedColumns.count).joined(separator: ", ") + ")"
     }
 
     /// The reader of every entity of `entityNames` that has a table in `layout`, by entity name.

@@ -89,12 +89,7 @@ extension SQLiteStore {
                 continue
             }
             guard let toOne = reader.toOnesByName[key], let index = toOne.index else { continue }
-            var destination: (key: SQLiteValue, entity: SQLiteValue) = (.null, .null)
-            if case .objectID(let target) = value {
-                destination = (
-                    .integer(try primaryKey(of: target)), .integer(layout.entityNumbers[target.entityName] ?? 0)
-                )
-            }
+            let destination = try destinationColumns(of: value)
             result.append((table.columns[index].name, destination.key))
             if let entityIndex = toOne.entityIndex {
                 result.append((table.columns[entityIndex].name, destination.entity))
@@ -103,16 +98,31 @@ extension SQLiteStore {
         return result
     }
 
+    /// The key and entity-number columns' values of a to-one reference to `value`.
+    private func destinationColumns(of value: AttributeValue) throws -> (key: SQLiteValue, entity: SQLiteValue) {
+        guard case .objectID(let target) = value else { return (.null, .null) }
+        return (.integer(try primaryKey(of: target)), .integer(layout.entityNumbers[target.entityName] ?? 0))
+    }
+
+    /// Inserts `change`'s row with its entity's one statement: every attribute and to-one
+    /// column, null where the change has no value.
     private func insert(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
-        let table = try table(of: change.objectID.entityName)
-        let key = try primaryKey(of: change.objectID)
-        let columns = try columnValues(of: change, in: table)
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let number = layout.entityNumbers[change.objectID.entityName] ?? 0
-        try connection.cachedStatement(
-            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        ).execute([.integer(key), .integer(number), .integer(1)] + columns.map(\.1))
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let reader = rowReader(of: entity, in: try table(of: entity.name))
+        var values: [SQLiteValue] = [
+            .integer(try primaryKey(of: change.objectID)), .integer(layout.entityNumbers[entity.name] ?? 0),
+            .integer(1),
+        ]
+        values.reserveCapacity(3 + reader.attributes.count + 2 * reader.toOnes.count)
+        for attribute in reader.attributes {
+            values.append(change.values[attribute.name].map(SQLiteValueCodec.encode) ?? .null)
+        }
+        for toOne in reader.toOnes where toOne.index != nil {
+            let destination = try destinationColumns(of: change.values[toOne.name] ?? .null)
+            values.append(destination.key)
+            if toOne.entityIndex != nil { values.append(destination.entity) }
+        }
+        try connection.cachedStatement(reader.insertStatement).execute(values)
     }
 
     /// Raises each root entity's `Z_MAX` to the largest primary key `inserted` gives it.
