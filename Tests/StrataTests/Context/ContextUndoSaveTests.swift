@@ -26,8 +26,7 @@ import Testing
         /// Inserts and saves an object of `entity` with `values` in a perform block of its own.
         func savedInBlock(_ entity: String, _ values: [String: AttributeValue]) throws -> ManagedObject {
             try context.performAndWait {
-                let object = try context.insertNewObject(forEntityName: entity)
-                for (key, value) in values { try object.setValue(value, forKey: key) }
+                let object = try context.insert(entity, values)
                 try context.save()
                 return object
             }

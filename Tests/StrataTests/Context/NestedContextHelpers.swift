@@ -25,14 +25,6 @@ extension ManagedObjectContext {
         return try count(for: request)
     }
 
-    /// Inserts an object of `entity` with `values`.
-    @discardableResult
-    func insert(_ entity: String, _ values: [String: AttributeValue]) throws -> ManagedObject {
-        let object = try insertNewObject(forEntityName: entity)
-        for (key, value) in values { try object.setValue(value, forKey: key) }
-        return object
-    }
-
     /// The one object of `entity` whose `key` is `value`.
     func only(_ entity: String, _ key: String, _ value: String) throws -> ManagedObject {
         var request = FetchRequest<ManagedObject>(entityName: entity)

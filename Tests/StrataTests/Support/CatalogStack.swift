@@ -57,9 +57,7 @@ struct CatalogStack {
     func insert(
         _ entity: String, _ values: [String: AttributeValue] = [:], into context: ManagedObjectContext? = nil
     ) throws -> ManagedObject {
-        let object = try (context ?? self.context).insertNewObject(forEntityName: entity)
-        for (key, value) in values { try object.setValue(value, forKey: key) }
-        return object
+        try (context ?? self.context).insert(entity, values)
     }
 
     /// Saves objects of `entity` with `values` in a context of their own and returns their IDs.
