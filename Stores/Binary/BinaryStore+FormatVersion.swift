@@ -16,11 +16,6 @@ extension BinaryStore {
         } catch {
             throw StoreError(code: .io, message: "Could not read the binary store at '\(url.path)'.", underlying: error)
         }
-        var reader = BinaryReader([UInt8](header), source: "'\(url.path)'")
-        guard header.starts(with: BinaryStoreFormat.magic) else {
-            throw reader.corrupt("the file does not start with the binary store's magic bytes", at: 0)
-        }
-        _ = try reader.readRaw(BinaryStoreFormat.magic.count, "the magic bytes")
-        return try reader.readFixed16("the format version")
+        return try BinaryStoreDecoder(bytes: [UInt8](header), source: "'\(url.path)'").formatVersion()
     }
 }

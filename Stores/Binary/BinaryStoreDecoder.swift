@@ -37,9 +37,17 @@ struct BinaryStoreDecoder {
         return AtomicStoreContents(metadata: metadata, nodes: nodes, nextReference: nextReference)
     }
 
-    /// Checks the header and trailer; returns the body's length.
-    private func checkFrame() throws -> Int {
+    /// The format version in the header, after checking the magic bytes; `bytes` may hold the
+    /// header alone.
+    func formatVersion() throws -> UInt16 {
+        try checkMagic()
         var header = BinaryReader(bytes, source: source)
+        _ = try header.readRaw(BinaryStoreFormat.magic.count, "the magic bytes")
+        return try header.readFixed16("the format version")
+    }
+
+    /// Throws ``StoreError/Code/corrupt`` unless the file starts with the binary store's magic bytes.
+    private func checkMagic() throws {
         let magic = BinaryStoreFormat.magic
         guard bytes.starts(with: magic) else {
             let what =
@@ -49,6 +57,13 @@ struct BinaryStoreDecoder {
                 message: "\(source) is not a binary store: its first bytes are not the binary store's magic "
                     + "bytes, so it is \(what).")
         }
+    }
+
+    /// Checks the header and trailer; returns the body's length.
+    private func checkFrame() throws -> Int {
+        var header = BinaryReader(bytes, source: source)
+        let magic = BinaryStoreFormat.magic
+        try checkMagic()
         guard bytes.count >= BinaryStoreFormat.headerLength else {
             throw header.corrupt(
                 "the file ends inside its \(BinaryStoreFormat.headerLength)-byte header", at: bytes.count)
