@@ -62,12 +62,8 @@ extension ManagedObjectContext {
             load(object, from: snapshot)
             forgetUnchangedMembers(of: object)
         } else {
-            object.faulted = true
+            object.turnIntoFault()
             object.isInaccessible = false
-            object.currentValues = [:]
-            object.committedValues = [:]
-            object.currentMembers = [:]
-            object.committedMembers = [:]
             pendingChanges.remove(object)
             pendingDeletions.remove(object)
         }

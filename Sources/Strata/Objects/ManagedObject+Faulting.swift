@@ -4,6 +4,12 @@ extension ManagedObject {
     /// with changes, a deleted or inaccessible object and a fault are left as they are.
     func releaseValuesIfUnchanged() {
         guard !faulted, !isInaccessible, !hasChanges else { return }
+        turnIntoFault()
+    }
+
+    /// Drops the object's values and loaded to-many members, changes included, so that its
+    /// next use loads them again.
+    func turnIntoFault() {
         faulted = true
         committedValues = [:]
         currentValues = [:]
