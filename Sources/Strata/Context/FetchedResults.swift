@@ -10,12 +10,15 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     private let objectIDs: [ObjectID]
     private let batchSize: Int
     private let loadedBatches: LoadedBatches
+    /// Kept alive with the results, so that their objects' to-many faults fire together.
+    private let cohort: FetchCohort?
 
-    init(context: ManagedObjectContext, objectIDs: [ObjectID], batchSize: Int) {
+    init(context: ManagedObjectContext, objectIDs: [ObjectID], batchSize: Int, cohort: FetchCohort?) {
         self.context = context
         self.objectIDs = objectIDs
         self.batchSize = batchSize
         self.loadedBatches = LoadedBatches()
+        self.cohort = cohort
     }
 
     public var startIndex: Int { 0 }

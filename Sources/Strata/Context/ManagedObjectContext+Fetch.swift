@@ -22,16 +22,24 @@ extension ManagedObjectContext {
                         + "for the entity or fetch \(type).")
             }
         }
-        for id in ids where !(object(with: id) is Result) {
-            throw ContextError(
-                code: .wrongClass,
-                message: "\(id) is registered in the context as a \(type(of: object(with: id))), not \(Result.self).")
+        let cohort = ids.count > 1 ? FetchCohort(ids) : nil
+        for (position, id) in ids.enumerated() {
+            let object = object(with: id)
+            guard object is Result else {
+                throw ContextError(
+                    code: .wrongClass,
+                    message: "\(id) is registered in the context as a \(type(of: object)), not \(Result.self).")
+            }
+            if let cohort {
+                object.cohort = cohort
+                object.cohortPosition = position
+            }
         }
         if !request.returnsObjectsAsFaults, request.fetchBatchSize <= 0 {
             for id in ids { try fulfill(object(with: id)) }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
-        return FetchedResults(context: self, objectIDs: ids, batchSize: max(request.fetchBatchSize, 0))
+        return FetchedResults(context: self, objectIDs: ids, batchSize: max(request.fetchBatchSize, 0), cohort: cohort)
     }
 
     /// The IDs of the objects `request` matches, in order; as ``fetch(_:)``.

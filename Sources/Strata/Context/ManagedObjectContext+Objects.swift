@@ -147,6 +147,8 @@ extension ManagedObjectContext {
             object.currentMembers[relationship.name] = []
             return []
         }
+        loadMembersAlongCohort(of: object, relationship)
+        if let current = object.currentMembers[relationship.name] { return current.elements }
         let store = try source(for: object.objectID)
         let loaded = try store.relatedObjectIDs(of: object.objectID, relationship: relationship.name)
         object.committedMembers[relationship.name] = .init(loaded)

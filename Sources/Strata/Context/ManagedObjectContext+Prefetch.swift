@@ -34,18 +34,22 @@ extension ManagedObjectContext {
 
     /// Loads the members of the to-many relationship `key` of those of `objects` that have it
     /// and have not loaded it yet: one ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)``
-    /// call per store.
-    private func loadMembers(_ key: String, of objects: [ManagedObject]) throws {
+    /// call per store. Returns the members it loaded.
+    @discardableResult
+    func loadMembers(_ key: String, of objects: [ManagedObject]) throws -> [ObjectID] {
         let unloaded = objects.filter { object in
             object.entity.relationshipsByName[key]?.isToMany == true && object.currentMembers[key] == nil
                 && !object.objectID.isTemporary && !object.isInaccessible
         }
+        var loaded: [ObjectID] = []
         for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
             for (id, members) in try store.relatedObjectIDs(ofEach: ids, relationship: key) {
                 guard let object = registered[id] else { continue }
                 object.committedMembers[key] = .init(members)
                 object.currentMembers[key] = .init(members)
+                loaded += members
             }
         }
+        return loaded
     }
 }

@@ -56,6 +56,10 @@ open class ManagedObject: Hashable {
     var isInaccessible = false
     /// Set when the context deleted the object before it was ever saved: it is simply dropped.
     var isDiscarded = false
+    /// The results of the fetch that last returned the object, while they are in use.
+    weak var cohort: FetchCohort?
+    /// The object's position in ``cohort``.
+    var cohortPosition = 0
 
     /// Creates an object for a context; contexts call this, applications use
     /// ``init(context:)`` or ``ManagedObjectContext/insertNewObject(forEntityName:)``. A

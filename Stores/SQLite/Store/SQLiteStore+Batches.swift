@@ -9,15 +9,10 @@ extension SQLiteStore {
     /// ``batchKeyCount`` keys.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
         let wanted = Set(objectIDs.filter { $0.storeIdentifier == identifier })
-        var keysByTable: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
-        for objectID in wanted {
-            let table = try table(of: objectID.entityName)
-            guard case .integer(let key) = objectID.reference else { continue }
-            keysByTable[table.name, default: (table, [])].keys.append(key)
-        }
+        let groups = try keysByTable(Array(wanted))
         return try read("loading \(wanted.count) objects") { connection in
             var snapshots: [Snapshot] = []
-            for (table, keys) in keysByTable.values {
+            for (table, keys) in groups {
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Self.keyList))"
                 try Self.forEachBatch(of: keys) { batch in
                     statistics.recordBatchLoad()
@@ -91,10 +86,10 @@ extension SQLiteStore {
     }
 
     /// ``batchKeyCount`` parameters, comma-separated.
-    private static let keyList = Array(repeating: "?", count: batchKeyCount).joined(separator: ", ")
+    static let keyList = Array(repeating: "?", count: batchKeyCount).joined(separator: ", ")
 
     /// Calls `body` with `keys` in batches of ``batchKeyCount`` values, the last padded with `NULL`.
-    private static func forEachBatch(of keys: [Int64], _ body: ([SQLiteValue]) throws -> Void) throws {
+    static func forEachBatch(of keys: [Int64], _ body: ([SQLiteValue]) throws -> Void) throws {
         for start in stride(from: 0, to: keys.count, by: batchKeyCount) {
             let batch = keys[start..<min(start + batchKeyCount, keys.count)].map { SQLiteValue.integer($0) }
             try body(batch + Array(repeating: .null, count: batchKeyCount - batch.count))

@@ -37,8 +37,11 @@ extension SQLiteStore {
             schema: model, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
         var newMetadata: StoreMetadata?
         try write("saving") { connection in
-            try changes.checkVersions { try storedVersion(of: $0, on: connection) }
-            for deletion in changes.deleted { try delete(deletion.objectID, on: connection) }
+            let versions = try storedVersions(
+                of: (changes.inserted + changes.updated).map(\.objectID) + changes.deleted.map(\.objectID),
+                on: connection)
+            try changes.checkVersions { versions[$0] }
+            try delete(changes.deleted.map(\.objectID), on: connection)
             for change in changes.inserted { try insert(change, on: connection) }
             try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
             for change in changes.updated { try update(change, on: connection) }
@@ -55,24 +58,60 @@ extension SQLiteStore {
         if let newMetadata { setMetadata(newMetadata) }
     }
 
-    private func storedVersion(of objectID: ObjectID, on connection: SQLiteConnection) throws -> Int64? {
-        try loadSnapshot(objectID, on: connection)?.version
-    }
-
-    private func delete(_ objectID: ObjectID, on connection: SQLiteConnection) throws {
-        let table = try table(of: objectID.entityName)
-        let key = try primaryKey(of: objectID)
-        try connection.cachedStatement("DELETE FROM \(table.name) WHERE Z_PK = ?").execute([.integer(key)])
-        for join in layout.joinTables {
-            if table.entities.contains(join.entity) {
-                try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?")
-                    .execute([.integer(key)])
-            }
-            if table.entities.contains(join.inverseEntity) {
-                try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?")
-                    .execute([.integer(key)])
+    /// The stored version of each of `objectIDs` the store holds as that entity: one statement
+    /// per table and batch of ``batchKeyCount`` keys.
+    private func storedVersions(
+        of objectIDs: [ObjectID], on connection: SQLiteConnection
+    ) throws -> [ObjectID: Int64] {
+        var versions: [ObjectID: Int64] = [:]
+        for (table, keys) in try keysByTable(objectIDs) {
+            let sql = "SELECT Z_PK, Z_ENT, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(Self.keyList))"
+            try Self.forEachBatch(of: keys) { batch in
+                let statement = try connection.cachedStatement(sql)
+                try statement.bind(batch)
+                defer { statement.reset() }
+                while try statement.step() {
+                    let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
+                    guard case .integer(let version) = statement.value(at: 2) else {
+                        throw StoreError(code: .corrupt, message: "\(storeName) has no version (Z_OPT) for \(objectID).")
+                    }
+                    versions[objectID] = version
+                }
             }
         }
+        return versions
+    }
+
+    /// Deletes the rows of `objectIDs` and their join-table rows: one statement per table and
+    /// batch of ``batchKeyCount`` keys.
+    private func delete(_ objectIDs: [ObjectID], on connection: SQLiteConnection) throws {
+        for (table, keys) in try keysByTable(objectIDs) {
+            var statements = ["DELETE FROM \(table.name) WHERE Z_PK IN (\(Self.keyList))"]
+            for join in layout.joinTables {
+                if table.entities.contains(join.entity) {
+                    statements.append("DELETE FROM \(join.name) WHERE \(join.sourceColumn) IN (\(Self.keyList))")
+                }
+                if table.entities.contains(join.inverseEntity) {
+                    statements.append("DELETE FROM \(join.name) WHERE \(join.destinationColumn) IN (\(Self.keyList))")
+                }
+            }
+            try Self.forEachBatch(of: keys) { batch in
+                for sql in statements { try connection.cachedStatement(sql).execute(batch) }
+            }
+        }
+    }
+
+    /// The primary keys of this store's `objectIDs`, grouped by the table holding their rows.
+    func keysByTable(
+        _ objectIDs: [ObjectID]
+    ) throws -> [(table: SQLiteSchema.EntityTable, keys: [Int64])] {
+        var groups: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
+        for objectID in objectIDs {
+            guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { continue }
+            let table = try table(of: objectID.entityName)
+            groups[table.name, default: (table, [])].keys.append(key)
+        }
+        return groups.values.sorted { $0.table.name < $1.table.name }
     }
 
     /// The columns and values that store `change`'s attributes and to-one references.

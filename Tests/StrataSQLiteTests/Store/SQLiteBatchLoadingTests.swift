@@ -5,9 +5,9 @@ import Testing
 
 @testable import StrataSQLite
 
-/// Batched fetches load each page of objects with one statement per 128 primary keys, and
-/// prefetching a to-many key path loads every owner's members and then every member's row in
-/// batches: no statement per object.
+/// Batched fetches load each page of objects with one statement per 128 primary keys;
+/// prefetching a to-many key path, or firing the to-many faults of a fetch's results, loads
+/// the owners' members and then the members' rows in batches: no statement per object.
 @Suite struct SQLiteBatchLoadingTests {
     let directory: TemporaryDirectory
     let coordinator: PersistentStoreCoordinator
@@ -62,14 +62,65 @@ import Testing
             "one statement for the 30 teams' members, three for the rows of 300 people")
     }
 
-    @Test func withoutPrefetchingEachTeamsMembersCostAStatement() async throws {
+    @Test func firingEachFetchedTeamsMembersFaultLoadsTheTeamsAndTheirMembersTogether() async throws {
         let context = ManagedObjectContext(coordinator: coordinator)
-        let single = store.statistics.singleLoads
-        try await context.perform {
-            for team in try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")) {
-                _ = try team.objects(forKey: "members")
+        let (single, batches) = (store.statistics.singleLoads, store.statistics.batchLoads)
+        let names = try await context.perform {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")).flatMap { team in
+                try team.objects(forKey: "members").map { try $0.value(forKey: "name") }
             }
         }
-        #expect(store.statistics.singleLoads - single >= 30)
+        #expect(Set(names).count == 300)
+        #expect(store.statistics.singleLoads == single)
+        #expect(
+            store.statistics.batchLoads - batches == 1 + 3,
+            "one statement for the 30 teams' members, three for the rows of 300 people")
+    }
+
+    @Test func aTeamNoFetchReturnedLoadsItsMembersAlone() async throws {
+        let teamID = try await teamIDs()[4]
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.stalenessInterval = 0
+        let (single, batches) = (store.statistics.singleLoads, store.statistics.batchLoads)
+        let count = try await context.perform { try context.object(with: teamID).objects(forKey: "members").count }
+        #expect(count == 10)
+        #expect(store.statistics.batchLoads == batches)
+        #expect(
+            store.statistics.singleLoads - single == 3,
+            "the team's row, its row again to check it still exists, then its members")
+    }
+
+    @Test func aNeighboursUnsavedMembersSurviveAnotherTeamsFaultFiring() async throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let counts = try await context.perform {
+            let teams = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")))
+            try teams[5].setObjects([], forKey: "members")
+            return try (teams[0].objects(forKey: "members").count, teams[5].objects(forKey: "members").count)
+        }
+        #expect(counts == (10, 0))
+    }
+
+    @Test func aNeighbourDeletedSinceTheFetchLeavesTheOtherTeamsReadable() async throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let teams = try await context.perform {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")).map(\.objectID)
+        }
+        let other = ManagedObjectContext(coordinator: coordinator)
+        try await other.perform {
+            try other.delete(other.object(with: teams[3]))
+            try other.save()
+        }
+        let count = try await context.perform {
+            try context.object(with: teams[0]).objects(forKey: "members").count
+        }
+        #expect(count == 10)
+    }
+
+    /// The teams' IDs, in the store's order.
+    private func teamIDs() async throws -> [ObjectID] {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try await context.perform {
+            try context.fetchObjectIDs(FetchRequest<ManagedObject>(entityName: "Team"))
+        }
     }
 }
