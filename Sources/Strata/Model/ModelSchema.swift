@@ -47,7 +47,7 @@ public struct ModelSchema: Sendable {
 }
 
 /// One entity of a frozen model with everything inheritance gives it.
-public struct EntitySchema: Sendable {
+public final class EntitySchema: Sendable {
     /// The entity as declared.
     public let description: EntityDescription
     /// The names of the entity's superentities, nearest first.
