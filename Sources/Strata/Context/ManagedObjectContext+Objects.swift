@@ -10,7 +10,7 @@ extension ManagedObjectContext {
         let type = coordinator.objectClass(forEntity: entityName)
         let object = type.init(
             creating: ManagedObject.Creation(
-                entity: entity, objectID: .temporary(entityName: entityName), context: self))
+                entity: entity, objectID: .temporary(in: entity.temporaryNamespace), context: self))
         register(inserted: object)
         return object
     }
@@ -84,7 +84,7 @@ extension ManagedObjectContext {
             preconditionFailure("Cannot insert \(type): the model has no entity '\(name)'; override entityName.")
         }
         coordinator.registerIfNeeded(type)
-        return ManagedObject.Creation(entity: entity, objectID: .temporary(entityName: name), context: self)
+        return ManagedObject.Creation(entity: entity, objectID: .temporary(in: entity.temporaryNamespace), context: self)
     }
 
     /// Loads a fault's values: from the snapshot cache, else from its store.

@@ -68,6 +68,8 @@ public final class EntitySchema: Sendable {
     public let relationshipsByName: [String: RelationshipDescription]
     /// The entity's version hash (32 bytes), equal to Core Data's for the same entity.
     public let versionHash: [UInt8]
+    /// The namespace of the entity's temporary IDs.
+    let temporaryNamespace: ObjectID.Namespace
 
     init(
         description: EntityDescription, lineage: [EntityDescription], subentityNames: [String],
@@ -83,6 +85,7 @@ public final class EntitySchema: Sendable {
         self.attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
         self.relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
         self.versionHash = versionHash
+        self.temporaryNamespace = ObjectID.Namespace(storeIdentifier: nil, entityName: description.name)
     }
 
     /// The entity's name.

@@ -6,6 +6,9 @@ import Foundation
 /// store then hands out a permanent reference. Both forms have a URI representation:
 /// `x-strata://<store identifier>/<Entity>/p<number>` for a permanent integer reference
 /// (Core Data's layout under Strata's own scheme) and `x-strata:///<Entity>/t<UUID>` for a temporary one.
+///
+/// Comparing and hashing IDs touches no text: an ID keeps its store identifier and entity name
+/// as one shared ``Namespace``, compared by identity, beside its reference.
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// How a store identifies a record.
     public enum Reference: Sendable, Hashable {
@@ -17,23 +20,58 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         case string(String)
     }
 
-    /// The identifier (UUID string) of the store holding the record; `nil` while temporary.
-    public var storeIdentifier: String?
-    /// The name of the record's entity.
-    public var entityName: String
+    /// The store identifier and entity name of the ID, shared by every ID of that entity in
+    /// that store.
+    public var namespace: Namespace
     /// The record's reference inside its store.
     public var reference: Reference
 
+    /// The identifier (UUID string) of the store holding the record; `nil` while temporary.
+    public var storeIdentifier: String? {
+        get { namespace.storeIdentifier }
+        set { namespace = Namespace(storeIdentifier: newValue, entityName: entityName) }
+    }
+
+    /// The name of the record's entity.
+    public var entityName: String {
+        get { namespace.entityName }
+        set { namespace = Namespace(storeIdentifier: storeIdentifier, entityName: newValue) }
+    }
+
     /// Creates an ID from its parts.
     public init(storeIdentifier: String?, entityName: String, reference: Reference) {
-        self.storeIdentifier = storeIdentifier
-        self.entityName = entityName
+        self.init(Namespace(storeIdentifier: storeIdentifier, entityName: entityName), reference: reference)
+    }
+
+    /// Creates an ID in `namespace`: what a store making many IDs of one entity calls, with a
+    /// namespace it worked out once.
+    public init(_ namespace: Namespace, reference: Reference) {
+        self.namespace = namespace
         self.reference = reference
     }
 
     /// Creates a new temporary ID for an object of `entityName`.
     public static func temporary(entityName: String) -> ObjectID {
-        ObjectID(storeIdentifier: nil, entityName: entityName, reference: .temporary(UUID()))
+        temporary(in: Namespace(storeIdentifier: nil, entityName: entityName))
+    }
+
+    /// Creates a new temporary ID in `namespace`: a process-wide random prefix and a counter,
+    /// so that no UUID is generated for each new object.
+    static func temporary(in namespace: Namespace) -> ObjectID {
+        ObjectID(namespace, reference: .temporary(TemporaryReferences.next()))
+    }
+
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.namespace == rhs.namespace && lhs.reference == rhs.reference
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(namespace)
+        switch reference {
+        case .integer(let number): hasher.combine(number)
+        case .temporary(let uuid): hasher.combine(uuid)
+        case .string(let key): hasher.combine(key)
+        }
     }
 
     /// Whether this ID is temporary (the object has not been saved yet).

@@ -15,6 +15,8 @@ struct SQLiteRowReader: Sendable {
     struct ToOneColumn: Sendable {
         let name: String
         let destinationEntityName: String
+        /// The destination entity's number in `Z_ENT`.
+        let destinationEntityNumber: Int64?
         let index: Int?
         let entityIndex: Int?
     }
@@ -53,6 +55,7 @@ struct SQLiteRowReader: Sendable {
             let owner = layout.declaringEntity(of: relationship.name, in: entity, model: model)
             return ToOneColumn(
                 name: relationship.name, destinationEntityName: relationship.destinationEntityName,
+                destinationEntityNumber: layout.entityNumbers[relationship.destinationEntityName],
                 index: layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
                 entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table))
         }

@@ -10,14 +10,14 @@ extension SQLiteStore {
     /// `entityNumber`.
     func objectID(primaryKey: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {
         guard case .integer(let key) = primaryKey, case .integer(let number) = entityNumber,
-            let entityName = entityNamesByNumber[number]
+            let namespace = namespacesByNumber[number]
         else {
             throw StoreError(
                 code: .corrupt,
                 message: "\(storeName) has a row with primary key \(primaryKey) and entity number \(entityNumber), "
                     + "which its model does not know.")
         }
-        return ObjectID(storeIdentifier: identifier, entityName: entityName, reference: .integer(key))
+        return ObjectID(namespace, reference: .integer(key))
     }
 
     /// The snapshot of the row `statement` is on, whose columns are `selectList(table)`.
@@ -57,13 +57,17 @@ extension SQLiteStore {
     /// The object a to-one relationship points at in the row `statement` is on, or null.
     private func destination(of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement) -> AttributeValue {
         guard let index = toOne.index, case .integer(let key) = statement.value(at: index) else { return .null }
-        var entityName = toOne.destinationEntityName
-        if let entityIndex = toOne.entityIndex, case .integer(let number) = statement.value(at: entityIndex),
-            let name = entityNamesByNumber[number]
+        var number = toOne.destinationEntityNumber
+        if let entityIndex = toOne.entityIndex, case .integer(let stored) = statement.value(at: entityIndex),
+            namespacesByNumber[stored] != nil
         {
-            entityName = name
+            number = stored
         }
-        return .objectID(ObjectID(storeIdentifier: identifier, entityName: entityName, reference: .integer(key)))
+        guard let number, let namespace = namespacesByNumber[number] else {
+            let id = ObjectID(storeIdentifier: identifier, entityName: toOne.destinationEntityName, reference: .integer(key))
+            return .objectID(id)
+        }
+        return .objectID(ObjectID(namespace, reference: .integer(key)))
     }
 
     /// The primary key of `objectID`, which must be one of this store's.

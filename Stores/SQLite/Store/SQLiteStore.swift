@@ -46,6 +46,8 @@ public final class SQLiteStore: IncrementalStore {
     let rowReaders: [String: SQLiteRowReader]
     /// Each entity's name by its number in `Z_ENT`.
     let entityNamesByNumber: [Int64: String]
+    /// The namespace of each entity's IDs in this store, by its number in `Z_ENT`.
+    let namespacesByNumber: [Int64: ObjectID.Namespace]
     private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
     /// first save writes (opening a store never writes to its file).
@@ -65,6 +67,9 @@ public final class SQLiteStore: IncrementalStore {
         self.rowReaders = SQLiteRowReader.readers(for: entityNames, layout: layout, model: model)
         self.entityNamesByNumber = Dictionary(
             layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        self.namespacesByNumber = entityNamesByNumber.mapValues { [identifier] in
+            ObjectID.Namespace(storeIdentifier: identifier, entityName: $0)
+        }
         self.pool = pool
         self.path = path
         self.currentMetadata = Locked(metadata)

@@ -35,6 +35,37 @@ import Testing
         #expect(!id.isTemporary && ObjectID.temporary(entityName: "Post").isTemporary)
     }
 
+    @Test func idsMadeApartFromTheSameNamesAreEqualAndHashAlike() {
+        let names = ("7E2E4EF6-BEB6-4DF6-8B1A-000000000001", "Post")
+        let first = ObjectID(storeIdentifier: names.0, entityName: names.1, reference: .integer(9))
+        let second = ObjectID(
+            ObjectID.Namespace(storeIdentifier: String(names.0.reversed().reversed()), entityName: "Po" + "st"),
+            reference: .integer(9))
+        #expect(first == second && first.hashValue == second.hashValue)
+        #expect(Set([first, second]).count == 1)
+        #expect(first != ObjectID(storeIdentifier: names.0, entityName: names.1, reference: .integer(10)))
+        #expect(first != ObjectID(storeIdentifier: names.0, entityName: "Comment", reference: .integer(9)))
+        #expect(first != ObjectID(storeIdentifier: nil, entityName: names.1, reference: .integer(9)))
+    }
+
+    @Test func changingANameMovesTheIDToThatNamespace() {
+        var id = ObjectID(storeIdentifier: "a", entityName: "Post", reference: .integer(1))
+        id.storeIdentifier = "b"
+        id.entityName = "Comment"
+        #expect(id == ObjectID(storeIdentifier: "b", entityName: "Comment", reference: .integer(1)))
+        #expect(id.namespace == ObjectID.Namespace(storeIdentifier: "b", entityName: "Comment"))
+        #expect(id.storeIdentifier == "b" && id.entityName == "Comment")
+    }
+
+    @Test func temporaryIDsAreDistinctAndReadBackFromTheirURIs() {
+        let ids = (0..<1_000).map { _ in ObjectID.temporary(entityName: "Post") }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(10) {
+            #expect(id.isTemporary && id.storeIdentifier == nil && id.entityName == "Post")
+            #expect(ObjectID(uriString: id.uriString) == id)
+        }
+    }
+
     @Test(arguments: [
         "", "x-strata://", "http://s/E/p1", "x-strata://s/E", "x-strata://s/E/p", "x-strata://s/E/q1",
         "x-strata://s/E/pabc", "x-strata://s/E/tnot-a-uuid", "x-strata://s/E/p1/extra", "x-strata://s//p1",

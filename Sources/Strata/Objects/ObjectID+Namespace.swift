@@ -1,0 +1,45 @@
+extension ObjectID {
+    /// A store identifier and an entity name, interned: every namespace made from the same two
+    /// names is one shared instance, so namespaces compare and hash by identity. A store that
+    /// makes many IDs keeps the namespace of each of its entities and creates IDs with
+    /// ``ObjectID/init(_:reference:)``.
+    ///
+    /// Interned namespaces live as long as the process: there is one per entity of each store
+    /// opened (and per name pair read from an ID's URI).
+    public struct Namespace: Sendable, Hashable {
+        private let names: Names
+
+        /// The namespace of `entityName`'s objects in the store `storeIdentifier` (`nil` for
+        /// temporary IDs).
+        public init(storeIdentifier: String?, entityName: String) {
+            let key = Key(storeIdentifier: storeIdentifier, entityName: entityName)
+            names = Self.interned.withLock { table in
+                if let names = table[key] { return names }
+                let names = Names(key)
+                table[key] = names
+                return names
+            }
+        }
+
+        /// The identifier of the store; `nil` for temporary IDs.
+        public var storeIdentifier: String? { names.key.storeIdentifier }
+        /// The name of the entity.
+        public var entityName: String { names.key.entityName }
+
+        public static func == (lhs: Namespace, rhs: Namespace) -> Bool { lhs.names === rhs.names }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(names)) }
+
+        private struct Key: Hashable, Sendable {
+            let storeIdentifier: String?
+            let entityName: String
+        }
+
+        private final class Names: Sendable {
+            let key: Key
+            init(_ key: Key) { self.key = key }
+        }
+
+        private static let interned = Locked<[Key: Names]>([:])
+    }
+}
