@@ -12,7 +12,9 @@ extension ManagedObjectContext {
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults<Result> {
         assertOnQueue()
         coordinator.registerIfNeeded(Result.self)
-        let ids = try matchingObjectIDs(request, loadingSnapshots: request.fetchBatchSize <= 0)
+        let loadsValues = !request.returnsObjectsAsFaults && request.fetchBatchSize <= 0
+        let ids = try matchingObjectIDs(
+            request, loadingSnapshots: request.fetchBatchSize <= 0, loadingValues: loadsValues)
         for kind in try kinds(of: request) {
             let type = coordinator.objectClass(forEntity: kind)
             guard type is Result.Type else {
@@ -34,9 +36,7 @@ extension ManagedObjectContext {
                 object.cohort = cohort
                 object.cohortPosition = position
             }
-        }
-        if !request.returnsObjectsAsFaults, request.fetchBatchSize <= 0 {
-            for id in ids { try fulfill(object(with: id)) }
+            if loadsValues { try fulfill(object) }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
         return FetchedResults(context: self, objectIDs: ids, batchSize: max(request.fetchBatchSize, 0), cohort: cohort)

@@ -58,8 +58,11 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The IDs of the objects `request` matches, in order. With `loadingSnapshots`, the
+    /// matching objects' snapshots are read with them and kept for their faults; with
+    /// `loadingValues` too, a store answering alone has them loaded into their objects at once.
     func matchingObjectIDs<Result>(
-        _ request: FetchRequest<Result>, loadingSnapshots: Bool
+        _ request: FetchRequest<Result>, loadingSnapshots: Bool, loadingValues: Bool = false
     ) throws -> [ObjectID] {
         if let plan = try directPlan(for: request) {
             if loadingSnapshots {
@@ -67,7 +70,9 @@ extension ManagedObjectContext {
                     return []
                 }
                 shareSnapshots(snapshots)
-                return snapshots.map(cache)
+                guard loadingValues else { return snapshots.map(cache) }
+                registered.reserveCapacity(registered.count + snapshots.count)
+                return snapshots.map(adopt)
             }
             guard case .objectIDs(let ids) = try plan.store.execute(plan.storeRequest(.objectIDs)) else { return [] }
             return ids
@@ -125,6 +130,17 @@ extension ManagedObjectContext {
             matches = try FetchSortDescriptor.sorted(matches, by: request.sortDescriptors)
         }
         return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit ?? Int.max, 0)))
+    }
+
+    /// Loads `snapshot` into its object, registering the object when it is new to the context,
+    /// unless the object is loaded already; returns its ID.
+    private func adopt(_ snapshot: Snapshot) -> ObjectID {
+        let object = object(with: snapshot.objectID)
+        if object.faulted {
+            if !snapshotCache.isEmpty { snapshotCache[snapshot.objectID] = nil }
+            load(object, from: snapshot)
+        }
+        return snapshot.objectID
     }
 
     /// Keeps `snapshot` for the object's fault (unless the object is loaded) and returns its ID.

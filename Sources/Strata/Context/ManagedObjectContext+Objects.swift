@@ -20,12 +20,27 @@ extension ManagedObjectContext {
     public func object(with objectID: ObjectID) -> ManagedObject {
         assertOnQueue()
         if let object = registered[objectID] { return object }
-        let entity = schema.entitiesByName[objectID.entityName]
-        precondition(entity != nil, "\(objectID) names an entity the model does not have.")
-        let type = coordinator.objectClass(forEntity: objectID.entityName)
-        let object = type.init(creating: ManagedObject.Creation(entity: entity!, objectID: objectID, context: self))
+        let (entity, type) = classLookup(for: objectID)
+        let object = type.init(creating: ManagedObject.Creation(entity: entity, objectID: objectID, context: self))
         registered[objectID] = object
         return object
+    }
+
+    /// The entity of `objectID` and the class its objects are made of, looked up once per
+    /// namespace until a class is next registered with the coordinator.
+    private func classLookup(for objectID: ObjectID) -> (entity: EntitySchema, type: ManagedObject.Type) {
+        let registrations = coordinator.classRegistrations.load(ordering: .acquiring)
+        if registrations != classLookupsRegistrations {
+            classLookups = [:]
+            classLookupsRegistrations = registrations
+        }
+        if let known = classLookups[objectID.namespace] { return known }
+        guard let entity = schema.entitiesByName[objectID.entityName] else {
+            preconditionFailure("\(objectID) names an entity the model does not have.")
+        }
+        let lookup = (entity, coordinator.objectClass(forEntity: entity.name))
+        classLookups[objectID.namespace] = lookup
+        return lookup
     }
 
     /// The object with `objectID`, its values loaded, after checking that its store still has it.

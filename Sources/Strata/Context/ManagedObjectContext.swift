@@ -71,6 +71,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Every object of the context, one per ID.
     var registered: [ObjectID: ManagedObject] = [:]
+    /// The entity and class of the objects of each ID namespace met, valid while the
+    /// coordinator's count of class registrations is `classLookupsRegistrations`.
+    var classLookups: [ObjectID.Namespace: (entity: EntitySchema, type: ManagedObject.Type)] = [:]
+    var classLookupsRegistrations = -1
     /// New objects, in insertion order.
     var pendingInserts: OrderedSet<ManagedObject> = []
     /// Saved objects marked for deletion, in order.

@@ -63,19 +63,24 @@ struct SavePlan {
             share.temporaryIDs = share.inserted.map(\.objectID)
             for (object, id) in zip(share.inserted, permanent) { mapping[object.objectID] = id }
         }
-        remap(mapping)
+        // Only an object with unsaved changes can refer to a new object: setting a reference
+        // makes an object changed, and what stores hold has no temporary IDs.
+        let changed = context.pendingInserts.elements + context.pendingChanges.elements
+        remap(mapping, in: changed + context.pendingDeletions.elements)
     }
 
     /// Gives the new objects of `share`, which was not written, their temporary IDs back: they
     /// are still unsaved, and the next save gives them permanent IDs afresh.
     func restoreTemporaryIDs(of share: Share) {
-        remap(Dictionary(uniqueKeysWithValues: zip(share.inserted.map(\.objectID), share.temporaryIDs)))
+        let mapping = Dictionary(uniqueKeysWithValues: zip(share.inserted.map(\.objectID), share.temporaryIDs))
+        remap(mapping, in: context.registered.values)
     }
 
-    /// Changes the IDs of registered objects as `mapping` says, and the references to them.
-    private func remap(_ mapping: [ObjectID: ObjectID]) {
+    /// Changes the IDs of registered objects as `mapping` says, and the references `objects`
+    /// hold to them.
+    private func remap(_ mapping: [ObjectID: ObjectID], in objects: some Sequence<ManagedObject>) {
         guard !mapping.isEmpty else { return }
-        for object in context.registered.values where !object.faulted { object.remapReferences(mapping) }
+        for object in objects where !object.faulted { object.remapReferences(mapping) }
         context.reregister(mapping)
     }
 

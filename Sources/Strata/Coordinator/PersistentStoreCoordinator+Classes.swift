@@ -20,6 +20,7 @@ extension PersistentStoreCoordinator {
             }
             classes[name] = type
         }
+        classRegistrations.add(1, ordering: .releasing)
     }
 
     /// The class objects of `entityName` are made of: its own registered class, else the

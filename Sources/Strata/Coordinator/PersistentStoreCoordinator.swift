@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The facade of every store to every context: it opens stores by type name, stripes the
 /// model's configurations across them, routes fetches and saves, and turns object-ID URIs back
@@ -33,6 +34,9 @@ public final class PersistentStoreCoordinator: Sendable {
     let state: Locked<State>
     /// The class registered for each entity.
     let classes = Locked<[String: ManagedObject.Type]>([:])
+    /// How many times a class was registered, so that contexts know when the classes they
+    /// looked up before may have changed.
+    let classRegistrations = Atomic<Int>(0)
     /// Stored snapshots shared by the contexts, so that one object is read from its store once.
     let rowCache = RowCache()
     /// The contexts that merge other contexts' saves as they happen.

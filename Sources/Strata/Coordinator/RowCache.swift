@@ -31,7 +31,7 @@ final class RowCache: Sendable {
     }
 
     /// Keeps `snapshots` as read or written now, letting the first entries go past ``capacity``.
-    func store(_ snapshots: [Snapshot]) {
+    func store(_ snapshots: some Collection<Snapshot>) {
         let now = ContinuousClock.now
         entries.withLock { entries in
             for snapshot in snapshots {

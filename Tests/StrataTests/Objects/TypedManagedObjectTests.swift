@@ -109,6 +109,22 @@ import Testing
         }
     }
 
+    @Test func aClassRegisteredAfterTheContextMadeObjectsOfItsEntityMakesTheNextOnes() throws {
+        let stack = try CatalogStack()
+        let bookIDs: [ObjectID] = try stack.context.performAndWait {
+            let books = try (0..<2).map { try stack.insert("Book", ["title": .string("Book \($0)")]) }
+            try stack.context.save()
+            return books.map(\.objectID)
+        }
+        let reader = stack.makeContext(name: "reader")
+        reader.performAndWait {
+            #expect(type(of: reader.object(with: bookIDs[0])) == ManagedObject.self)
+            stack.coordinator.register(Book.self)
+            #expect(reader.object(with: bookIDs[1]) is Book)
+            #expect(type(of: reader.object(with: bookIDs[0])) == ManagedObject.self, "a registered object keeps its class")
+        }
+    }
+
     @Test func aFetchForAnotherClassThanTheRegisteredOneIsRefused() throws {
         let stack = try registeredStack()
         try stack.context.performAndWait {
