@@ -43,7 +43,7 @@ extension SQLiteStore {
             for (entityName, ids) in Dictionary(grouping: owners, by: \.entityName) {
                 let entity = try entitySchema(named: entityName)
                 let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
-                let sql = try membersStatement(of: description, in: entity)
+                let sql = try membersStatement(of: description, in: entity, owners: "IN (\(Self.keyList))")
                 let keys = try ids.map { try primaryKey(of: $0) }
                 try Self.forEachBatch(of: keys) { batch in
                     statistics.recordBatchLoad()
@@ -65,10 +65,12 @@ extension SQLiteStore {
         }
     }
 
-    /// The statement selecting, for a batch of owners, each owner's key and entity number with
-    /// each member's key and entity number (`NULL` for an owner without members), members in
-    /// the order single loads give them.
-    private func membersStatement(of relationship: RelationshipDescription, in entity: EntitySchema) throws -> String {
+    /// The statement selecting, for the owners whose key matches `owners` (`= ?`, or an `IN`
+    /// list), each owner's key and entity number with each member's key and entity number
+    /// (`NULL` for an owner without members), members in the order single loads give them.
+    func membersStatement(
+        of relationship: RelationshipDescription, in entity: EntitySchema, owners condition: String
+    ) throws -> String {
         let storage = try toManyStorage(of: relationship, in: entity)
         let owners = try table(of: entity.name).name
         switch storage {
@@ -76,12 +78,12 @@ extension SQLiteStore {
             let order = orderColumn.map { "m.\($0), " } ?? ""
             return "SELECT o.Z_PK, o.Z_ENT, m.Z_PK, m.Z_ENT FROM \(owners) o "
                 + "LEFT JOIN \(table.name) m ON m.\(column) = o.Z_PK "
-                + "WHERE o.Z_PK IN (\(Self.keyList)) ORDER BY o.Z_PK, \(order)m.Z_PK"
+                + "WHERE o.Z_PK \(condition) ORDER BY o.Z_PK, \(order)m.Z_PK"
         case .joinTable(let name, let ownColumn, let memberColumn, let orderColumn, let memberTable):
             let order = orderColumn.map { "j.\($0), " } ?? ""
             return "SELECT o.Z_PK, o.Z_ENT, m.Z_PK, m.Z_ENT FROM \(owners) o "
                 + "LEFT JOIN \(name) j ON j.\(ownColumn) = o.Z_PK LEFT JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
-                + "WHERE o.Z_PK IN (\(Self.keyList)) ORDER BY o.Z_PK, \(order)j.\(memberColumn)"
+                + "WHERE o.Z_PK \(condition) ORDER BY o.Z_PK, \(order)j.\(memberColumn)"
         }
     }
 

@@ -10,11 +10,22 @@ extension SQLiteStore {
     public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         let entity = try entitySchema(named: objectID.entityName)
         let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
+        let key = try primaryKey(of: objectID)
+        let sql = try membersStatement(of: description, in: entity, owners: "= ?")
         return try read("loading \(objectID).\(relationship)") { connection in
-            guard try loadSnapshot(objectID, on: connection) != nil else {
+            // One statement answers whether the owner exists and who its members are: a row
+            // per member, or one row with a null member for an owner without any.
+            statistics.recordSingleLoad()
+            let rows = try connection.cachedStatement(sql).rows([.integer(key)]) { statement in
+                (0..<4).map { statement.value(at: $0) }
+            }
+            guard let first = rows.first, try self.objectID(primaryKey: first[0], entityNumber: first[1]) == objectID
+            else {
                 throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
             }
-            return try loadMembers(of: objectID, relationship: description, in: entity, on: connection)
+            return try rows.compactMap { row in
+                row[2] == .null ? nil : try self.objectID(primaryKey: row[2], entityNumber: row[3])
+            }
         }
     }
 
