@@ -7,11 +7,19 @@
 /// header and in each entity's section) can then refer to them from every record.
 public struct BinaryCodingContext: Sendable, Hashable {
     /// The store identifier an object ID may leave out, written as a flag instead.
-    public var homeStoreIdentifier: String?
+    public var homeStoreIdentifier: String? {
+        didSet { homeNamespaces = Self.namespaces(of: entityNames, in: homeStoreIdentifier) }
+    }
     /// Entity names object IDs may refer to by index.
     public var entityNames: [String] {
-        didSet { entityIndexes = Self.indexes(of: entityNames) }
+        didSet {
+            entityIndexes = Self.indexes(of: entityNames)
+            homeNamespaces = Self.namespaces(of: entityNames, in: homeStoreIdentifier)
+        }
     }
+    /// The ID namespace of each of ``entityNames`` in the home store, so that reading an ID
+    /// of the home store by entity index costs no lookup of its names.
+    private(set) var homeNamespaces: [ObjectID.Namespace]
     /// Property names snapshots and nodes may refer to by index.
     public var propertyNames: [String] {
         didSet { propertyIndexes = Self.indexes(of: propertyNames) }
@@ -26,6 +34,11 @@ public struct BinaryCodingContext: Sendable, Hashable {
         self.propertyNames = propertyNames
         entityIndexes = Self.indexes(of: entityNames)
         propertyIndexes = Self.indexes(of: propertyNames)
+        homeNamespaces = Self.namespaces(of: entityNames, in: homeStoreIdentifier)
+    }
+
+    private static func namespaces(of entityNames: [String], in store: String?) -> [ObjectID.Namespace] {
+        entityNames.map { ObjectID.Namespace(storeIdentifier: store, entityName: $0) }
     }
 
     private static func indexes(of names: [String]) -> [String: Int] {

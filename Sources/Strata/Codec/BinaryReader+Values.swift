@@ -58,7 +58,8 @@ extension BinaryReader {
             layout & BinaryObjectIDLayout.referenceMask <= BinaryObjectIDLayout.string
         else { throw corrupt("\(what()) has the unknown layout \(layout)", at: start) }
         let store: String?
-        switch layout & BinaryObjectIDLayout.storeMask {
+        let storeMask = layout & BinaryObjectIDLayout.storeMask
+        switch storeMask {
         case BinaryObjectIDLayout.noStore: store = nil
         case BinaryObjectIDLayout.inlineStore: store = try readString("the store identifier of \(what())")
         case BinaryObjectIDLayout.homeStore:
@@ -69,10 +70,11 @@ extension BinaryReader {
         default: throw corrupt("\(what()) has the unknown layout \(layout)", at: start)
         }
         let entityName: String
+        var homeNamespace: ObjectID.Namespace?
         if layout & BinaryObjectIDLayout.entityIndexed != 0 {
-            entityName =
-                context.entityNames[
-                    try readIndex("the entity of \(what())", count: context.entityNames.count)]
+            let index = try readIndex("the entity of \(what())", count: context.entityNames.count)
+            entityName = context.entityNames[index]
+            if storeMask == BinaryObjectIDLayout.homeStore { homeNamespace = context.homeNamespaces[index] }
         } else {
             entityName = try readString("the entity name of \(what())")
         }
@@ -82,6 +84,7 @@ extension BinaryReader {
         case BinaryObjectIDLayout.integer: reference = .integer(try readSigned("the reference of \(what())"))
         default: reference = .string(try readString("the reference of \(what())"))
         }
+        if let homeNamespace { return ObjectID(homeNamespace, reference: reference) }
         return ObjectID(storeIdentifier: store, entityName: entityName, reference: reference)
     }
 

@@ -21,6 +21,18 @@ extension ObjectID {
             }
         }
 
+        /// The namespace of each of `entityNames` in the store `storeIdentifier`, in order:
+        /// what a store handing out many IDs at once calls, each name looked up once.
+        public static func namespaces(storeIdentifier: String?, entityNames: [String]) -> [Namespace] {
+            var found: [String: Namespace] = [:]
+            return entityNames.map { name in
+                if let known = found[name] { return known }
+                let namespace = Namespace(storeIdentifier: storeIdentifier, entityName: name)
+                found[name] = namespace
+                return namespace
+            }
+        }
+
         /// The identifier of the store; `nil` for temporary IDs.
         public var storeIdentifier: String? { names.key.storeIdentifier }
         /// The name of the entity.

@@ -129,10 +129,11 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
 
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         for name in entityNames { _ = try entitySchema(named: name) }
+        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
         return state.withLock { state in
-            entityNames.map { name in
+            namespaces.map { namespace in
                 defer { state.nextReference += 1 }
-                return ObjectID(storeIdentifier: identifier, entityName: name, reference: .integer(state.nextReference))
+                return ObjectID(namespace, reference: .integer(state.nextReference))
             }
         }
     }

@@ -40,16 +40,17 @@ extension LMDBStore {
     /// database, in one write transaction.
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         let roots = try entityNames.map { try entitySchema(named: $0).rootEntityName }
+        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
         return try write("handing out IDs") { loader in
             var next: [String: Int64] = [:]
             var ids: [ObjectID] = []
-            for (name, root) in zip(entityNames, roots) {
+            for (namespace, root) in zip(namespaces, roots) {
                 var number = next[root] ?? 0
                 if number == 0, let stored = try loader.transaction.get(databases.counters, Array(root.utf8)) {
                     number = LMDBLayout.primaryKey(stored)
                 }
                 number = max(number, 1)
-                ids.append(ObjectID(storeIdentifier: identifier, entityName: name, reference: .integer(number)))
+                ids.append(ObjectID(namespace, reference: .integer(number)))
                 next[root] = number + 1
             }
             for (root, number) in next {

@@ -22,10 +22,11 @@ extension SQLiteStore {
             return first
         }
         var next = firstKeys
-        return entities.map { entity in
+        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
+        return zip(entities, namespaces).map { entity, namespace in
             let key = next[entity.rootEntityName, default: 1]
             next[entity.rootEntityName] = key + 1
-            return ObjectID(storeIdentifier: identifier, entityName: entity.name, reference: .integer(key))
+            return ObjectID(namespace, reference: .integer(key))
         }
     }
 
@@ -207,12 +208,18 @@ extension SQLiteStore {
                 )
                 .execute([.integer(key)])
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
-                let setOrder = orderColumn.map { ", \($0) = ?" } ?? ""
+                guard let orderColumn else {
+                    // Unordered: the members join a batch of keys at a time.
+                    let sql = "UPDATE \(table.name) SET \(column) = ?\(setEntity) WHERE Z_PK IN (\(Self.keyList))"
+                    try Self.forEachBatch(of: memberKeys) { batch in
+                        try connection.cachedStatement(sql).execute([.integer(key)] + batch)
+                    }
+                    continue
+                }
                 let statement = try connection.cachedStatement(
-                    "UPDATE \(table.name) SET \(column) = ?\(setEntity)\(setOrder) WHERE Z_PK = ?")
+                    "UPDATE \(table.name) SET \(column) = ?\(setEntity), \(orderColumn) = ? WHERE Z_PK = ?")
                 for (position, member) in memberKeys.enumerated() {
-                    let order: [SQLiteValue] = orderColumn == nil ? [] : [.integer(Int64(position + 1))]
-                    try statement.execute([.integer(key)] + order + [.integer(member)])
+                    try statement.execute([.integer(key), .integer(Int64(position + 1)), .integer(member)])
                 }
             case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
                 try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([.integer(key)])
