@@ -34,6 +34,9 @@ struct SQLiteRowReader: Sendable {
     /// The statement inserting a row of the entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then the columns of
     /// ``attributes`` and of ``toOnes`` (key, then entity number where there is one), in order.
     let insertStatement: String
+    /// The statement updating every column ``insertStatement`` sets but `Z_PK` and `Z_ENT`, in
+    /// the same order, raising `Z_OPT` by one; the primary key is bound last.
+    let updateStatement: String
 
     /// The reader of the rows of `entity` in `table`.
     init(entity: EntitySchema, table: SQLiteSchema.EntityTable, layout: SQLiteSchema, model: ModelSchema) {
@@ -66,6 +69,8 @@ struct SQLiteRowReader: Sendable {
         insertStatement =
             "INSERT INTO \(table.name) (\(insertedColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertedColumns.count).joined(separator: ", ") + ")"
+        let assignments = ["Z_OPT = Z_OPT + 1"] + insertedIndexes.map { "\(table.columns[$0].name) = ?" }
+        updateStatement = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
     }
 
     /// The reader of every entity of `entityNames` that has a table in `layout`, by entity name.

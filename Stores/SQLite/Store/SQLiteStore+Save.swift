@@ -153,7 +153,16 @@ extension SQLiteStore {
             .integer(try primaryKey(of: change.objectID)), .integer(layout.entityNumbers[entity.name] ?? 0),
             .integer(1),
         ]
-        values.reserveCapacity(3 + reader.attributes.count + 2 * reader.toOnes.count)
+        try appendColumnValues(of: change, in: reader, to: &values)
+        try connection.cachedStatement(reader.insertStatement).execute(values)
+    }
+
+    /// Appends the values of every attribute and to-one column of `reader` that `change` sets,
+    /// in the reader's order, null where the change has no value.
+    private func appendColumnValues(
+        of change: StoreChangeSet.ObjectChange, in reader: SQLiteRowReader, to values: inout [SQLiteValue]
+    ) throws {
+        values.reserveCapacity(values.count + reader.attributes.count + 2 * reader.toOnes.count + 1)
         for attribute in reader.attributes {
             values.append(change.values[attribute.name].map(SQLiteValueCodec.encode) ?? .null)
         }
@@ -162,7 +171,6 @@ extension SQLiteStore {
             values.append(destination.key)
             if toOne.entityIndex != nil { values.append(destination.entity) }
         }
-        try connection.cachedStatement(reader.insertStatement).execute(values)
     }
 
     /// Raises each root entity's `Z_MAX` to the largest primary key `inserted` gives it.
@@ -180,9 +188,24 @@ extension SQLiteStore {
         }
     }
 
+    /// Updates `change`'s row: with its entity's one statement when the change gives every
+    /// stored attribute and to-one (as a context's changes do), else with a statement for the
+    /// columns it gives.
     private func update(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
         let table = try table(of: change.objectID.entityName)
         let key = try primaryKey(of: change.objectID)
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let reader = rowReader(of: entity, in: table)
+        if change.values.count == reader.attributes.count + reader.toOnes.count,
+            reader.attributes.allSatisfy({ change.values[$0.name] != nil }),
+            reader.toOnes.allSatisfy({ change.values[$0.name] != nil })
+        {
+            var values: [SQLiteValue] = []
+            try appendColumnValues(of: change, in: reader, to: &values)
+            values.append(.integer(key))
+            try connection.cachedStatement(reader.updateStatement).execute(values)
+            return
+        }
         let columns = try columnValues(of: change, in: table)
         let assignments = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
         try connection.cachedStatement("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?")

@@ -1,0 +1,96 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataSQLite
+
+/// Saves that touch many rows: versions are checked, rows deleted and unordered to-many members
+/// joined a batch of keys per statement, and an update giving every column uses one statement
+/// per entity; each gives the same results as one statement per row did.
+@Suite struct SQLiteSetBasedSaveTests {
+    let directory: TemporaryDirectory
+    let store: SQLiteStore
+    let tags: [ObjectID]
+    let people: [ObjectID]
+
+    /// 300 people (more than two batches of keys), each tagged with one of three tags.
+    init() throws {
+        directory = try TemporaryDirectory()
+        (_, store) = try SQLitePushDownFixture.coordinator(with: directory.file("many.sqlite"))
+        people = try store.permanentIDs(forEntities: Array(repeating: "Person", count: 300))
+        tags = try store.permanentIDs(forEntities: ["Tag", "Tag", "Tag"])
+        var inserted = people.enumerated().map { index, id in
+            StoreChangeSet.ObjectChange(
+                objectID: id, values: ["name": .string("person \(index)"), "age": .integer32(Int32(index))],
+                toManyRelationships: ["tags": [tags[index % 3]]], expectedVersion: 0)
+        }
+        inserted += tags.enumerated().map { index, id in
+            .init(
+                objectID: id, values: ["label": .string("tag \(index)")],
+                toManyRelationships: ["people": people.enumerated().filter { $0.offset % 3 == index }.map(\.element)],
+                expectedVersion: 0)
+        }
+        try store.save(StoreChangeSet(inserted: inserted))
+    }
+
+    @Test func deletingMoreRowsThanOneBatchRemovesExactlyThemAndTheirJoinRows() throws {
+        let deleted = people.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        try store.save(StoreChangeSet(deleted: deleted.map { .init(objectID: $0, expectedVersion: 1) }))
+        let remaining = Set(people).subtracting(deleted)
+        for id in people { #expect((try store.snapshot(for: id) != nil) == remaining.contains(id)) }
+        let tagged = try tags.flatMap { try store.relatedObjectIDs(of: $0, relationship: "people") }
+        #expect(Set(tagged) == remaining && tagged.count == remaining.count)
+    }
+
+    @Test func aStaleVersionAmongManyIsTheOneConflictReported() throws {
+        var updates = people.map { id in
+            StoreChangeSet.ObjectChange(objectID: id, values: ["age": .integer32(-1)], expectedVersion: 1)
+        }
+        updates[257].expectedVersion = 7
+        let error = try #require(throws: StoreError.self) { try store.save(StoreChangeSet(updated: updates)) }
+        #expect(error.code == .conflict)
+        #expect(error.conflicts.map(\.objectID) == [people[257]])
+        #expect(error.conflicts.first?.storedVersion == 1)
+        #expect(try store.snapshot(for: people[0])?.values["age"] == .integer32(0), "nothing was written")
+    }
+
+    @Test func anUpdateGivingSomeColumnsLeavesTheOthersAndOneGivingAllReplacesThem() throws {
+        let before = try #require(try store.snapshot(for: people[4]))
+        try store.save(
+            StoreChangeSet(updated: [.init(objectID: people[4], values: ["age": .integer32(99)], expectedVersion: 1)]))
+        let partly = try #require(try store.snapshot(for: people[4]))
+        #expect(partly.values["age"] == .integer32(99) && partly.values["name"] == before.values["name"])
+        #expect(partly.version == 2)
+        var every = partly.values
+        every["name"] = .string("renamed")
+        every["score"] = .double(2.5)
+        try store.save(StoreChangeSet(updated: [.init(objectID: people[4], values: every, expectedVersion: 2)]))
+        let whole = try #require(try store.snapshot(for: people[4]))
+        #expect(whole.values == every && whole.version == 3)
+    }
+
+    @Test func anUnorderedToManyOfManyMembersKeptAsAForeignKeyIsWrittenWhole() throws {
+        let teams = try store.permanentIDs(forEntities: ["Team"] + Array(repeating: "Team", count: 200))
+        let (parent, children) = (teams[0], Array(teams.dropFirst()))
+        try store.save(
+            StoreChangeSet(
+                inserted: [.init(objectID: parent, values: ["name": .string("parent")], expectedVersion: 0)]
+                    + children.map { .init(objectID: $0, values: ["name": .string("child")], expectedVersion: 0) }))
+        try store.save(
+            StoreChangeSet(
+                updated: [
+                    .init(objectID: parent, values: [:], toManyRelationships: ["children": children], expectedVersion: 1)
+                ]))
+        #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(children))
+        let kept = Array(children.prefix(150))
+        try store.save(
+            StoreChangeSet(
+                updated: [
+                    .init(objectID: parent, values: [:], toManyRelationships: ["children": kept], expectedVersion: 2)
+                ]))
+        #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(kept))
+        #expect(try store.snapshot(for: children[199])?.values["parent"] == .null)
+        #expect(try store.snapshot(for: children[0])?.values["parent"] == .objectID(parent))
+    }
+}
