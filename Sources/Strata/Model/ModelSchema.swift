@@ -70,6 +70,13 @@ public final class EntitySchema: Sendable {
     public let versionHash: [UInt8]
     /// The namespace of the entity's temporary IDs.
     let temporaryNamespace: ObjectID.Namespace
+    /// What each attribute and relationship name is, for lookups that need no more.
+    let propertyKinds: [String: PropertyKind]
+
+    /// What a property name is.
+    enum PropertyKind: Sendable {
+        case attribute, toOne, toMany
+    }
 
     init(
         description: EntityDescription, lineage: [EntityDescription], subentityNames: [String],
@@ -86,6 +93,10 @@ public final class EntitySchema: Sendable {
         self.relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
         self.versionHash = versionHash
         self.temporaryNamespace = ObjectID.Namespace(storeIdentifier: nil, entityName: description.name)
+        self.propertyKinds = Dictionary(
+            attributes.map { ($0.name, PropertyKind.attribute) }
+                + relationships.map { ($0.name, $0.isToMany ? PropertyKind.toMany : .toOne) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The entity's name.

@@ -3,14 +3,12 @@ extension ManagedObject: KeyValueResolving {
     /// included, faults fired, relationships followed within the context. A fault whose record
     /// is gone reads as having no values.
     public func resolvedValue(forKey key: String) -> ResolvedValue? {
-        if let relationship = entity.relationshipsByName[key] {
-            if relationship.isToMany {
-                return .objects((try? objects(forKey: key)) ?? [])
-            }
-            return (try? object(forKey: key)).flatMap { $0.map(ResolvedValue.object) } ?? .value(.null)
+        switch entity.propertyKinds[key] {
+        case .toMany: return .objects((try? objects(forKey: key)) ?? [])
+        case .toOne: return (try? object(forKey: key)).flatMap { $0.map(ResolvedValue.object) } ?? .value(.null)
+        case .attribute: return .value((try? value(forKey: key)) ?? .null)
+        case nil: return nil
         }
-        guard entity.attributesByName[key] != nil else { return nil }
-        return .value((try? value(forKey: key)) ?? .null)
     }
 
     /// The object's ID.

@@ -7,7 +7,7 @@ extension ManagedObject {
     ///   has no attribute or to-one relationship `key`, or the error firing the fault gave.
     public func value(forKey key: String) throws -> AttributeValue {
         try willAccessValues()
-        guard entity.attributesByName[key] != nil || entity.relationshipsByName[key]?.isToMany == false else {
+        guard let kind = entity.propertyKinds[key], kind != .toMany else {
             throw unknownKey(key, expected: "attribute or to-one relationship")
         }
         return currentValues[key] ?? .null
@@ -20,7 +20,7 @@ extension ManagedObject {
     /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` or
     ///   ``ContextError/Code/wrongType`` when the value cannot be held without loss.
     public func setValue(_ value: AttributeValue, forKey key: String) throws {
-        if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
+        if entity.propertyKinds[key] == .toOne {
             let target: ManagedObject?
             switch value {
             case .null: target = nil
