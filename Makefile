@@ -7,15 +7,16 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
 .PHONY: deps build test soak tsan demo bench lint format
 
-## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu).
+## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu); its
+## messages go to standard error, so that `make bench BENCH_ARGS=--json` prints only JSON.
 deps:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-		echo "Installing:$$missing"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+		echo "Installing:$$missing" >&2; \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; } >&2; \
 	fi
 
 ## build: compile every target.

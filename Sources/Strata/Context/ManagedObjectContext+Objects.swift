@@ -99,7 +99,8 @@ extension ManagedObjectContext {
             preconditionFailure("Cannot insert \(type): the model has no entity '\(name)'; override entityName.")
         }
         coordinator.registerIfNeeded(type)
-        return ManagedObject.Creation(entity: entity, objectID: .temporary(in: entity.temporaryNamespace), context: self)
+        return ManagedObject.Creation(
+            entity: entity, objectID: .temporary(in: entity.temporaryNamespace), context: self)
     }
 
     /// Loads a fault's values: from the snapshot cache, else from its store.

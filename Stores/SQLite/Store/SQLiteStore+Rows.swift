@@ -64,7 +64,8 @@ extension SQLiteStore {
             number = stored
         }
         guard let number, let namespace = namespacesByNumber[number] else {
-            let id = ObjectID(storeIdentifier: identifier, entityName: toOne.destinationEntityName, reference: .integer(key))
+            let id = ObjectID(
+                storeIdentifier: identifier, entityName: toOne.destinationEntityName, reference: .integer(key))
             return .objectID(id)
         }
         return .objectID(ObjectID(namespace, reference: .integer(key)))

@@ -72,9 +72,11 @@ extension SQLiteStore {
                 try statement.bind(batch)
                 defer { statement.reset() }
                 while try statement.step() {
-                    let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
+                    let objectID = try objectID(
+                        primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
                     guard case .integer(let version) = statement.value(at: 2) else {
-                        throw StoreError(code: .corrupt, message: "\(storeName) has no version (Z_OPT) for \(objectID).")
+                        throw StoreError(
+                            code: .corrupt, message: "\(storeName) has no version (Z_OPT) for \(objectID).")
                     }
                     versions[objectID] = version
                 }

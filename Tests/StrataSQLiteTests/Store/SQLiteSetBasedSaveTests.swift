@@ -80,7 +80,8 @@ import Testing
         try store.save(
             StoreChangeSet(
                 updated: [
-                    .init(objectID: parent, values: [:], toManyRelationships: ["children": children], expectedVersion: 1)
+                    .init(
+                        objectID: parent, values: [:], toManyRelationships: ["children": children], expectedVersion: 1)
                 ]))
         #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(children))
         let kept = Array(children.prefix(150))

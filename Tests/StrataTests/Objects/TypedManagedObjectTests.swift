@@ -121,7 +121,8 @@ import Testing
             #expect(type(of: reader.object(with: bookIDs[0])) == ManagedObject.self)
             stack.coordinator.register(Book.self)
             #expect(reader.object(with: bookIDs[1]) is Book)
-            #expect(type(of: reader.object(with: bookIDs[0])) == ManagedObject.self, "a registered object keeps its class")
+            #expect(
+                type(of: reader.object(with: bookIDs[0])) == ManagedObject.self, "a registered object keeps its class")
         }
     }
 
