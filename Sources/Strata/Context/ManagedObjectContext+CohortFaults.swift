@@ -8,8 +8,10 @@ extension ManagedObjectContext {
     /// Best effort: a neighbour whose values cannot load now is left out, and when the batched
     /// read of members fails (a neighbour's record is gone, say), nothing is loaded and the
     /// caller loads `object`'s members alone, reporting its own errors.
+    /// A context that always reads the store (``stalenessInterval`` 0) loads each object's
+    /// members when it asks for them, alone.
     func loadMembersAlongCohort(of object: ManagedObject, _ relationship: RelationshipDescription) {
-        guard let cohort = object.cohort else { return }
+        guard let cohort = object.cohort, stalenessInterval != 0 else { return }
         let window = Array(cohort.window(from: object.cohortPosition))
         prefetchSnapshots(for: window)
         var neighbours: [ManagedObject] = []

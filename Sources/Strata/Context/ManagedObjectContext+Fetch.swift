@@ -24,7 +24,8 @@ extension ManagedObjectContext {
                         + "for the entity or fetch \(type).")
             }
         }
-        let cohort = ids.count > 1 ? FetchCohort(ids) : nil
+        // A batched fetch keeps about one batch of values: its objects fire their faults alone.
+        let cohort = ids.count > 1 && request.fetchBatchSize <= 0 ? FetchCohort(ids) : nil
         for (position, id) in ids.enumerated() {
             let object = object(with: id)
             guard object is Result else {

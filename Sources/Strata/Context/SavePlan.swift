@@ -63,10 +63,17 @@ struct SavePlan {
             share.temporaryIDs = share.inserted.map(\.objectID)
             for (object, id) in zip(share.inserted, permanent) { mapping[object.objectID] = id }
         }
-        // Only an object with unsaved changes can refer to a new object: setting a reference
-        // makes an object changed, and what stores hold has no temporary IDs.
-        let changed = context.pendingInserts.elements + context.pendingChanges.elements
-        remap(mapping, in: changed + context.pendingDeletions.elements)
+        // Within one store, only an object with unsaved changes can refer to a new object:
+        // setting a reference makes an object changed, and what stores hold has no temporary
+        // IDs. Across stores, an object saved by an earlier share of a failed save may still
+        // refer (through a transient relationship) to a new object given its temporary ID
+        // back, so a save to several stores looks at every object.
+        if shares.count > 1 {
+            remap(mapping, in: context.registered.values)
+        } else {
+            let changed = context.pendingInserts.elements + context.pendingChanges.elements
+            remap(mapping, in: changed + context.pendingDeletions.elements)
+        }
     }
 
     /// Gives the new objects of `share`, which was not written, their temporary IDs back: they

@@ -4,8 +4,9 @@ extension ObjectID {
     /// makes many IDs keeps the namespace of each of its entities and creates IDs with
     /// ``ObjectID/init(_:reference:)``.
     ///
-    /// Interned namespaces live as long as the process: there is one per entity of each store
-    /// opened (and per name pair read from an ID's URI).
+    /// The interning table holds namespaces weakly: a namespace lives as long as an ID, an
+    /// entity or a store holds it, so names read from untrusted URIs do not pile up. Two IDs
+    /// alive at once with the same names always share one instance.
     public struct Namespace: Sendable, Hashable {
         private let names: Names
 
@@ -14,9 +15,13 @@ extension ObjectID {
         public init(storeIdentifier: String?, entityName: String) {
             let key = Key(storeIdentifier: storeIdentifier, entityName: entityName)
             names = Self.interned.withLock { table in
-                if let names = table[key] { return names }
+                if let names = table.entries[key]?.names { return names }
                 let names = Names(key)
-                table[key] = names
+                table.entries[key] = WeakNames(names: names)
+                if table.entries.count > table.purgeAt {
+                    table.entries = table.entries.filter { $0.value.names != nil }
+                    table.purgeAt = max(64, table.entries.count * 2)
+                }
                 return names
             }
         }
@@ -32,6 +37,9 @@ extension ObjectID {
                 return namespace
             }
         }
+
+        /// How many entries the interning table holds now, live or not yet purged.
+        static var internedCount: Int { interned.withLock { $0.entries.count } }
 
         /// The identifier of the store; `nil` for temporary IDs.
         public var storeIdentifier: String? { names.key.storeIdentifier }
@@ -52,6 +60,17 @@ extension ObjectID {
             init(_ key: Key) { self.key = key }
         }
 
-        private static let interned = Locked<[Key: Names]>([:])
+        private struct WeakNames {
+            weak var names: Names?
+        }
+
+        /// The live namespaces by names; dead entries are dropped when the table has doubled
+        /// since the last purge.
+        private struct Table {
+            var entries: [Key: WeakNames] = [:]
+            var purgeAt = 64
+        }
+
+        private static let interned = Locked(Table())
     }
 }

@@ -57,6 +57,17 @@ import Testing
         #expect(id.storeIdentifier == "b" && id.entityName == "Comment")
     }
 
+    @Test func namesReadFromManyURIsDoNotPileUpOnceTheirIDsAreGone() {
+        let before = ObjectID.Namespace.internedCount
+        for _ in 0..<10_000 {
+            let id = ObjectID(uriString: "x-strata://\(UUID().uuidString)/Post/p1")
+            #expect(id?.entityName == "Post")
+        }
+        #expect(ObjectID.Namespace.internedCount < before + 5_000)
+        let kept = ObjectID(storeIdentifier: "kept", entityName: "Post", reference: .integer(1))
+        #expect(kept == ObjectID(uriString: kept.uriString))
+    }
+
     @Test func temporaryIDsAreDistinctAndReadBackFromTheirURIs() {
         let ids = (0..<1_000).map { _ in ObjectID.temporary(entityName: "Post") }
         #expect(Set(ids).count == ids.count)
