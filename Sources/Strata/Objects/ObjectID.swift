@@ -61,19 +61,6 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         ObjectID(namespace, reference: .temporary(TemporaryReferences.next()))
     }
 
-    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-        lhs.namespace == rhs.namespace && lhs.reference == rhs.reference
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(namespace)
-        switch reference {
-        case .integer(let number): hasher.combine(number)
-        case .temporary(let uuid): hasher.combine(uuid)
-        case .string(let key): hasher.combine(key)
-        }
-    }
-
     /// Whether this ID is temporary (the object has not been saved yet).
     public var isTemporary: Bool {
         if case .temporary = reference { return true }
