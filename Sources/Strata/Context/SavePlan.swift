@@ -63,24 +63,28 @@ struct SavePlan {
             share.temporaryIDs = share.inserted.map(\.objectID)
             for (object, id) in zip(share.inserted, permanent) { mapping[object.objectID] = id }
         }
-        // Within one store, only an object with unsaved changes can refer to a new object:
-        // setting a reference makes an object changed, and what stores hold has no temporary
-        // IDs. Across stores, an object saved by an earlier share of a failed save may still
-        // refer (through a transient relationship) to a new object given its temporary ID
-        // back, so a save to several stores looks at every object.
-        if shares.count > 1 {
-            remap(mapping, in: context.registered.values)
-        } else {
-            let changed = context.pendingInserts.elements + context.pendingChanges.elements
-            remap(mapping, in: changed + context.pendingDeletions.elements)
-        }
+        // Only an object with unsaved changes can refer to a new object: setting a reference
+        // makes an object changed, what stores hold has no temporary IDs, and giving temporary
+        // IDs back after a failed save notes every object that then refers to one.
+        let changed = context.pendingInserts.elements + context.pendingChanges.elements
+        remap(mapping, in: changed + context.pendingDeletions.elements)
     }
 
     /// Gives the new objects of `share`, which was not written, their temporary IDs back: they
-    /// are still unsaved, and the next save gives them permanent IDs afresh.
+    /// are still unsaved, and the next save gives them permanent IDs afresh. An object another
+    /// store already saved may refer to them (through a transient relationship): it is noted
+    /// as changed, so that the next save gives it their new IDs too.
     func restoreTemporaryIDs(of share: Share) {
         let mapping = Dictionary(uniqueKeysWithValues: zip(share.inserted.map(\.objectID), share.temporaryIDs))
-        remap(mapping, in: context.registered.values)
+        guard !mapping.isEmpty else { return }
+        for object in context.registered.values where !object.faulted {
+            guard object.remapReferences(mapping) else { continue }
+            let isPending =
+                context.pendingInserts.contains(object) || context.pendingChanges.contains(object)
+                || context.pendingDeletions.contains(object)
+            if !isPending { context.noteChange(of: object) }
+        }
+        context.reregister(mapping)
     }
 
     /// Changes the IDs of registered objects as `mapping` says, and the references `objects`
@@ -178,13 +182,21 @@ extension ManagedObject {
         return members
     }
 
-    /// Replaces temporary IDs in relationships with the permanent ones in `mapping`.
-    func remapReferences(_ mapping: [ObjectID: ObjectID]) {
+    /// Replaces the IDs in relationships that `mapping` names with the ones it gives; whether
+    /// any was replaced.
+    @discardableResult
+    func remapReferences(_ mapping: [ObjectID: ObjectID]) -> Bool {
+        var replaced = false
         for (key, value) in currentValues {
-            if let id = value.objectIDValue, let new = mapping[id] { currentValues[key] = .objectID(new) }
+            if let id = value.objectIDValue, let new = mapping[id] {
+                currentValues[key] = .objectID(new)
+                replaced = true
+            }
         }
         for (key, members) in currentMembers where members.contains(where: { mapping[$0] != nil }) {
             currentMembers[key] = .init(members.map { mapping[$0] ?? $0 })
+            replaced = true
         }
+        return replaced
     }
 }

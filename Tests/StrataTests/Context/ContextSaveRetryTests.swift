@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import Strata
+
+/// A save to two stores whose second store refuses its share, then succeeds when retried.
+@Suite struct ContextSaveRetryTests {
+    @Test func anObjectSavedBeforeAFailedShareReachesItsNewObjectAfterTheRetry() throws {
+        let model = ManagedObjectModel {
+            Entity("Book") {
+                Attribute("title", .string)
+                Relationship.toOne("draft", destination: "Note").transient()
+            }
+            Entity("Note") { Attribute("text", .string) }
+            Configuration("Shelf", entities: ["Book"])
+            Configuration("Pad", entities: ["Note"])
+        }
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Shelf")
+        try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Pad")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let other = ManagedObjectContext(coordinator: coordinator)
+        let savedNote = try context.performAndWait {
+            let note = try context.insertNewObject(forEntityName: "Note")
+            try context.save()
+            return note.objectID
+        }
+        try other.performAndWait {
+            try other.object(with: savedNote).setValue("elsewhere", forKey: "text")
+            try other.save()
+        }
+        try context.performAndWait {
+            try context.object(with: savedNote).setValue("here", forKey: "text")
+            let book = try context.insertNewObject(forEntityName: "Book")
+            let draft = try context.insertNewObject(forEntityName: "Note")
+            try book.setObject(draft, forKey: "draft")
+            let error = try #require(throws: ContextError.self) { try context.save() }
+            #expect(error.code == .mergeConflict)
+            #expect(!book.objectID.isTemporary && draft.objectID.isTemporary, "the shelf's share was written")
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            try context.save()
+            #expect(!draft.objectID.isTemporary)
+            #expect(try book.value(forKey: "draft") == .objectID(draft.objectID))
+            #expect(try book.object(forKey: "draft") === draft)
+        }
+    }
+}
