@@ -57,6 +57,14 @@ import Testing
         #expect(id.storeIdentifier == "b" && id.entityName == "Comment")
     }
 
+    @Test func namespacesForAListShareOnePerNameInOrder() {
+        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: "s", entityNames: ["Post", "Tag", "Post"])
+        #expect(namespaces.map(\.entityName) == ["Post", "Tag", "Post"])
+        #expect(namespaces[0] == namespaces[2] && namespaces[0] != namespaces[1])
+        #expect(namespaces[1] == ObjectID.Namespace(storeIdentifier: "s", entityName: "Tag"))
+        #expect(namespaces.allSatisfy { $0.storeIdentifier == "s" })
+    }
+
     @Test func namesReadFromManyURIsDoNotPileUpOnceTheirIDsAreGone() {
         let before = ObjectID.Namespace.internedCount
         for _ in 0..<10_000 {
