@@ -130,7 +130,7 @@ private struct Document: Codable {
             frameworkVersion: m.frameworkVersion, modelJSON: m.modelJSON, userInfo: m.userInfo)
         nodes = contents.nodes.map { node in
             Node(
-                objectID: node.snapshot.objectID.uriString, values: node.snapshot.values,
+                objectID: node.snapshot.objectID.uriString, values: node.snapshot.values.dictionary,
                 version: node.snapshot.version, toMany: node.toManyRelationships.mapValues { $0.map(\.uriString) })
         }
         nextReference = contents.nextReference

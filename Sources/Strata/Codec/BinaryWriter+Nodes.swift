@@ -6,7 +6,7 @@ extension BinaryWriter {
     public mutating func write(snapshot: Snapshot) {
         write(objectID: snapshot.objectID)
         write(signed: snapshot.version)
-        write(values: snapshot.values) { $0.write(property: $1) }
+        write(values: snapshot.values.dictionary) { $0.write(property: $1) }
     }
 
     /// Appends `node`: its snapshot, then the number of to-many relationships and, for each in

@@ -11,7 +11,7 @@
 struct ChildVersions {
     struct Entry {
         var version: Int64
-        var values: [String: AttributeValue]
+        var values: PropertyValues
         var members: [String: [ObjectID]]
     }
 
@@ -53,10 +53,24 @@ extension StoreChangeSet {
     }
 }
 
-extension [String: AttributeValue] {
+extension AttributeValue {
+    /// The value with the object ID `mapping` names replaced.
+    func remapped(_ mapping: [ObjectID: ObjectID]) -> AttributeValue {
+        objectIDValue.flatMap { mapping[$0] }.map { .objectID($0) } ?? self
+    }
+}
+
+extension [AttributeValue] {
     /// The values with the object IDs `mapping` names replaced.
-    func remapped(_ mapping: [ObjectID: ObjectID]) -> [String: AttributeValue] {
-        mapValues { value in value.objectIDValue.flatMap { mapping[$0] }.map { .objectID($0) } ?? value }
+    func remapped(_ mapping: [ObjectID: ObjectID]) -> [AttributeValue] {
+        map { $0.remapped(mapping) }
+    }
+}
+
+extension PropertyValues {
+    /// The values with the object IDs `mapping` names replaced.
+    func remapped(_ mapping: [ObjectID: ObjectID]) -> PropertyValues {
+        mapValues { $0.remapped(mapping) }
     }
 }
 

@@ -47,10 +47,9 @@ extension ManagedObjectContext {
         let object = type.init(
             creating: ManagedObject.Creation(entity: entity, objectID: change.objectID, context: self))
         object.faulted = false
-        for attribute in entity.attributes where attribute.isTransient {
-            object.currentValues[attribute.name] = attribute.defaultValue
-        }
-        object.currentValues.merge(change.values) { _, pushed in pushed }
+        let pushed = ManagedObject.slots(of: entity, from: change.values)
+        object.currentValues = entity.defaultSlots
+        for slot in 0..<entity.persistentSlotCount { object.currentValues[slot] = pushed[slot] }
         for (key, members) in change.toManyRelationships { object.currentMembers[key] = .init(members) }
         registered[object.objectID] = object
         pendingInserts.append(object)
@@ -61,8 +60,10 @@ extension ManagedObjectContext {
 
     private func updateFromChild(_ change: StoreChangeSet.ObjectChange) throws {
         guard let object = try objectForChild(change.objectID) else { return }
-        for (key, value) in change.values where (object.currentValues[key] ?? .null) != value {
-            object.setPrimitiveValue(value, forKey: key)
+        let pushed = ManagedObject.slots(of: object.entity, from: change.values)
+        for slot in 0..<object.entity.persistentSlotCount
+        where (slot < object.currentValues.count ? object.currentValues[slot] : .null) != pushed[slot] {
+            object.setPrimitiveValue(pushed[slot], atSlot: slot)
         }
         for (key, members) in change.toManyRelationships {
             guard let relationship = object.entity.relationshipsByName[key] else { continue }

@@ -43,11 +43,17 @@ extension ManagedObjectContext {
     private func mergeStoreTrump(
         _ object: ManagedObject, with stored: Snapshot, from store: any IncrementalStore
     ) throws {
-        let storeChanged = Set(stored.values.keys.filter { stored.values[$0] != (object.committedValues[$0] ?? .null) })
-        let kept = object.changedValuesIgnoringFaults().filter { !storeChanged.contains($0.key) }
-        object.committedValues = stored.values
+        let storedSlots = ManagedObject.slots(of: object.entity, from: stored.values)
+        let committed = object.committedValues
+        let kept = object.changedSlots().filter { slot in
+            slot >= object.entity.persistentSlotCount
+                || storedSlots[slot] == (slot < committed.count ? committed[slot] : .null)
+        }
+        var current = storedSlots
+        for slot in kept { current[slot] = object.currentValues[slot] }
+        object.committedValues = storedSlots
         object.committedVersion = stored.version
-        object.currentValues = stored.values.merging(kept) { _, mine in mine }
+        object.currentValues = current
         for key in object.changedMemberKeys {
             let members = try store.relatedObjectIDs(of: object.objectID, relationship: key)
             guard Set(members) != Set(object.committedMembers[key]?.elements ?? []) else { continue }

@@ -77,13 +77,8 @@ extension ManagedObjectContext {
     func register(inserted object: ManagedObject) {
         assertOnQueue()
         object.faulted = false
-        // Room for every attribute and to-one at once: growing the dictionary key by key
-        // rehashed it several times for every new object.
-        let entity = object.entity
-        object.currentValues.reserveCapacity(entity.attributes.count + entity.relationships.count)
-        for attribute in entity.attributes {
-            object.currentValues[attribute.name] = attribute.defaultValue
-        }
+        // Shared until the first change copies it.
+        object.currentValues = object.entity.defaultSlots
         registered[object.objectID] = object
         pendingInserts.append(object)
         unprocessedChanges.inserted.append(object)
@@ -128,14 +123,15 @@ extension ManagedObjectContext {
     /// Fills `object` with `snapshot`, keeping any changes the context made to it.
     func load(_ object: ManagedObject, from snapshot: Snapshot) {
         let wasFault = object.faulted
-        let changes = object.changedValuesIgnoringFaults()
-        object.committedValues = snapshot.values
+        let entity = object.entity
+        let changes = object.changedSlots().map { ($0, object.currentValues[$0]) }
+        let committed = ManagedObject.slots(of: entity, from: snapshot.values)
+        var current = committed
+        for slot in entity.persistentSlotCount..<entity.slotNames.count { current[slot] = entity.defaultSlots[slot] }
+        for (slot, value) in changes { current[slot] = value }
+        object.committedValues = committed
         object.committedVersion = snapshot.version
-        object.currentValues = changes.isEmpty ? snapshot.values : snapshot.values.merging(changes) { $1 }
-        for attribute in object.entity.attributes
-        where attribute.isTransient && object.currentValues[attribute.name] == nil {
-            object.currentValues[attribute.name] = attribute.defaultValue
-        }
+        object.currentValues = current
         object.faulted = false
         if wasFault { object.awakeFromFetch() }
     }
@@ -144,8 +140,8 @@ extension ManagedObjectContext {
     func markInaccessible(_ object: ManagedObject) {
         object.isInaccessible = true
         object.faulted = false
-        object.committedValues = [:]
-        object.currentValues = [:]
+        object.committedValues = []
+        object.currentValues = []
         object.committedMembers = [:]
         object.currentMembers = [:]
         pendingChanges.remove(object)

@@ -22,7 +22,7 @@ extension ManagedObjectContext {
                 for (object, relationship) in zip(level, relationships) {
                     if relationship.isToMany {
                         next += try members(of: object, relationship)
-                    } else if let target = object.currentValues[key]?.objectIDValue {
+                    } else if let target = object.currentValue(forKey: key)?.objectIDValue {
                         next.append(target)
                     }
                 }

@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         undoManager?.removeAllActions()
         for object in Array(registered.values) + discardedObjects {
             object.managedObjectContext = nil
-            object.currentValues = [:]
+            object.currentValues = []
             object.currentMembers = [:]
             object.committedMembers = [:]
         }

@@ -174,19 +174,3 @@ extension ManagedObjectContext {
             conflicts: conflicts, underlying: error)
     }
 }
-
-extension ManagedObject {
-    /// The values a store keeps: every persistent attribute and to-one relationship.
-    var persistentValues: [String: AttributeValue] {
-        let entity = entity
-        var values: [String: AttributeValue] = [:]
-        values.reserveCapacity(entity.attributes.count + entity.relationships.count)
-        for attribute in entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
-            values[attribute.name] = currentValues[attribute.name] ?? .null
-        }
-        for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
-            values[relationship.name] = currentValues[relationship.name] ?? .null
-        }
-        return values
-    }
-}

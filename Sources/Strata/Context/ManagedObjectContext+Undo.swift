@@ -35,8 +35,8 @@ extension ManagedObjectContext {
     private func apply(_ step: UndoStep, undoing: Bool) {
         switch step {
         case .value(let object, let key, let old, let new):
-            guard prepareForUndo(object) else { return }
-            object.currentValues[key] = (undoing ? old : new).resolved
+            guard prepareForUndo(object), let slot = object.entity.slot(of: key) else { return }
+            object.setCurrentValue((undoing ? old : new).resolved ?? .null, atSlot: slot)
             noteChange(of: object)
         case .members(let object, let key, let splice):
             guard prepareForUndo(object), let relationship = object.entity.relationshipsByName[key],
@@ -86,7 +86,7 @@ extension ManagedObjectContext {
         } else if object.managedObjectContext === self {
             guard pendingDeletions.remove(object) != nil else { return }
         } else if object.managedObjectContext == nil, !object.isInaccessible, registered[object.objectID] == nil {
-            object.committedValues = [:]
+            object.committedValues = []
             object.committedVersion = 0
             object.committedMembers = [:]
             for relationship in object.entity.relationships where relationship.isToMany {

@@ -113,7 +113,7 @@ struct SavePlan {
             let targets: [ObjectID] =
                 relationship.isToMany
                 ? (object.currentMembers[relationship.name]?.elements ?? [])
-                : (object.currentValues[relationship.name]?.objectIDValue).map { [$0] } ?? []
+                : (object.currentValue(forKey: relationship.name)?.objectIDValue).map { [$0] } ?? []
             for target in targets {
                 let targetObject = context.registered[target]
                 let targetStore: (any IncrementalStore)?
@@ -187,9 +187,9 @@ extension ManagedObject {
     @discardableResult
     func remapReferences(_ mapping: [ObjectID: ObjectID]) -> Bool {
         var replaced = false
-        for (key, value) in currentValues {
+        for (slot, value) in currentValues.enumerated() {
             if let id = value.objectIDValue, let new = mapping[id] {
-                currentValues[key] = .objectID(new)
+                currentValues[slot] = .objectID(new)
                 replaced = true
             }
         }

@@ -70,12 +70,45 @@ public final class EntitySchema: Sendable {
     public let versionHash: [UInt8]
     /// The namespace of the entity's temporary IDs.
     let temporaryNamespace: ObjectID.Namespace
-    /// What each attribute and relationship name is, for lookups that need no more.
-    let propertyKinds: [String: PropertyKind]
+    /// The name of each value slot: the persistent attributes (in ``attributes`` order), then
+    /// the persistent to-one relationships (in ``relationships`` order), then the transient
+    /// attributes and to-one relationships. A managed object keeps its values, and a
+    /// ``Snapshot`` its stored ones, in arrays indexed by slot.
+    public let slotNames: [String]
+    /// How many slots hold persistent values: the first ones, which a snapshot has.
+    public let persistentSlotCount: Int
+    /// Every slot holding its attribute's default value (`null` for to-one relationships):
+    /// what a new object starts with.
+    let defaultSlots: [AttributeValue]
+    /// What each persistent slot holds: an attribute of a type, or a to-one relationship.
+    let persistentSlotTypes: [SlotType]
+    /// The slots of derived attributes, which no save writes (they stay `null`).
+    let derivedSlots: [Int]
+    /// What each attribute and relationship name is, and its slot (for to-many relationships,
+    /// its position among them).
+    let properties: [String: Property]
 
     /// What a property name is.
     enum PropertyKind: Sendable {
         case attribute, toOne, toMany
+    }
+
+    /// What a slot holds.
+    enum SlotType: Sendable {
+        case attribute(AttributeType)
+        case toOne
+    }
+
+    /// A property name's kind and slot.
+    struct Property: Sendable {
+        let kind: PropertyKind
+        let slot: Int
+    }
+
+    /// The slot of the attribute or to-one relationship `name`, persistent or transient.
+    public func slot(of name: String) -> Int? {
+        guard let property = properties[name], property.kind != .toMany else { return nil }
+        return property.slot
     }
 
     init(
@@ -93,10 +126,29 @@ public final class EntitySchema: Sendable {
         self.relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
         self.versionHash = versionHash
         self.temporaryNamespace = ObjectID.Namespace(storeIdentifier: nil, entityName: description.name)
-        self.propertyKinds = Dictionary(
-            attributes.map { ($0.name, PropertyKind.attribute) }
-                + relationships.map { ($0.name, $0.isToMany ? PropertyKind.toMany : .toOne) },
-            uniquingKeysWith: { first, _ in first })
+        let attributes = self.attributes.uniquedByName()
+        let relationships = self.relationships.uniquedByName()
+        let toOnes = relationships.filter { !$0.isToMany }
+        let persistent =
+            attributes.filter { !$0.isTransient }.map(\.name) + toOnes.filter { !$0.isTransient }.map(\.name)
+        let transient = attributes.filter(\.isTransient).map(\.name) + toOnes.filter(\.isTransient).map(\.name)
+        let slotNames = persistent + transient
+        let attributesByName = self.attributesByName
+        var properties: [String: Property] = [:]
+        for (slot, name) in slotNames.enumerated() {
+            properties[name] = Property(kind: attributesByName[name] != nil ? .attribute : .toOne, slot: slot)
+        }
+        for (position, relationship) in relationships.filter(\.isToMany).enumerated() {
+            properties[relationship.name] = Property(kind: .toMany, slot: position)
+        }
+        self.slotNames = slotNames
+        self.persistentSlotCount = persistent.count
+        self.properties = properties
+        self.persistentSlotTypes = persistent.map { name in attributesByName[name].map { .attribute($0.type) } ?? .toOne
+        }
+        self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }
+        self.derivedSlots = attributes.filter { $0.derivationExpression != nil && !$0.isTransient }
+            .compactMap { properties[$0.name]?.slot }
     }
 
     /// The entity's name.
@@ -110,3 +162,22 @@ public final class EntitySchema: Sendable {
         self.name == name || superentityNames.contains(name)
     }
 }
+
+extension Array where Element: NamedProperty {
+    /// The properties with their first occurrence's position and their last declaration, as
+    /// the by-name lookups keep an entity's own declaration over an inherited one.
+    fileprivate func uniquedByName() -> [Element] {
+        var last: [String: Element] = [:]
+        for property in self { last[property.name] = property }
+        var seen: Set<String> = []
+        return compactMap { seen.insert($0.name).inserted ? last[$0.name] : nil }
+    }
+}
+
+/// An attribute or relationship, by name.
+protocol NamedProperty {
+    var name: String { get }
+}
+
+extension AttributeDescription: NamedProperty {}
+extension RelationshipDescription: NamedProperty {}

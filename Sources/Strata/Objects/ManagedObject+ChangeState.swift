@@ -25,31 +25,46 @@ extension ManagedObject {
     /// saved ones, with their new values. To-one relationships appear as object IDs; transient
     /// properties, which no store keeps, are left out (as in Core Data).
     public func changedValues() -> [String: AttributeValue] {
-        changedValuesIgnoringFaults().filter { !isTransient($0.key) }
+        changedValuesIgnoringFaults(in: 0..<entity.persistentSlotCount)
     }
 
     /// The values of `keys` (every persistent attribute and to-one relationship when `nil`) as
     /// last loaded from or saved to the store; a new object has none, and transient properties
     /// have none.
     public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
-        committedValues.filter { key, _ in !isTransient(key) && keys?.contains(key) != false }
+        guard !committedValues.isEmpty else { return [:] }
+        var values: [String: AttributeValue] = [:]
+        for slot in 0..<entity.persistentSlotCount where keys?.contains(entity.slotNames[slot]) != false {
+            values[entity.slotNames[slot]] = committedValues[slot]
+        }
+        return values
     }
 
-    /// Whether `key` names a transient attribute or relationship.
-    private func isTransient(_ key: String) -> Bool {
-        entity.attributesByName[key]?.isTransient ?? entity.relationshipsByName[key]?.isTransient ?? false
+    /// The changed values of the slots in `slots` (every slot, transient ones too, by default).
+    func changedValuesIgnoringFaults(in slots: Range<Int>? = nil) -> [String: AttributeValue] {
+        var changed: [String: AttributeValue] = [:]
+        for slot in changedSlots(in: slots) { changed[entity.slotNames[slot]] = currentValues[slot] }
+        return changed
     }
 
-    /// The changed persistent and transient values.
-    func changedValuesIgnoringFaults() -> [String: AttributeValue] {
-        guard !faulted else { return [:] }
-        return currentValues.filter { key, value in (committedValues[key] ?? .null) != value }
+    /// The slots in `slots` (every slot by default) whose current value differs from the
+    /// committed one; none while the object is a fault.
+    func changedSlots(in slots: Range<Int>? = nil) -> [Int] {
+        guard !faulted else { return [] }
+        let range = (slots ?? 0..<currentValues.count).clamped(to: 0..<currentValues.count)
+        return range.filter { slot in
+            currentValues[slot] != (slot < committedValues.count ? committedValues[slot] : .null)
+        }
     }
 
-    /// Whether a value the store keeps (not a transient one) or a to-many membership changed.
+    /// Whether a value the store keeps (not a transient attribute) or a to-many membership
+    /// changed.
     var hasPersistentChanges: Bool {
         hasChangedMembers
-            || changedValuesIgnoringFaults().keys.contains { entity.attributesByName[$0]?.isTransient != true }
+            || changedSlots().contains { slot in
+                slot < entity.persistentSlotCount
+                    || entity.attributesByName[entity.slotNames[slot]]?.isTransient != true
+            }
     }
 
     /// Whether a loaded to-many relationship's members changed.

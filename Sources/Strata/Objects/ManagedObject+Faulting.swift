@@ -11,8 +11,8 @@ extension ManagedObject {
     /// next use loads them again.
     func turnIntoFault() {
         faulted = true
-        committedValues = [:]
-        currentValues = [:]
+        committedValues = []
+        currentValues = []
         committedMembers = [:]
         currentMembers = [:]
     }

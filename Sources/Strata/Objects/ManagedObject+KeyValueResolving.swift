@@ -3,7 +3,7 @@ extension ManagedObject: KeyValueResolving {
     /// included, faults fired, relationships followed within the context. A fault whose record
     /// is gone reads as having no values.
     public func resolvedValue(forKey key: String) -> ResolvedValue? {
-        switch entity.propertyKinds[key] {
+        switch entity.properties[key]?.kind {
         case .toMany: return .objects((try? objects(forKey: key)) ?? [])
         case .toOne: return (try? object(forKey: key)).flatMap { $0.map(ResolvedValue.object) } ?? .value(.null)
         case .attribute: return .value((try? value(forKey: key)) ?? .null)

@@ -8,7 +8,7 @@ extension ManagedObject {
     public func object(forKey key: String) throws -> ManagedObject? {
         _ = try relationship(key, toMany: false)
         try willAccessValues()
-        guard case .objectID(let id)? = currentValues[key] else { return nil }
+        guard case .objectID(let id)? = currentValue(forKey: key) else { return nil }
         return try liveContext().object(with: id)
     }
 
@@ -23,7 +23,7 @@ extension ManagedObject {
         let context = try liveContext()
         if let target { try check(target, for: relationship, in: context) }
         try willAccessValues()
-        let old = currentValues[key]?.objectIDValue
+        let old = currentValue(forKey: key)?.objectIDValue
         guard old != target?.objectID else { return }
         setPrimitiveValue(target.map { .objectID($0.objectID) } ?? .null, forKey: key)
         guard let inverse = inverse(of: relationship) else { return }
@@ -87,7 +87,7 @@ extension ManagedObject {
             return
         }
         try willAccessValues()
-        let previous = currentValues[inverse.name]?.objectIDValue
+        let previous = currentValue(forKey: inverse.name)?.objectIDValue
         guard previous != source.objectID else { return }
         if let previous { try context.object(with: previous).detach(self, from: forward) }
         setPrimitiveValue(.objectID(source.objectID), forKey: inverse.name)
@@ -104,7 +104,7 @@ extension ManagedObject {
             return
         }
         try willAccessValues()
-        if currentValues[inverse.name]?.objectIDValue == source.objectID {
+        if currentValue(forKey: inverse.name)?.objectIDValue == source.objectID {
             setPrimitiveValue(.null, forKey: inverse.name)
         }
     }

@@ -6,13 +6,15 @@ extension ManagedObject {
     func modelValidationErrors() -> [ValidationError] {
         var errors: [ValidationError] = []
         for attribute in entity.attributes where attribute.derivationExpression == nil {
-            var value = currentValues[attribute.name] ?? .null
+            var value = (currentValue(forKey: attribute.name) ?? .null)
             let before = errors.count
             errors += attributeErrors(attribute, value)
             guard errors.count == before else { continue }
             do {
                 try validateValue(&value, forKey: attribute.name)
-                if value != currentValues[attribute.name] ?? .null { setPrimitiveValue(value, forKey: attribute.name) }
+                if value != (currentValue(forKey: attribute.name) ?? .null) {
+                    setPrimitiveValue(value, forKey: attribute.name)
+                }
             } catch {
                 errors.append(custom(error, key: attribute.name))
             }

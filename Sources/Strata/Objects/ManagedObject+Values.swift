@@ -7,10 +7,10 @@ extension ManagedObject {
     ///   has no attribute or to-one relationship `key`, or the error firing the fault gave.
     public func value(forKey key: String) throws -> AttributeValue {
         try willAccessValues()
-        guard let kind = entity.propertyKinds[key], kind != .toMany else {
+        guard let slot = entity.slot(of: key) else {
             throw unknownKey(key, expected: "attribute or to-one relationship")
         }
-        return currentValues[key] ?? .null
+        return slot < currentValues.count ? currentValues[slot] : .null
     }
 
     /// Sets the attribute `key` to `value`, converted to the attribute's type (an `Int` for an
@@ -20,7 +20,8 @@ extension ManagedObject {
     /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` or
     ///   ``ContextError/Code/wrongType`` when the value cannot be held without loss.
     public func setValue(_ value: AttributeValue, forKey key: String) throws {
-        if entity.propertyKinds[key] == .toOne {
+        let property = entity.properties[key]
+        if property?.kind == .toOne {
             let target: ManagedObject?
             switch value {
             case .null: target = nil
@@ -33,7 +34,7 @@ extension ManagedObject {
             try setObject(target, forKey: key)
             return
         }
-        guard let attribute = entity.attributesByName[key] else {
+        guard let property, property.kind == .attribute, let attribute = entity.attributesByName[key] else {
             throw unknownKey(key, expected: "attribute or to-one relationship")
         }
         guard let converted = attribute.type.coerce(value) else {
@@ -42,7 +43,7 @@ extension ManagedObject {
                 message: "'\(entity.name).\(key)' is \(attribute.type.modelFileName); it cannot hold \(value).")
         }
         try willAccessValues()
-        setPrimitiveValue(converted, forKey: key)
+        setPrimitiveValue(converted, atSlot: property.slot)
     }
 
     /// The value at the end of `keyPath`, a dot-separated path of to-one relationships ending
@@ -61,13 +62,22 @@ extension ManagedObject {
         return try object.value(forKey: components.last ?? keyPath)
     }
 
-    /// Records `value` for `key` without checks, noting the change with the context.
+    /// Records `value` for the attribute or to-one relationship `key` without checks, noting
+    /// the change with the context.
     func setPrimitiveValue(_ value: AttributeValue, forKey key: String) {
-        let old = currentValues[key]
+        guard let slot = entity.slot(of: key) else {
+            preconditionFailure("Entity '\(entity.name)' has no attribute or to-one relationship '\(key)'.")
+        }
+        setPrimitiveValue(value, atSlot: slot)
+    }
+
+    /// Records `value` in `slot` without checks, noting the change with the context.
+    func setPrimitiveValue(_ value: AttributeValue, atSlot slot: Int) {
+        let old = slot < currentValues.count ? currentValues[slot] : nil
         guard old != value || old == nil else { return }
-        currentValues[key] = value
+        setCurrentValue(value, atSlot: slot)
         guard let context = managedObjectContext else { return }
-        context.undoManager?.recordValue(of: self, key: key, from: old, to: value)
+        context.undoManager?.recordValue(of: self, key: entity.slotNames[slot], from: old, to: value)
         context.noteChange(of: self)
     }
 

@@ -40,12 +40,15 @@ open class ManagedObject: Hashable {
 
     /// Whether the values are not loaded yet.
     var faulted = true
-    /// Persistent attributes and to-one IDs as last loaded or saved.
-    var committedValues: [String: AttributeValue] = [:]
+    /// Persistent attributes and to-one IDs as last loaded or saved, by slot
+    /// (``EntitySchema/slotNames``; transient slots `null`); empty while the object is new or a
+    /// fault.
+    var committedValues: [AttributeValue] = []
     /// The stored version the committed values belong to; 0 while the object is new.
     var committedVersion: Int64 = 0
-    /// Every attribute (transient ones too) and to-one ID as the object holds them now.
-    var currentValues: [String: AttributeValue] = [:]
+    /// Every attribute (transient ones too) and to-one ID as the object holds them now, by
+    /// slot; empty while the object is a fault.
+    var currentValues: [AttributeValue] = []
     /// The members of each loaded to-many relationship as last loaded or saved.
     var committedMembers: [String: OrderedSet<ObjectID>] = [:]
     /// The members of each loaded to-many relationship now.

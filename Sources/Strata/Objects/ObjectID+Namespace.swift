@@ -1,12 +1,13 @@
 extension ObjectID {
-    /// A store identifier and an entity name, interned: every namespace made from the same two
-    /// names is one shared instance, so namespaces compare and hash by identity. A store that
-    /// makes many IDs keeps the namespace of each of its entities and creates IDs with
-    /// ``ObjectID/init(_:reference:)``.
+    /// A store identifier and an entity name, interned: namespaces made from the same two names
+    /// share one instance, so that comparing two of them is a pointer comparison and hashing one
+    /// combines a hash worked out once. A store that makes many IDs keeps the namespace of each
+    /// of its entities and creates IDs with ``ObjectID/init(_:reference:)``.
     ///
-    /// The interning table holds namespaces weakly: a namespace lives as long as an ID, an
-    /// entity or a store holds it, so names read from untrusted URIs do not pile up. Two IDs
-    /// alive at once with the same names always share one instance.
+    /// The interning table keeps the first ``internedLimit`` namespaces for the life of the
+    /// process (stores and entities are few); names beyond it, such as many store identifiers
+    /// read from untrusted URIs, get namespaces of their own that compare by their names, so the
+    /// table never grows without bound.
     public struct Namespace: Sendable, Hashable {
         private let names: Names
 
@@ -15,13 +16,10 @@ extension ObjectID {
         public init(storeIdentifier: String?, entityName: String) {
             let key = Key(storeIdentifier: storeIdentifier, entityName: entityName)
             names = Self.interned.withLock { table in
-                if let names = table.entries[key]?.names { return names }
-                let names = Names(key)
-                table.entries[key] = WeakNames(names: names)
-                if table.entries.count > table.purgeAt {
-                    table.entries = table.entries.filter { $0.value.names != nil }
-                    table.purgeAt = max(64, table.entries.count * 2)
-                }
+                if let names = table[key] { return names }
+                guard table.count < Self.internedLimit else { return Names(key, isInterned: false) }
+                let names = Names(key, isInterned: true)
+                table[key] = names
                 return names
             }
         }
@@ -38,39 +36,46 @@ extension ObjectID {
             }
         }
 
-        /// How many entries the interning table holds now, live or not yet purged.
-        static var internedCount: Int { interned.withLock { $0.entries.count } }
+        /// How many namespaces the process interns; later ones compare by their names.
+        static let internedLimit = 4_096
+
+        /// How many namespaces are interned now.
+        static var internedCount: Int { interned.withLock { $0.count } }
+
+        /// Whether this namespace is the shared instance for its names.
+        var isInterned: Bool { names.isInterned }
 
         /// The identifier of the store; `nil` for temporary IDs.
         public var storeIdentifier: String? { names.key.storeIdentifier }
         /// The name of the entity.
         public var entityName: String { names.key.entityName }
 
-        public static func == (lhs: Namespace, rhs: Namespace) -> Bool { lhs.names === rhs.names }
+        public static func == (lhs: Namespace, rhs: Namespace) -> Bool {
+            if lhs.names === rhs.names { return true }
+            if lhs.names.isInterned && rhs.names.isInterned { return false }
+            return lhs.names.key == rhs.names.key
+        }
 
-        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(names)) }
+        public func hash(into hasher: inout Hasher) { hasher.combine(names.hash) }
 
         private struct Key: Hashable, Sendable {
             let storeIdentifier: String?
             let entityName: String
         }
 
+        /// Never referenced weakly, so that retaining one stays on the runtime's fast path.
         private final class Names: Sendable {
             let key: Key
-            init(_ key: Key) { self.key = key }
+            let hash: Int
+            let isInterned: Bool
+
+            init(_ key: Key, isInterned: Bool) {
+                self.key = key
+                self.hash = key.hashValue
+                self.isInterned = isInterned
+            }
         }
 
-        private struct WeakNames {
-            weak var names: Names?
-        }
-
-        /// The live namespaces by names; dead entries are dropped when the table has doubled
-        /// since the last purge.
-        private struct Table {
-            var entries: [Key: WeakNames] = [:]
-            var purgeAt = 64
-        }
-
-        private static let interned = Locked(Table())
+        private static let interned = Locked([Key: Names]())
     }
 }

@@ -14,9 +14,10 @@ extension StoreChangeSet {
     public func validate(
         schema: ModelSchema, entityNames: Set<String>, storeIdentifier: String, storeName: String
     ) throws {
-        let validator = ChangeValidator(
+        var validator = ChangeValidator(
             schema: schema, entityNames: entityNames, storeIdentifier: storeIdentifier, storeName: storeName)
-        for change in inserted + updated { try validator.validate(change) }
+        for change in inserted { try validator.validate(change) }
+        for change in updated { try validator.validate(change) }
     }
 
     /// Throws ``StoreError/Code/conflict`` listing every change whose expected version is not
@@ -52,12 +53,22 @@ extension StoreChangeSet {
     }
 }
 
-/// Checks one change against the model and the store it is for.
+/// Checks changes against the model and the store they are for. What it learns of an ID
+/// namespace (its entity, whether it is the store's) it keeps for the next change.
 private struct ChangeValidator {
     let schema: ModelSchema
     let entityNames: Set<String>
     let storeIdentifier: String
     let storeName: String
+    /// The entity of each namespace of this store's IDs met so far.
+    private var entities: [ObjectID.Namespace: EntitySchema] = [:]
+
+    init(schema: ModelSchema, entityNames: Set<String>, storeIdentifier: String, storeName: String) {
+        self.schema = schema
+        self.entityNames = entityNames
+        self.storeIdentifier = storeIdentifier
+        self.storeName = storeName
+    }
 
     func entity(named name: String) throws -> EntitySchema {
         guard let entity = schema.entitiesByName[name], entityNames.contains(name) else {
@@ -66,19 +77,67 @@ private struct ChangeValidator {
         return entity
     }
 
-    func validate(_ change: StoreChangeSet.ObjectChange) throws {
-        let entity = try entity(named: change.objectID.entityName)
+    mutating func validate(_ change: StoreChangeSet.ObjectChange) throws {
         func invalid(_ message: String) -> StoreError {
             StoreError(code: .invalidChange, message: "\(storeName) cannot save \(change.objectID): \(message)")
         }
-        guard !change.objectID.isTemporary else {
+        let entity: EntitySchema
+        if let known = entities[change.objectID.namespace] {
+            entity = known
+        } else {
+            entity = try self.entity(named: change.objectID.entityName)
+            try checkPermanent(change.objectID, invalid)
+            guard change.objectID.storeIdentifier == storeIdentifier else {
+                throw invalid(
+                    "the ID belongs to store '\(change.objectID.storeIdentifier ?? "")', not '\(storeIdentifier)'.")
+            }
+            entities[change.objectID.namespace] = entity
+        }
+        try checkPermanent(change.objectID, invalid)
+        if let slots = change.values.slots(for: entity) {
+            try validate(slots, of: entity, invalid)
+        } else {
+            try validate(change.values, of: entity, invalid)
+        }
+        for (key, members) in change.toManyRelationships {
+            guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
+                throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
+            }
+            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
+        }
+    }
+
+    private func checkPermanent(_ objectID: ObjectID, _ invalid: (String) -> StoreError) throws {
+        guard !objectID.isTemporary else {
             throw invalid("a temporary ID cannot be saved; get a permanent one from permanentIDs(forEntities:).")
         }
-        guard change.objectID.storeIdentifier == storeIdentifier else {
-            throw invalid(
-                "the ID belongs to store '\(change.objectID.storeIdentifier ?? "")', not '\(storeIdentifier)'.")
+    }
+
+    /// Checks values held by slot: every persistent slot is there, so only the values are.
+    private func validate(
+        _ slots: [AttributeValue], of entity: EntitySchema, _ invalid: (String) -> StoreError
+    ) throws {
+        for (slot, value) in slots.enumerated() where !value.isNull {
+            switch entity.persistentSlotTypes[slot] {
+            case .attribute(let type):
+                guard type.accepts(value) else {
+                    throw invalid("'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(value).")
+                }
+            case .toOne:
+                let key = entity.slotNames[slot]
+                guard case .objectID(let destination) = value, let relationship = entity.relationshipsByName[key] else {
+                    throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
+                }
+                try checkDestination(destination, of: relationship, in: entity, invalid)
+            }
         }
-        for (key, value) in change.values {
+    }
+
+    /// Checks values held by name: each must name a stored attribute or to-one relationship.
+    private func validate(
+        _ values: PropertyValues, of entity: EntitySchema, _ invalid: (String) -> StoreError
+    ) throws {
+        for (key, value) in values {
             if let attribute = entity.attributesByName[key], !attribute.isTransient {
                 guard attribute.type.accepts(value) else {
                     throw invalid("'\(entity.name).\(key)' is \(attribute.type.modelFileName), not \(value).")
@@ -94,12 +153,6 @@ private struct ChangeValidator {
             } else {
                 throw invalid("'\(entity.name)' has no stored attribute or to-one relationship '\(key)'.")
             }
-        }
-        for (key, members) in change.toManyRelationships {
-            guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
-                throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
-            }
-            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
         }
     }
 

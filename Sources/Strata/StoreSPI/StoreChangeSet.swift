@@ -9,8 +9,9 @@ public struct StoreChangeSet: Sendable, Hashable {
     public struct ObjectChange: Sendable, Hashable {
         /// The object.
         public var objectID: ObjectID
-        /// Every persistent attribute and to-one reference, as in ``Snapshot/values``.
-        public var values: [String: AttributeValue]
+        /// Every persistent attribute and to-one reference, as in ``Snapshot/values`` (the
+        /// core sends them by slot: read them with ``PropertyValues/slots(for:)``).
+        public var values: PropertyValues
         /// The full new membership of each to-many relationship that changed, in order for
         /// ordered relationships.
         public var toManyRelationships: [String: [ObjectID]]
@@ -19,13 +20,23 @@ public struct StoreChangeSet: Sendable, Hashable {
 
         /// Creates a change.
         public init(
-            objectID: ObjectID, values: [String: AttributeValue], toManyRelationships: [String: [ObjectID]] = [:],
+            objectID: ObjectID, values: PropertyValues, toManyRelationships: [String: [ObjectID]] = [:],
             expectedVersion: Int64
         ) {
             self.objectID = objectID
             self.values = values
             self.toManyRelationships = toManyRelationships
             self.expectedVersion = expectedVersion
+        }
+
+        /// Creates a change from values by name.
+        public init(
+            objectID: ObjectID, values: [String: AttributeValue], toManyRelationships: [String: [ObjectID]] = [:],
+            expectedVersion: Int64
+        ) {
+            self.init(
+                objectID: objectID, values: PropertyValues(values), toManyRelationships: toManyRelationships,
+                expectedVersion: expectedVersion)
         }
     }
 

@@ -3,17 +3,22 @@ import Strata
 /// Where the stored properties of one entity sit in the columns of its table, worked out once
 /// when the store opens, so that reading a row costs no lookups by name.
 struct SQLiteRowReader: Sendable {
-    /// An attribute and the index of its column.
+    /// An attribute, the index of its column and its slot in the entity's values.
     struct AttributeColumn: Sendable {
         let name: String
         let type: AttributeType
         let index: Int
+        let slot: Int
+        /// Whether the store keeps the value itself (a derived attribute): updates leave it.
+        let isDerived: Bool
     }
 
     /// A to-one relationship, the index of its destination's key column and, for destinations
     /// with sub-entities, of its entity-number column.
     struct ToOneColumn: Sendable {
         let name: String
+        /// The relationship's slot in the entity's values.
+        let slot: Int
         let destinationEntityName: String
         /// The destination entity's number in `Z_ENT`.
         let destinationEntityNumber: Int64?
@@ -21,6 +26,8 @@ struct SQLiteRowReader: Sendable {
         let entityIndex: Int?
     }
 
+    /// The entity whose rows this reads.
+    let entity: EntitySchema
     /// The name of the table the indexes refer to.
     let tableName: String
     let attributes: [AttributeColumn]
@@ -34,33 +41,40 @@ struct SQLiteRowReader: Sendable {
     /// The statement inserting a row of the entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then the columns of
     /// ``attributes`` and of ``toOnes`` (key, then entity number where there is one), in order.
     let insertStatement: String
-    /// The statement updating every column ``insertStatement`` sets but `Z_PK` and `Z_ENT`, in
-    /// the same order, raising `Z_OPT` by one; the primary key is bound last.
+    /// The statement updating every column ``insertStatement`` sets but `Z_PK`, `Z_ENT` and
+    /// derived attributes' (which the store's triggers keep), in the same order, raising `Z_OPT`
+    /// by one; the primary key is bound last.
     let updateStatement: String
 
     /// The reader of the rows of `entity` in `table`.
     init(entity: EntitySchema, table: SQLiteSchema.EntityTable, layout: SQLiteSchema, model: ModelSchema) {
+        self.entity = entity
         tableName = table.name
         var attributes: [AttributeColumn] = []
         for attribute in entity.attributes where !attribute.isTransient {
             let owner = layout.declaringEntity(of: attribute.name, in: entity, model: model)
-            guard let index = layout.columnIndex(.attribute(entity: owner, name: attribute.name), in: table) else {
-                continue
-            }
-            attributes.append(AttributeColumn(name: attribute.name, type: attribute.type, index: index))
+            guard let index = layout.columnIndex(.attribute(entity: owner, name: attribute.name), in: table),
+                let slot = entity.slot(of: attribute.name)
+            else { continue }
+            attributes.append(
+                AttributeColumn(
+                    name: attribute.name, type: attribute.type, index: index, slot: slot,
+                    isDerived: attribute.derivationExpression != nil))
         }
         self.attributes = attributes
         attributeIndexes = Dictionary(attributes.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
         selectByKey =
             "SELECT \(table.columns.map { "t0.\($0.name)" }.joined(separator: ", ")) FROM \(table.name) t0 "
             + "WHERE t0.Z_PK = ?"
-        let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map { relationship in
+        let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.compactMap { relationship in
             let owner = layout.declaringEntity(of: relationship.name, in: entity, model: model)
-            return ToOneColumn(
-                name: relationship.name, destinationEntityName: relationship.destinationEntityName,
-                destinationEntityNumber: layout.entityNumbers[relationship.destinationEntityName],
-                index: layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
-                entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table))
+            return entity.slot(of: relationship.name).map { slot in
+                ToOneColumn(
+                    name: relationship.name, slot: slot, destinationEntityName: relationship.destinationEntityName,
+                    destinationEntityNumber: layout.entityNumbers[relationship.destinationEntityName],
+                    index: layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
+                    entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table))
+            }
         }
         self.toOnes = toOnes
         toOnesByName = Dictionary(toOnes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -69,7 +83,10 @@ struct SQLiteRowReader: Sendable {
         insertStatement =
             "INSERT INTO \(table.name) (\(insertedColumns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: insertedColumns.count).joined(separator: ", ") + ")"
-        let assignments = ["Z_OPT = Z_OPT + 1"] + insertedIndexes.map { "\(table.columns[$0].name) = ?" }
+        let updatedIndexes =
+            attributes.filter { !$0.isDerived }.map(\.index)
+            + toOnes.flatMap { [$0.index, $0.entityIndex].compactMap { $0 } }
+        let assignments = ["Z_OPT = Z_OPT + 1"] + updatedIndexes.map { "\(table.columns[$0].name) = ?" }
         updateStatement = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
     }
 

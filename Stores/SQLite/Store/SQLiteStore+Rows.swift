@@ -22,14 +22,21 @@ extension SQLiteStore {
 
     /// The snapshot of the row `statement` is on, whose columns are `selectList(table)`.
     func snapshot(at statement: SQLiteStatement, in table: SQLiteSchema.EntityTable) throws -> Snapshot {
-        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
-        let entity = try entitySchema(named: objectID.entityName)
+        let entityNumber = statement.value(at: 1)
+        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber)
+        let reader: SQLiteRowReader
+        if case .integer(let number) = entityNumber, let known = rowReadersByNumber[number],
+            known.tableName == table.name
+        {
+            reader = known
+        } else {
+            reader = rowReader(of: try entitySchema(named: objectID.entityName), in: table)
+        }
+        let entity = reader.entity
         guard case .integer(let version) = statement.value(at: 2) else {
             throw StoreError(code: .corrupt, message: "\(storeName) has no version (Z_OPT) for \(objectID).")
         }
-        let reader = rowReader(of: entity, in: table)
-        var values: [String: AttributeValue] = [:]
-        values.reserveCapacity(reader.attributes.count + reader.toOnes.count)
+        var slots = [AttributeValue](repeating: .null, count: entity.persistentSlotCount)
         for attribute in reader.attributes {
             let stored = statement.value(at: attribute.index)
             guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {
@@ -39,12 +46,20 @@ extension SQLiteStore {
                         + "\(objectID), which is not a valid \(attribute.type.modelFileName) for '\(entity.name).\(attribute.name)'."
                 )
             }
-            values[attribute.name] = value
+            slots[attribute.slot] = value
         }
         for toOne in reader.toOnes {
-            values[toOne.name] = destination(of: toOne, at: statement)
+            slots[toOne.slot] = destination(of: toOne, at: statement)
         }
-        return Snapshot(objectID: objectID, values: values, version: version)
+        return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
+    }
+
+    /// The `Z_ENT` number and row reader of the entity of `objectID`, which must be an object
+    /// of this store: found by the ID's namespace, without hashing names.
+    func entityRow(of objectID: ObjectID) throws -> (number: Int64, reader: SQLiteRowReader) {
+        if let known = rowReadersByNamespace[objectID.namespace] { return known }
+        let entity = try entitySchema(named: objectID.entityName)
+        return (layout.entityNumbers[entity.name] ?? 0, rowReader(of: entity, in: try table(of: entity.name)))
     }
 
     /// How to read the rows of `entity` in `table`: worked out when the store opened, or now

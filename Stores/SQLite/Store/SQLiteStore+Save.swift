@@ -149,23 +149,32 @@ extension SQLiteStore {
     /// Inserts `change`'s row with its entity's one statement: every attribute and to-one
     /// column, null where the change has no value.
     private func insert(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
-        let entity = try entitySchema(named: change.objectID.entityName)
-        let reader = rowReader(of: entity, in: try table(of: entity.name))
-        var values: [SQLiteValue] = [
-            .integer(try primaryKey(of: change.objectID)), .integer(layout.entityNumbers[entity.name] ?? 0),
-            .integer(1),
-        ]
-        try appendColumnValues(of: change, in: reader, to: &values)
+        let (number, reader) = try entityRow(of: change.objectID)
+        var values: [SQLiteValue] = [.integer(try primaryKey(of: change.objectID)), .integer(number), .integer(1)]
+        try appendColumnValues(of: change, in: reader, to: &values, forUpdate: false)
         try connection.cachedStatement(reader.insertStatement).execute(values)
     }
 
     /// Appends the values of every attribute and to-one column of `reader` that `change` sets,
-    /// in the reader's order, null where the change has no value.
+    /// in the reader's order, null where the change has no value; for an update, derived
+    /// attributes are left out.
     private func appendColumnValues(
-        of change: StoreChangeSet.ObjectChange, in reader: SQLiteRowReader, to values: inout [SQLiteValue]
+        of change: StoreChangeSet.ObjectChange, in reader: SQLiteRowReader, to values: inout [SQLiteValue],
+        forUpdate: Bool
     ) throws {
         values.reserveCapacity(values.count + reader.attributes.count + 2 * reader.toOnes.count + 1)
-        for attribute in reader.attributes {
+        if let slots = change.values.slots(for: reader.entity) {
+            for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {
+                values.append(SQLiteValueCodec.encode(slots[attribute.slot]))
+            }
+            for toOne in reader.toOnes where toOne.index != nil {
+                let destination = try destinationColumns(of: slots[toOne.slot])
+                values.append(destination.key)
+                if toOne.entityIndex != nil { values.append(destination.entity) }
+            }
+            return
+        }
+        for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {
             values.append(change.values[attribute.name].map(SQLiteValueCodec.encode) ?? .null)
         }
         for toOne in reader.toOnes where toOne.index != nil {
@@ -194,20 +203,19 @@ extension SQLiteStore {
     /// stored attribute and to-one (as a context's changes do), else with a statement for the
     /// columns it gives.
     private func update(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
-        let table = try table(of: change.objectID.entityName)
         let key = try primaryKey(of: change.objectID)
-        let entity = try entitySchema(named: change.objectID.entityName)
-        let reader = rowReader(of: entity, in: table)
-        if change.values.count == reader.attributes.count + reader.toOnes.count,
-            reader.attributes.allSatisfy({ change.values[$0.name] != nil }),
-            reader.toOnes.allSatisfy({ change.values[$0.name] != nil })
+        let reader = try entityRow(of: change.objectID).reader
+        if change.values.slots(for: reader.entity) != nil
+            || (reader.attributes.allSatisfy({ $0.isDerived || change.values[$0.name] != nil })
+                && reader.toOnes.allSatisfy({ change.values[$0.name] != nil }))
         {
             var values: [SQLiteValue] = []
-            try appendColumnValues(of: change, in: reader, to: &values)
+            try appendColumnValues(of: change, in: reader, to: &values, forUpdate: true)
             values.append(.integer(key))
             try connection.cachedStatement(reader.updateStatement).execute(values)
             return
         }
+        let table = try table(of: change.objectID.entityName)
         let columns = try columnValues(of: change, in: table)
         let assignments = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
         try connection.cachedStatement("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?")

@@ -48,6 +48,10 @@ public final class SQLiteStore: IncrementalStore {
     let entityNamesByNumber: [Int64: String]
     /// The namespace of each entity's IDs in this store, by its number in `Z_ENT`.
     let namespacesByNumber: [Int64: ObjectID.Namespace]
+    /// How to read a row of each entity of the store, by its number in `Z_ENT`.
+    let rowReadersByNumber: [Int64: SQLiteRowReader]
+    /// Each entity's number and row reader, by the namespace of its IDs in this store.
+    let rowReadersByNamespace: [ObjectID.Namespace: (number: Int64, reader: SQLiteRowReader)]
     private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
     /// first save writes (opening a store never writes to its file).
@@ -69,6 +73,12 @@ public final class SQLiteStore: IncrementalStore {
             layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.namespacesByNumber = entityNamesByNumber.mapValues { [identifier] in
             ObjectID.Namespace(storeIdentifier: identifier, entityName: $0)
+        }
+        self.rowReadersByNumber = layout.entityNumbers.reduce(into: [:]) { [rowReaders] readers, entry in
+            readers[entry.value] = rowReaders[entry.key]
+        }
+        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) { [namespacesByNumber] readers, entry in
+            if let namespace = namespacesByNumber[entry.key] { readers[namespace] = (entry.key, entry.value) }
         }
         self.pool = pool
         self.path = path

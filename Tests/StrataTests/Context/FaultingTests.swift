@@ -71,7 +71,7 @@ import Testing
             request.returnsObjectsAsFaults = false
             let results = try stack.context.fetch(request)
             #expect(results.count == 2)
-            #expect(results.allSatisfy { !$0.isFault && $0.currentValues["title"] != nil })
+            #expect(results.allSatisfy { !$0.isFault && $0.currentValue(forKey: "title") != nil })
         }
     }
 
@@ -132,7 +132,7 @@ import Testing
         try stack.context.performAndWait {
             let dune = try stack.context.existingObject(with: ids.dune)
             #expect(!dune.isFault)
-            #expect(dune.currentValues["title"] == "Dune")
+            #expect(dune.currentValue(forKey: "title") == "Dune")
             let missing = [
                 ids.emma,
                 ObjectID(storeIdentifier: stack.store.identifier, entityName: "Book", reference: .integer(9999)),
@@ -176,7 +176,7 @@ import Testing
             request.returnsObjectsAsFaults = false
             let dune = try #require(try stack.context.fetch(request).first { $0.objectID == ids.dune })
             try deleteElsewhere(ids.ada, stack)
-            #expect(dune.currentValues["author"] == .objectID(ids.ada))
+            #expect(dune.currentValue(forKey: "author") == .objectID(ids.ada))
             let ada = try #require(try dune.object(forKey: "author"))
             #expect(ada.isFault)
             #expect(try ada.value(forKey: "name") == .null)

@@ -63,7 +63,7 @@ import Testing
         }
 
         func stored(_ document: Document) throws -> [String: AttributeValue]? {
-            try store.snapshot(for: document.objectID)?.values
+            try store.snapshot(for: document.objectID)?.values.dictionary
         }
     }
 

@@ -65,13 +65,19 @@ import Testing
         #expect(namespaces.allSatisfy { $0.storeIdentifier == "s" })
     }
 
-    @Test func namesReadFromManyURIsDoNotPileUpOnceTheirIDsAreGone() {
-        let before = ObjectID.Namespace.internedCount
-        for _ in 0..<10_000 {
-            let id = ObjectID(uriString: "x-strata://\(UUID().uuidString)/Post/p1")
-            #expect(id?.entityName == "Post")
+    @Test func namesReadFromManyURIsStopBeingInternedAtTheLimitAndStillCompareByName() {
+        let stores = (0..<(ObjectID.Namespace.internedLimit + 100)).map { _ in UUID().uuidString }
+        for store in stores {
+            #expect(ObjectID(uriString: "x-strata://\(store)/Post/p1")?.entityName == "Post")
         }
-        #expect(ObjectID.Namespace.internedCount < before + 5_000)
+        #expect(ObjectID.Namespace.internedCount <= ObjectID.Namespace.internedLimit)
+        let late = ObjectID.Namespace(storeIdentifier: stores[stores.count - 1], entityName: "Post")
+        #expect(!late.isInterned)
+        let first = ObjectID(storeIdentifier: late.storeIdentifier, entityName: "Post", reference: .integer(7))
+        let second = ObjectID(uriString: first.uriString)
+        #expect(first == second && first.hashValue == second?.hashValue)
+        #expect(first != ObjectID(storeIdentifier: late.storeIdentifier, entityName: "Tag", reference: .integer(7)))
+        #expect(first != ObjectID(storeIdentifier: stores[0], entityName: "Post", reference: .integer(7)))
         let kept = ObjectID(storeIdentifier: "kept", entityName: "Post", reference: .integer(1))
         #expect(kept == ObjectID(uriString: kept.uriString))
     }

@@ -72,6 +72,6 @@ struct CatalogStack {
 
     /// The stored values of `id`, read straight from the store.
     func stored(_ id: ObjectID) throws -> [String: AttributeValue]? {
-        try store.snapshot(for: id)?.values
+        try store.snapshot(for: id)?.values.dictionary
     }
 }
