@@ -47,6 +47,8 @@ struct SavePlan {
         for object in context.pendingDeletions where !object.objectID.isTemporary || context.parent != nil {
             share(for: try context.source(for: object.objectID)).deleted.append(object)
         }
+        // With one store, no relationship can cross stores.
+        guard context.coordinator.stores.count > 1 else { return }
         for share in shares {
             for object in share.inserted + share.updated { try checkSameStore(object, share.store) }
         }

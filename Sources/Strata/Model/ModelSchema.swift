@@ -93,6 +93,23 @@ public final class EntitySchema: Sendable {
         case attribute, toOne, toMany
     }
 
+    /// The checks the model asks of each attribute that is not derived, in ``attributes`` order.
+    let attributeRules: [AttributeRule]
+    /// The positions in ``relationships`` of the stored relationships whose count the model
+    /// bounds (not optional, or with a minimum or maximum count).
+    let boundedRelationships: [Int]
+
+    /// What validation checks of one attribute, without copying its description.
+    struct AttributeRule: Sendable {
+        /// The attribute's position in ``attributes``.
+        let index: Int
+        let slot: Int
+        let type: AttributeType
+        let isOptional: Bool
+        /// Whether the attribute has a range, length bounds or a pattern.
+        let hasBounds: Bool
+    }
+
     /// What a slot holds.
     enum SlotType: Sendable {
         case attribute(AttributeType)
@@ -144,6 +161,21 @@ public final class EntitySchema: Sendable {
         self.slotNames = slotNames
         self.persistentSlotCount = persistent.count
         self.properties = properties
+        self.attributeRules = self.attributes.indices.compactMap { [attributes = self.attributes] index in
+            let attribute = attributes[index]
+            guard attribute.derivationExpression == nil, let slot = properties[attribute.name]?.slot else { return nil }
+            let hasBounds =
+                attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
+                || attribute.maxLength != nil || attribute.regularExpression != nil
+            return AttributeRule(
+                index: index, slot: slot, type: attribute.type, isOptional: attribute.isOptional, hasBounds: hasBounds)
+        }
+        self.boundedRelationships = self.relationships.indices.filter { [relationships = self.relationships] index in
+            let relationship = relationships[index]
+            return !relationship.isTransient
+                && (!relationship.isOptional
+                    || (relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)))
+        }
         self.persistentSlotTypes = persistent.map { name in attributesByName[name].map { .attribute($0.type) } ?? .toOne
         }
         self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }

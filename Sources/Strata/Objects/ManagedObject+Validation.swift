@@ -5,22 +5,29 @@ extension ManagedObject {
     /// each attribute that passes them.
     func modelValidationErrors() -> [ValidationError] {
         var errors: [ValidationError] = []
-        for attribute in entity.attributes where attribute.derivationExpression == nil {
-            var value = (currentValue(forKey: attribute.name) ?? .null)
-            let before = errors.count
-            errors += attributeErrors(attribute, value)
-            guard errors.count == before else { continue }
-            do {
-                try validateValue(&value, forKey: attribute.name)
-                if value != (currentValue(forKey: attribute.name) ?? .null) {
-                    setPrimitiveValue(value, forKey: attribute.name)
+        let entity = entity
+        for rule in entity.attributeRules {
+            let current = rule.slot < currentValues.count ? currentValues[rule.slot] : .null
+            // Only an attribute with bounds, or a value that breaks optionality or type, needs
+            // its full description.
+            if rule.hasBounds || (current.isNull ? !rule.isOptional : !rule.type.accepts(current)) {
+                let found = attributeErrors(entity.attributes[rule.index], current)
+                guard found.isEmpty else {
+                    errors += found
+                    continue
                 }
+            }
+            var value = current
+            let key = entity.slotNames[rule.slot]
+            do {
+                try validateValue(&value, forKey: key)
+                if value != current { setPrimitiveValue(value, atSlot: rule.slot) }
             } catch {
-                errors.append(custom(error, key: attribute.name))
+                errors.append(custom(error, key: key))
             }
         }
-        for relationship in entity.relationships where !relationship.isTransient {
-            errors += relationshipErrors(relationship)
+        for index in entity.boundedRelationships {
+            errors += relationshipErrors(entity.relationships[index])
         }
         return errors
     }

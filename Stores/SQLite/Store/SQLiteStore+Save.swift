@@ -46,9 +46,8 @@ extension SQLiteStore {
             for change in changes.inserted { try insert(change, on: connection) }
             try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
             for change in changes.updated { try update(change, on: connection) }
-            for change in changes.inserted + changes.updated {
-                try saveMemberships(of: change, on: connection)
-            }
+            for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
+            for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
             if let userInfo = changes.userInfo {
                 var metadata = self.metadata
                 metadata.userInfo = userInfo
@@ -222,11 +221,17 @@ extension SQLiteStore {
             .execute(columns.map(\.1) + [.integer(key)])
     }
 
-    /// Writes the members of each to-many relationship `change` lists.
-    private func saveMemberships(of change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+    /// Writes the members of each to-many relationship `change` lists. A new object's key was
+    /// never handed out before (`Z_MAX` only grows), so no row refers to it yet: nothing needs
+    /// clearing, and an empty relationship needs no statement at all.
+    private func saveMemberships(
+        of change: StoreChangeSet.ObjectChange, isNew: Bool, on connection: SQLiteConnection
+    ) throws {
+        guard !isNew || change.toManyRelationships.contains(where: { !$0.value.isEmpty }) else { return }
         let entity = try entitySchema(named: change.objectID.entityName)
         let key = try primaryKey(of: change.objectID)
-        for (name, members) in change.toManyRelationships.sorted(by: { $0.key < $1.key }) {
+        for (name, members) in change.toManyRelationships.sorted(by: { $0.key < $1.key })
+        where !isNew || !members.isEmpty {
             guard let relationship = entity.relationshipsByName[name],
                 let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
             else { continue }
@@ -235,11 +240,13 @@ extension SQLiteStore {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
                 // Every row leaves the relationship, then the members join it again: the same end
                 // state as clearing the non-members only, with one prepared statement.
-                let clearOrder = orderColumn.map { ", \($0) = NULL" } ?? ""
-                try connection.cachedStatement(
-                    "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ?"
-                )
-                .execute([.integer(key)])
+                if !isNew {
+                    let clearOrder = orderColumn.map { ", \($0) = NULL" } ?? ""
+                    try connection.cachedStatement(
+                        "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ?"
+                    )
+                    .execute([.integer(key)])
+                }
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
                 guard let orderColumn else {
                     // Unordered: the members join a batch of keys at a time.
@@ -255,7 +262,11 @@ extension SQLiteStore {
                     try statement.execute([.integer(key), .integer(Int64(position + 1)), .integer(member)])
                 }
             case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
-                try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([.integer(key)])
+                if !isNew {
+                    try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([
+                        .integer(key)
+                    ])
+                }
                 let columns = [ownColumn, memberColumn] + (orderColumn.map { [$0] } ?? [])
                 let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
                 let statement = try connection.cachedStatement(
