@@ -24,7 +24,8 @@ public struct BinaryCodingContext: Sendable, Hashable {
     public var propertyNames: [String] {
         didSet { propertyIndexes = Self.indexes(of: propertyNames) }
     }
-    private(set) var entityIndexes: [String: Int]
+    /// The index of each of ``entityNames``, by name.
+    public private(set) var entityIndexes: [String: Int]
     private(set) var propertyIndexes: [String: Int]
 
     /// A context with the given tables (none unless given).

@@ -1,11 +1,21 @@
 import Foundation
 
 extension BinaryReader {
-    /// Reads a snapshot ``BinaryWriter/write(snapshot:)`` wrote.
-    public mutating func readSnapshot(_ what: @autoclosure () -> String) throws -> Snapshot {
+    /// Reads a snapshot ``BinaryWriter/write(snapshot:)`` wrote, its values held by the slots of
+    /// `entity` when it is given and every value read has a persistent slot there (else by name).
+    public mutating func readSnapshot(
+        _ what: @autoclosure () -> String, slotsOf entity: EntitySchema? = nil
+    ) throws -> Snapshot {
         let objectID = try readObjectID("the object ID of \(what())")
         let version = try readSigned("the version of \(objectID)")
         let count = try readCount("the number of values of \(objectID)")
+        if let entity, entity.name == objectID.entityName, count == entity.persistentSlotCount {
+            let start = offset
+            if let slots = try readSlots(count: count, of: entity, objectID) {
+                return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
+            }
+            offset = start
+        }
         var values: [String: AttributeValue] = [:]
         values.reserveCapacity(count)
         for _ in 0..<count {
@@ -16,6 +26,20 @@ extension BinaryReader {
             }
         }
         return Snapshot(objectID: objectID, values: values, version: version)
+    }
+
+    /// Reads `count` values into `entity`'s persistent slots; `nil` when a name is not one of
+    /// them or comes twice (the caller reads the values by name instead).
+    private mutating func readSlots(
+        count: Int, of entity: EntitySchema, _ objectID: ObjectID
+    ) throws -> [AttributeValue]? {
+        var slots = [AttributeValue?](repeating: nil, count: count)
+        for _ in 0..<count {
+            let name = try readProperty("a property name of \(objectID)")
+            guard let slot = entity.slot(of: name), slot < count, slots[slot] == nil else { return nil }
+            slots[slot] = try readValue("'\(name)' of \(objectID)")
+        }
+        return slots.map { $0 ?? .null }
     }
 
     /// Reads a node ``BinaryWriter/write(node:)`` wrote.

@@ -8,7 +8,7 @@ public struct BinaryReader: Sendable {
     /// The bytes being read.
     public let bytes: [UInt8]
     /// The position of the next byte to read.
-    public private(set) var offset: Int
+    public internal(set) var offset: Int
     /// Where the bytes come from, as messages name it, such as `"'/path/store.strata'"`.
     public let source: String
     /// The tables the writer used.

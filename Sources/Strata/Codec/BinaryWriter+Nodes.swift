@@ -6,7 +6,15 @@ extension BinaryWriter {
     public mutating func write(snapshot: Snapshot) {
         write(objectID: snapshot.objectID)
         write(signed: snapshot.version)
-        write(values: snapshot.values.dictionary) { $0.write(property: $1) }
+        guard let (entity, slots) = snapshot.values.slotted else {
+            write(values: snapshot.values.dictionary) { $0.write(property: $1) }
+            return
+        }
+        write(count: slots.count)
+        for slot in entity.persistentSlotsByName {
+            write(property: entity.slotNames[slot])
+            write(value: slots[slot])
+        }
     }
 
     /// Appends `node`: its snapshot, then the number of to-many relationships and, for each in

@@ -80,6 +80,8 @@ public final class EntitySchema: Sendable {
     /// Every slot holding its attribute's default value (`null` for to-one relationships):
     /// what a new object starts with.
     let defaultSlots: [AttributeValue]
+    /// The persistent slots in the order of their names: the order the binary codec writes.
+    let persistentSlotsByName: [Int]
     /// What each persistent slot holds: an attribute of a type, or a to-one relationship.
     let persistentSlotTypes: [SlotType]
     /// The slots of derived attributes, which no save writes (they stay `null`).
@@ -176,6 +178,7 @@ public final class EntitySchema: Sendable {
                 && (!relationship.isOptional
                     || (relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)))
         }
+        self.persistentSlotsByName = persistent.indices.sorted { persistent[$0] < persistent[$1] }
         self.persistentSlotTypes = persistent.map { name in attributesByName[name].map { .attribute($0.type) } ?? .toOne
         }
         self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }

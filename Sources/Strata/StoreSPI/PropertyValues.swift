@@ -51,6 +51,12 @@ public struct PropertyValues: Sendable, Hashable, Sequence, ExpressibleByDiction
         return mapped
     }
 
+    /// The entity and the values by slot, when held so.
+    var slotted: (entity: EntitySchema, slots: [AttributeValue])? {
+        guard case .slotted(let entity, let slots) = storage else { return nil }
+        return (entity, slots)
+    }
+
     /// The value for `key`, or `nil` when there is none.
     public subscript(key: String) -> AttributeValue? {
         get {

@@ -33,6 +33,9 @@ struct LMDBLayout: Sendable {
     let context: BinaryCodingContext
     /// Where messages say records come from, such as `"'/tmp/a.lmdb'"`.
     let source: String
+    /// The model's entity for each name of the coding table, by entity number; `nil` for names
+    /// the model no longer has.
+    let entities: [EntitySchema?]
 
     /// The tables a new store records for `schema`: entity and property names in name order.
     static func tables(for schema: ModelSchema) -> (entities: [String], properties: [String]) {
@@ -79,7 +82,7 @@ struct LMDBLayout: Sendable {
 
     /// The record of `snapshot`: its entity's number in the entity table, then the snapshot.
     func encode(_ snapshot: Snapshot) -> [UInt8] {
-        let number = context.entityNames.firstIndex(of: snapshot.objectID.entityName) ?? 0
+        let number = context.entityIndexes[snapshot.objectID.entityName] ?? 0
         return BinaryRecord.encode(context: context) { writer in
             writer.write(count: number)
             writer.write(snapshot: snapshot)
@@ -92,7 +95,7 @@ struct LMDBLayout: Sendable {
         return try BinaryRecord.decode(bytes, source: what, context: context) { reader in
             let start = reader.offset
             let number = try reader.readIndex("the entity number", count: context.entityNames.count)
-            let snapshot = try reader.readSnapshot("the object")
+            let snapshot = try reader.readSnapshot("the object", slotsOf: entities[number])
             guard context.entityNames[number] == snapshot.objectID.entityName,
                 Self.primaryKey(of: snapshot.objectID) == primaryKey
             else { throw reader.corrupt("the record does not match its key and entity number", at: start) }

@@ -29,7 +29,7 @@ extension LMDBStoreFile {
             let databases = try environment.read(keepingDatabases: true) { transaction in
                 try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
             }
-            return (layout(metadata, entities, properties, path), databases, metadata)
+            return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
         }
         guard !environment.isReadOnly, !request.options.isReadOnly else {
             throw StoreError(code: .corrupt, message: "The LMDB file at '\(path)' holds no Strata store.")
@@ -46,16 +46,16 @@ extension LMDBStoreFile {
             try writeMetadata(metadata, in: transaction, databases.meta)
             return databases
         }
-        return (layout(metadata, entities, properties, path), databases, metadata)
+        return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
     }
 
-    private static func layout(_ metadata: StoreMetadata, _ entities: [String], _ properties: [String], _ path: String)
-        -> LMDBLayout
-    {
+    private static func layout(
+        _ metadata: StoreMetadata, _ entities: [String], _ properties: [String], _ path: String, _ schema: ModelSchema
+    ) -> LMDBLayout {
         LMDBLayout(
             context: BinaryCodingContext(
                 homeStoreIdentifier: metadata.storeIdentifier, entityNames: entities, propertyNames: properties),
-            source: "'\(path)'")
+            source: "'\(path)'", entities: entities.map { schema.entitiesByName[$0] })
     }
 
     /// The meta database, coding tables and metadata of an existing store; `nil` for an empty

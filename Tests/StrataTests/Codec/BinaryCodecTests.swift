@@ -28,6 +28,35 @@ import Testing
         #expect(bytes.count < BinaryRecord.encode(node: node).count)
     }
 
+    @Test func snapshotsReadBySlotWhenTheirNamesAreTheEntitysAndByNameOtherwise() throws {
+        let model = ManagedObjectModel {
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("pages", .integer32)
+            }
+        }
+        try model.freeze()
+        let book = try #require(model.schema.entitiesByName["Book"])
+        let id = ObjectID(storeIdentifier: BinaryCodecFixtures.store, entityName: "Book", reference: .integer(4))
+        let bySlot = Snapshot(
+            objectID: id, values: PropertyValues(entity: book, slots: ["Dune", .integer32(412)]), version: 3)
+        let bytes = BinaryRecord.encode { $0.write(snapshot: bySlot) }
+        #expect(
+            bytes
+                == BinaryRecord.encode {
+                    $0.write(snapshot: Snapshot(objectID: id, values: bySlot.values.dictionary, version: 3))
+                })
+        let read = try BinaryRecord.decode(bytes, source: "book") { try $0.readSnapshot("the book", slotsOf: book) }
+        #expect(read == bySlot && read.values.slots(for: book) == ["Dune", .integer32(412)])
+
+        let other = Snapshot(objectID: id, values: ["title": "Dune", "subtitle": "none"], version: 1)
+        let otherBytes = BinaryRecord.encode { $0.write(snapshot: other) }
+        let byName = try BinaryRecord.decode(otherBytes, source: "book") {
+            try $0.readSnapshot("the book", slotsOf: book)
+        }
+        #expect(byName == other && byName.values.slots(for: book) == nil)
+    }
+
     @Test func metadataRoundTrips() throws {
         let metadata = StoreMetadata(
             storeType: "Binary", storeIdentifier: BinaryCodecFixtures.store,
