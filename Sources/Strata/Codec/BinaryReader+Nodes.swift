@@ -12,7 +12,8 @@ extension BinaryReader {
         if let entity, entity.name == objectID.entityName, count == entity.persistentSlotCount {
             let start = offset
             if let slots = try readSlots(count: count, of: entity, objectID) {
-                return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
+                return Snapshot(
+                    objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
             }
             offset = start
         }
