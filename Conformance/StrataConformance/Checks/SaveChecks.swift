@@ -7,8 +7,8 @@ import Strata
 enum SaveChecks {
     static var all: [ConformanceCheck] {
         Injection.allCases.flatMap { injection in Position.allCases.map { injected(injection, at: $0) } } + [
-            mixedSaveAppliesEverything, conflictListsEveryObject, failedSaveKeepsUserKeys, metadataOnlySave,
-            validationNamesObjectAndKey,
+            mixedSaveAppliesEverything, valuesBySlotSaveAsByName, conflictListsEveryObject, failedSaveKeepsUserKeys,
+            metadataOnlySave, validationNamesObjectAndKey,
         ]
     }
 
@@ -116,6 +116,47 @@ enum SaveChecks {
                 try expect(
                     snapshot == wanted,
                     "After reopening, Sample \(snapshot.objectID) is \(snapshot), expected \(wanted).")
+            }
+        }
+    }
+
+    static let valuesBySlotSaveAsByName = category.check(
+        "valuesBySlotSaveAsByName",
+        "An insert and an update whose values are held by the entity's slots, as a context sends them, save the "
+            + "same values as by name, after reopening."
+    ) { harness in
+        let expected = try harness.withStore { stack in
+            let fixture = try Fixture(stack)
+            let entity = try require(
+                harness.model.schema.entitiesByName[ConformanceModel.sample], "The model has no Sample entity.")
+            func bySlot(_ values: PropertyValues) -> PropertyValues {
+                PropertyValues(
+                    entity: entity,
+                    slots: entity.slotNames.prefix(entity.persistentSlotCount).map { values[$0] ?? .null })
+            }
+            var inserted = try fixture.sample(1).values
+            inserted["serial"] = .integer64(201)
+            inserted["string"] = "inserted by slot"
+            let id = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])[0]
+            let two = try fixture.sample(2)
+            var updated = two.values
+            updated["string"] = "updated by slot"
+            try stack.store.save(
+                StoreChangeSet(
+                    inserted: [.init(objectID: id, values: bySlot(inserted), expectedVersion: 0)],
+                    updated: [.init(objectID: two.objectID, values: bySlot(updated), expectedVersion: two.version)]))
+            return [
+                Snapshot(objectID: id, values: inserted, version: 1),
+                Snapshot(objectID: two.objectID, values: updated, version: two.version + 1),
+            ]
+        }
+        try harness.withStore { stack in
+            for wanted in expected {
+                let stored = try stack.store.snapshot(for: wanted.objectID)
+                try expect(
+                    stored == wanted,
+                    "After reopening, Sample \(wanted.objectID) is \(stored.map { "\($0)" } ?? "missing"), expected \(wanted)."
+                )
             }
         }
     }

@@ -36,6 +36,12 @@ extension ManagedObjectContext {
     }
 
     private func applyDeleteRule(of relationship: RelationshipDescription, deleting object: ManagedObject) throws {
+        // The destinations of a to-many relationship load in one batch, not one by one as each
+        // is changed or deleted.
+        if relationship.isToMany, relationship.deleteRule == .nullify || relationship.deleteRule == .cascade {
+            let members = try members(of: object, relationship)
+            if members.count > 1 { prefetchSnapshots(for: members) }
+        }
         switch relationship.deleteRule {
         case .nullify:
             guard let inverse = object.inverse(of: relationship) else { return }

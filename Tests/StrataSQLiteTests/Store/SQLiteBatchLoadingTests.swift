@@ -45,6 +45,28 @@ import Testing
         #expect(store.statistics.batchLoads - batches == 3, "one statement for each page of 100")
     }
 
+    @Test func deletingAnOwnerLoadsTheMembersItNullifiesInOneBatch() async throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let teamID = try await context.perform {
+            var request = FetchRequest<ManagedObject>(entityName: "Team")
+            request.predicate = try FetchPredicate(format: "name == %@", "team 7")
+            return try #require(try context.fetchObjectIDs(request).first)
+        }
+        let (single, batches) = (store.statistics.singleLoads, store.statistics.batchLoads)
+        let members = try await context.perform {
+            let team = context.object(with: teamID)
+            let members = try team.objects(forKey: "members")
+            try context.delete(team)
+            #expect(try members.allSatisfy { try $0.object(forKey: "team") == nil })
+            try context.save()
+            return members.map(\.objectID)
+        }
+        #expect(members.count == 10)
+        #expect(store.statistics.singleLoads - single == 3, "the team's row and the lists of its two to-manys")
+        #expect(store.statistics.batchLoads - batches == 1, "its ten members together")
+        for member in members { #expect(try store.snapshot(for: member)?.values["team"] == .null) }
+    }
+
     @Test func prefetchingAToManyKeyPathLoadsMembersAndRowsInBatches() async throws {
         let context = ManagedObjectContext(coordinator: coordinator)
         let (single, batches) = (store.statistics.singleLoads, store.statistics.batchLoads)
