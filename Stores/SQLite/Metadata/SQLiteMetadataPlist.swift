@@ -78,6 +78,11 @@ enum SQLiteMetadataPlist {
         func corrupt(_ reason: String) -> StoreError {
             StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
         }
+        if let known = try? PropertyListDecoder().decode(KnownKeys.self, from: data),
+            let metadata = try known.metadata(uuid: uuid, corrupt)
+        {
+            return metadata
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -106,6 +111,56 @@ enum SQLiteMetadataPlist {
             frameworkVersion: plist[Key.strataVersion] as? String
                 ?? (plist[Key.frameworkVersion] as? NSNumber).map { "Core Data \($0)" } ?? "",
             modelJSON: plist[Key.modelJSON] as? Data, userInfo: userInfo)
+    }
+
+    /// The property list read natively, without bridging each value through `NSDictionary`
+    /// (which copied every data value byte by byte): what a store Strata wrote holds. Keys it
+    /// cannot type exactly (a plain value no typed record gives, a reserved key of another type)
+    /// make the caller read the property list the general way.
+    private struct KnownKeys: Decodable {
+        let storeType: String
+        let versionHashes: [String: Data]
+        let versionIdentifiers: [String]?
+        let versionHashesVersion: Int?
+        let strataVersion: String?
+        let frameworkVersion: Int?
+        let modelJSON: Data?
+        let userInfo: Data?
+        /// The keys that are not reserved, whose plain values only the typed record can give.
+        let plainKeys: [String]
+
+        private struct Name: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Name.self)
+            func name(_ key: String) -> Name { Name(stringValue: key) }
+            storeType = try container.decode(String.self, forKey: name(Key.storeType))
+            versionHashes = try container.decode([String: Data].self, forKey: name(Key.versionHashes))
+            versionIdentifiers = try container.decodeIfPresent([String].self, forKey: name(Key.versionIdentifiers))
+            versionHashesVersion = try container.decodeIfPresent(Int.self, forKey: name(Key.versionHashesVersion))
+            strataVersion = try container.decodeIfPresent(String.self, forKey: name(Key.strataVersion))
+            frameworkVersion = try container.decodeIfPresent(Int.self, forKey: name(Key.frameworkVersion))
+            modelJSON = try container.decodeIfPresent(Data.self, forKey: name(Key.modelJSON))
+            userInfo = try container.decodeIfPresent(Data.self, forKey: name(Key.userInfo))
+            plainKeys = container.allKeys.map(\.stringValue).filter { !Key.reserved.contains($0) }
+        }
+
+        /// The metadata, or `nil` when a plain key has no typed value to stand for it.
+        func metadata(uuid: String, _ corrupt: (String) -> StoreError) throws -> StoreMetadata? {
+            let typed = try typedUserInfo(userInfo, corrupt)
+            guard plainKeys.allSatisfy({ typed[$0] != nil }) else { return nil }
+            return StoreMetadata(
+                storeType: storeType, storeIdentifier: uuid, versionHashes: versionHashes.mapValues { Array($0) },
+                versionIdentifiers: versionIdentifiers ?? [],
+                versionHashesVersion: versionHashesVersion ?? StoreMetadata.currentVersionHashesVersion,
+                frameworkVersion: strataVersion ?? frameworkVersion.map { "Core Data \($0)" } ?? "",
+                modelJSON: modelJSON, userInfo: typed)
+        }
     }
 
     private static func typedUserInfo(

@@ -19,8 +19,9 @@ enum SQLiteStoreFile {
         func fail(_ error: SQLiteError, _ action: String) -> StoreError {
             storeError(error, path: path, doing: action)
         }
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        let hadContent = !isNew && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+        let size = fileSize(atPath: path)
+        let isNew = size == nil
+        let hadContent = (size ?? 0) > 0
         if isNew && request.options.isReadOnly {
             throw StoreError(code: .io, message: "There is no SQLite store at '\(path)' to open read-only.")
         }
@@ -219,6 +220,14 @@ enum SQLiteStoreFile {
     }
 }
 
+/// The size of the file (or folder) at `path`; `nil` when there is none. One `stat` call, where
+/// `FileManager` built a dictionary of every attribute.
+private func fileSize(atPath path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return Int(info.st_size)
+}
+
 /// The store's settings, read from ``StoreOptions/settings`` and clamped to sensible values.
 struct SQLiteStoreSettings: Sendable {
     /// The most reader connections.
@@ -226,9 +235,11 @@ struct SQLiteStoreSettings: Sendable {
     /// How long to wait for another connection's lock.
     let busyTimeoutMilliseconds: Int32
 
+    /// Twice the processors, from 2 to 16: worked out once, as asking costs reading files.
+    private static let defaultPoolSize = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
+
     init(_ options: StoreOptions) {
-        let defaultPool = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
-        poolSize = min(max(options.settings["poolSize"].flatMap { Int($0) } ?? defaultPool, 1), 64)
+        poolSize = min(max(options.settings["poolSize"].flatMap { Int($0) } ?? Self.defaultPoolSize, 1), 64)
         let timeout = options.settings["busyTimeout"].flatMap { Int32($0) } ?? 10_000
         busyTimeoutMilliseconds = min(max(timeout, 0), 600_000)
     }

@@ -53,6 +53,17 @@ import Testing
         #expect(metadata.versionIdentifiers == [""])
     }
 
+    @Test func aCoreDataKeyOfAnUnexpectedTypeIsReadAsBefore() throws {
+        let plist: [String: Any] = [
+            "NSStoreType": "SQLite", "NSStoreModelVersionHashes": ["Post": Data(count: 32)],
+            "NSStoreModelVersionHashesVersion": "three", "NSStoreModelVersionIdentifiers": "one",
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        let metadata = try SQLiteMetadataPlist.decode(data, uuid: "U", file: "d.sqlite")
+        #expect(metadata.versionHashesVersion == StoreMetadata.currentVersionHashesVersion)
+        #expect(metadata.versionIdentifiers.isEmpty && metadata.versionHashes["Post"] == Array(repeating: 0, count: 32))
+    }
+
     @Test(arguments: [Data("not a plist".utf8), Data("bplist00".utf8)])
     func damagedMetadataIsATypedErrorNamingTheFile(_ data: Data) {
         #expect {
