@@ -56,10 +56,12 @@ extension SQLiteStore {
 
     /// The `Z_ENT` number and row reader of the entity of `objectID`, which must be an object
     /// of this store: found by the ID's namespace, without hashing names.
-    func entityRow(of objectID: ObjectID) throws -> (number: Int64, reader: SQLiteRowReader) {
+    func entityRow(of objectID: ObjectID) throws -> EntityRow {
         if let known = rowReadersByNamespace[objectID.namespace] { return known }
         let entity = try entitySchema(named: objectID.entityName)
-        return (layout.entityNumbers[entity.name] ?? 0, rowReader(of: entity, in: try table(of: entity.name)))
+        let table = try table(of: entity.name)
+        return EntityRow(
+            number: layout.entityNumbers[entity.name] ?? 0, reader: rowReader(of: entity, in: table), table: table)
     }
 
     /// How to read the rows of `entity` in `table`: worked out when the store opened, or now

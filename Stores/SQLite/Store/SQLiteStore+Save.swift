@@ -39,7 +39,7 @@ extension SQLiteStore {
         var newMetadata: StoreMetadata?
         try write("saving") { connection in
             let versions = try storedVersions(
-                of: (changes.inserted + changes.updated).map(\.objectID) + changes.deleted.map(\.objectID),
+                of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID) + changes.deleted.map(\.objectID),
                 on: connection)
             try changes.checkVersions { versions[$0] }
             try delete(changes.deleted.map(\.objectID), on: connection)
@@ -107,11 +107,15 @@ extension SQLiteStore {
     func keysByTable(
         _ objectIDs: [ObjectID]
     ) throws -> [(table: SQLiteSchema.EntityTable, keys: [Int64])] {
-        var groups: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
+        var byNamespace: [ObjectID.Namespace: [Int64]] = [:]
         for objectID in objectIDs {
-            guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { continue }
-            let table = try table(of: objectID.entityName)
-            groups[table.name, default: (table, [])].keys.append(key)
+            guard case .integer(let key) = objectID.reference else { continue }
+            byNamespace[objectID.namespace, default: []].append(key)
+        }
+        var groups: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
+        for (namespace, keys) in byNamespace where namespace.storeIdentifier == identifier {
+            let table = try rowReadersByNamespace[namespace]?.table ?? table(of: namespace.entityName)
+            groups[table.name, default: (table, [])].keys += keys
         }
         return groups.values.sorted { $0.table.name < $1.table.name }
     }
@@ -148,10 +152,10 @@ extension SQLiteStore {
     /// Inserts `change`'s row with its entity's one statement: every attribute and to-one
     /// column, null where the change has no value.
     private func insert(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
-        let (number, reader) = try entityRow(of: change.objectID)
-        var values: [SQLiteValue] = [.integer(try primaryKey(of: change.objectID)), .integer(number), .integer(1)]
-        try appendColumnValues(of: change, in: reader, to: &values, forUpdate: false)
-        try connection.cachedStatement(reader.insertStatement).execute(values)
+        let row = try entityRow(of: change.objectID)
+        var values: [SQLiteValue] = [.integer(try primaryKey(of: change.objectID)), .integer(row.number), .integer(1)]
+        try appendColumnValues(of: change, in: row.reader, to: &values, forUpdate: false)
+        try connection.cachedStatement(row.reader.insertStatement).execute(values)
     }
 
     /// Appends the values of every attribute and to-one column of `reader` that `change` sets,
@@ -187,10 +191,15 @@ extension SQLiteStore {
     private func raisePrimaryKeyMaxima(
         past inserted: [StoreChangeSet.ObjectChange], on connection: SQLiteConnection
     ) throws {
-        var largest: [String: Int64] = [:]
+        var largestByEntity: [ObjectID.Namespace: Int64] = [:]
         for change in inserted {
-            let root = try entitySchema(named: change.objectID.entityName).rootEntityName
-            largest[root] = max(largest[root] ?? .min, try primaryKey(of: change.objectID))
+            largestByEntity[change.objectID.namespace] = max(
+                largestByEntity[change.objectID.namespace] ?? .min, try primaryKey(of: change.objectID))
+        }
+        var largest: [String: Int64] = [:]
+        for (namespace, key) in largestByEntity {
+            let root = try entitySchema(named: namespace.entityName).rootEntityName
+            largest[root] = max(largest[root] ?? .min, key)
         }
         let statement = try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?")
         for (root, key) in largest {

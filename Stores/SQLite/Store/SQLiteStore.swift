@@ -50,8 +50,16 @@ public final class SQLiteStore: IncrementalStore {
     let namespacesByNumber: [Int64: ObjectID.Namespace]
     /// How to read a row of each entity of the store, by its number in `Z_ENT`.
     let rowReadersByNumber: [Int64: SQLiteRowReader]
-    /// Each entity's number and row reader, by the namespace of its IDs in this store.
-    let rowReadersByNamespace: [ObjectID.Namespace: (number: Int64, reader: SQLiteRowReader)]
+    /// Each entity's number, row reader and table, by the namespace of its IDs in this store.
+    let rowReadersByNamespace: [ObjectID.Namespace: EntityRow]
+
+    /// Where an entity's rows are and how to read them.
+    struct EntityRow: Sendable {
+        /// The entity's number in `Z_ENT`.
+        let number: Int64
+        let reader: SQLiteRowReader
+        let table: SQLiteSchema.EntityTable
+    }
     private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
     /// first save writes (opening a store never writes to its file).
@@ -77,8 +85,10 @@ public final class SQLiteStore: IncrementalStore {
         self.rowReadersByNumber = layout.entityNumbers.reduce(into: [:]) { [rowReaders] readers, entry in
             readers[entry.value] = rowReaders[entry.key]
         }
-        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) { [namespacesByNumber] readers, entry in
-            if let namespace = namespacesByNumber[entry.key] { readers[namespace] = (entry.key, entry.value) }
+        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) { [namespacesByNumber] rows, entry in
+            guard let namespace = namespacesByNumber[entry.key], let table = layout.tableOfEntity[entry.value.entity.name]
+            else { return }
+            rows[namespace] = EntityRow(number: entry.key, reader: entry.value, table: table)
         }
         self.pool = pool
         self.path = path
