@@ -78,8 +78,8 @@ enum SQLiteMetadataPlist {
         func corrupt(_ reason: String) -> StoreError {
             StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
         }
-        if let known = try? PropertyListDecoder().decode(KnownKeys.self, from: data),
-            let metadata = try known.metadata(uuid: uuid, corrupt)
+        if case .dictionary(let plist)? = BinaryPropertyList.value(of: data),
+            let metadata = try knownKeys(plist, uuid: uuid, corrupt)
         {
             return metadata
         }
@@ -113,54 +113,52 @@ enum SQLiteMetadataPlist {
             modelJSON: plist[Key.modelJSON] as? Data, userInfo: userInfo)
     }
 
-    /// The property list read natively, without bridging each value through `NSDictionary`
-    /// (which copied every data value byte by byte): what a store Strata wrote holds. Keys it
-    /// cannot type exactly (a plain value no typed record gives, a reserved key of another type)
-    /// make the caller read the property list the general way.
-    private struct KnownKeys: Decodable {
-        let storeType: String
-        let versionHashes: [String: Data]
-        let versionIdentifiers: [String]?
-        let versionHashesVersion: Int?
-        let strataVersion: String?
-        let frameworkVersion: Int?
-        let modelJSON: Data?
-        let userInfo: Data?
-        /// The keys that are not reserved, whose plain values only the typed record can give.
-        let plainKeys: [String]
-
-        private struct Name: CodingKey {
-            let stringValue: String
-            init(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
+    /// The metadata in the property list `plist`, read by ``BinaryPropertyList`` without
+    /// bridging each value through `NSDictionary` (which copied every data value byte by byte);
+    /// `nil` when a key is not of the type Strata writes, or a plain key has no typed value to
+    /// stand for it: then the caller reads the list the general way.
+    private static func knownKeys(
+        _ plist: [String: BinaryPropertyList.Value], uuid: String, _ corrupt: (String) -> StoreError
+    ) throws -> StoreMetadata? {
+        guard case .string(let storeType)? = plist[Key.storeType],
+            case .dictionary(let hashes)? = plist[Key.versionHashes]
+        else { return nil }
+        var versionHashes: [String: [UInt8]] = [:]
+        for (name, hash) in hashes {
+            guard case .data(let bytes) = hash else { return nil }
+            versionHashes[name] = Array(bytes)
         }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Name.self)
-            func name(_ key: String) -> Name { Name(stringValue: key) }
-            storeType = try container.decode(String.self, forKey: name(Key.storeType))
-            versionHashes = try container.decode([String: Data].self, forKey: name(Key.versionHashes))
-            versionIdentifiers = try container.decodeIfPresent([String].self, forKey: name(Key.versionIdentifiers))
-            versionHashesVersion = try container.decodeIfPresent(Int.self, forKey: name(Key.versionHashesVersion))
-            strataVersion = try container.decodeIfPresent(String.self, forKey: name(Key.strataVersion))
-            frameworkVersion = try container.decodeIfPresent(Int.self, forKey: name(Key.frameworkVersion))
-            modelJSON = try container.decodeIfPresent(Data.self, forKey: name(Key.modelJSON))
-            userInfo = try container.decodeIfPresent(Data.self, forKey: name(Key.userInfo))
-            plainKeys = container.allKeys.map(\.stringValue).filter { !Key.reserved.contains($0) }
+        func optional<T>(_ key: String, _ read: (BinaryPropertyList.Value) -> T?) -> T?? {
+            guard let value = plist[key] else { return .some(nil) }
+            return read(value).map { .some($0) }
         }
-
-        /// The metadata, or `nil` when a plain key has no typed value to stand for it.
-        func metadata(uuid: String, _ corrupt: (String) -> StoreError) throws -> StoreMetadata? {
-            let typed = try typedUserInfo(userInfo, corrupt)
-            guard plainKeys.allSatisfy({ typed[$0] != nil }) else { return nil }
-            return StoreMetadata(
-                storeType: storeType, storeIdentifier: uuid, versionHashes: versionHashes.mapValues { Array($0) },
-                versionIdentifiers: versionIdentifiers ?? [],
-                versionHashesVersion: versionHashesVersion ?? StoreMetadata.currentVersionHashesVersion,
-                frameworkVersion: strataVersion ?? frameworkVersion.map { "Core Data \($0)" } ?? "",
-                modelJSON: modelJSON, userInfo: typed)
-        }
+        guard
+            let identifiers = optional(
+                Key.versionIdentifiers,
+                { value -> [String]? in
+                    guard case .array(let items) = value else { return nil }
+                    var texts: [String] = []
+                    for item in items {
+                        guard case .string(let text) = item else { return nil }
+                        texts.append(text)
+                    }
+                    return texts
+                }),
+            let hashesVersion = optional(
+                Key.versionHashesVersion, { if case .integer(let n) = $0 { Int(n) } else { nil } }),
+            let strataVersion = optional(Key.strataVersion, { if case .string(let text) = $0 { text } else { nil } }),
+            let framework = optional(Key.frameworkVersion, { if case .integer(let n) = $0 { Int(n) } else { nil } }),
+            let modelJSON = optional(Key.modelJSON, { if case .data(let data) = $0 { data } else { nil } }),
+            let userInfoData = optional(Key.userInfo, { if case .data(let data) = $0 { data } else { nil } })
+        else { return nil }
+        let userInfo = try typedUserInfo(userInfoData, corrupt)
+        guard plist.keys.allSatisfy({ Key.reserved.contains($0) || userInfo[$0] != nil }) else { return nil }
+        return StoreMetadata(
+            storeType: storeType, storeIdentifier: uuid, versionHashes: versionHashes,
+            versionIdentifiers: identifiers ?? [],
+            versionHashesVersion: hashesVersion ?? StoreMetadata.currentVersionHashesVersion,
+            frameworkVersion: strataVersion ?? framework.map { "Core Data \($0)" } ?? "", modelJSON: modelJSON,
+            userInfo: userInfo)
     }
 
     private static func typedUserInfo(

@@ -39,7 +39,8 @@ extension SQLiteStore {
         var newMetadata: StoreMetadata?
         try write("saving") { connection in
             let versions = try storedVersions(
-                of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID) + changes.deleted.map(\.objectID),
+                of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
+                    + changes.deleted.map(\.objectID),
                 on: connection)
             try changes.checkVersions { versions[$0] }
             try delete(changes.deleted.map(\.objectID), on: connection)

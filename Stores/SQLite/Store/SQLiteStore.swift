@@ -86,7 +86,8 @@ public final class SQLiteStore: IncrementalStore {
             readers[entry.value] = rowReaders[entry.key]
         }
         self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) { [namespacesByNumber] rows, entry in
-            guard let namespace = namespacesByNumber[entry.key], let table = layout.tableOfEntity[entry.value.entity.name]
+            guard let namespace = namespacesByNumber[entry.key],
+                let table = layout.tableOfEntity[entry.value.entity.name]
             else { return }
             rows[namespace] = EntityRow(number: entry.key, reader: entry.value, table: table)
         }
