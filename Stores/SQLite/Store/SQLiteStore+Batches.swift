@@ -71,8 +71,14 @@ extension SQLiteStore {
     func membersStatement(
         of relationship: RelationshipDescription, in entity: EntitySchema, owners condition: String
     ) throws -> String {
-        let storage = try toManyStorage(of: relationship, in: entity)
-        let owners = try table(of: entity.name).name
+        Self.membersStatement(
+            storage: try toManyStorage(of: relationship, in: entity), owners: try table(of: entity.name).name,
+            condition: condition)
+    }
+
+    /// ``membersStatement(of:in:owners:)`` for a relationship kept as `storage` whose owners'
+    /// rows are in the table `owners`.
+    static func membersStatement(storage: SQLiteSchema.ToManyStorage, owners: String, condition: String) -> String {
         switch storage {
         case .foreignKey(let table, let column, _, let orderColumn):
             let order = orderColumn.map { "m.\($0), " } ?? ""

@@ -2,16 +2,24 @@ import Strata
 
 extension SQLiteStore {
     public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
-        _ = try entitySchema(named: objectID.entityName)
-        guard objectID.storeIdentifier == identifier, case .integer = objectID.reference else { return nil }
+        if rowReadersByNamespace[objectID.namespace] == nil {
+            _ = try entitySchema(named: objectID.entityName)
+            guard objectID.storeIdentifier == identifier else { return nil }
+        }
+        guard case .integer = objectID.reference else { return nil }
         return try read("loading \(objectID)") { try loadSnapshot(objectID, on: $0) }
     }
 
     public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        let entity = try entitySchema(named: objectID.entityName)
-        let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
         let key = try primaryKey(of: objectID)
-        let sql = try membersStatement(of: description, in: entity, owners: "= ?")
+        let sql: String
+        if let known = rowReadersByNamespace[objectID.namespace]?.membersByKey[relationship] {
+            sql = known
+        } else {
+            let entity = try entitySchema(named: objectID.entityName)
+            let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
+            sql = try membersStatement(of: description, in: entity, owners: "= ?")
+        }
         return try read("loading \(objectID).\(relationship)") { connection in
             // One statement answers whether the owner exists and who its members are: a row
             // per member, or one row with a null member for an owner without any.
@@ -31,11 +39,18 @@ extension SQLiteStore {
 
     /// The stored state of `objectID`, read on `connection`; `nil` when there is no such row.
     func loadSnapshot(_ objectID: ObjectID, on connection: SQLiteConnection) throws -> Snapshot? {
-        let table = try table(of: objectID.entityName)
-        guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { return nil }
+        let row: EntityRow
+        if let known = rowReadersByNamespace[objectID.namespace] {
+            row = known
+        } else {
+            _ = try table(of: objectID.entityName)
+            guard objectID.storeIdentifier == identifier else { return nil }
+            row = try entityRow(of: objectID)
+        }
+        guard case .integer(let key) = objectID.reference else { return nil }
         statistics.recordSingleLoad()
-        let entity = try entitySchema(named: objectID.entityName)
-        let statement = try connection.cachedStatement(rowReader(of: entity, in: table).selectByKey)
+        let table = row.table
+        let statement = try connection.cachedStatement(row.reader.selectByKey)
         try statement.bind([.integer(key)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }

@@ -61,7 +61,8 @@ extension SQLiteStore {
         let entity = try entitySchema(named: objectID.entityName)
         let table = try table(of: entity.name)
         return EntityRow(
-            number: layout.entityNumbers[entity.name] ?? 0, reader: rowReader(of: entity, in: table), table: table)
+            number: layout.entityNumbers[entity.name] ?? 0, reader: rowReader(of: entity, in: table), table: table,
+            membersByKey: [:])
     }
 
     /// How to read the rows of `entity` in `table`: worked out when the store opened, or now

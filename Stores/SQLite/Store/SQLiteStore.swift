@@ -59,6 +59,8 @@ public final class SQLiteStore: IncrementalStore {
         let number: Int64
         let reader: SQLiteRowReader
         let table: SQLiteSchema.EntityTable
+        /// The statement reading one owner's members, by to-many relationship name.
+        let membersByKey: [String: String]
     }
     private let currentMetadata: Locked<StoreMetadata>
     /// Whether the file is still in another journal mode than WAL, to be switched before the
@@ -85,11 +87,21 @@ public final class SQLiteStore: IncrementalStore {
         self.rowReadersByNumber = layout.entityNumbers.reduce(into: [:]) { [rowReaders] readers, entry in
             readers[entry.value] = rowReaders[entry.key]
         }
-        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) { [namespacesByNumber] rows, entry in
+        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) {
+            [namespacesByNumber, model = request.model.schema] rows, entry in
             guard let namespace = namespacesByNumber[entry.key],
                 let table = layout.tableOfEntity[entry.value.entity.name]
             else { return }
-            rows[namespace] = EntityRow(number: entry.key, reader: entry.value, table: table)
+            var membersByKey: [String: String] = [:]
+            for relationship in entry.value.entity.relationships where relationship.isToMany {
+                guard let storage = layout.toManyStorage(of: relationship, in: entry.value.entity, model: model) else {
+                    continue
+                }
+                membersByKey[relationship.name] = Self.membersStatement(
+                    storage: storage, owners: table.name, condition: "= ?")
+            }
+            rows[namespace] = EntityRow(
+                number: entry.key, reader: entry.value, table: table, membersByKey: membersByKey)
         }
         self.pool = pool
         self.path = path
