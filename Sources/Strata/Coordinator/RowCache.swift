@@ -31,10 +31,12 @@ final class RowCache: Sendable {
     }
 
     /// Keeps `snapshots` as read or written now, letting the first entries go past ``capacity``.
+    /// Of more snapshots than the cache holds, only the last ``capacity`` are stored: the
+    /// earlier ones would make way for them at once.
     func store(_ snapshots: some Collection<Snapshot>) {
         let now = ContinuousClock.now
         entries.withLock { entries in
-            for snapshot in snapshots {
+            for snapshot in snapshots.suffix(capacity) {
                 entries[snapshot.objectID] = Entry(snapshot: snapshot, loaded: now)
             }
             if entries.count > capacity { entries.removeFirst(entries.count - capacity * 3 / 4) }

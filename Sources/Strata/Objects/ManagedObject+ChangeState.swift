@@ -60,11 +60,17 @@ extension ManagedObject {
     /// Whether a value the store keeps (not a transient attribute) or a to-many membership
     /// changed.
     var hasPersistentChanges: Bool {
-        hasChangedMembers
-            || changedSlots().contains { slot in
-                slot < entity.persistentSlotCount
-                    || entity.attributesByName[entity.slotNames[slot]]?.isTransient != true
+        if hasChangedMembers { return true }
+        guard !faulted else { return false }
+        let entity = entity
+        for slot in currentValues.indices
+        where currentValues[slot] != (slot < committedValues.count ? committedValues[slot] : .null) {
+            if slot < entity.persistentSlotCount || entity.attributesByName[entity.slotNames[slot]]?.isTransient != true
+            {
+                return true
             }
+        }
+        return false
     }
 
     /// Whether a loaded to-many relationship's members changed.
