@@ -60,6 +60,7 @@ struct SavePlan {
     func assignPermanentIDs() throws {
         guard context.parent == nil else { return }
         var mapping: [ObjectID: ObjectID] = [:]
+        mapping.reserveCapacity(shares.reduce(0) { $0 + $1.inserted.count })
         for share in shares where !share.inserted.isEmpty {
             let permanent = try share.store.permanentIDs(forEntities: share.inserted.map(\.entity.name))
             share.temporaryIDs = share.inserted.map(\.objectID)
