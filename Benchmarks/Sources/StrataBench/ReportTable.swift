@@ -10,7 +10,7 @@ enum ReportTable {
                 + (report.touched < min(BenchData.fullTouched, report.n) ? scaledNote : ""),
             "",
         ]
-        let header = ["workload", "median ms", "min–max ms", "× raw", "× GRDB", "peak RSS"]
+        let header = ["workload", "median ms", "min–max ms", "µs/object", "× raw", "× GRDB", "peak RSS"]
         for store in StoreSetup.all.map(\.name) {
             let rows = report.results.filter { $0.store == store }
             guard !rows.isEmpty else { continue }
@@ -19,6 +19,7 @@ enum ReportTable {
             for row in rows {
                 table.append([
                     row.workload, format(row.medianMs), "\(format(row.minMs))–\(format(row.maxMs))",
+                    perObject(row, in: report),
                     row.ratioToRaw.map { String(format: "%.2f", $0) } ?? "–",
                     row.ratioToGRDB.map { String(format: "%.2f", $0) } ?? "–",
                     row.peakRSSBytes.map { String(format: "%.1f MiB", $0 / 1_048_576) } ?? "–",
@@ -36,6 +37,12 @@ enum ReportTable {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The median time per object the workload handles, in microseconds; "–" when it has none.
+    private static func perObject(_ row: BenchResult, in report: BenchReport) -> String {
+        guard let count = Workload(rawValue: row.workload)?.objectCount(in: report), count > 0 else { return "–" }
+        return String(format: "%.2f", row.medianMs * 1_000 / Double(count))
     }
 
     private static let scaledNote = " (10 000 scaled to N: 10 000 × N / 100 000)"

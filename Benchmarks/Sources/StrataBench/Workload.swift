@@ -10,6 +10,18 @@ enum Workload: String, CaseIterable, Sendable {
     case openCount = "open-count"
     case convert
     case memory
+
+    /// How many objects one run of the workload handles in `report`, for its time per object;
+    /// `nil` for `open-count`, whose cost is the opening, not the objects.
+    func objectCount(in report: BenchReport) -> Int? {
+        switch self {
+        case .insert, .fetchAll, .convert, .memory: report.n
+        case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
+        case .loadByID, .update, .delete: report.touched
+        case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
+        case .openCount: nil
+        }
+    }
 }
 
 /// Something measured: a Strata store, a raw floor or the peer. Each call of ``time(_:)``
