@@ -1,5 +1,6 @@
 import Foundation
-import Strata
+
+@testable import Strata
 
 /// A store with one deliberate defect, built on the in-memory store: a negative control that
 /// the conformance suite must catch.
@@ -31,6 +32,9 @@ final class BrokenStore: IncrementalStore {
         case ignoresStringOptions
         /// Updates keep the objects' old to-many members.
         case ignoresToManyUpdates
+        /// Values held by slot are read as if they came in the order of their names (the order
+        /// the binary codec writes), so they land on the wrong keys.
+        case readsSlotsInNameOrder
     }
 
     let defect: Defect
@@ -102,6 +106,9 @@ final class BrokenStore: IncrementalStore {
         changes.inserted = changes.inserted.map(damaged)
         changes.updated = changes.updated.map(damaged)
         switch defect {
+        case .readsSlotsInNameOrder:
+            changes.inserted = changes.inserted.map(Self.readInNameOrder)
+            changes.updated = changes.updated.map(Self.readInNameOrder)
         case .ignoresToManyUpdates:
             changes.updated = changes.updated.map { change in
                 var change = change
@@ -131,6 +138,14 @@ final class BrokenStore: IncrementalStore {
         if defect == .reusesDeletedReferences {
             deletedIDs.withLock { $0 += changes.deleted.map(\.objectID) }
         }
+    }
+
+    private static func readInNameOrder(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {
+        guard let (entity, slots) = change.values.slotted else { return change }
+        var change = change
+        let names = entity.slotNames.prefix(entity.persistentSlotCount).sorted()
+        change.values = PropertyValues(Dictionary(uniqueKeysWithValues: zip(names, slots)))
+        return change
     }
 
     private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {

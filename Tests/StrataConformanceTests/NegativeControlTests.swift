@@ -76,7 +76,9 @@ import Testing
         .ignoresVersionConflicts: ["K.concurrentUpdatesNeverLost"]
     ]
 
-    @Test(arguments: BrokenStore.Defect.allCases)
+    /// Every defect but reading slots in name order, which breaks nearly every check (contexts
+    /// always send values by slot): ``theSlotCheckCatchesAStoreReadingSlotsInNameOrder()``.
+    @Test(arguments: BrokenStore.Defect.allCases.filter { $0 != .readsSlotsInNameOrder })
     func theSuiteCatchesTheDefect(_ defect: BrokenStore.Defect) throws {
         let suite = ConformanceSuite(storeType: BrokenStore.type(defect), storage: .memory, seed: 1)
         let report = suite.run()
@@ -85,6 +87,17 @@ import Testing
         #expect(failed.subtracting(racing) == Self.expectedFailures[defect], "\(defect) failed \(failed.sorted())")
         let succeeded = report.succeeded
         #expect(!succeeded, "The report of \(defect) says the run succeeded.")
+    }
+
+    @Test func theSlotCheckCatchesAStoreReadingSlotsInNameOrder() throws {
+        let suite = ConformanceSuite(storeType: BrokenStore.type(.readsSlotsInNameOrder), storage: .memory, seed: 1)
+        let check = try #require(suite.checks.first { $0.id == "I.valuesBySlotSaveAsByName" })
+        guard case .failed = suite.run(check).outcome else {
+            Issue.record("\(check.id) let a store that reads slots in name order pass.")
+            return
+        }
+        let sound = ConformanceSuite(storeType: .inMemory, storage: .memory, seed: 1)
+        #expect(sound.run(check).outcome == .passed)
     }
 
     @Test func theInMemoryStorePassesEveryCheckAndTheReportSaysSo() throws {

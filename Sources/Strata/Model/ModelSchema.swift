@@ -145,8 +145,8 @@ public final class EntitySchema: Sendable {
         self.relationshipsByName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
         self.versionHash = versionHash
         self.temporaryNamespace = ObjectID.Namespace(storeIdentifier: nil, entityName: description.name)
-        let attributes = self.attributes.uniquedByName()
-        let relationships = self.relationships.uniquedByName()
+        // Freezing refuses a model whose property names repeat or shadow inherited ones, so each
+        // name has one slot.
         let toOnes = relationships.filter { !$0.isToMany }
         let persistent =
             attributes.filter { !$0.isTransient }.map(\.name) + toOnes.filter { !$0.isTransient }.map(\.name)
@@ -197,22 +197,3 @@ public final class EntitySchema: Sendable {
         self.name == name || superentityNames.contains(name)
     }
 }
-
-extension Array where Element: NamedProperty {
-    /// The properties with their first occurrence's position and their last declaration, as
-    /// the by-name lookups keep an entity's own declaration over an inherited one.
-    fileprivate func uniquedByName() -> [Element] {
-        var last: [String: Element] = [:]
-        for property in self { last[property.name] = property }
-        var seen: Set<String> = []
-        return compactMap { seen.insert($0.name).inserted ? last[$0.name] : nil }
-    }
-}
-
-/// An attribute or relationship, by name.
-protocol NamedProperty {
-    var name: String { get }
-}
-
-extension AttributeDescription: NamedProperty {}
-extension RelationshipDescription: NamedProperty {}

@@ -51,10 +51,12 @@ extension ManagedObject {
     /// committed one; none while the object is a fault.
     func changedSlots(in slots: Range<Int>? = nil) -> [Int] {
         guard !faulted else { return [] }
-        let range = (slots ?? 0..<currentValues.count).clamped(to: 0..<currentValues.count)
-        return range.filter { slot in
-            currentValues[slot] != (slot < committedValues.count ? committedValues[slot] : .null)
-        }
+        return (slots ?? 0..<currentValues.count).clamped(to: 0..<currentValues.count).filter(isChanged)
+    }
+
+    /// Whether the current value in `slot`, which the object holds, differs from the committed one.
+    private func isChanged(_ slot: Int) -> Bool {
+        currentValues[slot] != (slot < committedValues.count ? committedValues[slot] : .null)
     }
 
     /// Whether a value the store keeps (not a transient attribute) or a to-many membership
@@ -63,14 +65,11 @@ extension ManagedObject {
         if hasChangedMembers { return true }
         guard !faulted else { return false }
         let entity = entity
-        for slot in currentValues.indices
-        where currentValues[slot] != (slot < committedValues.count ? committedValues[slot] : .null) {
-            if slot < entity.persistentSlotCount || entity.attributesByName[entity.slotNames[slot]]?.isTransient != true
-            {
-                return true
-            }
+        // Transient to-one relationships count; transient attributes do not.
+        return currentValues.indices.contains { slot in
+            isChanged(slot)
+                && (slot < entity.persistentSlotCount || entity.properties[entity.slotNames[slot]]?.kind == .toOne)
         }
-        return false
     }
 
     /// Whether a loaded to-many relationship's members changed.

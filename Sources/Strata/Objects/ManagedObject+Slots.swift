@@ -6,12 +6,6 @@ extension ManagedObject {
         return currentValues[slot]
     }
 
-    /// The value of `key` as last loaded or saved; `nil` when there is none.
-    func committedValue(forKey key: String) -> AttributeValue? {
-        guard let slot = entity.slot(of: key), slot < committedValues.count else { return nil }
-        return committedValues[slot]
-    }
-
     /// Stores `value` in `slot` of the current values, giving the object a slot for every
     /// property first if it holds none.
     func setCurrentValue(_ value: AttributeValue, atSlot slot: Int) {

@@ -37,8 +37,8 @@ public struct PropertyValues: Sendable, Hashable, Sequence, ExpressibleByDiction
     /// The values in slot order when they are `entity`'s, held by slot; `nil` otherwise (then
     /// read them by name).
     public func slots(for entity: EntitySchema) -> [AttributeValue]? {
-        guard case .slotted(let owner, let slots) = storage, owner === entity else { return nil }
-        return slots
+        guard let slotted, slotted.entity === entity else { return nil }
+        return slotted.slots
     }
 
     /// The values with `transform` applied to each, held as these are.

@@ -158,3 +158,37 @@ struct BinaryPropertyList {
         return value
     }
 }
+
+extension BinaryPropertyList.Value {
+    /// The text of a string.
+    var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The number of an integer.
+    var integer: Int64? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+
+    /// The bytes of a data value.
+    var data: Data? {
+        if case .data(let bytes) = self { return bytes }
+        return nil
+    }
+
+    /// The texts of an array holding only strings.
+    var strings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        let texts = items.compactMap(\.string)
+        return texts.count == items.count ? texts : nil
+    }
+
+    /// The bytes of each value of a dictionary holding only data values.
+    var dataByName: [String: Data]? {
+        guard case .dictionary(let values) = self else { return nil }
+        let bytes = values.compactMapValues(\.data)
+        return bytes.count == values.count ? bytes : nil
+    }
+}

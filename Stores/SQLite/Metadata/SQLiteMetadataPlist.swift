@@ -120,45 +120,30 @@ enum SQLiteMetadataPlist {
     private static func knownKeys(
         _ plist: [String: BinaryPropertyList.Value], uuid: String, _ corrupt: (String) -> StoreError
     ) throws -> StoreMetadata? {
-        guard case .string(let storeType)? = plist[Key.storeType],
-            case .dictionary(let hashes)? = plist[Key.versionHashes]
-        else { return nil }
-        var versionHashes: [String: [UInt8]] = [:]
-        for (name, hash) in hashes {
-            guard case .data(let bytes) = hash else { return nil }
-            versionHashes[name] = Array(bytes)
+        /// A key Strata writes, present with another type.
+        struct OtherType: Error {}
+        func field<T>(_ key: String, _ read: (BinaryPropertyList.Value) -> T?) throws(OtherType) -> T? {
+            guard let value = plist[key] else { return nil }
+            guard let typed = read(value) else { throw OtherType() }
+            return typed
         }
-        func optional<T>(_ key: String, _ read: (BinaryPropertyList.Value) -> T?) -> T?? {
-            guard let value = plist[key] else { return .some(nil) }
-            return read(value).map { .some($0) }
+        do {
+            guard let storeType = try field(Key.storeType, \.string),
+                let hashes = try field(Key.versionHashes, \.dataByName)
+            else { return nil }
+            let userInfo = try typedUserInfo(try field(Key.userInfo, \.data), corrupt)
+            guard plist.keys.allSatisfy({ Key.reserved.contains($0) || userInfo[$0] != nil }) else { return nil }
+            let framework = try field(Key.frameworkVersion, \.integer)
+            return StoreMetadata(
+                storeType: storeType, storeIdentifier: uuid, versionHashes: hashes.mapValues { Array($0) },
+                versionIdentifiers: try field(Key.versionIdentifiers, \.strings) ?? [],
+                versionHashesVersion: try field(Key.versionHashesVersion, \.integer).map { Int($0) }
+                    ?? StoreMetadata.currentVersionHashesVersion,
+                frameworkVersion: try field(Key.strataVersion, \.string) ?? framework.map { "Core Data \($0)" } ?? "",
+                modelJSON: try field(Key.modelJSON, \.data), userInfo: userInfo)
+        } catch is OtherType {
+            return nil
         }
-        guard
-            let identifiers = optional(
-                Key.versionIdentifiers,
-                { value -> [String]? in
-                    guard case .array(let items) = value else { return nil }
-                    var texts: [String] = []
-                    for item in items {
-                        guard case .string(let text) = item else { return nil }
-                        texts.append(text)
-                    }
-                    return texts
-                }),
-            let hashesVersion = optional(
-                Key.versionHashesVersion, { if case .integer(let n) = $0 { Int(n) } else { nil } }),
-            let strataVersion = optional(Key.strataVersion, { if case .string(let text) = $0 { text } else { nil } }),
-            let framework = optional(Key.frameworkVersion, { if case .integer(let n) = $0 { Int(n) } else { nil } }),
-            let modelJSON = optional(Key.modelJSON, { if case .data(let data) = $0 { data } else { nil } }),
-            let userInfoData = optional(Key.userInfo, { if case .data(let data) = $0 { data } else { nil } })
-        else { return nil }
-        let userInfo = try typedUserInfo(userInfoData, corrupt)
-        guard plist.keys.allSatisfy({ Key.reserved.contains($0) || userInfo[$0] != nil }) else { return nil }
-        return StoreMetadata(
-            storeType: storeType, storeIdentifier: uuid, versionHashes: versionHashes,
-            versionIdentifiers: identifiers ?? [],
-            versionHashesVersion: hashesVersion ?? StoreMetadata.currentVersionHashesVersion,
-            frameworkVersion: strataVersion ?? framework.map { "Core Data \($0)" } ?? "", modelJSON: modelJSON,
-            userInfo: userInfo)
     }
 
     private static func typedUserInfo(

@@ -2,7 +2,7 @@ import Strata
 
 extension SQLiteStore {
     public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
-        if rowReadersByNamespace[objectID.namespace] == nil {
+        if entityRowsByNamespace[objectID.namespace] == nil {
             _ = try entitySchema(named: objectID.entityName)
             guard objectID.storeIdentifier == identifier else { return nil }
         }
@@ -13,7 +13,7 @@ extension SQLiteStore {
     public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         let key = try primaryKey(of: objectID)
         let sql: String
-        if let known = rowReadersByNamespace[objectID.namespace]?.membersByKey[relationship] {
+        if let known = entityRowsByNamespace[objectID.namespace]?.membersByKey[relationship] {
             sql = known
         } else {
             let entity = try entitySchema(named: objectID.entityName)
@@ -39,15 +39,8 @@ extension SQLiteStore {
 
     /// The stored state of `objectID`, read on `connection`; `nil` when there is no such row.
     func loadSnapshot(_ objectID: ObjectID, on connection: SQLiteConnection) throws -> Snapshot? {
-        let row: EntityRow
-        if let known = rowReadersByNamespace[objectID.namespace] {
-            row = known
-        } else {
-            _ = try table(of: objectID.entityName)
-            guard objectID.storeIdentifier == identifier else { return nil }
-            row = try entityRow(of: objectID)
-        }
-        guard case .integer(let key) = objectID.reference else { return nil }
+        let row = try entityRow(of: objectID)
+        guard objectID.storeIdentifier == identifier, case .integer(let key) = objectID.reference else { return nil }
         statistics.recordSingleLoad()
         let table = row.table
         let statement = try connection.cachedStatement(row.reader.selectByKey)

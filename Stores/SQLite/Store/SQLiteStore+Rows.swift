@@ -25,7 +25,7 @@ extension SQLiteStore {
         let entityNumber = statement.value(at: 1)
         let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber)
         let reader: SQLiteRowReader
-        if case .integer(let number) = entityNumber, let known = rowReadersByNumber[number],
+        if case .integer(let number) = entityNumber, let known = entityRowsByNumber[number]?.reader,
             known.tableName == table.name
         {
             reader = known
@@ -54,12 +54,12 @@ extension SQLiteStore {
         return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
     }
 
-    /// The `Z_ENT` number and row reader of the entity of `objectID`, which must be an object
-    /// of this store: found by the ID's namespace, without hashing names.
+    /// Where the rows of `objectID`'s entity are, which must be an entity of this store: found
+    /// by the ID's namespace, without hashing names, for an ID of this store.
     func entityRow(of objectID: ObjectID) throws -> EntityRow {
-        if let known = rowReadersByNamespace[objectID.namespace] { return known }
+        if let known = entityRowsByNamespace[objectID.namespace] { return known }
+        let table = try table(of: objectID.entityName)
         let entity = try entitySchema(named: objectID.entityName)
-        let table = try table(of: entity.name)
         return EntityRow(
             number: layout.entityNumbers[entity.name] ?? 0, reader: rowReader(of: entity, in: table), table: table,
             membersByKey: [:])

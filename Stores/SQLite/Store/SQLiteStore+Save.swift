@@ -115,7 +115,7 @@ extension SQLiteStore {
         }
         var groups: [String: (table: SQLiteSchema.EntityTable, keys: [Int64])] = [:]
         for (namespace, keys) in byNamespace where namespace.storeIdentifier == identifier {
-            let table = try rowReadersByNamespace[namespace]?.table ?? table(of: namespace.entityName)
+            let table = try entityRowsByNamespace[namespace]?.table ?? table(of: namespace.entityName)
             groups[table.name, default: (table, [])].keys += keys
         }
         return groups.values.sorted { $0.table.name < $1.table.name }

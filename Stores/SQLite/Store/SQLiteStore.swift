@@ -48,10 +48,10 @@ public final class SQLiteStore: IncrementalStore {
     let entityNamesByNumber: [Int64: String]
     /// The namespace of each entity's IDs in this store, by its number in `Z_ENT`.
     let namespacesByNumber: [Int64: ObjectID.Namespace]
-    /// How to read a row of each entity of the store, by its number in `Z_ENT`.
-    let rowReadersByNumber: [Int64: SQLiteRowReader]
-    /// Each entity's number, row reader and table, by the namespace of its IDs in this store.
-    let rowReadersByNamespace: [ObjectID.Namespace: EntityRow]
+    /// Where each entity of the store keeps its rows, by its number in `Z_ENT`.
+    let entityRowsByNumber: [Int64: EntityRow]
+    /// Where each entity of the store keeps its rows, by the namespace of its IDs here.
+    let entityRowsByNamespace: [ObjectID.Namespace: EntityRow]
 
     /// Where an entity's rows are and how to read them.
     struct EntityRow: Sendable {
@@ -84,24 +84,21 @@ public final class SQLiteStore: IncrementalStore {
         self.namespacesByNumber = entityNamesByNumber.mapValues { [identifier] in
             ObjectID.Namespace(storeIdentifier: identifier, entityName: $0)
         }
-        self.rowReadersByNumber = layout.entityNumbers.reduce(into: [:]) { [rowReaders] readers, entry in
-            readers[entry.value] = rowReaders[entry.key]
-        }
-        self.rowReadersByNamespace = rowReadersByNumber.reduce(into: [:]) {
-            [namespacesByNumber, model = request.model.schema] rows, entry in
-            guard let namespace = namespacesByNumber[entry.key],
-                let table = layout.tableOfEntity[entry.value.entity.name]
-            else { return }
+        self.entityRowsByNumber = layout.entityNumbers.reduce(into: [:]) {
+            [rowReaders, model = request.model.schema] rows, entry in
+            guard let reader = rowReaders[entry.key], let table = layout.tableOfEntity[entry.key] else { return }
             var membersByKey: [String: String] = [:]
-            for relationship in entry.value.entity.relationships where relationship.isToMany {
-                guard let storage = layout.toManyStorage(of: relationship, in: entry.value.entity, model: model) else {
+            for relationship in reader.entity.relationships where relationship.isToMany {
+                guard let storage = layout.toManyStorage(of: relationship, in: reader.entity, model: model) else {
                     continue
                 }
                 membersByKey[relationship.name] = Self.membersStatement(
                     storage: storage, owners: table.name, condition: "= ?")
             }
-            rows[namespace] = EntityRow(
-                number: entry.key, reader: entry.value, table: table, membersByKey: membersByKey)
+            rows[entry.value] = EntityRow(number: entry.value, reader: reader, table: table, membersByKey: membersByKey)
+        }
+        self.entityRowsByNamespace = entityRowsByNumber.reduce(into: [:]) { [namespacesByNumber] rows, entry in
+            if let namespace = namespacesByNumber[entry.key] { rows[namespace] = entry.value }
         }
         self.pool = pool
         self.path = path
