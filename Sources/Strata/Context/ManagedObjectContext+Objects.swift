@@ -144,6 +144,7 @@ extension ManagedObjectContext {
         object.currentValues = []
         object.committedMembers = [:]
         object.currentMembers = [:]
+        object.pendingMembers = [:]
         pendingChanges.remove(object)
     }
 
@@ -163,8 +164,6 @@ extension ManagedObjectContext {
         if let current = object.currentMembers[relationship.name] { return current.elements }
         let store = try source(for: object.objectID)
         let loaded = try store.relatedObjectIDs(of: object.objectID, relationship: relationship.name)
-        object.committedMembers[relationship.name] = .init(loaded)
-        object.currentMembers[relationship.name] = .init(loaded)
-        return loaded
+        return setLoadedMembers(loaded, of: object, forKey: relationship.name).elements
     }
 }

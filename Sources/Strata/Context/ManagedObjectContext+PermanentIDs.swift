@@ -18,7 +18,7 @@ extension ManagedObjectContext {
     /// to children.
     func adoptPermanentIDs(_ mapping: [ObjectID: ObjectID]) {
         assertOnQueue()
-        for object in registered.values where !object.faulted {
+        for object in registered.values where !object.faulted || !object.pendingMembers.isEmpty {
             object.remapReferences(mapping)
             object.committedValues = object.committedValues.remapped(mapping)
             for (key, members) in object.committedMembers where members.contains(where: { mapping[$0] != nil }) {

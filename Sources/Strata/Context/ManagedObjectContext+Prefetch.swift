@@ -45,8 +45,7 @@ extension ManagedObjectContext {
         for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
             for (id, members) in try store.relatedObjectIDs(ofEach: ids, relationship: key) {
                 guard let object = registered[id] else { continue }
-                object.committedMembers[key] = .init(members)
-                object.currentMembers[key] = .init(members)
+                setLoadedMembers(members, of: object, forKey: key)
                 loaded += members
             }
         }

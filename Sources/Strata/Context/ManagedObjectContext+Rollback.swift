@@ -14,6 +14,7 @@ extension ManagedObjectContext {
         for object in pendingChanges.elements + pendingDeletions.elements {
             object.currentValues = object.committedValues
             object.currentMembers = object.committedMembers
+            object.pendingMembers = [:]
             changes.refreshed.append(object)
         }
         pendingInserts.removeAll()
@@ -32,6 +33,7 @@ extension ManagedObjectContext {
             object.currentValues = []
             object.currentMembers = [:]
             object.committedMembers = [:]
+            object.pendingMembers = [:]
         }
         registered.removeAll()
         discardedObjects.removeAll()
@@ -61,6 +63,9 @@ extension ManagedObjectContext {
             }
             load(object, from: snapshot)
             forgetUnchangedMembers(of: object)
+        } else if mergeChanges, !object.pendingMembers.isEmpty {
+            // A fault keeps the changes waiting for its unloaded members: they apply to the
+            // members it loads afresh.
         } else {
             object.turnIntoFault()
             object.isInaccessible = false

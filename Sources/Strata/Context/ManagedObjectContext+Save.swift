@@ -57,6 +57,7 @@ extension ManagedObjectContext {
             object.willSave()
         }
         processPendingChanges()
+        try loadObjectsWaitingForMembers()
         try validatePendingChanges()
         let plan = try SavePlan(context: self)
         try plan.assignPermanentIDs()

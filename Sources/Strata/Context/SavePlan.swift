@@ -200,6 +200,10 @@ extension ManagedObject {
             currentMembers[key] = .init(members.map { mapping[$0] ?? $0 })
             replaced = true
         }
+        for (key, changes) in pendingMembers where changes.refers(to: mapping) {
+            pendingMembers[key] = changes.remapped(mapping)
+            replaced = true
+        }
         return replaced
     }
 }

@@ -72,14 +72,15 @@ extension ManagedObject {
         }
     }
 
-    /// Whether a loaded to-many relationship's members changed.
+    /// Whether a to-many relationship's members changed: loaded ones, or ones with changes
+    /// waiting for them to load.
     var hasChangedMembers: Bool {
-        currentMembers.contains { key, members in committedMembers[key] != members }
+        !pendingMembers.isEmpty || currentMembers.contains { key, members in committedMembers[key] != members }
     }
 
     /// The names of the changed to-many relationships.
     var changedMemberKeys: [String] {
-        currentMembers.keys.filter { committedMembers[$0] != currentMembers[$0] }.sorted()
+        Set(currentMembers.keys.filter { committedMembers[$0] != currentMembers[$0] } + pendingMembers.keys).sorted()
     }
 }
 

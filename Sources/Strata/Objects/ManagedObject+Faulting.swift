@@ -15,5 +15,6 @@ extension ManagedObject {
         currentValues = []
         committedMembers = [:]
         currentMembers = [:]
+        pendingMembers = [:]
     }
 }

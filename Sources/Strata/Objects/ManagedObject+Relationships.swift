@@ -81,6 +81,11 @@ extension ManagedObject {
     func attach(_ source: ManagedObject, to inverse: RelationshipDescription, forward: RelationshipDescription) throws {
         let context = try liveContext()
         if inverse.isToMany {
+            if context.defersChanges(toMembersOf: self, inverse) {
+                pendingMembers[inverse.name, default: PendingMembers()].add(source.objectID)
+                context.noteChange(of: self)
+                return
+            }
             var members = OrderedSet(try context.members(of: self, inverse))
             guard members.append(source.objectID).inserted else { return }
             setMembers(members, forKey: inverse.name, in: context)
@@ -97,6 +102,11 @@ extension ManagedObject {
     func detach(_ source: ManagedObject, from inverse: RelationshipDescription) throws {
         let context = try liveContext()
         if inverse.isToMany {
+            if context.defersChanges(toMembersOf: self, inverse) {
+                pendingMembers[inverse.name, default: PendingMembers()].remove(source.objectID)
+                context.noteChange(of: self)
+                return
+            }
             var members = try context.members(of: self, inverse)
             guard let index = members.firstIndex(of: source.objectID) else { return }
             members.remove(at: index)

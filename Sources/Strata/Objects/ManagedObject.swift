@@ -53,6 +53,8 @@ open class ManagedObject: Hashable {
     var committedMembers: [String: OrderedSet<ObjectID>] = [:]
     /// The members of each loaded to-many relationship now.
     var currentMembers: [String: OrderedSet<ObjectID>] = [:]
+    /// Changes to to-many relationships whose members are not loaded, applied when they load.
+    var pendingMembers: [String: PendingMembers] = [:]
     /// The store the context was told to save the object in, if any.
     var assignedStore: (any IncrementalStore)?
     /// Set when the object's record vanished and the context deleted the object to match.

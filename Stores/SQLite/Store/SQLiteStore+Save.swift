@@ -231,9 +231,10 @@ extension SQLiteStore {
             .execute(columns.map(\.1) + [.integer(key)])
     }
 
-    /// Writes the members of each to-many relationship `change` lists. A new object's key was
-    /// never handed out before (`Z_MAX` only grows), so no row refers to it yet: nothing needs
-    /// clearing, and an empty relationship needs no statement at all.
+    /// Writes the members of each to-many relationship `change` lists, changing only the rows
+    /// that join or leave it (and, for an ordered one, every member's position). A new object's
+    /// key was never handed out before (`Z_MAX` only grows), so no row refers to it yet:
+    /// nothing needs reading, and an empty relationship needs no statement at all.
     private func saveMemberships(
         of change: StoreChangeSet.ObjectChange, isNew: Bool, on connection: SQLiteConnection
     ) throws {
@@ -248,20 +249,21 @@ extension SQLiteStore {
             let memberKeys = try members.map { try primaryKey(of: $0) }
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
-                // Every row leaves the relationship, then the members join it again: the same end
-                // state as clearing the non-members only, with one prepared statement.
+                var joining = memberKeys
                 if !isNew {
+                    let stored = try storedKeys("SELECT Z_PK FROM \(table.name) WHERE \(column) = ?", key, connection)
+                    let memberSet = Set(memberKeys)
                     let clearOrder = orderColumn.map { ", \($0) = NULL" } ?? ""
-                    try connection.cachedStatement(
-                        "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE \(column) = ?"
-                    )
-                    .execute([.integer(key)])
+                    let sql = "UPDATE \(table.name) SET \(column) = NULL\(clearOrder) WHERE Z_PK IN (\(Self.keyList))"
+                    try Self.forEachBatch(of: stored.filter { !memberSet.contains($0) }) { batch in
+                        try connection.cachedStatement(sql).execute(batch)
+                    }
+                    if orderColumn == nil { joining = memberKeys.filter { !stored.contains($0) } }
                 }
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
                 guard let orderColumn else {
-                    // Unordered: the members join a batch of keys at a time.
                     let sql = "UPDATE \(table.name) SET \(column) = ?\(setEntity) WHERE Z_PK IN (\(Self.keyList))"
-                    try Self.forEachBatch(of: memberKeys) { batch in
+                    try Self.forEachBatch(of: joining) { batch in
                         try connection.cachedStatement(sql).execute([.integer(key)] + batch)
                     }
                     continue
@@ -272,20 +274,53 @@ extension SQLiteStore {
                     try statement.execute([.integer(key), .integer(Int64(position + 1)), .integer(member)])
                 }
             case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
+                var joining = memberKeys
                 if !isNew {
-                    try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([
-                        .integer(key)
-                    ])
+                    guard orderColumn == nil else {
+                        try connection.cachedStatement("DELETE FROM \(table) WHERE \(ownColumn) = ?").execute([
+                            .integer(key)
+                        ])
+                        try insertJoinRows(
+                            memberKeys, of: key, into: (table, ownColumn, memberColumn, orderColumn), connection)
+                        continue
+                    }
+                    let stored = try storedKeys(
+                        "SELECT \(memberColumn) FROM \(table) WHERE \(ownColumn) = ?", key, connection)
+                    let memberSet = Set(memberKeys)
+                    let sql = "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(memberColumn) IN (\(Self.keyList))"
+                    try Self.forEachBatch(of: stored.filter { !memberSet.contains($0) }) { batch in
+                        try connection.cachedStatement(sql).execute([.integer(key)] + batch)
+                    }
+                    joining = memberKeys.filter { !stored.contains($0) }
                 }
-                let columns = [ownColumn, memberColumn] + (orderColumn.map { [$0] } ?? [])
-                let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-                let statement = try connection.cachedStatement(
-                    "INSERT OR REPLACE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
-                for (position, member) in memberKeys.enumerated() {
-                    let order: [SQLiteValue] = orderColumn == nil ? [] : [.integer(Int64(position + 1))]
-                    try statement.execute([.integer(key), .integer(member)] + order)
-                }
+                try insertJoinRows(joining, of: key, into: (table, ownColumn, memberColumn, orderColumn), connection)
             }
+        }
+    }
+
+    /// The integer keys `sql` selects for `key`, in one column.
+    private func storedKeys(_ sql: String, _ key: Int64, _ connection: SQLiteConnection) throws -> Set<Int64> {
+        var keys: Set<Int64> = []
+        try connection.cachedStatement(sql).rows([.integer(key)]) { row in
+            if case .integer(let member) = row.value(at: 0) { keys.insert(member) }
+        }
+        return keys
+    }
+
+    /// Adds `members` to `owner`'s rows of a join table, at positions 1, 2, … when it is ordered.
+    private func insertJoinRows(
+        _ members: [Int64], of owner: Int64,
+        into join: (table: String, ownColumn: String, memberColumn: String, orderColumn: String?),
+        _ connection: SQLiteConnection
+    ) throws {
+        guard !members.isEmpty else { return }
+        let columns = [join.ownColumn, join.memberColumn] + (join.orderColumn.map { [$0] } ?? [])
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try connection.cachedStatement(
+            "INSERT OR REPLACE INTO \(join.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        for (position, member) in members.enumerated() {
+            let order: [SQLiteValue] = join.orderColumn == nil ? [] : [.integer(Int64(position + 1))]
+            try statement.execute([.integer(owner), .integer(member)] + order)
         }
     }
 }

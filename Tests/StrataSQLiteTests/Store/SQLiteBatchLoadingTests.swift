@@ -143,4 +143,29 @@ import Testing
             try context.fetchObjectIDs(FetchRequest<ManagedObject>(entityName: "Team"))
         }
     }
+
+    @Test func deletingPeopleOfUnloadedTeamsReadsOnlyThePeopleUntilTheSaveLoadsTheTeamsTogether() async throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let people = try await context.perform {
+            var request = FetchRequest<ManagedObject>(entityName: "Person")
+            request.predicate = try FetchPredicate(format: "name IN %@", ["person 3-1", "person 9-4", "person 21-10"])
+            return try context.fetchObjectIDs(request)
+        }
+        #expect(people.count == 3)
+        let store = store
+        let teams = try await context.perform {
+            let (single, batches) = (store.statistics.singleLoads, store.statistics.batchLoads)
+            for id in people { try context.delete(context.object(with: id)) }
+            #expect(store.statistics.singleLoads - single == 6, "each person's row and tags, nothing of the teams")
+            try context.save()
+            #expect(store.statistics.singleLoads - single == 6, "the save reads nothing one by one")
+            #expect(store.statistics.batchLoads - batches == 2, "the three teams' rows, then their members")
+            return try ["team 3", "team 9", "team 21"].map { name in
+                var request = FetchRequest<ManagedObject>(entityName: "Team")
+                request.predicate = try FetchPredicate(format: "name == %@", name)
+                return try #require(try context.fetchObjectIDs(request).first)
+            }
+        }
+        for team in teams { #expect(try store.relatedObjectIDs(of: team, relationship: "members").count == 9) }
+    }
 }

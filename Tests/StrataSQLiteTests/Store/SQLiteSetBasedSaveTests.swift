@@ -94,4 +94,91 @@ import Testing
         #expect(try store.snapshot(for: children[199])?.values["parent"] == .null)
         #expect(try store.snapshot(for: children[0])?.values["parent"] == .objectID(parent))
     }
+
+    @Test func aToManyChangeRewritesOnlyTheRowsThatJoinOrLeaveIt() throws {
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 8))
+        let (parent, other, children) = (teams[0], teams[1], Array(teams[2...]))
+        try store.save(
+            StoreChangeSet(
+                inserted: [
+                    .init(
+                        objectID: parent, values: ["name": .string("parent")],
+                        toManyRelationships: ["children": Array(children.prefix(5))], expectedVersion: 0),
+                    .init(
+                        objectID: other, values: ["name": .string("other")],
+                        toManyRelationships: ["children": [children[5]]], expectedVersion: 0),
+                ] + children.map { .init(objectID: $0, values: ["name": .string("child")], expectedVersion: 0) }))
+        let team = try store.entitySchema(named: "Team")
+        guard
+            case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
+                of: try #require(team.relationshipsByName["children"]), in: team)
+        else { throw StoreError(code: .unsupported, message: "Team.children is not kept as a foreign key.") }
+        let log = try RowChangeLog(
+            store: store,
+            trigger: "AFTER UPDATE OF \(column) ON \(table.name) BEGIN INSERT INTO log VALUES (new.Z_PK); END")
+        // The change set gives the to-many side only: the child joining from `other` and the
+        // one leaving are written through it.
+        let kept = [children[1], children[2], children[3], children[4], children[5]]
+        try store.save(
+            StoreChangeSet(
+                updated: [
+                    .init(objectID: parent, values: [:], toManyRelationships: ["children": kept], expectedVersion: 1)
+                ]))
+        #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(kept))
+        #expect(try store.relatedObjectIDs(of: other, relationship: "children").isEmpty)
+        #expect(try store.snapshot(for: children[0])?.values["parent"] == .null)
+        #expect(try log.keys() == [try store.primaryKey(of: children[0]), try store.primaryKey(of: children[5])])
+    }
+
+    @Test func aManyToManyChangeAddsAndRemovesOnlyTheJoinRowsThatChange() throws {
+        let person = try store.entitySchema(named: "Person")
+        guard
+            case .joinTable(let joinTable, _, _, _, _) = try store.toManyStorage(
+                of: try #require(person.relationshipsByName["tags"]), in: person)
+        else { throw StoreError(code: .unsupported, message: "Person.tags is not kept in a join table.") }
+        let log = try RowChangeLog(
+            store: store,
+            trigger: """
+                AFTER INSERT ON \(joinTable) BEGIN INSERT INTO log VALUES (1); END;
+                CREATE TRIGGER logDelete AFTER DELETE ON \(joinTable) BEGIN INSERT INTO log VALUES (-1); END
+                """)
+        let snapshot = try #require(try store.snapshot(for: people[0]))
+        try store.save(
+            StoreChangeSet(
+                updated: [
+                    .init(
+                        objectID: people[0], values: snapshot.values,
+                        toManyRelationships: ["tags": [tags[0], tags[1]]], expectedVersion: 1)
+                ]))
+        #expect(Set(try store.relatedObjectIDs(of: people[0], relationship: "tags")) == [tags[0], tags[1]])
+        #expect(try log.keys() == [1], "one join row added, none deleted and added again")
+        try store.save(
+            StoreChangeSet(
+                updated: [
+                    .init(
+                        objectID: people[0], values: snapshot.values, toManyRelationships: ["tags": [tags[1]]],
+                        expectedVersion: 2)
+                ]))
+        #expect(try store.relatedObjectIDs(of: people[0], relationship: "tags") == [tags[1]])
+        #expect(try log.keys() == [-1, 1])
+    }
+}
+
+/// A log table in a store's file that a trigger fills, read through a connection of its own.
+private struct RowChangeLog {
+    let connection: SQLiteConnection
+
+    /// Creates the table `log` and the trigger `log` with the body `trigger`.
+    init(store: SQLiteStore, trigger: String) throws {
+        connection = try SQLiteConnection(path: try #require(store.url).path, mode: .readWrite)
+        try connection.execute(script: "CREATE TABLE log (key INTEGER); CREATE TRIGGER log \(trigger);")
+    }
+
+    /// The keys logged so far, sorted.
+    func keys() throws -> [Int64] {
+        try connection.cachedStatement("SELECT key FROM log ORDER BY key").rows { row in
+            if case .integer(let key) = row.value(at: 0) { return key }
+            return 0
+        }
+    }
 }

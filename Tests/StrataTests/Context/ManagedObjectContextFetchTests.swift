@@ -241,8 +241,9 @@ import Testing
 
     @Test func aPredicateAStoreCannotEvaluateIsEvaluatedInMemory() throws {
         let stack = try Stack()
-        let limited = LimitedStore(
-            base: try InMemoryStore.open(model: stack.coordinator.model, configuration: "Everything"))
+        let limited = ObservedStore(
+            base: try InMemoryStore.open(model: stack.coordinator.model, configuration: "Everything"),
+            predicateFeatures: [])
         try stack.coordinator.add(limited)
         try stack.context.performAndWait {
             for text in ["apple", "banana", "cherry"] {
