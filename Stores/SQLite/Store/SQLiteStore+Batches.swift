@@ -53,8 +53,11 @@ extension SQLiteStore {
                     for row in rows {
                         let owner = try objectID(primaryKey: row[0], entityNumber: row[1])
                         guard owners.contains(owner) else { continue }
-                        let member = row[2] == .null ? nil : try objectID(primaryKey: row[2], entityNumber: row[3])
-                        members[owner, default: []] += member.map { [$0] } ?? []
+                        guard row[2] != .null else {
+                            if members[owner] == nil { members[owner] = [] }
+                            continue
+                        }
+                        members[owner, default: []].append(try objectID(primaryKey: row[2], entityNumber: row[3]))
                     }
                 }
             }
