@@ -300,11 +300,12 @@ extension SQLiteStore {
 
     /// The integer keys `sql` selects for `key`, in one column.
     private func storedKeys(_ sql: String, _ key: Int64, _ connection: SQLiteConnection) throws -> Set<Int64> {
-        var keys: Set<Int64> = []
-        try connection.cachedStatement(sql).rows([.integer(key)]) { row in
-            if case .integer(let member) = row.value(at: 0) { keys.insert(member) }
-        }
-        return keys
+        let values = try connection.cachedStatement(sql).rows([.integer(key)]) { $0.value(at: 0) }
+        return Set(
+            values.compactMap { value in
+                guard case .integer(let member) = value else { return nil }
+                return member
+            })
     }
 
     /// Adds `members` to `owner`'s rows of a join table, at positions 1, 2, … when it is ordered.
