@@ -198,4 +198,19 @@ import Testing
         }
         #expect(try stack.names(stack.teams[0], "players").sorted() == ["ann", "bob", "cid"])
     }
+
+    @Test func aChildContextsWaitingChangesReachItsParentAndTheStore() throws {
+        let stack = try Stack()
+        let child = ManagedObjectContext(parent: stack.context, name: "child")
+        try child.performAndWait {
+            try child.delete(child.object(with: stack.players[0]))
+            try child.object(with: stack.players[4]).setObject(child.object(with: stack.teams[0]), forKey: "team")
+            #expect(child.object(with: stack.teams[0]).isFault)
+            try child.save()
+        }
+        #expect(try stack.names(stack.teams[0], "players").sorted() == ["bob", "cid", "eve"])
+        try stack.context.performAndWait { try stack.context.save() }
+        #expect(try stack.savedNames(stack.teams[0], "players").sorted() == ["bob", "cid", "eve"])
+        #expect(try stack.savedNames(stack.teams[1], "players") == ["dan"])
+    }
 }
