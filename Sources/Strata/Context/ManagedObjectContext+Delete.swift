@@ -4,6 +4,11 @@ extension ManagedObjectContext {
     /// destinations too (through chains and cycles), *deny* is checked when saving, and
     /// *no action* leaves the destinations alone. A new object is simply discarded.
     ///
+    /// Removing the object from a to-many inverse whose members are not loaded reads nothing
+    /// now: the destination counts as changed, and the removal is made when its members load
+    /// (at the latest, when the context saves). A context with an ``undoManager`` loads them at
+    /// once.
+    ///
     /// - Throws: the error loading a relationship's destinations gave.
     public func delete(_ object: ManagedObject) throws {
         assertOnQueue()

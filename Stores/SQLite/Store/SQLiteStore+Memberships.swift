@@ -1,0 +1,115 @@
+import Strata
+
+/// How a save writes the members of to-many relationships: by difference with what the file
+/// holds, so that a change touches only the rows (or join rows) that join or leave.
+extension SQLiteStore {
+    /// Writes the members of each to-many relationship `change` lists, changing only the rows
+    /// that join or leave it (and, for an ordered one, every member's position). A new object's
+    /// key was never handed out before (`Z_MAX` only grows), so no row refers to it yet:
+    /// nothing needs reading, and an empty relationship needs no statement at all.
+    func saveMemberships(
+        of change: StoreChangeSet.ObjectChange, isNew: Bool, on connection: SQLiteConnection
+    ) throws {
+        guard !isNew || change.toManyRelationships.contains(where: { !$0.value.isEmpty }) else { return }
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let owner = try primaryKey(of: change.objectID)
+        for (name, members) in change.toManyRelationships.sorted(by: { $0.key < $1.key })
+        where !isNew || !members.isEmpty {
+            guard let relationship = entity.relationshipsByName[name],
+                let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
+            else { continue }
+            let memberKeys = try members.map { try primaryKey(of: $0) }
+            switch storage {
+            case .foreignKey(let table, let column, let entityColumn, let orderColumn):
+                let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
+                try saveForeignKeys(
+                    memberKeys, of: owner, isNew: isNew,
+                    in: (table.name, column, setEntity, orderColumn), on: connection)
+            case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
+                try saveJoinRows(
+                    memberKeys, of: owner, isNew: isNew, in: (table, ownColumn, memberColumn, orderColumn),
+                    on: connection)
+            }
+        }
+    }
+
+    /// A to-many kept as a foreign key in its members' rows (`setEntity` also sets the column of
+    /// the owner's entity number, when the table has one): rows that leave lose the key, rows
+    /// that join get it, one statement per batch of keys; an ordered relationship then sets
+    /// every member's position.
+    private func saveForeignKeys(
+        _ members: [Int64], of owner: Int64, isNew: Bool,
+        in place: (table: String, column: String, setEntity: String, orderColumn: String?),
+        on connection: SQLiteConnection
+    ) throws {
+        var joining = members
+        if !isNew {
+            let change = try difference(
+                members, "SELECT Z_PK FROM \(place.table) WHERE \(place.column) = ?", owner, connection)
+            let clearOrder = place.orderColumn.map { ", \($0) = NULL" } ?? ""
+            let sql = "UPDATE \(place.table) SET \(place.column) = NULL\(clearOrder) WHERE Z_PK IN (\(Self.keyList))"
+            try Self.forEachBatch(of: change.leaving) { batch in try connection.cachedStatement(sql).execute(batch) }
+            joining = change.joining
+        }
+        guard let orderColumn = place.orderColumn else {
+            let sql = "UPDATE \(place.table) SET \(place.column) = ?\(place.setEntity) WHERE Z_PK IN (\(Self.keyList))"
+            try Self.forEachBatch(of: joining) { batch in
+                try connection.cachedStatement(sql).execute([.integer(owner)] + batch)
+            }
+            return
+        }
+        let statement = try connection.cachedStatement(
+            "UPDATE \(place.table) SET \(place.column) = ?\(place.setEntity), \(orderColumn) = ? WHERE Z_PK = ?")
+        for (position, member) in members.enumerated() {
+            try statement.execute([.integer(owner), .integer(Int64(position + 1)), .integer(member)])
+        }
+    }
+
+    /// A to-many kept in a join table: rows of members that leave are deleted, one statement per
+    /// batch of keys, and members that join get a row. An ordered relationship's rows are
+    /// written again whole, as every position may change.
+    private func saveJoinRows(
+        _ members: [Int64], of owner: Int64, isNew: Bool,
+        in join: (table: String, ownColumn: String, memberColumn: String, orderColumn: String?),
+        on connection: SQLiteConnection
+    ) throws {
+        var joining = members
+        if !isNew, join.orderColumn != nil {
+            try connection.cachedStatement("DELETE FROM \(join.table) WHERE \(join.ownColumn) = ?").execute([
+                .integer(owner)
+            ])
+        } else if !isNew {
+            let change = try difference(
+                members, "SELECT \(join.memberColumn) FROM \(join.table) WHERE \(join.ownColumn) = ?", owner,
+                connection)
+            let sql =
+                "DELETE FROM \(join.table) WHERE \(join.ownColumn) = ? AND \(join.memberColumn) IN (\(Self.keyList))"
+            try Self.forEachBatch(of: change.leaving) { batch in
+                try connection.cachedStatement(sql).execute([.integer(owner)] + batch)
+            }
+            joining = change.joining
+        }
+        guard !joining.isEmpty else { return }
+        let columns = [join.ownColumn, join.memberColumn] + (join.orderColumn.map { [$0] } ?? [])
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try connection.cachedStatement(
+            "INSERT OR REPLACE INTO \(join.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        for (position, member) in joining.enumerated() {
+            let order: [SQLiteValue] = join.orderColumn == nil ? [] : [.integer(Int64(position + 1))]
+            try statement.execute([.integer(owner), .integer(member)] + order)
+        }
+    }
+
+    /// The keys `sql` selects for `owner` (the members the file holds) that `members` leaves out,
+    /// in ascending order, and the keys of `members` it does not hold, in their order.
+    private func difference(
+        _ members: [Int64], _ sql: String, _ owner: Int64, _ connection: SQLiteConnection
+    ) throws -> (leaving: [Int64], joining: [Int64]) {
+        var stored: Set<Int64> = []
+        for value in try connection.cachedStatement(sql).rows([.integer(owner)], { $0.value(at: 0) }) {
+            if case .integer(let key) = value { stored.insert(key) }
+        }
+        let memberSet = Set(members)
+        return (stored.subtracting(memberSet).sorted(), members.filter { !stored.contains($0) })
+    }
+}
