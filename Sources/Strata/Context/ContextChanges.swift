@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// A context's notification as its observers on the context's queue receive it: the objects
 /// themselves, plus the `Sendable` form.
 public struct ContextChanges {
@@ -20,20 +18,19 @@ public struct ContextChanges {
 @available(*, unavailable)
 extension ContextChanges: Sendable {}
 
-/// Objects changed since a notification was last posted.
+/// Objects inserted, updated, deleted and refreshed, as a notification reports them; each
+/// object appears at most once in each list.
 struct ObjectChanges {
-    var inserted: OrderedSet<ManagedObject> = []
-    /// A plain set, unlike the others: objects leave it one by one as they are deleted, which
-    /// would move every later member of an ordered set; its order is never shown.
-    var updated: Set<ManagedObject> = []
-    var deleted: OrderedSet<ManagedObject> = []
-    var refreshed: OrderedSet<ManagedObject> = []
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
+    var refreshed: [ManagedObject] = []
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty }
 
     func changes(kind: ContextNotification.Kind, contextName: String?) -> ContextChanges {
         ContextChanges(
-            insertedObjects: Set(inserted), updatedObjects: updated, deletedObjects: Set(deleted),
+            insertedObjects: Set(inserted), updatedObjects: Set(updated), deletedObjects: Set(deleted),
             refreshedObjects: Set(refreshed),
             notification: ContextNotification(
                 kind: kind, contextName: contextName, insertedObjectIDs: Set(inserted.map(\.objectID)),

@@ -32,10 +32,18 @@ extension ManagedObjectContext {
         assertOnQueue()
         for object in discardedObjects { object.managedObjectContext = nil }
         discardedObjects.removeAll()
+        assertPendingListsConsistent()
         guard !unprocessedChanges.isEmpty else { return }
-        let changes = unprocessedChanges
-        unprocessedChanges = ObjectChanges()
-        post(changes, as: .objectsDidChange)
+        post(unprocessedChanges.take(), as: .objectsDidChange)
+    }
+
+    /// Stops a debug build when a list of pending objects disagrees with its objects' marks.
+    func assertPendingListsConsistent() {
+        for list in [
+            pendingInserts, pendingChanges, pendingDeletions, unprocessedChanges.inserted, unprocessedChanges.updated,
+        ] {
+            list.assertConsistent()
+        }
     }
 
     func post(_ changes: ObjectChanges, as kind: ContextNotification.Kind) {

@@ -5,22 +5,23 @@ extension ManagedObjectContext {
     public func rollback() {
         assertOnQueue()
         undoManager?.removeAllActions()
-        var changes = ObjectChanges()
-        for object in pendingInserts {
+        let discarded = pendingInserts.elements
+        let reverted = pendingChanges.elements + pendingDeletions.elements.filter { !pendingChanges.contains($0) }
+        for object in discarded {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
-            changes.deleted.append(object)
         }
-        for object in pendingChanges.elements + pendingDeletions.elements {
+        for object in reverted {
             object.currentValues = object.committedValues
             object.currentMembers = object.committedMembers
             object.pendingMembers = [:]
-            changes.refreshed.append(object)
         }
         pendingInserts.removeAll()
         pendingChanges.removeAll()
         pendingDeletions.removeAll()
-        unprocessedChanges = changes
+        unprocessedChanges.removeAll()
+        unprocessedChanges.deleted.append(contentsOf: discarded)
+        unprocessedChanges.refreshed.append(contentsOf: reverted)
     }
 
     /// Forgets every object and unsaved change. The context's objects must not be used
@@ -41,7 +42,7 @@ extension ManagedObjectContext {
         pendingChanges.removeAll()
         pendingDeletions.removeAll()
         snapshotCache.removeAll()
-        unprocessedChanges = ObjectChanges()
+        unprocessedChanges.removeAll()
     }
 
     /// Reloads `object` from its store. With `mergeChanges`, the object's unsaved changes are

@@ -1,5 +1,3 @@
-import OrderedCollections
-
 extension ManagedObjectContext {
     /// Whether the context has unsaved inserts, changes or deletions.
     public var hasChanges: Bool {
@@ -49,13 +47,11 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else { return }
         var willSave = ObjectChanges()
-        willSave.inserted = pendingInserts
-        willSave.updated = Set(pendingChanges.filter { $0.isUpdated })
-        willSave.deleted = pendingDeletions
+        willSave.inserted = pendingInserts.elements
+        willSave.updated = pendingChanges.filter { $0.isUpdated }
+        willSave.deleted = pendingDeletions.elements
         post(willSave, as: .willSave)
-        for object in OrderedSet(pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements) {
-            object.willSave()
-        }
+        for object in pendingObjects { object.willSave() }
         processPendingChanges()
         try loadObjectsWaitingForMembers()
         try validatePendingChanges()
@@ -74,11 +70,17 @@ extension ManagedObjectContext {
                 throw error
             }
             saved.inserted.append(contentsOf: share.inserted)
-            saved.updated.formUnion(share.updated)
+            saved.updated.append(contentsOf: share.updated)
             saved.deleted.append(contentsOf: share.deleted)
         }
         discardUnsavedNewDeletions()
         pendingChanges.removeAll()
+    }
+
+    /// The inserted, changed and deleted objects, each once, in that order.
+    private var pendingObjects: [ManagedObject] {
+        pendingInserts.elements + pendingChanges.filter { !pendingInserts.contains($0) }
+            + pendingDeletions.filter { !pendingInserts.contains($0) && !pendingChanges.contains($0) }
     }
 
     private func validatePendingChanges() throws {

@@ -72,7 +72,7 @@ extension ManagedObjectContext {
             pendingDeletions.append(object)
         }
         unprocessedChanges.updated.remove(object)
-        if unprocessedChanges.inserted.remove(object) == nil { unprocessedChanges.deleted.append(object) }
+        if !unprocessedChanges.inserted.remove(object) { unprocessedChanges.deleted.append(object) }
     }
 
     /// Brings `object` back into the context: a new object that left it is inserted again, an
@@ -84,7 +84,7 @@ extension ManagedObjectContext {
             discardedObjects.removeAll { $0 === object }
             insertAgain(object)
         } else if object.managedObjectContext === self {
-            guard pendingDeletions.remove(object) != nil else { return }
+            guard pendingDeletions.remove(object) else { return }
         } else if object.managedObjectContext == nil, !object.isInaccessible, registered[object.objectID] == nil {
             object.committedValues = []
             object.committedVersion = 0

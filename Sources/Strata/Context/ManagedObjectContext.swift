@@ -76,15 +76,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var classLookups: [ObjectID.Namespace: (entity: EntitySchema, type: ManagedObject.Type)] = [:]
     var classLookupsRegistrations = -1
     /// New objects, in insertion order.
-    var pendingInserts: OrderedSet<ManagedObject> = []
+    let pendingInserts = PendingObjects(.inserted)
     /// Saved objects marked for deletion, in order.
-    var pendingDeletions: OrderedSet<ManagedObject> = []
+    let pendingDeletions = PendingObjects(.deleted)
     /// Saved objects with changes, in the order they were first changed.
-    var pendingChanges: OrderedSet<ManagedObject> = []
+    let pendingChanges = PendingObjects(.changed)
     /// Snapshots fetched ahead of the objects that will use them.
     var snapshotCache: [ObjectID: Snapshot] = [:]
     /// Changes since the last objects-did-change notification.
-    var unprocessedChanges = ObjectChanges()
+    let unprocessedChanges = UnprocessedChanges()
     /// New objects deleted before they were saved; they leave the context when pending
     /// changes are next processed.
     var discardedObjects: [ManagedObject] = []

@@ -89,10 +89,10 @@ extension ManagedObjectContext {
     func noteChange(of object: ManagedObject) {
         guard !pendingInserts.contains(object) else {
             // A new object's changes are announced once its insertion has been, as in Core Data.
-            if !unprocessedChanges.inserted.contains(object) { unprocessedChanges.updated.insert(object) }
+            if !unprocessedChanges.inserted.contains(object) { unprocessedChanges.updated.append(object) }
             return
         }
         pendingChanges.append(object)
-        if !pendingDeletions.contains(object) { unprocessedChanges.updated.insert(object) }
+        if !pendingDeletions.contains(object) { unprocessedChanges.updated.append(object) }
     }
 }

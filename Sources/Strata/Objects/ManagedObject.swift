@@ -61,6 +61,8 @@ open class ManagedObject: Hashable {
     var isInaccessible = false
     /// Set when the context deleted the object before it was ever saved: it is simply dropped.
     var isDiscarded = false
+    /// Which of its context's lists of pending objects hold the object (``PendingObjects``).
+    var pendingMarks: PendingMarks = []
     /// The results of the fetch that last returned the object, while they are in use.
     weak var cohort: FetchCohort?
     /// The object's position in ``cohort``.
