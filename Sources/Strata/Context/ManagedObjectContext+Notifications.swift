@@ -46,9 +46,17 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Posts `changes` to the context's observers and streams and, for did-save, hands them to
+    /// the contexts that merge the context's saves, each on its own queue. With no one to tell,
+    /// the notification is not built.
     func post(_ changes: ObjectChanges, as kind: ContextNotification.Kind) {
+        let mergers = kind == .didSave ? saveMergers : []
+        guard observers.isObserving(kind) || !mergers.isEmpty else { return }
         let posted = changes.changes(kind: kind, contextName: name)
         observers.post(posted)
-        if kind == .didSave { announceSave(posted.notification) }
+        let notification = posted.notification
+        for merger in mergers {
+            merger.queue.async { merger.mergeAutomatically(notification) }
+        }
     }
 }

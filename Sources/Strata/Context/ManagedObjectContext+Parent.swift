@@ -57,19 +57,11 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Hands the did-save `notification` of this context to the contexts that merge it
-    /// automatically, each on its own queue: the other contexts on the coordinator (for a save
-    /// to the stores) or the siblings (for a save into the parent), and this context's children.
-    func announceSave(_ notification: ContextNotification) {
-        if let parent {
-            for sibling in parent.children.merging where sibling !== self {
-                sibling.queue.async { sibling.mergeAutomatically(notification) }
-            }
-        } else {
-            coordinator.broadcast(notification, from: self)
-        }
-        for child in children.merging {
-            child.queue.async { child.mergeAutomatically(notification) }
-        }
+    /// The contexts that merge this context's saves automatically: the other contexts on the
+    /// coordinator (for a save to the stores) or the siblings (for a save into the parent), and
+    /// this context's children.
+    var saveMergers: [ManagedObjectContext] {
+        let others = parent.map { $0.children.merging } ?? coordinator.contextsMergingSaves()
+        return others.filter { $0 !== self } + children.merging
     }
 }

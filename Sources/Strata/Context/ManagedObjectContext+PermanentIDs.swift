@@ -36,8 +36,20 @@ extension ManagedObjectContext {
         childVersions.remap(mapping, forwarding: !children.all.isEmpty)
     }
 
-    /// Registers the objects under the new IDs `mapping` gives them.
+    /// Registers the objects under the new IDs `mapping` gives them. When most registered
+    /// objects get one (a save of many new objects), the registry is built afresh: removing
+    /// entries one by one from a large dictionary costs more than inserting them all again.
     func reregister(_ mapping: [ObjectID: ObjectID]) {
+        if mapping.count * 2 >= registered.count {
+            var renamed: [ObjectID: ManagedObject] = [:]
+            renamed.reserveCapacity(registered.count)
+            for object in registered.values {
+                if let new = mapping[object.objectID] { object.objectID = new }
+                renamed[object.objectID] = object
+            }
+            registered = renamed
+            return
+        }
         for (old, new) in mapping {
             guard let object = registered.removeValue(forKey: old) else { continue }
             object.objectID = new

@@ -21,6 +21,11 @@ struct NotificationObservers {
         handlers.removeAll { $0.token == token }
     }
 
+    /// Whether a handler or a stream waits for notifications of `kind`.
+    func isObserving(_ kind: ContextNotification.Kind) -> Bool {
+        handlers.contains { $0.kind == kind } || streams.isStreaming(kind)
+    }
+
     func post(_ changes: ContextChanges) {
         for entry in handlers where entry.kind == changes.kind { entry.handler(changes) }
         streams.yield(changes.notification)
@@ -45,6 +50,11 @@ final class NotificationStreams: Sendable {
             _ = self?.state.withLock { $0.entries.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// Whether an open stream takes notifications of `kind`.
+    func isStreaming(_ kind: ContextNotification.Kind) -> Bool {
+        state.withLock { $0.entries.values.contains { $0.kinds.contains(kind) } }
     }
 
     func yield(_ notification: ContextNotification) {

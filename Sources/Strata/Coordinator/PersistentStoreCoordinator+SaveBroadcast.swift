@@ -11,15 +11,11 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// Hands the did-save `notification` of `sender` to every other context that merges saves
-    /// automatically, each on its own queue.
-    func broadcast(_ notification: ContextNotification, from sender: ManagedObjectContext) {
-        let receivers = mergingContexts.withLock { contexts in
+    /// The contexts that merge saves automatically, forgetting those that went away.
+    func contextsMergingSaves() -> [ManagedObjectContext] {
+        mergingContexts.withLock { contexts in
             contexts = contexts.filter { $0.value.context != nil }
-            return contexts.values.compactMap(\.context).filter { $0 !== sender }
-        }
-        for receiver in receivers {
-            receiver.queue.async { receiver.mergeAutomatically(notification) }
+            return contexts.values.compactMap(\.context)
         }
     }
 }

@@ -115,13 +115,15 @@ public final class EntitySchema: Sendable {
     /// What a slot holds.
     enum SlotType: Sendable {
         case attribute(AttributeType)
-        case toOne
+        /// A to-one relationship to objects of the named entity or its sub-entities.
+        case toOne(destination: String)
     }
 
-    /// A property name's kind and slot.
+    /// A property name's kind and slot, and an attribute's type.
     struct Property: Sendable {
         let kind: PropertyKind
         let slot: Int
+        var attributeType: AttributeType? = nil
     }
 
     /// The slot of the attribute or to-one relationship `name`, persistent or transient.
@@ -155,7 +157,8 @@ public final class EntitySchema: Sendable {
         let attributesByName = self.attributesByName
         var properties: [String: Property] = [:]
         for (slot, name) in slotNames.enumerated() {
-            properties[name] = Property(kind: attributesByName[name] != nil ? .attribute : .toOne, slot: slot)
+            let type = attributesByName[name]?.type
+            properties[name] = Property(kind: type != nil ? .attribute : .toOne, slot: slot, attributeType: type)
         }
         for (position, relationship) in relationships.filter(\.isToMany).enumerated() {
             properties[relationship.name] = Property(kind: .toMany, slot: position)
@@ -179,7 +182,10 @@ public final class EntitySchema: Sendable {
                     || (relationship.isToMany && (relationship.minCount > 0 || relationship.maxCount > 0)))
         }
         self.persistentSlotsByName = persistent.indices.sorted { persistent[$0] < persistent[$1] }
-        self.persistentSlotTypes = persistent.map { name in attributesByName[name].map { .attribute($0.type) } ?? .toOne
+        let relationshipsByName = self.relationshipsByName
+        self.persistentSlotTypes = persistent.map { name in
+            attributesByName[name].map { .attribute($0.type) }
+                ?? .toOne(destination: relationshipsByName[name]?.destinationEntityName ?? "")
         }
         self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }
         self.derivedSlots = attributes.filter { $0.derivationExpression != nil && !$0.isTransient }

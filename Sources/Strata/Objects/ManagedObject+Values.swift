@@ -34,13 +34,13 @@ extension ManagedObject {
             try setObject(target, forKey: key)
             return
         }
-        guard let property, property.kind == .attribute, let attribute = entity.attributesByName[key] else {
+        guard let property, let type = property.attributeType else {
             throw unknownKey(key, expected: "attribute or to-one relationship")
         }
-        guard let converted = attribute.type.coerce(value) else {
+        guard let converted = type.coerce(value) else {
             throw ContextError(
                 code: .wrongType,
-                message: "'\(entity.name).\(key)' is \(attribute.type.modelFileName); it cannot hold \(value).")
+                message: "'\(entity.name).\(key)' is \(type.modelFileName); it cannot hold \(value).")
         }
         try willAccessValues()
         setPrimitiveValue(converted, atSlot: property.slot)

@@ -16,8 +16,8 @@ extension StoreChangeSet {
     ) throws {
         var validator = ChangeValidator(
             schema: schema, entityNames: entityNames, storeIdentifier: storeIdentifier, storeName: storeName)
-        for change in inserted { try validator.validate(change) }
-        for change in updated { try validator.validate(change) }
+        for index in inserted.indices { try validator.validate(inserted[index]) }
+        for index in updated.indices { try validator.validate(updated[index]) }
     }
 
     /// Throws ``StoreError/Code/conflict`` listing every change whose expected version is not
@@ -62,6 +62,8 @@ private struct ChangeValidator {
     let storeName: String
     /// The entity of each namespace of this store's IDs met so far.
     private var entities: [ObjectID.Namespace: EntitySchema] = [:]
+    /// The entity of each namespace of the destinations met so far (`nil` when the model has none).
+    private var destinationEntities: [ObjectID.Namespace: EntitySchema?] = [:]
 
     init(schema: ModelSchema, entityNames: Set<String>, storeIdentifier: String, storeName: String) {
         self.schema = schema
@@ -77,9 +79,10 @@ private struct ChangeValidator {
         return entity
     }
 
-    mutating func validate(_ change: StoreChangeSet.ObjectChange) throws {
+    mutating func validate(_ change: borrowing StoreChangeSet.ObjectChange) throws {
+        let (storeName, objectID) = (storeName, change.objectID)
         func invalid(_ message: String) -> StoreError {
-            StoreError(code: .invalidChange, message: "\(storeName) cannot save \(change.objectID): \(message)")
+            StoreError(code: .invalidChange, message: "\(storeName) cannot save \(objectID): \(message)")
         }
         let entity: EntitySchema
         if let known = entities[change.objectID.namespace] {
@@ -103,7 +106,9 @@ private struct ChangeValidator {
             guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
                 throw invalid("'\(entity.name)' has no to-many relationship '\(key)'.")
             }
-            for member in members { try checkDestination(member, of: relationship, in: entity, invalid) }
+            for member in members where !isDestination(member, of: relationship.destinationEntityName) {
+                try checkDestination(member, of: relationship, in: entity, invalid)
+            }
         }
     }
 
@@ -114,23 +119,40 @@ private struct ChangeValidator {
     }
 
     /// Checks values held by slot: every persistent slot is there, so only the values are.
-    private func validate(
+    private mutating func validate(
         _ slots: [AttributeValue], of entity: EntitySchema, _ invalid: (String) -> StoreError
     ) throws {
-        for (slot, value) in slots.enumerated() where !value.isNull {
+        for slot in slots.indices where !slots[slot].isNull {
             switch entity.persistentSlotTypes[slot] {
             case .attribute(let type):
-                guard type.accepts(value) else {
-                    throw invalid("'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(value).")
+                guard type.accepts(slots[slot]) else {
+                    throw invalid("'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(slots[slot]).")
                 }
-            case .toOne:
-                let key = entity.slotNames[slot]
-                guard case .objectID(let destination) = value, let relationship = entity.relationshipsByName[key] else {
-                    throw invalid("to-one '\(entity.name).\(key)' needs an object ID, not \(value).")
+            case .toOne(let destinationEntityName):
+                guard case .objectID(let destination) = slots[slot] else {
+                    throw invalid("to-one '\(entity.name).\(entity.slotNames[slot])' needs an object ID, not \(slots[slot]).")
+                }
+                guard !isDestination(destination, of: destinationEntityName) else { continue }
+                guard let relationship = entity.relationshipsByName[entity.slotNames[slot]] else {
+                    throw invalid("'\(entity.name)' has no to-one relationship '\(entity.slotNames[slot])'.")
                 }
                 try checkDestination(destination, of: relationship, in: entity, invalid)
             }
         }
+    }
+
+    /// Whether `destination` is a permanent ID of `entityName` or one of its sub-entities; each
+    /// namespace's entity is looked up once.
+    private mutating func isDestination(_ destination: ObjectID, of entityName: String) -> Bool {
+        guard !destination.isTemporary else { return false }
+        let entity: EntitySchema?
+        if let known = destinationEntities[destination.namespace] {
+            entity = known
+        } else {
+            entity = schema.entitiesByName[destination.entityName]
+            destinationEntities[destination.namespace] = entity
+        }
+        return entity?.isKind(of: entityName) == true
     }
 
     /// Checks values held by name: each must name a stored attribute or to-one relationship.
