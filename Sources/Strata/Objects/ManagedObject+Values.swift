@@ -81,10 +81,14 @@ extension ManagedObject {
         context.noteChange(of: self)
     }
 
-    /// Checks the thread and fires the fault before the values are used.
+    /// Checks the thread and fires the fault before the values are used. A loaded object's
+    /// values are read without touching its context (loading a weak reference and releasing it
+    /// costs more than the read), except for the thread check of debug builds.
     func willAccessValues() throws {
-        guard let context = managedObjectContext else { return }
-        context.assertOnQueue()
+        #if DEBUG
+            managedObjectContext?.assertOnQueue()
+        #endif
+        guard faulted, let context = managedObjectContext else { return }
         try context.fulfill(self)
     }
 

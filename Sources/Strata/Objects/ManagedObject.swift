@@ -38,17 +38,21 @@ open class ManagedObject: Hashable {
     /// The context the object belongs to; `nil` once it is deleted and saved, or its context reset.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // The object's state below is used on its context's queue only and never handed out
+    // `inout`, so no two accesses to one property overlap; the hottest properties skip the
+    // runtime's exclusivity check, which costs more than reading them.
+
     /// Whether the values are not loaded yet.
-    var faulted = true
+    @exclusivity(unchecked) var faulted = true
     /// Persistent attributes and to-one IDs as last loaded or saved, by slot
     /// (``EntitySchema/slotNames``; transient slots `null`); empty while the object is new or a
     /// fault.
-    var committedValues: [AttributeValue] = []
+    @exclusivity(unchecked) var committedValues: [AttributeValue] = []
     /// The stored version the committed values belong to; 0 while the object is new.
     var committedVersion: Int64 = 0
     /// Every attribute (transient ones too) and to-one ID as the object holds them now, by
     /// slot; empty while the object is a fault.
-    var currentValues: [AttributeValue] = []
+    @exclusivity(unchecked) var currentValues: [AttributeValue] = []
     /// The members of each loaded to-many relationship as last loaded or saved.
     var committedMembers: [String: OrderedSet<ObjectID>] = [:]
     /// The members of each loaded to-many relationship now.
@@ -62,7 +66,7 @@ open class ManagedObject: Hashable {
     /// Set when the context deleted the object before it was ever saved: it is simply dropped.
     var isDiscarded = false
     /// Which of its context's lists of pending objects hold the object (``PendingObjects``).
-    var pendingMarks: PendingMarks = []
+    @exclusivity(unchecked) var pendingMarks: PendingMarks = []
     /// The results of the fetch that last returned the object, while they are in use.
     weak var cohort: FetchCohort?
     /// The object's position in ``cohort``.
