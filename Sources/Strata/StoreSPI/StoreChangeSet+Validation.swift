@@ -126,11 +126,13 @@ private struct ChangeValidator {
             switch entity.persistentSlotTypes[slot] {
             case .attribute(let type):
                 guard type.accepts(slots[slot]) else {
-                    throw invalid("'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(slots[slot]).")
+                    throw invalid(
+                        "'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(slots[slot]).")
                 }
             case .toOne(let destinationEntityName):
                 guard case .objectID(let destination) = slots[slot] else {
-                    throw invalid("to-one '\(entity.name).\(entity.slotNames[slot])' needs an object ID, not \(slots[slot]).")
+                    throw invalid(
+                        "to-one '\(entity.name).\(entity.slotNames[slot])' needs an object ID, not \(slots[slot]).")
                 }
                 guard !isDestination(destination, of: destinationEntityName) else { continue }
                 guard let relationship = entity.relationshipsByName[entity.slotNames[slot]] else {
