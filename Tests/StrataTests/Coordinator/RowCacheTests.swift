@@ -11,7 +11,7 @@ import Testing
         }
     }
 
-    @Test func storingMoreThanTheCapacityKeepsTheNewestAndGoingPastItDropsTheOldest() {
+    @Test func storingMoreThanTheCapacityKeepsTheNewestAndGoingPastItDropsTheOldestHalf() {
         let cache = RowCache(capacity: 8)
         let first = Self.snapshots(1...25)
         cache.store(first)
@@ -20,9 +20,25 @@ import Testing
         #expect(cache.snapshot(for: first[24].objectID, maximumAge: nil) == first[24])
         let second = Self.snapshots(26...29)
         cache.store(second)
-        // 12 entries are past the capacity: the oldest go until three quarters of it are left.
-        #expect(cache.snapshot(for: first[22].objectID, maximumAge: nil) == nil)
-        #expect(cache.snapshot(for: first[23].objectID, maximumAge: nil) == first[23])
+        // The young generation (22–25) was full: it became the old one, and the old one (18–21)
+        // went.
+        #expect(cache.snapshot(for: first[20].objectID, maximumAge: nil) == nil)
+        #expect(cache.snapshot(for: first[21].objectID, maximumAge: nil) == first[21])
         #expect(second.allSatisfy { cache.snapshot(for: $0.objectID, maximumAge: nil) == $0 })
+    }
+
+    @Test func storingAgainReplacesAndRemovingForgetsInBothGenerations() {
+        let cache = RowCache(capacity: 8)
+        let first = Self.snapshots(1...6)
+        cache.store(first)
+        let newer = Snapshot(objectID: first[0].objectID, values: ["title": "changed"], version: 2)
+        cache.store([newer])
+        #expect(cache.snapshot(for: first[0].objectID, maximumAge: nil) == newer)
+        cache.remove([first[0].objectID, first[5].objectID])
+        #expect(cache.snapshot(for: first[0].objectID, maximumAge: nil) == nil)
+        #expect(cache.snapshot(for: first[5].objectID, maximumAge: nil) == nil)
+        #expect(cache.snapshot(for: first[1].objectID, maximumAge: nil) == first[1])
+        cache.removeSnapshots(ofStore: "S")
+        #expect(first.allSatisfy { cache.snapshot(for: $0.objectID, maximumAge: nil) == nil })
     }
 }
