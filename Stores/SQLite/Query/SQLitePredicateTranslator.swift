@@ -206,12 +206,28 @@ struct SQLitePredicateTranslator {
             guard let entityNumber else {
                 guard objectID.entityName == entityName else { return "0" }
                 parameters.append(.integer(primaryKey))
-                return "COALESCE(\(key) = ?, 0)"
+                return Self.twoValued("\(key) = ?", operands: key)
             }
             parameters += [.integer(primaryKey), .integer(number)]
-            return "COALESCE(\(key) = ? AND \(entityNumber) = ?, 0)"
+            return Self.twoValued("\(key) = ? AND \(entityNumber) = ?", operands: key, entityNumber)
         default: return nil
         }
+    }
+
+    /// `test`, which compares `operands` with bound values that are not null, made two-valued:
+    /// 0 where an operand is null, as the evaluator answers, instead of SQL's NULL. When every
+    /// operand is a plain column, it is written as a conjunction with `IS NOT NULL`, through
+    /// which SQLite can search an index of the column (it cannot through `COALESCE(test, 0)`);
+    /// an operand that is an expression stays inside `COALESCE`, as repeating it would repeat
+    /// its parameters.
+    private static func twoValued(_ test: String, operands: String...) -> String {
+        guard operands.allSatisfy(isPlainColumn) else { return "COALESCE(\(test), 0)" }
+        return "(" + ([test] + operands.map { "\($0) IS NOT NULL" }).joined(separator: " AND ") + ")"
+    }
+
+    /// Whether `sql` names a column (`t0.ZNAME`) rather than computing a value.
+    private static func isPlainColumn(_ sql: String) -> Bool {
+        !sql.isEmpty && sql.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
     }
 
     // MARK: Attribute comparisons
@@ -233,7 +249,7 @@ struct SQLitePredicateTranslator {
             if value.isNull { return "0" }
             guard let bound = bindable(value, family: family, options: options) else { return nil }
             parameters.append(bound)
-            return "COALESCE(\(expression) \(op.rawValue) ?, 0)"
+            return Self.twoValued("\(expression) \(op.rawValue) ?", operands: expression)
         case (.between, .list(let bounds)):
             guard bounds.count == 2 else { return nil }
             if bounds.contains(where: \.isNull) { return "0" }
@@ -241,7 +257,8 @@ struct SQLitePredicateTranslator {
                 let high = bindable(bounds[1], family: family, options: options)
             else { return nil }
             parameters += [low, high]
-            return "COALESCE(\(expression) >= ? AND \(expression) <= ?, 0)"
+            // BETWEEN evaluates the expression once, so its own parameters are bound once.
+            return Self.twoValued("\(expression) BETWEEN ? AND ?", operands: expression)
         case (.in, .list(let elements)):
             var conditions: [String] = []
             for element in elements {
@@ -266,7 +283,7 @@ struct SQLitePredicateTranslator {
         if constant.isNull { return "\(column) IS NULL" }
         guard let value = bindable(constant, family: family, options: options) else { return nil }
         parameters.append(value)
-        return "COALESCE(\(expression) = ?, 0)"
+        return Self.twoValued("\(expression) = ?", operands: expression)
     }
 
     private mutating func stringMatch(

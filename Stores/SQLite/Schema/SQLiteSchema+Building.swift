@@ -123,8 +123,16 @@ private struct Layout {
                 indexes.append(
                     .init(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"], isUnique: false))
             }
+            // Each to-one's key, and each attribute the model marks indexed (Core Data's older
+            // form of a one-attribute fetch index), gets an index of its own.
             for column in table.columns {
-                guard case .toOne = column.role else { continue }
+                switch column.role {
+                case .toOne: break
+                case .attribute(let entity, let name)
+                where schema.entitiesByName[entity]?.attributesByName[name]?.isIndexed == true:
+                    break
+                default: continue
+                }
                 indexes.append(
                     .init(
                         name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [column.name],

@@ -50,24 +50,39 @@ extension SQLiteStore {
         }
         let limit = Self.pageSize(request) == .max ? -1 : Self.pageSize(request)
         let page = " LIMIT \(limit) OFFSET \(max(request.fetchOffset, 0))"
+        let isWhole = Self.pageSize(request) == .max && request.fetchOffset <= 0
+        // Results come in primary-key order when nothing else orders them. For a whole result
+        // the keys are sorted here rather than by SQL: `ORDER BY Z_PK` makes SQLite scan the
+        // table in key order instead of searching an index for the condition.
+        let sortsByKey = isWhole && request.sortDescriptors.isEmpty
+        let sqlOrder = sortsByKey ? "" : order
         return try read("fetching \(entity.name)") { connection in
             switch request.resultType {
             case .count:
-                let sql = "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))"
+                // Without a limit or an offset the count needs no subquery, and with no
+                // condition SQLite counts the table's b-tree instead of stepping through its rows.
+                let sql =
+                    isWhole
+                    ? "SELECT count(*) FROM \(table.name) t0\(whereClause)"
+                    : "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))"
                 SQLiteDebugTrace.explain(sql, parameters, on: connection)
                 let counts = try connection.cachedStatement(sql).rows(parameters) { $0.value(at: 0) }
                 guard case .integer(let count)? = counts.first else { return .count(0) }
                 return .count(Int(count))
             case .objectIDs:
-                let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(order)\(page)"
+                let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
                 SQLiteDebugTrace.explain(sql, parameters, on: connection)
                 let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
-                return .objectIDs(try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1) })
+                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1) }
+                return .objectIDs(sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
             case .snapshots:
-                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)\(page)"
+                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
                 SQLiteDebugTrace.explain(sql, parameters, on: connection)
+                let snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
+                    try snapshot(at: $0, in: table)
+                }
                 return .snapshots(
-                    try connection.cachedStatement(sql).rowsThrowing(parameters) { try snapshot(at: $0, in: table) })
+                    sortsByKey ? snapshots.sorted { Self.primaryKeyOrder($0.objectID, $1.objectID) } : snapshots)
             }
         }
     }
@@ -82,6 +97,12 @@ extension SQLiteStore {
     }
 
     /// The most objects to return after the offset: `Int.max` for no limit (`nil` or 0).
+    /// Whether `a`'s primary key comes before `b`'s; IDs of one table, made by this store.
+    private static func primaryKeyOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
+        guard case .integer(let first) = a.reference, case .integer(let second) = b.reference else { return false }
+        return first < second
+    }
+
     private static func pageSize(_ request: StoreFetchRequest) -> Int {
         guard let limit = request.fetchLimit, limit != 0 else { return .max }
         return max(limit, 0)
