@@ -157,3 +157,57 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 }
+
+/// The page check refuses a leaf page whose keys are out of order, which would send liblmdb's
+/// binary search astray.
+@Suite struct LMDBFileCheckKeyOrderTests {
+    /// The little-endian 16-bit number at `offset` of `bytes`.
+    private static func uint16(_ bytes: [UInt8], _ offset: Int) -> Int {
+        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+    }
+
+    /// `bytes` with the keys `key1` and `key2` swapped in every leaf page that starts with
+    /// them, and how many pages that was.
+    private static func swappingFirstKeys(of bytes: [UInt8]) -> (bytes: [UInt8], pages: Int) {
+        var swapped = bytes
+        var pages = 0
+        let pageSize = uint16(bytes, 40) | uint16(bytes, 42) << 16
+        for page in stride(from: 2 * pageSize, to: bytes.count, by: pageSize) where uint16(bytes, page + 10) == 0x02 {
+            // Each node: an 8-byte header, then the key.
+            let first = page + uint16(bytes, page + 16) + 8
+            let second = page + uint16(bytes, page + 18) + 8
+            guard first + 4 <= bytes.count, second + 4 <= bytes.count,
+                Array(bytes[first..<(first + 4)]) == Array("key1".utf8),
+                Array(bytes[second..<(second + 4)]) == Array("key2".utf8)
+            else { continue }
+            swapped.replaceSubrange(first..<(first + 4), with: bytes[second..<(second + 4)])
+            swapped.replaceSubrange(second..<(second + 4), with: bytes[first..<(first + 4)])
+            pages += 1
+        }
+        return (swapped, pages)
+    }
+
+    @Test func keysOutOfOrderInALeafAreCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("swapped.lmdb")
+        do {
+            let environment = try LMDBEnvironment(
+                path: url.path, readOnly: false, relaxedDurability: false, mapSize: nil)
+            // A named database: liblmdb compares keys of the main one only once it is opened.
+            try environment.write { transaction in
+                let database = try #require(try transaction.openDatabase("keys", create: true))
+                for number in 1...9 {
+                    try transaction.put(database, Array("key\(number)".utf8), Array("v".utf8))
+                }
+            }
+        }
+        try FileManager.default.removeItem(atPath: url.path + "-lock")
+        #expect(try LMDBFileCheck.check(path: url.path) > 0, "The file as written passes.")
+        let (bytes, pages) = Self.swappingFirstKeys(of: [UInt8](try Data(contentsOf: url)))
+        try #require(pages > 0, "a leaf page holding key1 and key2")
+        try Data(bytes).write(to: url)
+        let error = #expect(throws: StoreError.self) { try LMDBFileCheck.check(path: url.path) }
+        #expect(error?.code == .corrupt)
+        #expect(error?.message.contains("out of order") == true, "\(error?.message ?? "")")
+    }
+}

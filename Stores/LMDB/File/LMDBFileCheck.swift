@@ -165,7 +165,7 @@ struct LMDBFileCheck {
             throw corrupt("page \(number) of \(name) is at depth \(depth) of \(database.depth)")
         }
         let count = (lower - Self.headerSize) / 2
-        var previousKey: ArraySlice<UInt8>?
+        var previousKey: Range<Int>?
         for index in 0..<count {
             let node = Int(uint16(page + Self.headerSize + 2 * index))
             func place() -> String { "node \(index) of page \(number) of \(name)" }
@@ -177,9 +177,9 @@ struct LMDBFileCheck {
             let keySize = Int(uint16(start + 6))
             let keyEnd = node + Self.nodeHeaderSize + keySize
             guard keySize <= 511, keyEnd <= pageSize else { throw corrupt("\(place()) has a key of \(keySize) bytes") }
-            let key = bytes[(start + Self.nodeHeaderSize)..<(page + keyEnd)]
+            let key = (start + Self.nodeHeaderSize)..<(page + keyEnd)
             if tree.isByteOrdered && !(index == 0 && !isLeaf) {
-                if let previousKey, !previousKey.lexicographicallyPrecedes(key) {
+                if let previousKey, !keyPrecedes(previousKey, key) {
                     throw corrupt("the keys of page \(number) of \(name) are out of order at node \(index)")
                 }
                 previousKey = key
@@ -201,7 +201,7 @@ struct LMDBFileCheck {
                 guard !tree.isFreeList, dataSize == Self.databaseRecordSize, keyEnd + dataSize <= pageSize else {
                     throw corrupt("\(place()) is a named database of \(dataSize) bytes")
                 }
-                let named = String(decoding: key, as: UTF8.self)
+                let named = String(decoding: bytes[key], as: UTF8.self)
                 try walk(databaseRecord(at: page + keyEnd), name: "database '\(named)'", isFreeList: false)
             default:
                 throw corrupt("\(place()) has the node flags \(nodeFlags), which Strata stores never set")
@@ -248,6 +248,16 @@ struct LMDBFileCheck {
         guard visited[word] & bit == 0 else { return false }
         visited[word] |= bit
         return true
+    }
+
+    /// Whether the key in `first` sorts before the key in `second` in liblmdb's default order
+    /// (bytes compared as unsigned, a prefix first). Both ranges lie inside the file.
+    private func keyPrecedes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            let order = memcmp(base + first.lowerBound, base + second.lowerBound, min(first.count, second.count))
+            return order < 0 || (order == 0 && first.count < second.count)
+        }
     }
 
     private func corrupt(_ problem: String) -> StoreError {
