@@ -32,7 +32,13 @@ public struct BinaryStore: AtomicStore {
     public var url: URL? { fileURL }
     public var capabilities: StoreCapabilities { [.concurrentReaders] }
 
-    public func load() throws -> AtomicStoreContents? {
+    public func load() throws -> AtomicStoreContents? { try load(slotsOf: nil) }
+
+    public func load(slotsOf schema: ModelSchema) throws -> AtomicStoreContents? {
+        try load(slotsOf: Optional(schema))
+    }
+
+    private func load(slotsOf schema: ModelSchema?) throws -> AtomicStoreContents? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isFolder) else { return nil }
         guard !isFolder.boolValue else {
@@ -47,7 +53,7 @@ public struct BinaryStore: AtomicStore {
         }
         // A zero-length file is a store that was never saved, as an empty SQLite file is.
         guard !data.isEmpty else { return nil }
-        return try BinaryStoreDecoder(bytes: [UInt8](data), source: "'\(fileURL.path)'").contents()
+        return try BinaryStoreDecoder(bytes: [UInt8](data), source: "'\(fileURL.path)'").contents(slotsOf: schema)
     }
 
     public func write(_ contents: AtomicStoreContents) throws {

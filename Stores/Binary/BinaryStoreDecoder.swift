@@ -9,7 +9,9 @@ struct BinaryStoreDecoder {
     /// The file as messages name it.
     let source: String
 
-    func contents() throws -> AtomicStoreContents {
+    /// The file's contents, each snapshot's values held by the slots of its entity in `schema`
+    /// when one is given (and the record's values are that entity's), by name otherwise.
+    func contents(slotsOf schema: ModelSchema? = nil) throws -> AtomicStoreContents {
         let bodyLength = try checkFrame()
         var reader = BinaryReader(
             Array(bytes[..<(BinaryStoreFormat.headerLength + bodyLength)]), from: BinaryStoreFormat.headerLength,
@@ -23,9 +25,10 @@ struct BinaryStoreDecoder {
             reader.context.propertyNames = try readNames(&reader, "property names of \(entityName)")
             let count = try reader.readCount("the number of \(entityName) records")
             nodes.reserveCapacity(nodes.count + count)
+            let entity = schema?.entitiesByName[entityName]
             for index in 0..<count {
                 let start = reader.offset
-                let node = try reader.readNode("\(entityName) record \(index)")
+                let node = try reader.readNode("\(entityName) record \(index)", slotsOf: entity)
                 guard node.snapshot.objectID.entityName == entityName else {
                     throw reader.corrupt(
                         "\(entityName) record \(index) is a \(node.snapshot.objectID.entityName)", at: start)

@@ -51,4 +51,26 @@ import Testing
         try BinaryStore(fileURL: stack.url).write(contents)
         #expect(try Data(contentsOf: stack.url) == first)
     }
+
+    @Test func loadingForAModelHoldsEachRecordsValuesByItsEntitysSlots() throws {
+        let stack = try BinaryStoreTestStack()
+        _ = try stack.fill(teams: 2, membersPerTeam: 3)
+        let schema = stack.model.schema
+        let store = BinaryStore(fileURL: stack.url)
+        let bySlot = try #require(try store.load(slotsOf: schema))
+        let byName = try #require(try store.load())
+        #expect(Set(bySlot.nodes) == Set(byName.nodes))
+        #expect(bySlot.nodes.count == 8)
+        for node in bySlot.nodes {
+            let entity = try #require(schema.entitiesByName[node.snapshot.objectID.entityName])
+            #expect(node.snapshot.values.slots(for: entity) != nil)
+        }
+        #expect(
+            byName.nodes.allSatisfy { node in
+                schema.entitiesByName[node.snapshot.objectID.entityName].map {
+                    node.snapshot.values.slots(for: $0) == nil
+                }
+                    ?? false
+            })
+    }
 }

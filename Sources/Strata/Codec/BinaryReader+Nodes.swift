@@ -43,9 +43,12 @@ extension BinaryReader {
         return slots.map { $0 ?? .null }
     }
 
-    /// Reads a node ``BinaryWriter/write(node:)`` wrote.
-    public mutating func readNode(_ what: @autoclosure () -> String) throws -> StoreNode {
-        let snapshot = try readSnapshot(what())
+    /// Reads a node ``BinaryWriter/write(node:)`` wrote, its values held by the slots of `entity`
+    /// as ``readSnapshot(_:slotsOf:)`` says.
+    public mutating func readNode(
+        _ what: @autoclosure () -> String, slotsOf entity: EntitySchema? = nil
+    ) throws -> StoreNode {
+        let snapshot = try readSnapshot(what(), slotsOf: entity)
         let id = snapshot.objectID
         let count = try readCount("the number of to-many relationships of \(id)")
         var toMany: [String: [ObjectID]] = [:]

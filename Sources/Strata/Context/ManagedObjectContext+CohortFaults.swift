@@ -39,7 +39,7 @@ extension ManagedObjectContext {
         }
         for (store, ids) in groupedByStore(missing) {
             guard let snapshots = try? store.snapshots(for: ids) else { continue }
-            shareSnapshots(snapshots)
+            shareSnapshots(snapshots, from: store)
         }
     }
 }

@@ -88,18 +88,25 @@ extension ManagedObjectContext {
         }
         for (store, ids) in groupedByStore(missing) {
             let snapshots = (try? store.snapshots(for: ids)) ?? []
-            shareSnapshots(snapshots)
+            shareSnapshots(snapshots, from: store)
             for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
         }
     }
 
     /// The stored snapshot of `objectID`: from the coordinator's shared cache when one is there
     /// and ``stalenessInterval`` accepts its age (and `fresh` is off), else from its store,
-    /// which then refreshes the cache. `nil` when the store no longer has the object.
+    /// which then refreshes the cache. `nil` when the store no longer has the object. A store
+    /// that keeps its snapshots in memory is always asked: the cache holds none of its.
     func storedSnapshot(of objectID: ObjectID, fresh: Bool = false) throws -> Snapshot? {
-        if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
-        let snapshot = try source(for: objectID).snapshot(for: objectID)
-        if let snapshot { shareSnapshots([snapshot]) } else if parent == nil { coordinator.rowCache.remove([objectID]) }
+        let store = try source(for: objectID)
+        let caches = parent == nil && !store.keepsSnapshotsInMemory
+        if caches, !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
+        let snapshot = try store.snapshot(for: objectID)
+        if let snapshot {
+            shareSnapshots([snapshot], from: store)
+        } else if caches {
+            coordinator.rowCache.remove([objectID])
+        }
         return snapshot
     }
 

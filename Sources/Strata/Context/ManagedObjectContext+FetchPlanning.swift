@@ -69,7 +69,7 @@ extension ManagedObjectContext {
                 guard case .snapshots(let snapshots) = try plan.store.execute(plan.storeRequest(.snapshots)) else {
                     return []
                 }
-                shareSnapshots(snapshots)
+                shareSnapshots(snapshots, from: plan.store)
                 guard loadingValues else { return snapshots.map(cache) }
                 registered.reserveCapacity(registered.count + snapshots.count)
                 return snapshots.map(adopt)
@@ -99,7 +99,7 @@ extension ManagedObjectContext {
                 fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
             guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
-            shareSnapshots(snapshots)
+            shareSnapshots(snapshots, from: store)
             for snapshot in snapshots {
                 let object = object(with: cache(snapshot))
                 candidates.append(object)

@@ -40,10 +40,11 @@ extension ManagedObjectContext {
         return coordinator.stores(forEntity: name)
     }
 
-    /// Keeps `snapshots` in the coordinator's shared cache; a child context's snapshots hold its
-    /// parent's unsaved values, which other contexts must not see, so it keeps none there.
-    func shareSnapshots(_ snapshots: [Snapshot]) {
-        guard parent == nil else { return }
+    /// Keeps `snapshots`, read from `store`, in the coordinator's shared cache; a child
+    /// context's snapshots hold its parent's unsaved values, which other contexts must not see,
+    /// so it keeps none there, and a store that keeps its snapshots in memory needs none there.
+    func shareSnapshots(_ snapshots: [Snapshot], from store: any IncrementalStore) {
+        guard parent == nil, !store.keepsSnapshotsInMemory else { return }
         coordinator.rowCache.store(snapshots.suffix(coordinator.rowCache.capacity))
     }
 

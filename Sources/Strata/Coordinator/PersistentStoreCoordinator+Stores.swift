@@ -110,7 +110,7 @@ extension PersistentStoreCoordinator {
 
     /// The added store with the identifier `identifier`, if any.
     public func store(withIdentifier identifier: String) -> (any IncrementalStore)? {
-        stores.first { $0.identifier == identifier }
+        state.withLock { $0.stores.first { $0.store.identifier == identifier }?.store }
     }
 
     /// Throws ``StoreError/Code/inUse`` when one of `stores` has the identifier or the file of `store`.

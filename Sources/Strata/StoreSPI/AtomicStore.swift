@@ -61,6 +61,11 @@ public protocol AtomicStore: Sendable {
     /// The file's contents; `nil` when the store is new.
     func load() throws -> AtomicStoreContents?
 
+    /// The file's contents as ``load()`` reads them, each snapshot's values held by the slots
+    /// of its entity in `schema` where the store can (``PropertyValues/init(entity:slots:)``),
+    /// which spares the core from looking each value up by name. By default, ``load()``.
+    func load(slotsOf schema: ModelSchema) throws -> AtomicStoreContents?
+
     /// Replaces the file's contents atomically.
     func write(_ contents: AtomicStoreContents) throws
 }
@@ -68,4 +73,7 @@ public protocol AtomicStore: Sendable {
 extension AtomicStore {
     /// Whether the store has a ``url``: a store with a file locks it while open for writing.
     public var locksFile: Bool { url != nil }
+
+    /// The contents ``load()`` reads, their values held by name.
+    public func load(slotsOf schema: ModelSchema) throws -> AtomicStoreContents? { try load() }
 }

@@ -25,6 +25,12 @@ extension AtomicStore {
     }
 }
 
+extension IncrementalStore {
+    /// Whether the store answers ``snapshot(for:)`` from memory, as cheaply as the
+    /// coordinator's row cache would: then the row cache keeps none of its snapshots.
+    var keepsSnapshotsInMemory: Bool { self is AtomicStoreAdapter }
+}
+
 /// Keeps the nodes of an ``AtomicStore`` in memory and answers the incremental SPI from them.
 /// Its state sits under a lock; a save writes the file while holding it, so saves are
 /// serialised and readers never see a half-applied change.
@@ -36,7 +42,7 @@ extension AtomicStore {
 final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
     private struct State: Sendable {
         var metadata: StoreMetadata
-        var nodes: [ObjectID: StoreNode]
+        var nodes: AtomicNodeTable
         var nextReference: Int64
     }
 
@@ -62,7 +68,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         }
         writerLock?.recordFile()
         let contents: AtomicStoreContents
-        if let loaded = try store.load() {
+        if let loaded = try store.load(slotsOf: model.schema) {
             let problems = model.compatibilityProblems(configuration: configuration, metadata: loaded.metadata)
             guard problems.isEmpty else {
                 let place = store.url.map { "'\($0.path)'" } ?? "The \(store.typeName) store"
@@ -90,19 +96,22 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         self.options = request.options
         self.schema = model.schema
         self.entityNames = Set(model.entityNames(inConfiguration: configuration))
-        let nodes = Dictionary(contents.nodes.map { ($0.snapshot.objectID, $0) }, uniquingKeysWith: { _, last in last })
-        self.state = Locked(State(metadata: contents.metadata, nodes: nodes, nextReference: contents.nextReference))
+        self.state = Locked(
+            State(
+                metadata: contents.metadata, nodes: AtomicNodeTable(contents.nodes),
+                nextReference: contents.nextReference))
     }
 
     var metadata: StoreMetadata { state.withLock { $0.metadata } }
 
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
-        let kinds = Set(request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
         let nodes = state.withLock { $0.nodes }
-        var matching = nodes.values.filter { kinds.contains($0.snapshot.objectID.entityName) }
-            .sorted { Self.storageOrder($0.snapshot.objectID, $1.snapshot.objectID) }
-            .map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
+        if request.predicate == nil, request.resultType == .count {
+            return .count(min(max(nodes.count(ofEntities: kinds) - max(request.fetchOffset, 0), 0), request.pageSize))
+        }
+        var matching = nodes.nodes(ofEntities: kinds).map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
         if let predicate = request.predicate { matching = try predicate.filter(matching) }
         if !request.sortDescriptors.isEmpty {
             matching = try FetchSortDescriptor.sorted(matching, by: request.sortDescriptors)
@@ -148,25 +157,26 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
             let stored = state.nodes
             try changes.checkVersions { stored[$0]?.snapshot.version }
             var next = state
-            for change in changes.inserted {
-                next.nodes[change.objectID] = StoreNode(
-                    snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
-                    toManyRelationships: change.toManyRelationships)
-            }
-            for change in changes.updated {
-                guard var node = next.nodes[change.objectID] else { continue }
+            let updated = changes.updated.compactMap { change -> StoreNode? in
+                guard var node = stored[change.objectID] else { return nil }
                 node.snapshot.values = change.values
                 node.snapshot.version += 1
                 node.toManyRelationships.merge(change.toManyRelationships) { _, new in new }
-                next.nodes[change.objectID] = node
+                return node
             }
-            for deletion in changes.deleted { next.nodes[deletion.objectID] = nil }
+            next.nodes.apply(
+                inserted: changes.inserted.map { change in
+                    StoreNode(
+                        snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
+                        toManyRelationships: change.toManyRelationships)
+                },
+                updated: updated, deleted: changes.deleted.map(\.objectID))
             if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
-            let nodes = next.nodes.values.sorted { Self.storageOrder($0.snapshot.objectID, $1.snapshot.objectID) }
             try writerLock?.ensureHeld()
             defer { writerLock?.recordFile() }
             try store.write(
-                AtomicStoreContents(metadata: next.metadata, nodes: nodes, nextReference: next.nextReference))
+                AtomicStoreContents(
+                    metadata: next.metadata, nodes: next.nodes.allNodes, nextReference: next.nextReference))
             state = next
         }
     }
@@ -189,12 +199,4 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         return entity
     }
 
-    /// The order objects are kept in: by entity name, then by reference.
-    private static func storageOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
-        if a.entityName != b.entityName { return a.entityName < b.entityName }
-        switch (a.reference, b.reference) {
-        case (.integer(let x), .integer(let y)): return x < y
-        default: return a.uriString < b.uriString
-        }
-    }
 }

@@ -2,7 +2,7 @@
 /// to the other nodes.
 struct NodeResolver: KeyValueResolving {
     let node: StoreNode
-    let nodes: [ObjectID: StoreNode]
+    let nodes: AtomicNodeTable
     let schema: ModelSchema
 
     func resolvedValue(forKey key: String) -> ResolvedValue? {

@@ -71,4 +71,53 @@ private final class BoxFile: AtomicStore {
                 && error.message.contains("Entity 'Note' has changed")
         }
     }
+
+    @Test func countsHonourOffsetAndLimitWithoutAPredicate() throws {
+        let store = try BoxFile().incrementalStore(model: try InMemoryStoreTests.library())
+        let ids = try store.permanentIDs(forEntities: Array(repeating: "Note", count: 5))
+        try store.save(
+            StoreChangeSet(inserted: ids.map { .init(objectID: $0, values: ["text": "n"], expectedVersion: 0) }))
+        func count(offset: Int, limit: Int?) throws -> Int? {
+            let request = StoreFetchRequest(
+                entityName: "Note", fetchOffset: offset, fetchLimit: limit, resultType: .count)
+            guard case .count(let count) = try store.execute(request) else { return nil }
+            return count
+        }
+        #expect(try count(offset: 0, limit: nil) == 5)
+        #expect(try count(offset: 2, limit: nil) == 3)
+        #expect(try count(offset: 1, limit: 2) == 2)
+        #expect(try count(offset: 7, limit: 2) == 0)
+        guard
+            case .objectIDs(let listed) = try store.execute(
+                StoreFetchRequest(entityName: "Note", resultType: .objectIDs))
+        else { throw StoreError(code: .corrupt, message: "no IDs") }
+        #expect(listed == ids)
+    }
+
+    @Test func itsSnapshotsStayOutOfTheRowCacheAndFaultsReadTheStoresLatest() throws {
+        let coordinator = try PersistentStoreCoordinator(model: try InMemoryStoreTests.library())
+        try coordinator.addStore(type: InMemoryStore.typeName)
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        let id = try writer.performAndWait {
+            let note = try writer.insertNewObject(forEntityName: "Note")
+            try note.setValue("first", forKey: "text")
+            try writer.save()
+            return note.objectID
+        }
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let (count, text) = try reader.performAndWait {
+            (
+                try reader.fetch(FetchRequest<ManagedObject>(entityName: "Note")).count,
+                try reader.object(with: id).value(forKey: "text")
+            )
+        }
+        #expect(count == 1 && text == "first")
+        #expect(coordinator.rowCache.snapshot(for: id, maximumAge: nil) == nil)
+        try writer.performAndWait {
+            try writer.object(with: id).setValue("second", forKey: "text")
+            try writer.save()
+        }
+        let later = ManagedObjectContext(coordinator: coordinator)
+        #expect(try later.performAndWait { try later.object(with: id).value(forKey: "text") } == "second")
+    }
 }
