@@ -7,8 +7,8 @@ import Strata
 /// identifier as the home store.
 enum BinaryStoreEncoder {
     static func encode(_ contents: AtomicStoreContents) -> [UInt8] {
-        let sections = Dictionary(grouping: contents.nodes, by: \.snapshot.objectID.entityName)
-        let entityNames = sections.keys.sorted()
+        let sections = sections(of: contents.nodes)
+        let entityNames = sections.map(\.name)
         var body = BinaryWriter(reservingCapacity: 64 * contents.nodes.count + 4_096)
         body.write(metadata: contents.metadata)
         body.write(signed: contents.nextReference)
@@ -16,11 +16,8 @@ enum BinaryStoreEncoder {
             homeStoreIdentifier: contents.metadata.storeIdentifier, entityNames: entityNames)
         body.write(count: entityNames.count)
         for name in entityNames { body.write(string: name) }
-        for name in entityNames {
-            let nodes = sections[name] ?? []
-            let propertyNames = Set(nodes.flatMap { $0.snapshot.values.keys }).union(
-                nodes.flatMap { $0.toManyRelationships.keys }
-            ).sorted()
+        for (_, nodes) in sections {
+            let propertyNames = propertyNames(of: nodes)
             body.context.propertyNames = propertyNames
             body.write(count: propertyNames.count)
             for property in propertyNames { body.write(string: property) }
@@ -37,5 +34,42 @@ enum BinaryStoreEncoder {
         file.write(raw: body.bytes)
         file.write(fixed: CRC32C.checksum(file.bytes))
         return file.bytes
+    }
+
+    /// The nodes of each entity, entities in name order. Nodes come in storage order (grouped
+    /// by entity, entities in name order), which is taken as it is; other orders are grouped.
+    private static func sections(of nodes: [StoreNode]) -> [(name: String, nodes: ArraySlice<StoreNode>)] {
+        var runs: [(name: String, nodes: ArraySlice<StoreNode>)] = []
+        var start = nodes.startIndex
+        while start < nodes.endIndex {
+            let name = nodes[start].snapshot.objectID.entityName
+            var end = start + 1
+            while end < nodes.endIndex, nodes[end].snapshot.objectID.entityName == name { end += 1 }
+            if let last = runs.last?.name, last >= name {
+                return Dictionary(grouping: nodes, by: \.snapshot.objectID.entityName)
+                    .sorted { $0.key < $1.key }.map { ($0.key, $0.value[...]) }
+            }
+            runs.append((name, nodes[start..<end]))
+            start = end
+        }
+        return runs
+    }
+
+    /// The names of every property `nodes` have a value or members for, in name order.
+    private static func propertyNames(of nodes: ArraySlice<StoreNode>) -> [String] {
+        var names: Set<String> = []
+        var entities: [EntitySchema] = []
+        for node in nodes {
+            if let entity = node.snapshot.values.entity {
+                if !entities.contains(where: { $0 === entity }) {
+                    entities.append(entity)
+                    names.formUnion(entity.slotNames.prefix(entity.persistentSlotCount))
+                }
+            } else {
+                names.formUnion(node.snapshot.values.keys)
+            }
+            for name in node.toManyRelationships.keys { names.insert(name) }
+        }
+        return names.sorted()
     }
 }

@@ -109,4 +109,18 @@ import Testing
         try XMLStore(fileURL: url).write(loaded)
         #expect(try Data(contentsOf: url) == saved)
     }
+
+    @Test func loadingForAModelHoldsValuesByItsSlotsAndReadsTheSameGraph() throws {
+        let url = directory.file("library.xml")
+        let contents = LibraryGraph.contents(authors: 2, booksEach: 3)
+        try XMLStore(fileURL: url).write(contents)
+        let schema = LibraryGraph.model.schema
+        let bySlot = try #require(try XMLStore(fileURL: url).load(slotsOf: schema))
+        let byName = try #require(try XMLStore(fileURL: url).load())
+        #expect(Set(bySlot.nodes) == Set(byName.nodes) && bySlot.nodes.count == 8)
+        for node in bySlot.nodes {
+            let entity = try #require(schema.entitiesByName[node.snapshot.objectID.entityName])
+            #expect(node.snapshot.values.slots(for: entity) != nil)
+        }
+    }
 }

@@ -24,11 +24,26 @@ public struct CRC32C: Sendable, Hashable {
         if contiguous == nil { update(Array(bytes)) }
     }
 
-    /// Adds the bytes of `buffer` to the checksum.
+    /// Adds the bytes of `buffer` to the checksum: eight bytes a step through eight tables
+    /// ("slicing by 8"), then the rest one byte at a time.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         var crc = register
-        Self.table.withUnsafeBufferPointer { table in
-            for byte in buffer { crc = table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8) }
+        Self.tables.withUnsafeBufferPointer { tables in
+            var offset = 0
+            while offset + 8 <= buffer.count {
+                let low = crc ^ UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let high = UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                crc =
+                    tables[7 << 8 | Int(low & 0xFF)] ^ tables[6 << 8 | Int(low >> 8 & 0xFF)]
+                    ^ tables[5 << 8 | Int(low >> 16 & 0xFF)] ^ tables[4 << 8 | Int(low >> 24)]
+                    ^ tables[3 << 8 | Int(high & 0xFF)] ^ tables[2 << 8 | Int(high >> 8 & 0xFF)]
+                    ^ tables[1 << 8 | Int(high >> 16 & 0xFF)] ^ tables[Int(high >> 24)]
+                offset += 8
+            }
+            while offset < buffer.count {
+                crc = tables[Int(UInt8(truncatingIfNeeded: crc) ^ buffer[offset])] ^ (crc >> 8)
+                offset += 1
+            }
         }
         register = crc
     }
@@ -40,8 +55,17 @@ public struct CRC32C: Sendable, Hashable {
         return crc.value
     }
 
-    /// The remainder of each byte value, for processing one byte at a time.
-    private static let table: [UInt32] = (0..<256).map { index in
-        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
-    }
+    /// Eight tables of 256 entries, one after another. The first is the remainder of each byte
+    /// value; entry `i` of table `k` is the remainder of byte `i` followed by `k` zero bytes.
+    private static let tables: [UInt32] = {
+        let first: [UInt32] = (0..<256).map { index in
+            (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        var tables = first
+        for _ in 1..<8 {
+            let previous = tables.suffix(256)
+            tables += previous.map { ($0 >> 8) ^ first[Int($0 & 0xFF)] }
+        }
+        return tables
+    }()
 }

@@ -41,6 +41,11 @@ public struct PropertyValues: Sendable, Hashable, Sequence, ExpressibleByDiction
         return slotted.slots
     }
 
+    /// The entity whose slots hold the values, when they are held by slot; `nil` when they are
+    /// held by name. Values held by `entity`'s slots have exactly its persistent slot names as
+    /// keys.
+    public var entity: EntitySchema? { slotted?.entity }
+
     /// The values with `transform` applied to each, held as these are.
     public func mapValues(_ transform: (AttributeValue) -> AttributeValue) -> PropertyValues {
         var mapped = self

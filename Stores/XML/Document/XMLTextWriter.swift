@@ -71,17 +71,23 @@ final class XMLTextWriter {
 
     /// Starts a new line indented by `depth` steps of four spaces.
     func newline(depth: Int) throws {
-        try check(xmlTextWriterWriteRaw(handle, "\n" + String(repeating: " ", count: 4 * depth)), "a line break")
+        let indent = depth < Self.lineBreaks.count ? Self.lineBreaks[depth] : Self.lineBreak(depth)
+        try check(xmlTextWriterWriteRaw(handle, indent), "a line break")
     }
+
+    /// A line break and the indentation of each depth the store writes.
+    private static let lineBreaks = (0..<6).map(lineBreak)
+
+    private static func lineBreak(_ depth: Int) -> String { "\n" + String(repeating: " ", count: 4 * depth) }
 
     /// Writes everything still buffered to the file.
     func flush() throws {
         try check(xmlTextWriterFlush(handle), "the end of the file")
     }
 
-    private func check(_ status: Int32, _ what: String) throws {
+    private func check(_ status: Int32, _ what: @autoclosure () -> String) throws {
         guard status >= 0 else {
-            throw StoreError(code: .io, message: "Could not write \(what) to '\(path)'.")
+            throw StoreError(code: .io, message: "Could not write \(what()) to '\(path)'.")
         }
     }
 }

@@ -53,6 +53,14 @@ public struct XMLStore: AtomicStore {
         try Self.reading(fileURL) { try XMLStoreReader(typeName: typeName, model: model).read($0) }
     }
 
+    /// Reads the whole file as ``load()`` does, holding each object's values by the slots of
+    /// its entity in `schema` where they are exactly that entity's persistent values.
+    public func load(slotsOf schema: ModelSchema) throws -> AtomicStoreContents? {
+        try Self.reading(fileURL) {
+            try XMLStoreReader(typeName: typeName, model: model, slotSchema: schema).read($0)
+        }
+    }
+
     /// Runs `body` with a reader at the start of the file at `url`; `nil` when there is no
     /// file or it is empty.
     static func reading<T>(_ url: URL, _ body: (XMLTextReader) throws -> T) throws -> T? {

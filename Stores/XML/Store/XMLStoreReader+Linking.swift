@@ -14,6 +14,13 @@ extension XMLStoreReader {
                     message: "'\(path)', line \(object.line): the id z\(object.reference) is used by two objects.")
             }
         }
+        var namespaces: [String: ObjectID.Namespace] = [:]
+        func objectID(_ entityName: String, _ reference: Int64) -> ObjectID {
+            if let namespace = namespaces[entityName] { return ObjectID(namespace, reference: .integer(reference)) }
+            let namespace = ObjectID.Namespace(storeIdentifier: storeIdentifier, entityName: entityName)
+            namespaces[entityName] = namespace
+            return ObjectID(namespace, reference: .integer(reference))
+        }
         return try objects.map { object in
             let entity = names.schema?.entitiesByName[object.entityName]
             func target(_ reference: Int64, of relationship: String) throws -> ObjectID {
@@ -30,8 +37,7 @@ extension XMLStoreReader {
                             "'\(path)', line \(object.line): relationship '\(relationship)' of z\(object.reference) "
                             + "names z\(reference), which is not an object it can hold.")
                 }
-                return ObjectID(
-                    storeIdentifier: storeIdentifier, entityName: targetEntity, reference: .integer(reference))
+                return objectID(targetEntity, reference)
             }
             var values = object.values
             if let entity {
@@ -47,12 +53,24 @@ extension XMLStoreReader {
             for (name, members) in object.toMany { toMany[name] = try members.map { try target($0, of: name) } }
             return StoreNode(
                 snapshot: Snapshot(
-                    objectID: ObjectID(
-                        storeIdentifier: storeIdentifier, entityName: object.entityName,
-                        reference: .integer(object.reference)),
-                    values: values, version: object.version),
+                    objectID: objectID(object.entityName, object.reference),
+                    values: (slotSchema?.entitiesByName[object.entityName] ?? entity).flatMap {
+                        Self.slotted(values, of: $0)
+                    } ?? PropertyValues(values),
+                    version: object.version),
                 toManyRelationships: toMany)
         }
+    }
+
+    /// `values` held by the slots of `entity`, when they are exactly its persistent values.
+    private static func slotted(_ values: [String: AttributeValue], of entity: EntitySchema) -> PropertyValues? {
+        guard values.count == entity.persistentSlotCount else { return nil }
+        var slots = [AttributeValue](repeating: .null, count: values.count)
+        for (name, value) in values {
+            guard let slot = entity.slot(of: name), slot < slots.count else { return nil }
+            slots[slot] = value
+        }
+        return PropertyValues(entity: entity, slots: slots)
     }
 
     /// Whether an object of `entity` can be a member of a relationship to `destination`: it

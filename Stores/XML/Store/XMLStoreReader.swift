@@ -13,6 +13,9 @@ struct XMLStoreReader {
     let typeName: String
     /// The model names are resolved against when the file records none.
     let model: ManagedObjectModel?
+    /// The model whose entities' slots hold the values read, where they fit (see
+    /// ``AtomicStore/load(slotsOf:)``); else the model names are resolved against.
+    var slotSchema: ModelSchema? = nil
 
     /// An object as read, before its relationships are linked.
     struct PendingObject {

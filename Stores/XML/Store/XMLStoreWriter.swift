@@ -24,9 +24,10 @@ struct XMLStoreWriter {
         try writer.newline(depth: 1)
         try writeInfo(contents, to: writer)
         let numbered = try contents.nodes.map { (try reference(of: $0.snapshot.objectID), $0) }
+        var layouts: [String: EntityLayout] = [:]
         for (number, node) in numbered.sorted(by: { $0.0 < $1.0 }) {
             try writer.newline(depth: 1)
-            try writeObject(node, number: number, to: writer)
+            try writeObject(node, number: number, layouts: &layouts, to: writer)
         }
         try writer.newline(depth: 0)
         try writer.end()
@@ -57,30 +58,83 @@ struct XMLStoreWriter {
         try writer.end()
     }
 
-    private func writeObject(_ node: StoreNode, number: Int64, to writer: XMLTextWriter) throws {
+    /// What every object of one entity writes, worked out once per save: its file name, its
+    /// attributes in name order with their slots, file names and types, and its persistent
+    /// relationships in name order.
+    private struct EntityLayout {
+        struct Attribute {
+            let name: String
+            let slot: Int
+            let fileName: String
+            let type: AttributeType
+        }
+
+        struct Relationship {
+            let name: String
+            let fileName: String
+            let isToMany: Bool
+            let destinationFileName: String
+        }
+
+        let entity: EntitySchema
+        let fileName: String
+        let attributes: [Attribute]
+        let relationships: [Relationship]
+
+        init(_ entity: EntitySchema) {
+            self.entity = entity
+            fileName = XMLStoreNames.fileName(ofEntity: entity.name)
+            attributes = entity.slotNames.prefix(entity.persistentSlotCount).enumerated()
+                .compactMap { slot, name in
+                    entity.attributesByName[name].map {
+                        Attribute(
+                            name: name, slot: slot, fileName: XMLStoreNames.fileName(ofProperty: name), type: $0.type)
+                    }
+                }
+                .sorted { $0.name < $1.name }
+            relationships = entity.relationships.filter { !$0.isTransient }
+                .map {
+                    Relationship(
+                        name: $0.name, fileName: XMLStoreNames.fileName(ofProperty: $0.name), isToMany: $0.isToMany,
+                        destinationFileName: XMLStoreNames.fileName(ofEntity: $0.destinationEntityName))
+                }
+                .sorted { $0.name < $1.name }
+        }
+    }
+
+    private func writeObject(
+        _ node: StoreNode, number: Int64, layouts: inout [String: EntityLayout], to writer: XMLTextWriter
+    ) throws {
         let objectID = node.snapshot.objectID
-        let entity = names.schema?.entitiesByName[objectID.entityName]
+        let layout = names.schema?.entitiesByName[objectID.entityName].map { entity in
+            if let known = layouts[entity.name] { return known }
+            let layout = EntityLayout(entity)
+            layouts[entity.name] = layout
+            return layout
+        }
         try writer.start("object")
-        try writer.attribute("type", XMLStoreNames.fileName(ofEntity: objectID.entityName))
+        try writer.attribute("type", layout?.fileName ?? XMLStoreNames.fileName(ofEntity: objectID.entityName))
         try writer.attribute("id", XMLStoreFormat.objectID(number))
         if node.snapshot.version != 1 { try writer.attribute("version", "\(node.snapshot.version)") }
-        for (name, value) in node.snapshot.values.sorted(by: { $0.key < $1.key }) {
-            guard let encoded = XMLAttributeCodec.encode(value, declaredType: entity?.attributesByName[name]?.type)
-            else { continue }
-            try writer.newline(depth: 2)
-            try writer.start("attribute")
-            try writer.attribute("name", XMLStoreNames.fileName(ofProperty: name))
-            try writer.attribute("type", encoded.typeName)
-            if encoded.isBase64 { try writer.attribute("encoding", "base64") }
-            try writer.text(encoded.text)
-            try writer.end()
+        if let layout, let slots = node.snapshot.values.slots(for: layout.entity) {
+            for attribute in layout.attributes {
+                guard let encoded = XMLAttributeCodec.encode(slots[attribute.slot], declaredType: attribute.type)
+                else { continue }
+                try writeAttribute(encoded, fileName: attribute.fileName, to: writer)
+            }
+        } else {
+            for (name, value) in node.snapshot.values.sorted(by: { $0.key < $1.key }) {
+                let type = layout?.entity.attributesByName[name]?.type
+                guard let encoded = XMLAttributeCodec.encode(value, declaredType: type) else { continue }
+                try writeAttribute(encoded, fileName: XMLStoreNames.fileName(ofProperty: name), to: writer)
+            }
         }
-        for relationship in try relationships(of: node, entity: entity) {
+        for relationship in try relationships(of: node, layout: layout) {
             try writer.newline(depth: 2)
             try writer.start("relationship")
-            try writer.attribute("name", XMLStoreNames.fileName(ofProperty: relationship.name))
+            try writer.attribute("name", relationship.fileName)
             try writer.attribute("type", relationship.isToMany ? XMLStoreFormat.toMany : XMLStoreFormat.toOne)
-            try writer.attribute("destination", XMLStoreNames.fileName(ofEntity: relationship.destination))
+            try writer.attribute("destination", relationship.destinationFileName)
             if !relationship.members.isEmpty {
                 try writer.attribute(
                     "idrefs",
@@ -93,21 +147,30 @@ struct XMLStoreWriter {
         try writer.end()
     }
 
+    private func writeAttribute(_ encoded: XMLAttributeText, fileName: String, to writer: XMLTextWriter) throws {
+        try writer.newline(depth: 2)
+        try writer.start("attribute")
+        try writer.attribute("name", fileName)
+        try writer.attribute("type", encoded.typeName)
+        if encoded.isBase64 { try writer.attribute("encoding", "base64") }
+        try writer.text(encoded.text)
+        try writer.end()
+    }
+
     /// One `<relationship>` element's contents.
     private struct RelationshipElement {
-        var name: String
+        var fileName: String
         var isToMany: Bool
-        var destination: String
+        var destinationFileName: String
         var members: [ObjectID]
     }
 
     /// The relationships of `node` in name order: with a model, every persistent relationship
     /// of its entity, empty ones included (Core Data writes those too); without one, the to-one
     /// references in the snapshot and the to-many lists it has.
-    private func relationships(of node: StoreNode, entity: EntitySchema?) throws -> [RelationshipElement] {
-        var elements: [RelationshipElement] = []
-        if let entity {
-            for relationship in entity.relationships where !relationship.isTransient {
+    private func relationships(of node: StoreNode, layout: EntityLayout?) throws -> [RelationshipElement] {
+        if let layout {
+            return layout.relationships.map { relationship in
                 let members: [ObjectID]
                 if relationship.isToMany {
                     members = node.toManyRelationships[relationship.name] ?? []
@@ -116,23 +179,28 @@ struct XMLStoreWriter {
                 } else {
                     members = []
                 }
-                elements.append(
-                    RelationshipElement(
-                        name: relationship.name, isToMany: relationship.isToMany,
-                        destination: relationship.destinationEntityName, members: members))
-            }
-        } else {
-            for case (let name, .objectID(let target)) in node.snapshot.values {
-                elements.append(
-                    RelationshipElement(name: name, isToMany: false, destination: target.entityName, members: [target]))
-            }
-            for (name, members) in node.toManyRelationships {
-                guard let first = members.first else { continue }
-                elements.append(
-                    RelationshipElement(name: name, isToMany: true, destination: first.entityName, members: members))
+                return RelationshipElement(
+                    fileName: relationship.fileName, isToMany: relationship.isToMany,
+                    destinationFileName: relationship.destinationFileName, members: members)
             }
         }
-        return elements.sorted { $0.name < $1.name }
+        var elements: [(name: String, element: RelationshipElement)] = []
+        for case (let name, .objectID(let target)) in node.snapshot.values {
+            elements.append((name, element(name, isToMany: false, destination: target.entityName, members: [target])))
+        }
+        for (name, members) in node.toManyRelationships {
+            guard let first = members.first else { continue }
+            elements.append((name, element(name, isToMany: true, destination: first.entityName, members: members)))
+        }
+        return elements.sorted { $0.name < $1.name }.map(\.element)
+    }
+
+    private func element(_ name: String, isToMany: Bool, destination: String, members: [ObjectID])
+        -> RelationshipElement
+    {
+        RelationshipElement(
+            fileName: XMLStoreNames.fileName(ofProperty: name), isToMany: isToMany,
+            destinationFileName: XMLStoreNames.fileName(ofEntity: destination), members: members)
     }
 
     private func reference(of objectID: ObjectID) throws -> Int64 {

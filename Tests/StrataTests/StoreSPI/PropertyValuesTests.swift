@@ -35,6 +35,7 @@ import Testing
         #expect(slotted == named && slotted.hashValue == named.hashValue)
         #expect(slotted.dictionary == named.dictionary)
         #expect(slotted.slots(for: car) != nil && named.slots(for: car) == nil)
+        #expect(slotted.entity === car && named.entity == nil)
         #expect(Array(slotted.map(\.key)) == car.slotNames)
     }
 
