@@ -36,6 +36,12 @@ struct AtomicNodeTable: Sendable {
         return sections[position.section].nodes[position.index]
     }
 
+    /// The snapshot of the node of `objectID`, if the table has it, read in place.
+    func snapshot(of objectID: ObjectID) -> Snapshot? {
+        guard let position = positions[objectID] else { return nil }
+        return sections[position.section].nodes[position.index]?.snapshot
+    }
+
     /// How many nodes the entities named `entityNames` have.
     func count(ofEntities entityNames: some Sequence<String>) -> Int {
         entityNames.reduce(0) { total, name in total + (sectionNumbers[name].map { sections[$0].count } ?? 0) }

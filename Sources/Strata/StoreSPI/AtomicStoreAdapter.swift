@@ -125,7 +125,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
     }
 
     func snapshot(for objectID: ObjectID) throws -> Snapshot? {
-        state.withLock { $0.nodes[objectID]?.snapshot }
+        state.withLock { $0.nodes.snapshot(of: objectID) }
     }
 
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
