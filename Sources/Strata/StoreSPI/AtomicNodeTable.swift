@@ -49,11 +49,20 @@ struct AtomicNodeTable: Sendable {
 
     /// The nodes of the entities named `entityNames`, in storage order.
     func nodes(ofEntities entityNames: some Sequence<String>) -> [StoreNode] {
-        var listed: [StoreNode] = []
+        list(ofEntities: entityNames) { $0 }
+    }
+
+    /// The snapshots of the nodes of the entities named `entityNames`, in storage order.
+    func snapshots(ofEntities entityNames: some Sequence<String>) -> [Snapshot] {
+        list(ofEntities: entityNames) { $0.snapshot }
+    }
+
+    private func list<Item>(ofEntities entityNames: some Sequence<String>, _ item: (StoreNode) -> Item) -> [Item] {
+        var listed: [Item] = []
         listed.reserveCapacity(count(ofEntities: entityNames))
         for name in Set(entityNames).sorted() {
             guard let number = sectionNumbers[name] else { continue }
-            for case let node? in sections[number].nodes { listed.append(node) }
+            for case let node? in sections[number].nodes { listed.append(item(node)) }
         }
         return listed
     }

@@ -111,6 +111,11 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         if request.predicate == nil, request.resultType == .count {
             return .count(min(max(nodes.count(ofEntities: kinds) - max(request.fetchOffset, 0), 0), request.pageSize))
         }
+        guard request.predicate != nil || !request.sortDescriptors.isEmpty else {
+            let page = nodes.snapshots(ofEntities: kinds).dropFirst(max(request.fetchOffset, 0))
+                .prefix(request.pageSize)
+            return request.resultType == .objectIDs ? .objectIDs(page.map(\.objectID)) : .snapshots(Array(page))
+        }
         var matching = nodes.nodes(ofEntities: kinds).map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
         if let predicate = request.predicate { matching = try predicate.filter(matching) }
         if !request.sortDescriptors.isEmpty {
