@@ -51,4 +51,13 @@ import Testing
         #expect(outcome.error.contains("damaged.binary"))
         #expect(outcome.error.split(separator: "\n").count == 1)
     }
+
+    @Test func dumpingAnSQLiteStoreLeavesItsFolderAsItFoundIt() throws {
+        let directory = try TemporaryDirectory()
+        let url = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        let outcome = try StrataProcess.run(["dump", url.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
+    }
 }

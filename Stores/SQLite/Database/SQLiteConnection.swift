@@ -5,7 +5,10 @@ import CStrataSQLite
 final class SQLiteConnection {
     /// How a connection opens its file.
     enum Mode: Sendable {
-        /// Read only; the file must exist.
+        /// Read only; the file must exist. The file is opened for writing when the system allows
+        /// it, with `PRAGMA query_only` refusing every change: only a connection that may write
+        /// removes a WAL store's `-wal` and `-shm` files when it is the last to close, so that
+        /// reading a store leaves its folder as it was. Without write access it opens read-only.
         case readOnly
         /// Read and write; the file must exist.
         case readWrite
@@ -15,8 +18,7 @@ final class SQLiteConnection {
         fileprivate var flags: Int32 {
             let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
             switch self {
-            case .readOnly: return base | SQLITE_OPEN_READONLY
-            case .readWrite: return base | SQLITE_OPEN_READWRITE
+            case .readOnly, .readWrite: return base | SQLITE_OPEN_READWRITE
             case .readWriteCreate: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             }
         }
@@ -40,6 +42,7 @@ final class SQLiteConnection {
         self.path = path
         self.handle = connection
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
+        if mode == .readOnly { try execute(script: "PRAGMA query_only = 1") }
     }
 
     deinit {

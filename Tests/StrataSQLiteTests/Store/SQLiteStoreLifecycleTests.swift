@@ -34,6 +34,24 @@ import Testing
         #expect(throws: StoreError.self) { _ = try count(stillOpen) }
     }
 
+    @Test func readingAStoreReadOnlyLeavesItsFolderAsItFoundIt() throws {
+        let url = directory.file("kept.sqlite")
+        try {
+            let writer = try coordinator()
+            try ContentionModel.writeEntries(3, as: "x", into: try writer.addStore(type: "SQLite", at: url))
+        }()
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        try {
+            let reader = try coordinator()
+            let store = try reader.addStore(type: "SQLite", at: url, options: StoreOptions(isReadOnly: true))
+            #expect(try count(store) == .count(3))
+            #expect(throws: StoreError.self) { try ContentionModel.writeEntries(1, as: "y", into: store) }
+            #expect(try reader.metadataForStore(type: "SQLite", at: url) != nil)
+            try reader.remove(store)
+        }()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
+    }
+
     @Test func destroyingLeavesAFileThatIsNotSQLiteAlone() throws {
         let url = directory.file("notes.sqlite")
         let bytes = Data(repeating: 0x2A, count: 4096)
