@@ -43,7 +43,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     }
 
     /// The category's checks.
-    var checks: [ConformanceCheck] {
+    public var checks: [ConformanceCheck] {
         switch self {
         case .lifecycle: LifecycleChecks.all
         case .identity: IdentityChecks.all

@@ -112,7 +112,10 @@ public struct ConformanceSuite: Sendable {
     }
 
     /// Runs every check and returns the report.
-    public func run() -> ConformanceReport {
+    public func run() -> ConformanceReport { run(checks) }
+
+    /// Runs `checks`, in the order given, and returns their report.
+    public func run(_ checks: [ConformanceCheck]) -> ConformanceReport {
         ConformanceReport(suite: self, declaredCapabilities: declaredCapabilities(), results: checks.map(run))
     }
 
