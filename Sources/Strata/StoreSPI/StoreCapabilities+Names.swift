@@ -1,11 +1,8 @@
 extension StoreCapabilities: CustomStringConvertible {
     /// Every capability with its name, in declaration order.
     public static let named: [(name: String, capability: StoreCapabilities)] = [
-        ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
-        ("batchOperations", .batchOperations), ("rTreeIndexes", .rTreeIndexes),
         ("concurrentReaders", .concurrentReaders), ("multiProcessAccess", .multiProcessAccess),
-        ("fullTextSearch", .fullTextSearch), ("relaxedDurability", .relaxedDurability),
-        ("externalBinaryStorage", .externalBinaryStorage),
+        ("relaxedDurability", .relaxedDurability),
     ]
 
     /// The names of the capabilities in the set, in declaration order.
