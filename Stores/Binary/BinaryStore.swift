@@ -34,6 +34,8 @@ public struct BinaryStore: AtomicStore {
 
     public func load() throws -> AtomicStoreContents? { try load(slotsOf: nil) }
 
+    /// Reads the file as ``load()`` does, holding each record's values by the slots of its
+    /// entity in `schema` when they are exactly that entity's persistent values.
     public func load(slotsOf schema: ModelSchema) throws -> AtomicStoreContents? {
         try load(slotsOf: Optional(schema))
     }

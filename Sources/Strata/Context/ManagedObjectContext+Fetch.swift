@@ -95,16 +95,15 @@ extension ManagedObjectContext {
 
     /// The stored snapshot of `objectID`: from the coordinator's shared cache when one is there
     /// and ``stalenessInterval`` accepts its age (and `fresh` is off), else from its store,
-    /// which then refreshes the cache. `nil` when the store no longer has the object. A store
-    /// that keeps its snapshots in memory is always asked: the cache holds none of its.
+    /// which then refreshes the cache (unless it keeps its snapshots in memory). `nil` when the
+    /// store no longer has the object.
     func storedSnapshot(of objectID: ObjectID, fresh: Bool = false) throws -> Snapshot? {
+        if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
         let store = try source(for: objectID)
-        let caches = parent == nil && !store.keepsSnapshotsInMemory
-        if caches, !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
         let snapshot = try store.snapshot(for: objectID)
         if let snapshot {
             shareSnapshots([snapshot], from: store)
-        } else if caches {
+        } else if parent == nil {
             coordinator.rowCache.remove([objectID])
         }
         return snapshot

@@ -41,6 +41,20 @@ public struct PropertyValues: Sendable, Hashable, Sequence, ExpressibleByDiction
         return slotted.slots
     }
 
+    /// These values held by the slots of `entity` when their keys are exactly its persistent
+    /// slot names (``EntitySchema/slotNames``, the first ``EntitySchema/persistentSlotCount``);
+    /// otherwise these values as they are. A store that reads values by name calls it once per
+    /// object, so that the core loads them without looking each one up.
+    public func bySlots(of entity: EntitySchema) -> PropertyValues {
+        guard case .named(let values) = storage, values.count == entity.persistentSlotCount else { return self }
+        var slots = [AttributeValue](repeating: .null, count: values.count)
+        for (name, value) in values {
+            guard let slot = entity.slot(of: name), slot < slots.count else { return self }
+            slots[slot] = value
+        }
+        return PropertyValues(entity: entity, slots: slots)
+    }
+
     /// The entity whose slots hold the values, when they are held by slot; `nil` when they are
     /// held by name. Values held by `entity`'s slots have exactly its persistent slot names as
     /// keys.

@@ -59,11 +59,8 @@ enum SQLiteStoreFile {
         } catch let error as SQLiteError {
             throw fail(error, "opening")
         }
-        let readOnly = request.options.isReadOnly
         let pool = SQLiteConnectionPool(writer: writer, maximumReaders: settings.poolSize) {
-            let reader = try connection(path: path, readOnly: readOnly, settings: settings, create: false)
-            try reader.execute(script: "PRAGMA query_only = 1")
-            return reader
+            try connection(path: path, readOnly: true, settings: settings, create: false)
         }
         return SQLiteStore(
             request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL)

@@ -54,23 +54,12 @@ extension XMLStoreReader {
             return StoreNode(
                 snapshot: Snapshot(
                     objectID: objectID(object.entityName, object.reference),
-                    values: (slotSchema?.entitiesByName[object.entityName] ?? entity).flatMap {
-                        Self.slotted(values, of: $0)
+                    values: (slotSchema?.entitiesByName[object.entityName] ?? entity).map {
+                        PropertyValues(values).bySlots(of: $0)
                     } ?? PropertyValues(values),
                     version: object.version),
                 toManyRelationships: toMany)
         }
-    }
-
-    /// `values` held by the slots of `entity`, when they are exactly its persistent values.
-    private static func slotted(_ values: [String: AttributeValue], of entity: EntitySchema) -> PropertyValues? {
-        guard values.count == entity.persistentSlotCount else { return nil }
-        var slots = [AttributeValue](repeating: .null, count: values.count)
-        for (name, value) in values {
-            guard let slot = entity.slot(of: name), slot < slots.count else { return nil }
-            slots[slot] = value
-        }
-        return PropertyValues(entity: entity, slots: slots)
     }
 
     /// Whether an object of `entity` can be a member of a relationship to `destination`: it

@@ -74,6 +74,13 @@ struct XMLStoreWriter {
             let fileName: String
             let isToMany: Bool
             let destinationFileName: String
+
+            init(name: String, isToMany: Bool, destination: String) {
+                self.name = name
+                fileName = XMLStoreNames.fileName(ofProperty: name)
+                self.isToMany = isToMany
+                destinationFileName = XMLStoreNames.fileName(ofEntity: destination)
+            }
         }
 
         let entity: EntitySchema
@@ -93,11 +100,7 @@ struct XMLStoreWriter {
                 }
                 .sorted { $0.name < $1.name }
             relationships = entity.relationships.filter { !$0.isTransient }
-                .map {
-                    Relationship(
-                        name: $0.name, fileName: XMLStoreNames.fileName(ofProperty: $0.name), isToMany: $0.isToMany,
-                        destinationFileName: XMLStoreNames.fileName(ofEntity: $0.destinationEntityName))
-                }
+                .map { Relationship(name: $0.name, isToMany: $0.isToMany, destination: $0.destinationEntityName) }
                 .sorted { $0.name < $1.name }
         }
     }
@@ -106,12 +109,7 @@ struct XMLStoreWriter {
         _ node: StoreNode, number: Int64, layouts: inout [String: EntityLayout], to writer: XMLTextWriter
     ) throws {
         let objectID = node.snapshot.objectID
-        let layout = names.schema?.entitiesByName[objectID.entityName].map { entity in
-            if let known = layouts[entity.name] { return known }
-            let layout = EntityLayout(entity)
-            layouts[entity.name] = layout
-            return layout
-        }
+        let layout = layout(of: objectID.entityName, in: &layouts)
         try writer.start("object")
         try writer.attribute("type", layout?.fileName ?? XMLStoreNames.fileName(ofEntity: objectID.entityName))
         try writer.attribute("id", XMLStoreFormat.objectID(number))
@@ -129,17 +127,15 @@ struct XMLStoreWriter {
                 try writeAttribute(encoded, fileName: XMLStoreNames.fileName(ofProperty: name), to: writer)
             }
         }
-        for relationship in try relationships(of: node, layout: layout) {
+        for (relationship, members) in relationships(of: node, layout: layout) {
             try writer.newline(depth: 2)
             try writer.start("relationship")
             try writer.attribute("name", relationship.fileName)
             try writer.attribute("type", relationship.isToMany ? XMLStoreFormat.toMany : XMLStoreFormat.toOne)
             try writer.attribute("destination", relationship.destinationFileName)
-            if !relationship.members.isEmpty {
+            if !members.isEmpty {
                 try writer.attribute(
-                    "idrefs",
-                    try relationship.members.map { XMLStoreFormat.objectID(try reference(of: $0)) }
-                        .joined(separator: " "))
+                    "idrefs", try members.map { XMLStoreFormat.objectID(try reference(of: $0)) }.joined(separator: " "))
             }
             try writer.end()
         }
@@ -157,50 +153,39 @@ struct XMLStoreWriter {
         try writer.end()
     }
 
-    /// One `<relationship>` element's contents.
-    private struct RelationshipElement {
-        var fileName: String
-        var isToMany: Bool
-        var destinationFileName: String
-        var members: [ObjectID]
+    /// The layout of `entityName`'s objects, worked out on first use; `nil` without a model.
+    private func layout(of entityName: String, in layouts: inout [String: EntityLayout]) -> EntityLayout? {
+        if let known = layouts[entityName] { return known }
+        guard let entity = names.schema?.entitiesByName[entityName] else { return nil }
+        let layout = EntityLayout(entity)
+        layouts[entityName] = layout
+        return layout
     }
 
-    /// The relationships of `node` in name order: with a model, every persistent relationship
-    /// of its entity, empty ones included (Core Data writes those too); without one, the to-one
-    /// references in the snapshot and the to-many lists it has.
-    private func relationships(of node: StoreNode, layout: EntityLayout?) throws -> [RelationshipElement] {
+    /// The relationships of `node` in name order, with their members: with a model, every
+    /// persistent relationship of its entity, empty ones included (Core Data writes those too);
+    /// without one, the to-one references in the snapshot and the to-many lists it has.
+    private func relationships(
+        of node: StoreNode, layout: EntityLayout?
+    ) -> [(relationship: EntityLayout.Relationship, members: [ObjectID])] {
         if let layout {
             return layout.relationships.map { relationship in
-                let members: [ObjectID]
-                if relationship.isToMany {
-                    members = node.toManyRelationships[relationship.name] ?? []
-                } else if case .objectID(let target) = node.snapshot.values[relationship.name] {
-                    members = [target]
-                } else {
-                    members = []
+                if relationship.isToMany { return (relationship, node.toManyRelationships[relationship.name] ?? []) }
+                guard case .objectID(let target) = node.snapshot.values[relationship.name] else {
+                    return (relationship, [])
                 }
-                return RelationshipElement(
-                    fileName: relationship.fileName, isToMany: relationship.isToMany,
-                    destinationFileName: relationship.destinationFileName, members: members)
+                return (relationship, [target])
             }
         }
-        var elements: [(name: String, element: RelationshipElement)] = []
+        var found: [(relationship: EntityLayout.Relationship, members: [ObjectID])] = []
         for case (let name, .objectID(let target)) in node.snapshot.values {
-            elements.append((name, element(name, isToMany: false, destination: target.entityName, members: [target])))
+            found.append((.init(name: name, isToMany: false, destination: target.entityName), [target]))
         }
         for (name, members) in node.toManyRelationships {
             guard let first = members.first else { continue }
-            elements.append((name, element(name, isToMany: true, destination: first.entityName, members: members)))
+            found.append((.init(name: name, isToMany: true, destination: first.entityName), members))
         }
-        return elements.sorted { $0.name < $1.name }.map(\.element)
-    }
-
-    private func element(_ name: String, isToMany: Bool, destination: String, members: [ObjectID])
-        -> RelationshipElement
-    {
-        RelationshipElement(
-            fileName: XMLStoreNames.fileName(ofProperty: name), isToMany: isToMany,
-            destinationFileName: XMLStoreNames.fileName(ofEntity: destination), members: members)
+        return found.sorted { $0.relationship.name < $1.relationship.name }
     }
 
     private func reference(of objectID: ObjectID) throws -> Int64 {

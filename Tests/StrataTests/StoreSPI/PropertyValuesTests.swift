@@ -71,4 +71,19 @@ import Testing
         #expect(bySlot == byName)
         #expect(Set([bySlot, byName]).count == 1)
     }
+
+    @Test func valuesByNameMoveIntoSlotsOnlyWhenTheyAreExactlyTheEntitysPersistentValues() {
+        let owner = ObjectID(storeIdentifier: "S", entityName: "Person", reference: .integer(3))
+        let named = PropertyValues([
+            "numberPlate": "AB-12", "built": .null, "seats": .integer16(4), "price": .null, "owner": .objectID(owner),
+        ])
+        let moved = named.bySlots(of: car)
+        #expect(moved == named && moved.slots(for: car)?[car.slot(of: "seats") ?? 0] == .integer16(4))
+        var missing = named
+        missing["price"] = nil
+        #expect(missing.bySlots(of: car).slots(for: car) == nil && missing.bySlots(of: car) == missing)
+        var unknown = missing
+        unknown["colour"] = "red"
+        #expect(unknown.bySlots(of: car).slots(for: car) == nil)
+    }
 }
