@@ -30,6 +30,9 @@ final class CheckStack {
     /// Saves the context.
     func save() throws { try run { try context.save() } }
 
+    /// Saves `changes` to the store through the coordinator, as a context's save does.
+    func save(_ changes: StoreChangeSet) throws { try coordinator.save(changes, to: store) }
+
     /// A fetch request for `entity`.
     func request(
         _ entity: String, where format: String? = nil, arguments: [any PredicateArgument] = [],

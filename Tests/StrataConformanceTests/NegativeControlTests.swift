@@ -37,8 +37,8 @@ import Testing
             "I.mixedSaveAppliesEverything", "R.graph.mixed", "R.records.mixed", "R.records.paged",
         ],
         .writesInsertsFirst: [
-            "I.conflictListsEveryObject", "I.invalidValue.last", "I.invalidValue.middle", "I.missingDeletion.first",
-            "I.missingDeletion.last", "I.missingDeletion.middle", "I.staleVersion.first", "I.staleVersion.last",
+            "I.conflictListsEveryObject", "I.missingDeletion.first", "I.missingDeletion.last",
+            "I.missingDeletion.middle", "I.staleVersion.first", "I.staleVersion.last",
             "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.deleteOfDeletedObjectConflicts",
             "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
         ],

@@ -41,7 +41,7 @@ enum ErrorChecks {
             let id = ObjectID(storeIdentifier: stack.store.identifier, entityName: "Person", reference: .integer(1))
             let change = StoreChangeSet.ObjectChange(objectID: id, values: ["serial": 1], expectedVersion: 0)
             try expectStoreError(.unknownEntity, naming: "Person") {
-                try stack.store.save(StoreChangeSet(inserted: [change]))
+                try stack.save(StoreChangeSet(inserted: [change]))
             }
         }
     }
@@ -85,7 +85,7 @@ enum ErrorChecks {
             let change = StoreChangeSet.ObjectChange(
                 objectID: id, values: ["serial": 1, "int16": "sixteen"], expectedVersion: 0)
             try expectStoreError(.invalidChange, naming: "int16") {
-                try stack.store.save(StoreChangeSet(inserted: [change]))
+                try stack.save(StoreChangeSet(inserted: [change]))
             }
             try expect(try stack.store.snapshot(for: id) == nil, "The refused insert of \(id) was written.")
         }
@@ -99,7 +99,7 @@ enum ErrorChecks {
             let change = StoreChangeSet.ObjectChange(
                 objectID: id, values: ["serial": 1, "colour": "red"], expectedVersion: 0)
             try expectStoreError(.invalidChange, naming: "colour") {
-                try stack.store.save(StoreChangeSet(inserted: [change]))
+                try stack.save(StoreChangeSet(inserted: [change]))
             }
         }
     }
@@ -140,7 +140,7 @@ enum ErrorChecks {
             let change = StoreChangeSet.ObjectChange(
                 objectID: ids[0], values: ["serial": 1], toManyRelationships: ["members": [ids[1]]], expectedVersion: 0)
             try expectStoreError(.invalidChange, naming: "members") {
-                try stack.store.save(StoreChangeSet(inserted: [change]))
+                try stack.save(StoreChangeSet(inserted: [change]))
             }
             try expect(try stack.store.snapshot(for: ids[0]) == nil, "The refused insert of \(ids[0]) was written.")
         }
@@ -161,7 +161,7 @@ enum ErrorChecks {
             try expectStoreError(.readOnly, naming: name) {
                 let id = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])[0]
                 let change = StoreChangeSet.ObjectChange(objectID: id, values: ["serial": 2], expectedVersion: 0)
-                try stack.store.save(StoreChangeSet(inserted: [change]))
+                try stack.save(StoreChangeSet(inserted: [change]))
             }
         }
     }
@@ -173,7 +173,7 @@ enum ErrorChecks {
     ) throws {
         let change = StoreChangeSet.ObjectChange(objectID: id, values: values, expectedVersion: 0)
         try expectStoreError(.invalidChange, naming: subject) {
-            try stack.store.save(StoreChangeSet(inserted: [change]))
+            try stack.save(StoreChangeSet(inserted: [change]))
         }
         let stored = try stack.objects(id.entityName).map(\.objectID)
         try expect(stored.isEmpty, "The refused insert of \(id) left objects behind: \(stored).")

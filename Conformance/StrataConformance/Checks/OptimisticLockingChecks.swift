@@ -23,7 +23,7 @@ enum OptimisticLockingChecks {
         let ids: [ObjectID] = try harness.withStore { stack in
             let saved = try stack.saveSamples(1...2)
             let id = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])[0]
-            try stack.store.save(
+            try stack.save(
                 StoreChangeSet(inserted: [.init(objectID: id, values: ["serial": 3], expectedVersion: 0)]))
             try expectVersions(saved + [id], [1, 1, 1], in: stack, "after inserting")
             return saved + [id]
@@ -53,7 +53,7 @@ enum OptimisticLockingChecks {
         let id: ObjectID = try harness.withStore { stack in
             let id = try stack.saveSamples(1...1)[0]
             let stored = try require(try stack.store.snapshot(for: id), "The saved Sample \(id) has no snapshot.")
-            try stack.store.save(
+            try stack.save(
                 StoreChangeSet(updated: [.init(objectID: id, values: stored.values, expectedVersion: 1)]))
             try expectVersions([id], [2], in: stack, "after an update with unchanged values")
             return id
@@ -200,7 +200,7 @@ enum OptimisticLockingChecks {
             let before = try require(try stack.store.snapshot(for: id), "The saved Sample \(id) has no snapshot.")
             try expectEqual(before.version, 2, "The version of \(id) after two saves")
             do {
-                try stack.store.save(make(before))
+                try stack.save(make(before))
                 throw CheckFailure("A change to \(id) expecting version \(expected), stored 2, was saved.")
             } catch let error as StoreError where error.code == .conflict {
                 let wanted = StoreError.Conflict(objectID: id, expectedVersion: expected, storedVersion: 2)

@@ -391,7 +391,7 @@ enum RelationshipChecks {
                         ],
                         toManyRelationships: ["friends": [], "reports": []], expectedVersion: 0))
             }
-            try stack.store.save(StoreChangeSet(inserted: inserted))
+            try stack.save(StoreChangeSet(inserted: inserted))
             return Named(Dictionary(uniqueKeysWithValues: zip(["Engines"] + names, ids)))
         }
         try harness.withStore(configuration: ConformanceModel.graph) { stack in

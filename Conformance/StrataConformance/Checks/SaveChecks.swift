@@ -54,7 +54,7 @@ enum SaveChecks {
                     case .last: changes.updated.append(bad)
                     }
                     try ErrorChecks.expectStoreError(.invalidChange, naming: "int16") {
-                        try stack.store.save(changes)
+                        try stack.save(changes)
                     }
                 case .staleVersion:
                     let stale = try fixture.twice[0]
@@ -66,7 +66,7 @@ enum SaveChecks {
                     }
                     try expectConflicts(
                         [.init(objectID: stale.objectID, expectedVersion: 1, storedVersion: 2)], of: description
-                    ) { try stack.store.save(changes) }
+                    ) { try stack.save(changes) }
                 case .missingDeletion:
                     let gone = StoreChangeSet.Deletion(objectID: fixture.gone[0], expectedVersion: 1)
                     switch position {
@@ -76,7 +76,7 @@ enum SaveChecks {
                     }
                     try expectConflicts(
                         [.init(objectID: gone.objectID, expectedVersion: 1, storedVersion: nil)], of: description
-                    ) { try stack.store.save(changes) }
+                    ) { try stack.save(changes) }
                 }
                 try fixture.expectUnchanged(stack, after: description, inserted: changes.inserted.map(\.objectID))
                 return (fixture, changes.inserted.map(\.objectID))
@@ -94,7 +94,7 @@ enum SaveChecks {
         let (fixture, changes) = try harness.withStore { stack in
             let fixture = try Fixture(stack)
             let changes = try fixture.validChanges(stack)
-            try stack.store.save(changes)
+            try stack.save(changes)
             return (fixture, changes)
         }
         try harness.withStore { stack in
@@ -141,7 +141,7 @@ enum SaveChecks {
             let two = try fixture.sample(2)
             var updated = two.values
             updated["string"] = "updated by slot"
-            try stack.store.save(
+            try stack.save(
                 StoreChangeSet(
                     inserted: [.init(objectID: id, values: bySlot(inserted), expectedVersion: 0)],
                     updated: [.init(objectID: two.objectID, values: bySlot(updated), expectedVersion: two.version)]))
@@ -188,7 +188,7 @@ enum SaveChecks {
                     .init(objectID: second.objectID, expectedVersion: 1, storedVersion: 2),
                     .init(objectID: fixture.gone[1], expectedVersion: 1, storedVersion: nil),
                 ], of: "the save with five conflicting objects"
-            ) { try stack.store.save(changes) }
+            ) { try stack.save(changes) }
             try fixture.expectUnchanged(
                 stack, after: "the save with five conflicts", inserted: changes.inserted.map(\.objectID))
             return (fixture, changes.inserted.map(\.objectID))
@@ -205,11 +205,11 @@ enum SaveChecks {
         let kept: [String: AttributeValue] = ["owner": "Ada", "revision": .integer64(1)]
         try harness.withStore { stack in
             let fixture = try Fixture(stack)
-            try stack.store.save(StoreChangeSet(userInfo: kept))
+            try stack.save(StoreChangeSet(userInfo: kept))
             var changes = try fixture.validChanges(stack)
             changes.userInfo = ["owner": "Bo", "revision": .integer64(2), "added": true]
             changes.updated.append(fixture.update(try fixture.twice[0], expecting: 1))
-            try expectError("a StoreError with code conflict", { try stack.store.save(changes) }) { error in
+            try expectError("a StoreError with code conflict", { try stack.save(changes) }) { error in
                 (error as? StoreError)?.code == .conflict
             }
             try expectEqual(stack.store.metadata.userInfo, kept, "The user keys after a conflicting save")
@@ -227,8 +227,8 @@ enum SaveChecks {
         let keys: [String: AttributeValue] = ["owner": "Ada", "ratio": .double(0.5)]
         let fixture = try harness.withStore { stack in
             let fixture = try Fixture(stack)
-            try stack.store.save(StoreChangeSet(userInfo: ["owner": "Bo", "old": true]))
-            try stack.store.save(StoreChangeSet(userInfo: keys))
+            try stack.save(StoreChangeSet(userInfo: ["owner": "Bo", "old": true]))
+            try stack.save(StoreChangeSet(userInfo: keys))
             return fixture
         }
         try harness.withStore { stack in

@@ -110,7 +110,12 @@ extension ManagedObjectContext {
         var attempts = 0
         while true {
             do {
-                try share.store.save(share.changeSet())
+                if share.store === parentStore {
+                    // The parent validates the changes when it saves them to its stores.
+                    try share.store.save(share.changeSet())
+                } else {
+                    try coordinator.save(share.changeSet(), to: share.store)
+                }
                 break
             } catch let error as StoreError where error.code == .conflict {
                 coordinator.rowCache.remove(error.conflicts.map(\.objectID))

@@ -31,12 +31,7 @@ extension PersistentStoreCoordinator {
     ///   added to this coordinator, or whatever the store's save throws (for example
     ///   ``StoreError/Code/readOnly``).
     public func setUserInfo(_ userInfo: [String: AttributeValue], for store: any IncrementalStore) throws {
-        guard stores.contains(where: { $0 === store }) else {
-            throw StoreError(
-                code: .unknownStore,
-                message: "The \(store.typeName) store \(store.identifier) is not added to the coordinator.")
-        }
-        try store.save(StoreChangeSet(userInfo: userInfo))
+        try save(StoreChangeSet(userInfo: userInfo), to: store)
     }
 
     /// Removes the store of type `type` at `url` and its side files.

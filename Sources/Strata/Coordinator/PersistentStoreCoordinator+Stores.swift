@@ -52,7 +52,7 @@ extension PersistentStoreCoordinator {
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
         try state.withLock { state in
             try Self.checkNoClash(with: store, among: state.stores)
-            try (store as? any CoordinatorAttachedStore)?.willAttach()
+            try store.willAttach()
             state.stores.append(AddedStore(store: store, entityNames: entityNames))
         }
     }
@@ -74,14 +74,15 @@ extension PersistentStoreCoordinator {
             var others = state.stores
             others.remove(at: index)
             try Self.checkNoClash(with: replacement, among: others)
-            try (replacement as? any CoordinatorAttachedStore)?.willAttach()
+            try replacement.willAttach()
             state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
         }
         rowCache.removeSnapshots(ofStore: store.identifier)
-        (store as? any CoordinatorAttachedStore)?.didDetach()
+        store.close()
     }
 
-    /// Removes `store`; contexts can no longer fetch from or save to it.
+    /// Removes `store` and closes it (``PersistentStore/close()``); contexts can no longer
+    /// fetch from or save to it.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when it is not added.
     public func remove(_ store: any IncrementalStore) throws {
@@ -94,7 +95,7 @@ extension PersistentStoreCoordinator {
             state.stores.remove(at: index)
         }
         rowCache.removeSnapshots(ofStore: store.identifier)
-        (store as? any CoordinatorAttachedStore)?.didDetach()
+        store.close()
     }
 
     /// The added stores, in the order they were added.

@@ -55,6 +55,11 @@ public final class PersistentStoreCoordinator: Sendable {
             State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
     }
 
+    /// Closes every store still added (``PersistentStore/close()``).
+    deinit {
+        for added in state.withLock({ $0.stores }) { added.store.close() }
+    }
+
     /// Registers a store type, replacing any of the same name.
     public func register(_ type: StoreType) {
         state.withLock { $0.types[type.name] = type }

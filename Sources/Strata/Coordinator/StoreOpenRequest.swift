@@ -10,16 +10,17 @@ public struct StoreOpenRequest: Sendable {
     public var url: URL?
     /// How the store is opened.
     public var options: StoreOptions
-    /// The identifier a *new* store takes; `nil` for a fresh UUID. An existing store keeps its
-    /// own. Migration uses it so that a store keeps its identity when it moves.
-    public var identifierForNewStore: String?
+    /// The identifier a *new* store takes: a fresh UUID unless the caller gives one. An existing
+    /// store keeps its own. Migration passes the old store's, so that a store keeps its identity
+    /// when it moves.
+    public var identifierForNewStore: String
     /// The application metadata keys a *new* store starts with.
     public var userInfoForNewStore: [String: AttributeValue]
 
     /// Creates a request.
     public init(
         model: ManagedObjectModel, configurationName: String? = nil, url: URL? = nil,
-        options: StoreOptions = StoreOptions(), identifierForNewStore: String? = nil,
+        options: StoreOptions = StoreOptions(), identifierForNewStore: String = UUID().uuidString,
         userInfoForNewStore: [String: AttributeValue] = [:]
     ) {
         self.model = model

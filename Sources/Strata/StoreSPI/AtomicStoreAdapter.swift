@@ -39,7 +39,7 @@ extension IncrementalStore {
 /// a second writable opening, in this process or another, is refused with
 /// ``StoreError/Code/inUse`` instead of overwriting the first one's saves. Read-only openings
 /// take no lock.
-final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
+final class AtomicStoreAdapter: IncrementalStore {
     private struct State: Sendable {
         var metadata: StoreMetadata
         var nodes: AtomicNodeTable
@@ -84,7 +84,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
         } else {
             contents = AtomicStoreContents(
                 metadata: StoreMetadata(
-                    storeType: store.typeName, storeIdentifier: request.identifierForNewStore ?? UUID().uuidString,
+                    storeType: store.typeName, storeIdentifier: request.identifierForNewStore,
                     model: model, configuration: configuration, userInfo: request.userInfoForNewStore))
         }
         self.store = store
@@ -134,9 +134,10 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
     }
 
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        _ = try entitySchema(named: objectID.entityName).toManyRelationship(named: relationship, storeName: storeName)
+        _ = try entitySchema(named: objectID.entityName).toManyRelationship(
+            named: relationship, storeName: nameInMessages)
         guard let node = state.withLock({ $0.nodes[objectID] }) else {
-            throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
+            throw StoreError(code: .unknownObject, message: "\(nameInMessages) has no object \(objectID).")
         }
         return node.toManyRelationships[relationship] ?? []
     }
@@ -154,10 +155,8 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
 
     func save(_ changes: StoreChangeSet) throws {
         guard !options.isReadOnly else {
-            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
+            throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
         }
-        try changes.validate(
-            schema: schema, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
         try state.withLock { (state: inout State) throws in
             let stored = state.nodes
             try changes.checkVersions { stored[$0]?.snapshot.version }
@@ -188,12 +187,7 @@ final class AtomicStoreAdapter: IncrementalStore, CoordinatorAttachedStore {
 
     func willAttach() throws { try writerLock?.attach() }
 
-    func didDetach() { writerLock?.detach() }
-
-    /// The store as messages name it: its type and its file, or its identifier.
-    private var storeName: String {
-        url.map { "The \(typeName) store at '\($0.path)'" } ?? "The \(typeName) store \(identifier)"
-    }
+    func close() { writerLock?.detach() }
 
     private func entitySchema(named name: String) throws -> EntitySchema {
         guard let entity = schema.entitiesByName[name], entityNames.contains(name) else {

@@ -18,7 +18,9 @@ public struct StoreOptions: Sendable, Hashable {
 ///
 /// Obligations of a store author:
 /// - ``identifier`` is the store's UUID string, equal to ``StoreMetadata/storeIdentifier``
-///   of ``metadata``, stable for the life of the file (migration keeps it).
+///   of ``metadata``, stable for the life of the file: a new store takes
+///   ``StoreOpenRequest/identifierForNewStore`` (migration passes the old store's, so that the
+///   copy keeps it); an existing one keeps its own.
 /// - ``metadata`` is readable at any time and reflects the last saved state.
 /// - ``capabilities`` declares only what the store really does; anything else must fail with
 ///   ``StoreError/Code/unsupported`` or fall back as documented, never answer wrongly.
@@ -38,6 +40,31 @@ public protocol PersistentStore: AnyObject, Sendable {
     var capabilities: StoreCapabilities { get }
     /// The store's metadata as last saved.
     var metadata: StoreMetadata { get }
+
+    /// The store is about to be added to a coordinator; throwing keeps it out. A store that
+    /// holds something only while it is in use (a lock on its file) takes it here, again if it
+    /// was closed before. The default does nothing.
+    func willAttach() throws
+
+    /// The store was removed from a coordinator, swapped for its migrated copy, or its
+    /// coordinator went away: it lets go of its lock and connections, so that nothing is left
+    /// beside its file (an SQLite store's `-wal` and `-shm`). It may be added again, and then
+    /// opens what it needs anew. Called once for each ``willAttach()`` that succeeded; the
+    /// default does nothing.
+    func close()
+}
+
+extension PersistentStore {
+    /// Does nothing: the store holds nothing that needs taking before it is used.
+    public func willAttach() throws {}
+
+    /// Does nothing: the store holds nothing that needs letting go.
+    public func close() {}
+
+    /// How messages name the store: its type and its file, or its identifier.
+    var nameInMessages: String {
+        url.map { "The \(typeName) store at '\($0.path)'" } ?? "The \(typeName) store \(identifier)"
+    }
 }
 
 /// A store that answers fetches, per-object loads and saves one request at a time: the

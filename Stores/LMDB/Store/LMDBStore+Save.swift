@@ -8,7 +8,6 @@ extension LMDBStore {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
-        try changes.validate(schema: model, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
         let saved = try write("saving") { loader in
             let objectIDs =
                 changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)

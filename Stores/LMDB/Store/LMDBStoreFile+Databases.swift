@@ -35,7 +35,7 @@ extension LMDBStoreFile {
             throw StoreError(code: .corrupt, message: "The LMDB file at '\(path)' holds no Strata store.")
         }
         let metadata = StoreMetadata(
-            storeType: LMDBStore.storeTypeName, storeIdentifier: request.identifierForNewStore ?? UUID().uuidString,
+            storeType: LMDBStore.storeTypeName, storeIdentifier: request.identifierForNewStore,
             model: request.model, configuration: request.configurationName, userInfo: request.userInfoForNewStore)
         let (entities, properties) = LMDBLayout.tables(for: request.model.schema)
         let databases = try environment.write { transaction in

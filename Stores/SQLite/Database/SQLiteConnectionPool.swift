@@ -2,25 +2,35 @@ import Foundation
 
 /// The connections of one store file: one writer and up to ``maximumReaders`` readers, which
 /// in WAL mode read while the writer writes. With one reader allowed, reads share the writer
-/// and everything runs one at a time.
+/// and everything runs one at a time. Connections open when first needed; ``close()`` closes
+/// them all, and the next use opens them again.
 ///
-/// `@unchecked Sendable`: the writer is used only while `writerLock` is held; the idle readers
-/// and the count of open ones only while `readers` is locked; a checked-out reader by the one
-/// thread that checked it out, until it is returned.
+/// `@unchecked Sendable`: the writer is used and replaced only while `writerLock` is held; the
+/// idle readers, the count of open ones and the generation only while `readers` is locked; a
+/// checked-out reader by the one thread that checked it out, until it is returned.
 final class SQLiteConnectionPool: @unchecked Sendable {
     /// The most readers the pool opens.
     let maximumReaders: Int
-    private let writer: SQLiteConnection
+    private var writer: SQLiteConnection?
     private let writerLock = NSLock()
     private let readers = NSCondition()
     private var idleReaders: [SQLiteConnection] = []
     private var openReaders = 0
+    /// How many times the pool was closed: a reader checked out before a close is closed when
+    /// it comes back instead of being kept.
+    private var generation = 0
+    private let openWriter: () throws -> SQLiteConnection
     private let openReader: () throws -> SQLiteConnection
 
-    /// A pool whose writer is `writer` and whose readers `openReader` opens when needed.
-    init(writer: SQLiteConnection, maximumReaders: Int, openReader: @escaping () throws -> SQLiteConnection) {
+    /// A pool whose writer is `writer` (opened again by `openWriter` after a close) and whose
+    /// readers `openReader` opens when needed.
+    init(
+        writer: SQLiteConnection, maximumReaders: Int, openWriter: @escaping () throws -> SQLiteConnection,
+        openReader: @escaping () throws -> SQLiteConnection
+    ) {
         self.writer = writer
         self.maximumReaders = maximumReaders
+        self.openWriter = openWriter
         self.openReader = openReader
     }
 
@@ -37,32 +47,53 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         idleReaders.removeAll()
     }
 
+    /// Closes every idle connection, readers first, and the writer once no save is using it;
+    /// a reader in use closes when it is returned. The next read or write opens connections
+    /// again.
+    func close() {
+        readers.lock()
+        let closing = idleReaders
+        idleReaders.removeAll()
+        openReaders -= closing.count
+        generation += 1
+        readers.broadcast()
+        readers.unlock()
+        withExtendedLifetime(closing) {}
+        writerLock.lock()
+        writer = nil
+        writerLock.unlock()
+    }
+
     /// Runs `body` with the writer, waiting while another thread has it.
     func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        return try body(writer)
+        if let writer { return try body(writer) }
+        let opened = try openWriter()
+        writer = opened
+        return try body(opened)
     }
 
     /// Runs `body` with a reader, waiting while every reader the pool may open is busy.
     func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if maximumReaders <= 1 { return try withWriter(body) }
-        let reader = try checkOutReader()
-        defer { checkIn(reader) }
+        let (reader, checkedOutIn) = try checkOutReader()
+        defer { checkIn(reader, checkedOutIn: checkedOutIn) }
         return try body(reader)
     }
 
-    private func checkOutReader() throws -> SQLiteConnection {
+    private func checkOutReader() throws -> (SQLiteConnection, generation: Int) {
         readers.lock()
         while idleReaders.isEmpty && openReaders >= maximumReaders { readers.wait() }
+        let current = generation
         if let reader = idleReaders.popLast() {
             readers.unlock()
-            return reader
+            return (reader, current)
         }
         openReaders += 1
         readers.unlock()
         do {
-            return try openReader()
+            return (try openReader(), current)
         } catch {
             readers.lock()
             openReaders -= 1
@@ -72,10 +103,14 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ reader: SQLiteConnection) {
+    private func checkIn(_ reader: SQLiteConnection, checkedOutIn checkedOutGeneration: Int) {
         readers.lock()
-        idleReaders.append(reader)
+        defer { readers.unlock() }
+        if checkedOutGeneration == generation {
+            idleReaders.append(reader)
+        } else {
+            openReaders -= 1
+        }
         readers.signal()
-        readers.unlock()
     }
 }

@@ -34,8 +34,6 @@ extension SQLiteStore {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
-        try changes.validate(
-            schema: model, entityNames: entityNames, storeIdentifier: identifier, storeName: storeName)
         var newMetadata: StoreMetadata?
         try write("saving") { connection in
             let versions = try storedVersions(

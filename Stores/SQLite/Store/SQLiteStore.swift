@@ -110,6 +110,10 @@ public final class SQLiteStore: IncrementalStore {
 
     func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
 
+    /// Closes every connection to the file, so that the last one to close removes the WAL's
+    /// `-wal` and `-shm` files; the next read or save opens them again.
+    public func close() { pool.close() }
+
     /// The store as messages name it.
     var storeName: String { "The SQLite store at '\(path)'" }
 

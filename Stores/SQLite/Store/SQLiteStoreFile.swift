@@ -37,7 +37,7 @@ enum SQLiteStoreFile {
                 }
                 metadata = StoreMetadata(
                     storeType: SQLiteStore.storeTypeName,
-                    storeIdentifier: request.identifierForNewStore ?? UUID().uuidString, model: request.model,
+                    storeIdentifier: request.identifierForNewStore, model: request.model,
                     configuration: request.configurationName, userInfo: request.userInfoForNewStore)
                 try create(layout, metadata: metadata, model: request.model.schema, on: writer)
                 for reason in SQLiteSchema.skippedFetchIndexes(in: request.model.schema, entityNames: entityNames) {
@@ -59,9 +59,12 @@ enum SQLiteStoreFile {
         } catch let error as SQLiteError {
             throw fail(error, "opening")
         }
-        let pool = SQLiteConnectionPool(writer: writer, maximumReaders: settings.poolSize) {
-            try connection(path: path, readOnly: true, settings: settings, create: false)
-        }
+        let pool = SQLiteConnectionPool(
+            writer: writer, maximumReaders: settings.poolSize,
+            openWriter: { [readOnly = request.options.isReadOnly] in
+                try connection(path: path, readOnly: readOnly, settings: settings, create: false)
+            },
+            openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
         return SQLiteStore(
             request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL)
     }

@@ -52,6 +52,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == before)
     }
 
+    @Test func removingAStoreClosesItsConnectionsAndAddingItAgainReopensThem() throws {
+        let url = directory.file("closed.sqlite")
+        let coordinator = try coordinator()
+        let store = try coordinator.addStore(type: "SQLite", at: url)
+        try ContentionModel.writeEntries(3, as: "x", into: store)
+        #expect(try count(store) == .count(3))
+        let sideFiles = [url.path + "-wal", url.path + "-shm"]
+        #expect(sideFiles.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        try coordinator.remove(store)
+        #expect(!sideFiles.contains { FileManager.default.fileExists(atPath: $0) })
+        try coordinator.add(store)
+        try ContentionModel.writeEntries(2, as: "y", into: store)
+        #expect(try count(store) == .count(5))
+    }
+
     @Test func destroyingLeavesAFileThatIsNotSQLiteAlone() throws {
         let url = directory.file("notes.sqlite")
         let bytes = Data(repeating: 0x2A, count: 4096)

@@ -3,7 +3,7 @@ import Foundation
 @testable import Strata
 
 /// A real store wrapped to watch what a context asks of it: the fetch requests it gets, and
-/// counts of single and batched row loads and member loads. It can declare fewer predicate
+/// counts of single and batched row loads and member loads, saves, attachments and closes. It can declare fewer predicate
 /// features than the store it wraps, so that the context evaluates the rest.
 final class ObservedStore: IncrementalStore {
     struct Reads: Equatable {
@@ -11,6 +11,9 @@ final class ObservedStore: IncrementalStore {
         var rowBatches = 0
         var members = 0
         var memberBatches = 0
+        var saves = 0
+        var attachments = 0
+        var closes = 0
     }
 
     let base: any IncrementalStore
@@ -55,5 +58,16 @@ final class ObservedStore: IncrementalStore {
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         try base.permanentIDs(forEntities: entityNames)
     }
-    func save(_ changes: StoreChangeSet) throws { try base.save(changes) }
+    func save(_ changes: StoreChangeSet) throws {
+        reads.withLock { $0.saves += 1 }
+        try base.save(changes)
+    }
+    func willAttach() throws {
+        try base.willAttach()
+        reads.withLock { $0.attachments += 1 }
+    }
+    func close() {
+        reads.withLock { $0.closes += 1 }
+        base.close()
+    }
 }

@@ -130,9 +130,39 @@ import Testing
             type: InMemoryStore.typeName, configuration: "Scratch", options: StoreOptions(isReadOnly: true))
         #expect(store.options.isReadOnly)
         let id = try store.permanentIDs(forEntities: ["Note"])[0]
-        #expect {
-            try store.save(StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "no"], expectedVersion: 0)]))
-        } throws: { code(of: $0) == .readOnly }
+        let changes = StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "no"], expectedVersion: 0)])
+        #expect { try coordinator.save(changes, to: store) } throws: { code(of: $0) == .readOnly }
+        #expect { try store.save(changes) } throws: { code(of: $0) == .readOnly }
+    }
+
+    @Test func savesReachTheStoreOnlyWhenTheyAreValid() throws {
+        let coordinator = try coordinator()
+        let store = ObservedStore(base: try InMemoryStore.open(model: coordinator.model, configuration: "Scratch"))
+        let id = try store.permanentIDs(forEntities: ["Note"])[0]
+        let bad = StoreChangeSet(inserted: [.init(objectID: id, values: ["text": 7], expectedVersion: 0)])
+        #expect { try coordinator.save(bad, to: store) } throws: { code(of: $0) == .unknownStore }
+        try coordinator.add(store)
+        #expect { try coordinator.save(bad, to: store) } throws: { code(of: $0) == .invalidChange }
+        #expect(store.reads.withLock { $0.saves } == 0)
+        try coordinator.save(
+            StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "yes"], expectedVersion: 0)]), to: store)
+        #expect(store.reads.withLock { $0.saves } == 1)
+        #expect(try store.snapshot(for: id)?.values["text"] == "yes")
+    }
+
+    @Test func storesAreClosedWhenRemovedAndWhenTheCoordinatorGoesAway() throws {
+        var coordinator: PersistentStoreCoordinator? = try self.coordinator()
+        let model = try #require(coordinator?.model)
+        let removed = ObservedStore(base: try InMemoryStore.open(model: model, configuration: "Scratch"))
+        let kept = ObservedStore(base: try InMemoryStore.open(model: model, configuration: "Scratch"))
+        try coordinator?.add(removed)
+        try coordinator?.add(kept)
+        try coordinator?.remove(removed)
+        #expect(removed.reads.withLock { ($0.attachments, $0.closes) } == (1, 1))
+        #expect(kept.reads.withLock { ($0.attachments, $0.closes) } == (1, 0))
+        coordinator = nil
+        #expect(kept.reads.withLock { ($0.attachments, $0.closes) } == (1, 1))
+        #expect(removed.reads.withLock { $0.closes } == 1)
     }
 
     @Test func entitiesAreRoutedToTheStoresOfTheirConfiguration() throws {

@@ -128,6 +128,8 @@ import Testing
 
     @Test func badChangesAndUnknownEntitiesAreTypedErrors() throws {
         let (store, ids) = try filledStore()
+        let coordinator = try PersistentStoreCoordinator(model: try Self.library())
+        try coordinator.add(store)
         let cases: [(StoreChangeSet, StoreError.Code, String)] = [
             (
                 StoreChangeSet(updated: [.init(objectID: ids[2], values: ["colour": "red"], expectedVersion: 1)]),
@@ -149,7 +151,7 @@ import Testing
         ]
         for (changes, code, text) in cases {
             #expect {
-                try store.save(changes)
+                try coordinator.save(changes, to: store)
             } throws: { error in
                 (error as? StoreError)?.code == code && (error as? StoreError)?.message.contains(text) == true
             }

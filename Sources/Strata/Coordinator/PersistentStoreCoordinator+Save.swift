@@ -1,0 +1,28 @@
+extension PersistentStoreCoordinator {
+    /// Saves `changes` to the added store `store`: the way every change reaches a store.
+    ///
+    /// The coordinator makes the checks that do not depend on what the store holds, so that
+    /// every store refuses the same changes with the same errors, before the store sees them:
+    /// a read-only store is refused, and the changes are validated against the model and the
+    /// store's configuration (``StoreChangeSet/validate(schema:entityNames:storeIdentifier:storeName:)``).
+    /// The store then checks versions against what it holds and writes, all or nothing.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when `store` is not
+    ///   added, ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange`` or
+    ///   ``StoreError/Code/unknownEntity`` naming the change, or whatever the store's save
+    ///   throws (``StoreError/Code/conflict`` listing every stale object).
+    public func save(_ changes: StoreChangeSet, to store: any IncrementalStore) throws {
+        guard let entityNames = state.withLock({ $0.stores.first { $0.store === store }?.entityNames }) else {
+            throw StoreError(
+                code: .unknownStore,
+                message: "\(store.nameInMessages) is not added to the coordinator; add it before saving to it.")
+        }
+        guard !store.options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(store.nameInMessages) was opened read-only.")
+        }
+        try changes.validate(
+            schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
+            storeName: store.nameInMessages)
+        try store.save(changes)
+    }
+}
