@@ -90,7 +90,7 @@ final class CheckHarness {
             store = kept
             try coordinator.add(store)
         } else {
-            store = try coordinator.addStore(type: InMemoryStore.typeName, configuration: configuration)
+            store = try coordinator.addStore(type: StoreType.inMemory.name, configuration: configuration)
             oracleStores[name] = store
         }
         defer { try? coordinator.remove(store) }

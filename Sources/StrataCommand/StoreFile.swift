@@ -8,13 +8,16 @@ struct StoreFile {
     let url: URL
     let typeName: String
     let metadata: StoreMetadata
+    /// A coordinator knowing every built-in type, for reading the file without opening it.
+    let coordinator: PersistentStoreCoordinator
 
     /// Reads the type and metadata of the store at `path`.
     init(path: String) throws {
         url = URL(fileURLWithPath: path)
-        typeName = try StoreType.detectTypeName(ofFileAt: url)
-        let reader = try PersistentStoreCoordinator(model: ManagedObjectModel(), storeTypes: StoreType.builtInFileTypes)
-        guard let metadata = try reader.metadataForStore(type: typeName, at: url) else {
+        coordinator = try PersistentStoreCoordinator(
+            model: ManagedObjectModel(), storeTypes: StoreType.builtInFileTypes)
+        typeName = try coordinator.storeType(ofFileAt: url).name
+        guard let metadata = try coordinator.metadataForStore(type: typeName, at: url) else {
             throw CommandFailure(description: "There is no \(typeName) store at '\(url.path)'.")
         }
         self.metadata = metadata
@@ -49,9 +52,10 @@ struct StoreFile {
     /// Opens the store read-only, for the configuration whose entities it records, and adds it
     /// to `coordinator`.
     func open(in coordinator: PersistentStoreCoordinator) throws -> any IncrementalStore {
-        try coordinator.addStore(
-            type: typeName, configuration: configuration(in: coordinator.model), at: url,
-            options: StoreOptions(isReadOnly: true))
+        var description = PersistentStoreDescription(
+            type: typeName, url: url, configuration: configuration(in: coordinator.model))
+        description.isReadOnly = true
+        return try coordinator.addStore(description)
     }
 
     /// The configuration of `model` holding exactly the entities the store records; `nil` when

@@ -17,6 +17,6 @@ extension PersistentContainer {
     ) throws {
         try self.init(
             name: name, model: model, storeTypes: StoreType.builtInFileTypes,
-            defaultStoreType: SQLiteStore.storeTypeName, directory: directory)
+            defaultStoreType: StoreType.sqlite.name, directory: directory)
     }
 }

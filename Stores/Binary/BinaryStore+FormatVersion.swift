@@ -7,7 +7,7 @@ extension BinaryStore {
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be read,
     ///   ``StoreError/Code/corrupt`` when it does not start with a binary store's header.
-    public static func formatVersion(ofStoreAt url: URL) throws -> UInt16 {
+    static func formatVersion(ofStoreAt url: URL) throws -> UInt16 {
         let header: Data
         do {
             let handle = try FileHandle(forReadingFrom: url)

@@ -6,25 +6,25 @@ import Strata
 /// keeps the objects in memory and answers fetches; each save writes a new file and renames it
 /// over the old one (``AtomicFileReplacement``), so a crash leaves the old file or the new one.
 ///
-/// Register it with ``Strata/StoreType/binary``:
+/// Opened through ``Strata/StoreType/binary``:
 ///
 /// ```swift
 /// let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.binary])
-/// try coordinator.addStore(type: BinaryStore.typeName, at: url)
+/// try coordinator.addStore(.binary(at: url))
 /// ```
 ///
 /// A file that is damaged, cut short, or of another kind is ``StoreError/Code/corrupt``, and a
 /// file of a newer format version ``StoreError/Code/unsupported``; either way the file is left as
 /// it is. A zero-length file is a new store.
-public struct BinaryStore: AtomicStore {
+struct BinaryStore: AtomicStore {
     /// The store type's name.
-    public static let typeName = "Binary"
+    static let typeName = "Binary"
 
     /// The store's file.
     public let fileURL: URL
 
     /// A store kept in the file at `fileURL`.
-    public init(fileURL: URL) {
+    init(fileURL: URL) {
         self.fileURL = fileURL
     }
 
@@ -67,11 +67,22 @@ public struct BinaryStore: AtomicStore {
 }
 
 extension StoreType {
-    /// The store type of ``BinaryStore`` files, named ``BinaryStore/typeName``.
-    public static let binary = StoreType.atomic(name: BinaryStore.typeName) { url in
-        guard let url else {
-            throw StoreError(code: .unsupported, message: "A \(BinaryStore.typeName) store needs a file URL.")
-        }
-        return BinaryStore(fileURL: url)
+    /// Strata's binary store type: the metadata and every object in one checksummed file,
+    /// read and written whole. A file is recognised by its eight magic bytes.
+    public static let binary = StoreType.atomic(
+        name: BinaryStore.typeName, recognize: { $0.starts(with: BinaryStoreFormat.magic) },
+        describeFormat: { url in "Strata's binary store version \(try BinaryStore.formatVersion(ofStoreAt: url))" },
+        makeStore: { url in
+            guard let url else {
+                throw StoreError(code: .unsupported, message: "A \(BinaryStore.typeName) store needs a file URL.")
+            }
+            return BinaryStore(fileURL: url)
+        })
+}
+
+extension PersistentStoreDescription {
+    /// A description of a binary store at `url` holding `configuration`.
+    public static func binary(at url: URL, configuration: String? = nil) -> PersistentStoreDescription {
+        PersistentStoreDescription(storeType: .binary, url: url, configuration: configuration)
     }
 }

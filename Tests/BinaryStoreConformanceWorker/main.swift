@@ -1,6 +1,7 @@
 import Foundation
-import StrataBinary
 import StrataConformance
+
+@testable import StrataBinary
 
 // The conformance worker of the binary store: the durability and unreadable-file checks of
 // BinaryStoreConformanceTests run it in a child process.

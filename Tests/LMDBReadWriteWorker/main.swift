@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataLMDB
 import StrataTestSupport
+
+@testable import StrataLMDB
 
 // One process of LMDBMultiProcessTests, on a store of ContentionModel entries.
 // `LMDBReadWriteWorker write <store path> <count>` saves entries 0..<count, one save each.

@@ -1,6 +1,7 @@
 import Foundation
 import StrataConformance
-import StrataLMDB
+
+@testable import StrataLMDB
 
 // The conformance worker of the LMDB store: the durability and unreadable-file checks of
 // LMDBStoreConformanceTests run it in a child process.

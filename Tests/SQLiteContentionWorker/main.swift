@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataSQLite
 import StrataTestSupport
+
+@testable import StrataSQLite
 
 // Writes entries into an SQLite store, then fetches them: for SQLiteConcurrencyTests (another
 // process writes the same store) and SQLiteDebugTraceTests.

@@ -1,6 +1,7 @@
 import Foundation
 import StrataConformance
-import StrataSQLite
+
+@testable import StrataSQLite
 
 // The conformance worker of the SQLite store: the durability and unreadable-file checks of
 // SQLiteStoreConformanceTests run it in a child process.

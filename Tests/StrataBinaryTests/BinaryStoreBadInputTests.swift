@@ -1,8 +1,9 @@
 import Foundation
 import Strata
-import StrataBinary
 import StrataTestSupport
 import Testing
+
+@testable import StrataBinary
 
 /// Damaged and foreign files give typed errors, through opening and through reading the
 /// metadata, and stay byte for byte as they were, with nothing added beside them.
@@ -29,8 +30,8 @@ import Testing
         let folder = try FileManager.default.contentsOfDirectory(atPath: stack.directory.url.path).sorted()
         let coordinator = try stack.coordinator()
         let attempts: [() throws -> Void] = [
-            { _ = try coordinator.addStore(type: BinaryStore.typeName, at: stack.url) },
-            { _ = try coordinator.metadataForStore(type: BinaryStore.typeName, at: stack.url) },
+            { _ = try coordinator.addStore(type: StoreType.binary.name, at: stack.url) },
+            { _ = try coordinator.metadataForStore(type: StoreType.binary.name, at: stack.url) },
         ]
         for attempt in attempts {
             let error = #expect(throws: StoreError.self, sourceLocation: sourceLocation) { try attempt() }

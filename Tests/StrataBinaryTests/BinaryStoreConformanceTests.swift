@@ -1,10 +1,11 @@
 import Foundation
 import Strata
-import StrataBinary
 import StrataConformance
 import StrataConformanceTesting
 import StrataTestSupport
 import Testing
+
+@testable import StrataBinary
 
 /// The binary store passes every check of the conformance suite. `N.foreign.binary` is skipped
 /// by the suite for a store named "Binary", since it hands over Core Data's binary (keyed

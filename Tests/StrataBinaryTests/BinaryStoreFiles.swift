@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataBinary
+
+@testable import StrataBinary
 
 /// Helpers that make binary store files for tests.
 enum BinaryStoreFiles {

@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataBinary
 import Testing
+
+@testable import StrataBinary
 
 /// A graph of 100,000 objects saves and loads in one piece, every value and member kept.
 @Suite struct BinaryStoreLargeGraphTests {

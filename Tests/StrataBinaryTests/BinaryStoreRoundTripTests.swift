@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataBinary
 import Testing
+
+@testable import StrataBinary
 
 /// What a binary store file holds comes back exactly, references and user keys included.
 @Suite struct BinaryStoreRoundTripTests {
@@ -13,7 +14,7 @@ import Testing
         let keyed = ObjectID(storeIdentifier: home, entityName: "Person", reference: .string("ada/1"))
         let elsewhere = ObjectID(storeIdentifier: "another", entityName: "Person", reference: .integer(9))
         let metadata = StoreMetadata(
-            storeType: BinaryStore.typeName, storeIdentifier: home, model: stack.model,
+            storeType: StoreType.binary.name, storeIdentifier: home, model: stack.model,
             userInfo: ["favourite": .objectID(keyed), "limit": .decimal(Decimal(string: "0.001")!), "none": .null])
         let contents = AtomicStoreContents(
             metadata: metadata,

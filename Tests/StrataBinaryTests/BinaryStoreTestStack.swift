@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataBinary
 import StrataTestSupport
+
+@testable import StrataBinary
 
 /// A folder with a binary store file in it, opened with a model of people in teams.
 struct BinaryStoreTestStack {
@@ -35,7 +36,7 @@ struct BinaryStoreTestStack {
     /// Opens the store, runs `body` with it, and removes it again.
     func withStore<T>(_ body: (any IncrementalStore) throws -> T) throws -> T {
         let coordinator = try coordinator()
-        let store = try coordinator.addStore(type: BinaryStore.typeName, at: url)
+        let store = try coordinator.addStore(type: StoreType.binary.name, at: url)
         defer { try? coordinator.remove(store) }
         return try body(store)
     }

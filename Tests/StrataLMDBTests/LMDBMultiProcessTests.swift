@@ -1,8 +1,9 @@
 import Foundation
 import Strata
-import StrataLMDB
 import StrataTestSupport
 import Testing
+
+@testable import StrataLMDB
 
 /// Two processes read a store while a third writes it: each read sees one committed state.
 @Suite struct LMDBMultiProcessTests {

@@ -43,7 +43,9 @@ enum ContainerExamples {
         // snippet: striping
         let container = try PersistentContainer(name: "Library", model: model, directory: folder)
         container.persistentStoreDescriptions = [
-            .sqlite(at: folder.appendingPathComponent("Catalog.sqlite"), configuration: "Catalog"),
+            .sqlite(
+                at: folder.appendingPathComponent("Catalog.sqlite"), configuration: "Catalog",
+                options: SQLiteStoreOptions(poolSize: 4, busyTimeout: .seconds(5))),
             .lmdb(at: folder.appendingPathComponent("Desk.lmdb"), configuration: "Desk"),
         ]
         try await container.loadPersistentStores()
@@ -62,9 +64,9 @@ enum ContainerExamples {
     /// Moves the container's SQLite store into a binary store file in `folder`.
     static func move(_ container: PersistentContainer, in folder: URL) throws {
         // snippet: migration
-        for store in container.coordinator.stores where store.typeName == "SQLite" {
+        for store in container.coordinator.stores where store.typeName == StoreType.sqlite.name {
             try container.coordinator.migratePersistentStore(
-                store, to: folder.appendingPathComponent("Catalog.binary"), type: "Binary")
+                store, to: .binary(at: folder.appendingPathComponent("Catalog.binary")))
         }
         // end snippet
     }

@@ -15,7 +15,7 @@ import Testing
     @Test @MainActor func aContainerSavesInTheBackgroundAndFetchesOnTheMainActor() async throws {
         let directory = try TemporaryDirectory()
         let container = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
-        #expect(try StoreType.detectTypeName(ofFileAt: directory.file("Library.sqlite")) == "SQLite")
+        #expect(try StoreType.builtInFileType(ofFileAt: directory.file("Library.sqlite")).name == "SQLite")
         let titles = try await ContainerExamples.insertAndFetch(in: container)
         #expect(titles == [.string("Notes")])
     }
@@ -26,7 +26,7 @@ import Testing
         #expect(container.coordinator.stores.map(\.typeName) == ["SQLite", "LMDB"])
         try ContainerExamples.move(container, in: directory.url)
         #expect(container.coordinator.stores.map(\.typeName) == ["Binary", "LMDB"])
-        #expect(try StoreType.detectTypeName(ofFileAt: directory.file("Catalog.binary")) == "Binary")
+        #expect(try StoreType.builtInFileType(ofFileAt: directory.file("Catalog.binary")).name == "Binary")
         let counts = try await container.performBackgroundTask { context in
             try ["Book", "Loan"].map { try context.count(for: FetchRequest<ManagedObject>(entityName: $0)) }
         }

@@ -44,7 +44,8 @@ import Testing
             try city.setValue(.string("Lyon"), forKey: "name")
             try context.save()
         }
-        #expect(try StoreType.detectTypeName(ofFileAt: nested.appendingPathComponent("Guidebook.sqlite")) == "SQLite")
+        #expect(
+            try StoreType.builtInFileType(ofFileAt: nested.appendingPathComponent("Guidebook.sqlite")).name == "SQLite")
         let reopened = try PersistentContainer(name: "Guidebook", model: ContainerModel.make(), directory: nested)
         try await reopened.loadPersistentStores()
         let count = try await reopened.performBackgroundTask { context in

@@ -1,12 +1,13 @@
 import Foundation
 import Strata
-import StrataBinary
-import StrataLMDB
-import StrataSQLite
 import StrataStores
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataBinary
+@testable import StrataLMDB
+@testable import StrataSQLite
+@testable import StrataXML
 
 /// Each store type reads its file's format version without opening the store, and refuses
 /// a file that is not one of its stores with a typed error.
@@ -19,7 +20,7 @@ import Testing
             try ContainerModel.writeStore(type: type, at: url)
             urls[type] = url
         }
-        let sqlite = try SQLiteStore.fileFormat(ofStoreAt: try #require(urls["SQLite"]))
+        let sqlite = try SQLiteStoreFileFormat(ofStoreAt: try #require(urls["SQLite"]))
         #expect(sqlite.metadataVersion == 1)
         #expect(sqlite.versionHashesVersion == 3)
         #expect(sqlite.coreDataFrameworkVersion == 1344)
@@ -35,7 +36,7 @@ import Testing
         let text = directory.file("notes.txt")
         try Data("<?xml version=\"1.0\"?>\n<database><object/></database>".utf8).write(to: text)
         let readers: [(URL) throws -> Void] = [
-            { _ = try SQLiteStore.fileFormat(ofStoreAt: $0) }, { _ = try LMDBStore.formatVersion(ofStoreAt: $0) },
+            { _ = try SQLiteStoreFileFormat(ofStoreAt: $0) }, { _ = try LMDBStore.formatVersion(ofStoreAt: $0) },
             { _ = try XMLStore.formatVersion(ofStoreAt: $0) }, { _ = try BinaryStore.formatVersion(ofStoreAt: $0) },
         ]
         for read in readers {

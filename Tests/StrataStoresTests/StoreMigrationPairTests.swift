@@ -30,7 +30,7 @@ import Testing
         #expect(try TravelGraph.summary(of: ManagedObjectContext(coordinator: coordinator)) == expected)
 
         guard let destinationURL else { return }
-        #expect(try StoreType.detectTypeName(ofFileAt: destinationURL) == destinationType)
+        #expect(try StoreType.builtInFileType(ofFileAt: destinationURL).name == destinationType)
         try coordinator.remove(moved)
         let reopened = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
         try reopened.addStore(type: destinationType, at: destinationURL)

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// XML stores written by Apple's Core Data (Xcode's `xcmapping.xml` files) open in Strata.
 ///
@@ -86,13 +87,13 @@ import Testing
         let model = XcodeMappingModel.model
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.xml(model: model)])
         #expect {
-            try coordinator.addStore(type: StoreType.xmlName, at: url)
+            try coordinator.addStore(type: StoreType.xml.name, at: url)
         } throws: { ($0 as? StoreError)?.code == .incompatibleModel }
-        let recorded = try #require(try coordinator.metadataForStore(type: StoreType.xmlName, at: url))
+        let recorded = try #require(try coordinator.metadataForStore(type: StoreType.xml.name, at: url))
         try coordinator.setMetadata(
-            StoreMetadata(storeType: StoreType.xmlName, storeIdentifier: recorded.storeIdentifier, model: model),
-            forStoreOfType: StoreType.xmlName, at: url)
-        try coordinator.addStore(type: StoreType.xmlName, at: url)
+            StoreMetadata(storeType: StoreType.xml.name, storeIdentifier: recorded.storeIdentifier, model: model),
+            forStoreOfType: StoreType.xml.name, at: url)
+        try coordinator.addStore(type: StoreType.xml.name, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.performAndWait {
             var request = FetchRequest<ManagedObject>(entityName: "XDDevEntityMapping")

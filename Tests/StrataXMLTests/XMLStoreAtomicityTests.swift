@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// A save that fails part-way leaves the old file as it was and nothing beside it.
 @Suite struct XMLStoreAtomicityTests {

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// Files that are not sound XML stores each give a typed error naming the file, and are left
 /// byte for byte as they were.
@@ -27,7 +28,7 @@ import Testing
         let before = try Data(contentsOf: url)
         let coordinator = try PersistentStoreCoordinator(model: LibraryGraph.model, storeTypes: [.xml])
         #expect {
-            try coordinator.addStore(type: StoreType.xmlName, at: url)
+            try coordinator.addStore(type: StoreType.xml.name, at: url)
         } throws: { error in
             guard let error = error as? StoreError else { return false }
             return error.code == code && error.message.contains(url.path) && error.message.contains(detail)

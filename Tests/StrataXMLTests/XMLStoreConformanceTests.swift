@@ -3,8 +3,9 @@ import Strata
 import StrataConformance
 import StrataConformanceTesting
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// The XML store passes every check of the conformance suite, the durability checks included
 /// (their worker is `XMLStoreConformanceWorker`).

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// A Strata XML store is laid out as Core Data lays one out, and its bytes depend only on the
 /// graph it holds.
@@ -89,7 +90,7 @@ import Testing
         let url = directory.file("library.xml")
         let model = LibraryGraph.model
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.xml])
-        let store = try coordinator.addStore(type: StoreType.xmlName, at: url)
+        let store = try coordinator.addStore(type: StoreType.xml.name, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.performAndWait {
             let author = try context.insertNewObject(forEntityName: "Author")

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import StrataXML
 import Testing
+
+@testable import StrataXML
 
 /// Large graphs and large values save and load in one streaming pass each way.
 @Suite struct XMLStoreScaleTests {

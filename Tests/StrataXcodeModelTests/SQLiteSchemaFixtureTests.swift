@@ -102,7 +102,7 @@ import Testing
         let model = try storeCase.loadModel()
         do {
             let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
-            let store = try coordinator.addStore(type: SQLiteStore.storeTypeName, at: written)
+            let store = try coordinator.addStore(type: StoreType.sqlite.name, at: written)
             try coordinator.remove(store)
         }
         let theirs = try StoredLayout(storeAt: fixture)

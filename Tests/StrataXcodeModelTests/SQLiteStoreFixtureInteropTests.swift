@@ -1,8 +1,9 @@
 import CStrataSQLite
 import Foundation
 import Strata
-import StrataSQLite
 import Testing
+
+@testable import StrataSQLite
 
 /// Every Apple-made store in the fixtures opens in Strata's SQLite store with the model it was
 /// made with, and every row reads back with the values and relationships that SQLite's own C
@@ -145,7 +146,7 @@ import Testing
         let raw = try RawStore(fileAt: url, entityName: modelName)
 
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
-        let store = try coordinator.addStore(type: SQLiteStore.storeTypeName, at: url)
+        let store = try coordinator.addStore(type: StoreType.sqlite.name, at: url)
         var readRows = 0
         for root in schema.entities where root.superentityNames.isEmpty {
             guard case .snapshots(let snapshots) = try store.execute(StoreFetchRequest(entityName: root.name)) else {

@@ -1,8 +1,9 @@
 import CStrataSQLite
 import Foundation
 import Strata
-import StrataSQLite
 import Testing
+
+@testable import StrataSQLite
 
 /// Strata saves into Apple-made stores the way Core Data does: new rows numbered from
 /// `Z_PRIMARYKEY`, `Z_OPT` counting changes, and Core Data's own triggers (derived attributes)
@@ -37,7 +38,7 @@ import Testing
         let url = try directory.copyStore(storeCase.store)
         let model = try storeCase.loadModel()
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
-        try coordinator.addStore(type: SQLiteStore.storeTypeName, at: url)
+        try coordinator.addStore(type: StoreType.sqlite.name, at: url)
         return (url, ManagedObjectContext(coordinator: coordinator))
     }
 

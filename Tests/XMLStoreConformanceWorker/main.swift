@@ -1,6 +1,7 @@
 import Foundation
 import StrataConformance
-import StrataXML
+
+@testable import StrataXML
 
 // The conformance worker of the XML store: the durability and unreadable-file checks of
 // XMLStoreConformanceTests run it in a child process.

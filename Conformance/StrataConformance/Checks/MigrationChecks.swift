@@ -19,7 +19,7 @@ enum MigrationChecks {
         try coordinator.setUserInfo(["owner": "Ada", "revision": .integer64(3)], for: source)
         let expected = try contents(of: stack)
 
-        let memory = try coordinator.migratePersistentStore(source, to: nil, type: InMemoryStore.typeName)
+        let memory = try coordinator.migratePersistentStore(source, to: nil, type: StoreType.inMemory.name)
         try expectEqual(
             try contents(of: CheckStack(coordinator: coordinator, store: memory)), expected,
             "The objects in the in-memory copy")
@@ -41,7 +41,7 @@ enum MigrationChecks {
         let before = try Data(contentsOf: url)
         let coordinator = try harness.makeCoordinator()
         let source = try harness.openStore(configuration: ConformanceModel.graph, in: coordinator)
-        let copy = try coordinator.migratePersistentStore(source, to: nil, type: InMemoryStore.typeName)
+        let copy = try coordinator.migratePersistentStore(source, to: nil, type: StoreType.inMemory.name)
         try coordinator.remove(copy)
         try expect(try Data(contentsOf: url) == before, "Migrating the store changed its file at \(url.path).")
     }

@@ -41,7 +41,7 @@ enum StripingChecks {
     ) { harness in
         let coordinator = try harness.makeCoordinator()
         let records = try harness.openStore("records", configuration: ConformanceModel.records, in: coordinator)
-        let memory = try coordinator.addStore(type: InMemoryStore.typeName, configuration: ConformanceModel.graph)
+        let memory = try coordinator.addStore(type: StoreType.inMemory.name, configuration: ConformanceModel.graph)
         let stack = CheckStack(coordinator: coordinator, store: records)
         for serial in 1...3 {
             try stack.insert(ConformanceModel.sample, ["serial": .integer64(Int64(serial))])

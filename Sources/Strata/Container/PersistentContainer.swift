@@ -44,7 +44,7 @@ public final class PersistentContainer: Sendable {
     /// - Throws: ``ModelError`` when the model is invalid.
     public init(
         name: String, model: ManagedObjectModel, storeTypes: [StoreType],
-        defaultStoreType: String = InMemoryStore.typeName, directory: URL = PersistentContainer.defaultDirectoryURL()
+        defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL()
     ) throws {
         self.name = name
         self.model = model
@@ -60,7 +60,7 @@ public final class PersistentContainer: Sendable {
     /// Where a container puts its default store of `type`: `directory/name.type` with the type
     /// in lower case (`Guidebook.sqlite`), or `nil` for an in-memory store.
     public static func defaultStoreURL(name: String, type: String, directory: URL) -> URL? {
-        guard type != InMemoryStore.typeName else { return nil }
+        guard type != StoreType.inMemory.name else { return nil }
         return directory.appendingPathComponent("\(name).\(type.lowercased())", isDirectory: false)
     }
 
@@ -118,9 +118,7 @@ public final class PersistentContainer: Sendable {
             if let directory = description.url?.deletingLastPathComponent() {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
-            try coordinator.addStore(
-                type: description.type, configuration: description.configuration, at: description.url,
-                options: description.storeOptions)
+            try coordinator.addStore(description)
             return nil
         } catch {
             return error

@@ -1,16 +1,25 @@
 import Foundation
 
-/// How a ``PersistentContainer`` opens one store: its type, file, configuration and options.
+/// How a ``PersistentContainer`` or a coordinator opens one store: its type, file,
+/// configuration and options.
+///
+/// Each store module describes its stores with typed options, such as
+/// `PersistentStoreDescription.sqlite(at:configuration:options:)` in StrataSQLite; a
+/// third-party type is named, and takes string ``settings``:
 ///
 /// ```swift
-/// var description = PersistentStoreDescription(type: "SQLite", url: url)
+/// var description = PersistentStoreDescription.sqlite(at: url, options: SQLiteStoreOptions(poolSize: 4))
 /// description.isReadOnly = true
-/// description.timeout = 5
-/// container.persistentStoreDescriptions = [description]
+/// container.persistentStoreDescriptions = [description, PersistentStoreDescription(type: "CSV", url: csv)]
+/// try coordinator.addStore(.inMemory(configuration: "Cache"))
 /// ```
 public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConvertible {
-    /// The store type's name, as registered with the container's coordinator.
+    /// The store type's name: the type the store is opened with when the description holds
+    /// none (``storeType``), looked up among the coordinator's registered types.
     public var type: String
+    /// The store type the description was made with, with its typed options; `nil` for a
+    /// description made by name. It is used while its name is ``type``.
+    public private(set) var storeType: StoreType?
     /// The store's file; `nil` for a store without one.
     public var url: URL?
     /// The model configuration the store holds; `nil` for every entity.
@@ -18,10 +27,11 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     /// Whether saves to the store are refused.
     public var isReadOnly = false
     /// How long, in seconds, a store waits for a lock held by another connection before it
-    /// gives up; `nil` for the store's default. SQLite stores honour it.
+    /// gives up; `nil` for the store's default. SQLite stores honour it when their typed
+    /// options leave it unset.
     public var timeout: TimeInterval?
     /// How many read connections the store keeps; `nil` for the store's default. SQLite stores
-    /// honour it.
+    /// honour it when their typed options leave it unset.
     public var poolSize: Int?
     /// Whether a store written with an older model version may be migrated when it is loaded.
     public var shouldMigrateStoreAutomatically = true
@@ -33,11 +43,18 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     /// Store-specific settings passed as they are (see each store type's documentation).
     public var settings: [String: String] = [:]
 
-    /// Describes a store of `type` at `url`, holding `configuration`.
+    /// Describes a store of the type named `type` at `url`, holding `configuration`.
     public init(type: String, url: URL? = nil, configuration: String? = nil) {
         self.type = type
         self.url = url
         self.configuration = configuration
+    }
+
+    /// Describes a store of `storeType` (with the options it was made with) at `url`, holding
+    /// `configuration`.
+    public init(storeType: StoreType, url: URL? = nil, configuration: String? = nil) {
+        self.init(type: storeType.name, url: url, configuration: configuration)
+        self.storeType = storeType
     }
 
     /// The options the store is opened with: ``settings`` plus `busyTimeout` (milliseconds)
@@ -56,6 +73,6 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
 
     /// A description of an in-memory store holding `configuration`.
     public static func inMemory(configuration: String? = nil) -> PersistentStoreDescription {
-        PersistentStoreDescription(type: InMemoryStore.typeName, configuration: configuration)
+        PersistentStoreDescription(storeType: .inMemory, configuration: configuration)
     }
 }

@@ -15,7 +15,7 @@ extension PersistentStoreCoordinator {
     /// object the source does not hold fails the migration rather than point at the wrong object.
     ///
     /// ```swift
-    /// let cache = try coordinator.addStore(type: InMemoryStore.typeName)
+    /// let cache = try coordinator.addStore(type: StoreType.inMemory.name)
     /// let saved = try coordinator.migratePersistentStore(cache, to: url, type: "JSON")
     /// ```
     ///
@@ -58,12 +58,38 @@ extension PersistentStoreCoordinator {
         _ store: any IncrementalStore, to url: URL?, type: String, options: StoreOptions = StoreOptions(),
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> any IncrementalStore {
+        try migrate(store, to: url, storeType: try storeType(named: type), options: options, progress: progress)
+    }
+
+    /// Copies `store` into a new store that `description` describes and puts the copy in its
+    /// place: the typed form of ``migratePersistentStore(_:to:type:options:progress:)``, which
+    /// it is in every other way. The copy holds `store`'s configuration, whatever the
+    /// description's; a description made with a store type registers it when no type of its
+    /// name is registered.
+    ///
+    /// ```swift
+    /// try coordinator.migratePersistentStore(store, to: .binary(at: folder.appendingPathComponent("Catalog.binary")))
+    /// ```
+    @discardableResult
+    public func migratePersistentStore(
+        _ store: any IncrementalStore, to description: PersistentStoreDescription,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> any IncrementalStore {
+        try migrate(
+            store, to: description.url, storeType: try resolvedType(of: description),
+            options: description.storeOptions, progress: progress)
+    }
+
+    private func migrate(
+        _ store: any IncrementalStore, to url: URL?, storeType: StoreType, options: StoreOptions,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> any IncrementalStore {
         guard stores.contains(where: { $0 === store }) else {
             throw StoreError(
                 code: .unknownStore,
                 message: "Cannot migrate \(Self.name(of: store)): it is not added to the coordinator.")
         }
-        let storeType = try storeType(named: type)
+        let type = storeType.name
         let target = url.map { "a \(type) store at '\($0.path)'" } ?? "a new \(type) store"
         if let url { try checkDestination(url, of: storeType, for: store) }
 

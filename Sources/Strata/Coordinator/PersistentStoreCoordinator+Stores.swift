@@ -16,7 +16,51 @@ extension PersistentStoreCoordinator {
     public func addStore(
         type: String, configuration: String? = nil, at url: URL? = nil, options: StoreOptions = StoreOptions()
     ) throws -> any IncrementalStore {
-        let storeType = try storeType(named: type)
+        try addStore(of: try storeType(named: type), configuration: configuration, at: url, options: options)
+    }
+
+    /// Opens the store `description` describes and adds it: the typed way to add a store.
+    ///
+    /// ```swift
+    /// try coordinator.addStore(.sqlite(at: url, options: SQLiteStoreOptions(poolSize: 4)))
+    /// try coordinator.addStore(.inMemory(configuration: "Cache"))
+    /// ```
+    ///
+    /// A description made with a store type (``PersistentStoreDescription/storeType``) opens
+    /// with that type and its options, and registers it when no type of its name is
+    /// registered, so that its metadata, migration and destruction work by name afterwards; one
+    /// made by name uses the registered type of that name.
+    ///
+    /// - Throws: As ``addStore(type:configuration:at:options:)``.
+    @discardableResult
+    public func addStore(_ description: PersistentStoreDescription) throws -> any IncrementalStore {
+        try addStore(
+            of: try resolvedType(of: description), configuration: description.configuration, at: description.url,
+            options: description.storeOptions)
+    }
+
+    /// Opens the store `description` describes and adds it, off the caller's thread: the same
+    /// as ``addStore(_:)``, for callers that must not block while a large file is opened.
+    @discardableResult
+    public func addStore(_ description: PersistentStoreDescription) async throws -> any IncrementalStore {
+        try await Task.detached { [self] in try addStore(description) }.value
+    }
+
+    /// The type `description` opens with: the one it was made with, registered when no type
+    /// of its name is, else the registered type of its name.
+    func resolvedType(of description: PersistentStoreDescription) throws -> StoreType {
+        guard let given = description.storeType, given.name == description.type else {
+            return try storeType(named: description.type)
+        }
+        return state.withLock { state in
+            if state.types[given.name] == nil { state.types[given.name] = given }
+            return given
+        }
+    }
+
+    private func addStore(
+        of storeType: StoreType, configuration: String?, at url: URL?, options: StoreOptions
+    ) throws -> any IncrementalStore {
         try checkConfiguration(configuration)
         if let url, let existing = store(at: url) {
             throw StoreError(

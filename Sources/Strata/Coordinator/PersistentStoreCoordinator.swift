@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// ```swift
 /// let coordinator = try PersistentStoreCoordinator(model: model)
-/// try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Cache")
-/// try coordinator.addStore(type: InMemoryStore.typeName, configuration: "User")
+/// try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Cache")
+/// try coordinator.addStore(type: StoreType.inMemory.name, configuration: "User")
 /// let context = ManagedObjectContext(coordinator: coordinator)
 /// ```
 ///

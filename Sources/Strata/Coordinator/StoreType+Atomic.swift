@@ -7,12 +7,16 @@ extension StoreType {
     /// lock file; replacing loads the source and writes its contents to the destination with
     /// ``AtomicStore/write(_:)``. A store opened for writing locks its file: opening it for writing
     /// again, writing its metadata or replacing it, from another coordinator or process, is
-    /// ``StoreError/Code/inUse`` until the store is removed.
+    /// ``StoreError/Code/inUse`` until the store is removed. `variant`, `recognize` and
+    /// `describeFormat` are as in ``init(name:variant:open:readMetadata:writeMetadata:destroy:replace:recognize:describeFormat:)``.
     public static func atomic(
-        name: String, makeStore: @escaping @Sendable (URL?) throws -> any AtomicStore
+        name: String, variant: (any Hashable & Sendable)? = nil,
+        recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)? = nil,
+        describeFormat: (@Sendable (URL) throws -> String)? = nil,
+        makeStore: @escaping @Sendable (URL?) throws -> any AtomicStore
     ) -> StoreType {
         StoreType(
-            name: name,
+            name: name, variant: variant,
             open: { request in try makeStore(request.url).incrementalStore(for: request) },
             readMetadata: { url in try makeStore(url).load()?.metadata },
             writeMetadata: { metadata, url in
@@ -45,6 +49,7 @@ extension StoreType {
                 }
                 let store = try makeStore(destination)
                 try StoreFileLock.whileLocked(destination, storeName: name) { try store.write(contents) }
-            })
+            },
+            recognize: recognize, describeFormat: describeFormat)
     }
 }

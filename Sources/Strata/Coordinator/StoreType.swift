@@ -23,19 +23,27 @@ import Foundation
 /// - `destroy` removes the file and every side file it has; a missing file is not an error.
 /// - `replace`, when given, swaps the destination's contents for a copy of the source's so that
 ///   a reader sees one or the other, never a mix.
-public struct StoreType: Sendable {
+public struct StoreType: Sendable, Hashable {
     /// The type's name, as used in ``PersistentStoreCoordinator/addStore(type:configuration:at:options:)``.
     public let name: String
+    /// What this value of the type was made with beyond its name, such as typed options: two
+    /// values of a type are equal when their names and these are.
+    let variant: (any Hashable & Sendable)?
     let open: @Sendable (StoreOpenRequest) throws -> any IncrementalStore
     let readMetadata: @Sendable (URL) throws -> StoreMetadata?
     let writeMetadata: @Sendable (StoreMetadata, URL) throws -> Void
     let destroy: @Sendable (URL) throws -> Void
     let replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)?
+    let recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)?
+    let describeFormat: (@Sendable (URL) throws -> String)?
 
     /// Creates a store type from its operations.
     ///
     /// - Parameters:
     ///   - name: The type's name; registering a second type with the same name replaces the first.
+    ///   - variant: What this value of the type was made with beyond its name (typed options,
+    ///     say); values of a type compare equal when their names and variants are. `nil` for
+    ///     a type that reads its options from ``StoreOptions/settings``.
     ///   - open: Opens or creates a store.
     ///   - readMetadata: Reads a file's metadata without opening it; `nil` when there is no file.
     ///   - writeMetadata: Replaces a file's metadata atomically.
@@ -43,19 +51,51 @@ public struct StoreType: Sendable {
     ///   - replace: Replaces the store at its first URL with a copy of the store at its second,
     ///     atomically; `nil` when the type cannot (replacing then fails with
     ///     ``StoreError/Code/unsupported``).
+    ///   - recognize: Whether the first bytes of a file (up to 4 096) are a store of this type;
+    ///     `nil` when the type cannot tell, and then files are never taken for its own.
+    ///   - describeFormat: The line `strata inspect` prints about a file's format (the versions
+    ///     it records); `nil` when the type has nothing to say.
     public init(
         name: String,
+        variant: (any Hashable & Sendable)? = nil,
         open: @escaping @Sendable (StoreOpenRequest) throws -> any IncrementalStore,
         readMetadata: @escaping @Sendable (URL) throws -> StoreMetadata?,
         writeMetadata: @escaping @Sendable (StoreMetadata, URL) throws -> Void,
         destroy: @escaping @Sendable (URL) throws -> Void,
-        replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)? = nil
+        replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)? = nil,
+        recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)? = nil,
+        describeFormat: (@Sendable (URL) throws -> String)? = nil
     ) {
         self.name = name
+        self.variant = variant
         self.open = open
         self.readMetadata = readMetadata
         self.writeMetadata = writeMetadata
         self.destroy = destroy
         self.replace = replace
+        self.recognize = recognize
+        self.describeFormat = describeFormat
     }
+
+    /// Whether the two are the same type made with the same variant.
+    public static func == (lhs: StoreType, rhs: StoreType) -> Bool {
+        lhs.name == rhs.name && lhs.variantKey == rhs.variantKey
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(variantKey)
+    }
+
+    /// The variant, erased so that it compares and hashes.
+    private var variantKey: AnyHashable? { variant.map { AnyHashable($0) } }
+
+    /// Whether the first bytes of a file, `prefix`, are a store of this type.
+    public func recognizes(prefix: [UInt8]) -> Bool { recognize?(prefix) ?? false }
+
+    /// A line on the format of the store file at `url`, such as the versions it records; `nil`
+    /// when the type has nothing to say.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be read as a store of this type.
+    public func formatDescription(ofFileAt url: URL) throws -> String? { try describeFormat?(url) }
 }

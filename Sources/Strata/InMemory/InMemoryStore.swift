@@ -4,7 +4,7 @@ import Foundation
 /// reference every other store is compared with.
 public enum InMemoryStore {
     /// The store's type name.
-    public static let typeName = "InMemory"
+    static let typeName = "InMemory"
 
     /// Opens a new, empty in-memory store for the entities of `configuration` of `model`.
     ///
@@ -33,7 +33,7 @@ public enum InMemoryStore {
 }
 
 extension StoreType {
-    /// The built-in in-memory store type (``InMemoryStore``): no file, so there is no metadata to
+    /// The built-in in-memory store type : no file, so there is no metadata to
     /// read or write and nothing to destroy.
     public static let inMemory = StoreType(
         name: InMemoryStore.typeName, open: { try InMemoryStore.open($0) }, readMetadata: { _ in nil },

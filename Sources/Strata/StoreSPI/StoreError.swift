@@ -7,7 +7,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
-                incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed
+                incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed,
+                invalidOption
         }
         private let kind: Kind
 
@@ -35,6 +36,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let unknownStore = Code(kind: .unknownStore)
         /// The model has no configuration of that name.
         public static let unknownConfiguration = Code(kind: .unknownConfiguration)
+        /// A store setting (``StoreOptions/settings``) has a value its type cannot use.
+        public static let invalidOption = Code(kind: .invalidOption)
         /// The store, its file or its identifier is already in use.
         public static let inUse = Code(kind: .inUse)
         /// Moving a store to another URL or type failed; the source is untouched and the partial

@@ -9,12 +9,10 @@ import Strata
 /// with the metadata in the same transaction. Many threads and processes read at once while
 /// one writes. The map grows by doubling when a save fills it.
 ///
-/// Options (``StoreOptions/settings``):
-/// - `mapSize`: the map's size in bytes when the file is created (default 1 MiB; it grows);
-/// - `relaxedDurability`: `true` to skip flushing each commit to disk (``StoreCapabilities/relaxedDurability``).
-public final class LMDBStore: IncrementalStore {
+/// Opened through ``Strata/StoreType/lmdb``, with ``LMDBStoreOptions``.
+final class LMDBStore: IncrementalStore {
     /// The store type's name.
-    public static let storeTypeName = "LMDB"
+    static let storeTypeName = "LMDB"
 
     /// The predicate features whose comparisons the store answers from an index: `==`, `<`,
     /// `<=`, `>`, `>=`, `BETWEEN` and `IN` between an indexed attribute or a to-one
@@ -22,7 +20,7 @@ public final class LMDBStore: IncrementalStore {
     /// shapes). Every other predicate (``predicateFeatures`` is ``PredicateFeatures/all``) is
     /// evaluated with the core's evaluator over the decoded records, inside the same read
     /// transaction, following to-one and to-many relationships to their records.
-    public static let indexedFeatures: PredicateFeatures = [.comparisons, .compounds, .membership]
+    static let indexedFeatures: PredicateFeatures = [.comparisons, .compounds, .membership]
 
     public let typeName = LMDBStore.storeTypeName
     public let identifier: String

@@ -11,11 +11,11 @@ enum LMDBStoreFile {
     /// A file that fails the page check, an LMDB environment without Strata's metadata, a
     /// newer layout version or another model is refused; a refused file is left as it was,
     /// and a `-lock` file the attempt created is removed.
-    static func open(_ request: StoreOpenRequest) throws -> LMDBStore {
+    static func open(_ request: StoreOpenRequest, options typed: LMDBStoreOptions? = nil) throws -> LMDBStore {
         guard let url = request.url else { throw StoreError(code: .io, message: "An LMDB store needs a file URL.") }
         try request.model.freeze()
         let path = url.path
-        let settings = LMDBStoreSettings(request.options)
+        let settings = try LMDBStoreSettings(typed, settings: request.options)
         let readOnly = request.options.isReadOnly
         let exists = try checkExistingFile(at: path)
         let created = !FileManager.default.fileExists(atPath: path)

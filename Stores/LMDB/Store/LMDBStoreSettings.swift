@@ -1,6 +1,6 @@
 import Strata
 
-/// The settings an LMDB store reads from ``StoreOptions/settings``.
+/// The store's settings: the typed options, else the string settings, else the defaults.
 struct LMDBStoreSettings {
     /// The map's size in bytes when the store's file is created.
     let initialMapSize: Int
@@ -10,12 +10,13 @@ struct LMDBStoreSettings {
     /// The default initial map: 1 MiB, grown by doubling whenever it fills.
     static let defaultMapSize = 1 << 20
 
-    /// Reads `mapSize` (bytes, rounded up to 64 KiB, at least 64 KiB) and `relaxedDurability`
-    /// (`true` or `false`).
-    init(_ options: StoreOptions) {
-        let requested = options.settings["mapSize"].flatMap { Int($0) } ?? Self.defaultMapSize
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidOption`` for a string
+    ///   setting that does not read as its kind.
+    init(_ typed: LMDBStoreOptions?, settings options: StoreOptions) throws {
+        let name = LMDBStore.storeTypeName
+        let requested = try typed?.mapSize ?? options.integer("mapSize", of: name) ?? Self.defaultMapSize
         let granule = 1 << 16
         initialMapSize = max(granule, (min(requested, 1 << 40) + granule - 1) / granule * granule)
-        relaxedDurability = options.settings["relaxedDurability"] == "true"
+        relaxedDurability = try typed?.relaxedDurability ?? options.boolean("relaxedDurability", of: name) ?? false
     }
 }

@@ -10,20 +10,17 @@ import Strata
 /// and sort translate (``pushDownFeatures``); otherwise the store evaluates the rest with the
 /// core's evaluator, with the same results.
 ///
-/// Options (``StoreOptions/settings``):
-/// - `poolSize`: the most reader connections (default: twice the processor count, at least 2
-///   and at most 16; 1 runs every read on the writer; values are clamped to 1...64);
-/// - `busyTimeout`: milliseconds to wait for another process's lock (default 10 000).
-public final class SQLiteStore: IncrementalStore {
+/// Opened through ``Strata/StoreType/sqlite``, with ``SQLiteStoreOptions``.
+final class SQLiteStore: IncrementalStore {
     /// The store type's name, as Core Data's `NSSQLiteStoreType`.
-    public static let storeTypeName = "SQLite"
+    static let storeTypeName = "SQLite"
 
     /// The predicate features the store translates to SQL (docs/SQLITE.md lists the exact
     /// shapes). It also accepts every other predicate (``predicateFeatures`` is
     /// ``PredicateFeatures/all``) and evaluates the parts it cannot translate in memory, with
     /// the same answers: functions, arithmetic, comparisons of two key paths, decimal values,
     /// `@avg`, `@sum` of 64-bit integers and of reals, and localized sorts.
-    public static let pushDownFeatures: PredicateFeatures = [
+    static let pushDownFeatures: PredicateFeatures = [
         .comparisons, .compounds, .membership, .stringMatching, .stringOptions, .regularExpressions,
         .relationshipKeyPaths, .quantifiers, .collectionOperators, .subqueries,
     ]

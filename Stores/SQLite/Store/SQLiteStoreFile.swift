@@ -7,7 +7,7 @@ enum SQLiteStoreFile {
     static let systemTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
 
     /// Opens the store `request` asks for, creating its file and schema when there is no file.
-    static func open(_ request: StoreOpenRequest) throws -> SQLiteStore {
+    static func open(_ request: StoreOpenRequest, options typed: SQLiteStoreOptions? = nil) throws -> SQLiteStore {
         guard let url = request.url else {
             throw StoreError(code: .io, message: "An SQLite store needs a file URL.")
         }
@@ -15,7 +15,7 @@ enum SQLiteStoreFile {
         let path = url.path
         let entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         let layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
-        let settings = SQLiteStoreSettings(request.options)
+        let settings = try SQLiteStoreSettings(typed, settings: request.options)
         func fail(_ error: SQLiteError, _ action: String) -> StoreError {
             storeError(error, path: path, doing: action)
         }
@@ -228,7 +228,8 @@ private func fileSize(atPath path: String) -> Int? {
     return Int(info.st_size)
 }
 
-/// The store's settings, read from ``StoreOptions/settings`` and clamped to sensible values.
+/// The store's settings: the typed options, else the string settings, else the defaults,
+/// clamped to sensible values.
 struct SQLiteStoreSettings: Sendable {
     /// The most reader connections.
     let poolSize: Int
@@ -238,9 +239,15 @@ struct SQLiteStoreSettings: Sendable {
     /// Twice the processors, from 2 to 16: worked out once, as asking costs reading files.
     private static let defaultPoolSize = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
 
-    init(_ options: StoreOptions) {
-        poolSize = min(max(options.settings["poolSize"].flatMap { Int($0) } ?? Self.defaultPoolSize, 1), 64)
-        let timeout = options.settings["busyTimeout"].flatMap { Int32($0) } ?? 10_000
-        busyTimeoutMilliseconds = min(max(timeout, 0), 600_000)
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidOption`` for a string
+    ///   setting that is not a whole number.
+    init(_ typed: SQLiteStoreOptions?, settings options: StoreOptions) throws {
+        let name = SQLiteStore.storeTypeName
+        let pool = try typed?.poolSize ?? options.integer("poolSize", of: name) ?? Self.defaultPoolSize
+        poolSize = min(max(pool, 1), 64)
+        let timeout =
+            try typed?.busyTimeout.map { Int($0 / .milliseconds(1)) } ?? options.integer("busyTimeout", of: name)
+            ?? 10_000
+        busyTimeoutMilliseconds = Int32(min(max(timeout, 0), 600_000))
     }
 }

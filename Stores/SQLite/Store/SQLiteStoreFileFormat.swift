@@ -17,16 +17,16 @@ public struct SQLiteStoreFileFormat: Sendable, Hashable {
     public var tables: [String]
 }
 
-extension SQLiteStore {
-    /// The format of the SQLite store file at `url`.
+extension SQLiteStoreFileFormat {
+    /// Reads the format of the SQLite store file at `url`.
     ///
     /// ```swift
-    /// let format = try SQLiteStore.fileFormat(ofStoreAt: url)   // metadataVersion 1, journalMode "wal"
+    /// let format = try SQLiteStoreFileFormat(ofStoreAt: url)   // metadataVersion 1, journalMode "wal"
     /// ```
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be read,
     ///   ``StoreError/Code/corrupt`` when it is not an SQLite database or holds no store metadata.
-    public static func fileFormat(ofStoreAt url: URL) throws -> SQLiteStoreFileFormat {
+    public init(ofStoreAt url: URL) throws {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(code: .io, message: "There is no SQLite store at '\(path)'.")
@@ -53,7 +53,7 @@ extension SQLiteStore {
             }
             let plist: Data = if case .blob(let bytes) = plistValue { Data(bytes) } else { Data() }
             let coreData = SQLiteMetadataPlist.coreDataVersions(plist)
-            return SQLiteStoreFileFormat(
+            self.init(
                 metadataVersion: version, coreDataFrameworkVersion: coreData.framework,
                 versionHashesVersion: coreData.versionHashes, journalMode: journalMode, tables: tables)
         } catch let error as SQLiteError {

@@ -8,7 +8,7 @@ extension XMLStore {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when there is no file or it
     ///   cannot be read, ``StoreError/Code/corrupt`` naming the position when it has no
     ///   version number before its first object.
-    public static func formatVersion(ofStoreAt url: URL) throws -> Int64 {
+    static func formatVersion(ofStoreAt url: URL) throws -> Int64 {
         guard let version = try reading(url, XMLStoreReader.formatVersion) else {
             throw StoreError(code: .io, message: "There is no XML store at '\(url.path)'.")
         }

@@ -17,7 +17,11 @@ import Strata
 /// with ``AtomicFileReplacement``. A missing or empty file is a new store; a damaged or foreign
 /// file is ``StoreError/Code/corrupt`` naming the file, line and column; a file of a newer
 /// format version is ``StoreError/Code/unsupported``. A file that cannot be read is left as it is.
-public struct XMLStore: AtomicStore {
+/// Opened through ``Strata/StoreType/xml``.
+struct XMLStore: AtomicStore {
+    /// The name XML stores are registered under.
+    static let typeName = "XML"
+
     /// The store type's name, `"XML"` unless given.
     public let typeName: String
     /// The store's file.
@@ -38,7 +42,7 @@ public struct XMLStore: AtomicStore {
     ///   - model: The model to resolve the file's names against when the file records none;
     ///     needed for files Core Data wrote.
     ///   - typeName: The store type's name.
-    public init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = StoreType.xmlName) {
+    init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = XMLStore.typeName) {
         self.fileURL = fileURL
         self.model = model
         self.typeName = typeName

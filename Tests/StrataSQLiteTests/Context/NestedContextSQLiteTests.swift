@@ -1,8 +1,9 @@
 import Foundation
 import Strata
-import StrataSQLite
 import StrataTestSupport
 import Testing
+
+@testable import StrataSQLite
 
 /// Three levels of contexts over an SQLite file: what the grandchild does reaches the file once
 /// each level has saved, and a new coordinator reads it back.

@@ -74,9 +74,41 @@ import Testing
         #expect(store.pool.openReaderCount == 0)
     }
 
-    @Test(arguments: [("0", 1), ("-5", 1), ("100000", 64), ("many", SQLiteStoreSettings(StoreOptions()).poolSize)])
-    func poolSizesAreClamped(_ setting: String, _ expected: Int) {
-        #expect(SQLiteStoreSettings(StoreOptions(settings: ["poolSize": setting])).poolSize == expected)
+    @Test(arguments: [("0", 1), ("-5", 1), ("100000", 64)])
+    func poolSizesAreClamped(_ setting: String, _ expected: Int) throws {
+        #expect(
+            try SQLiteStoreSettings(nil, settings: StoreOptions(settings: ["poolSize": setting])).poolSize == expected)
+    }
+
+    @Test func typedOptionsWinOverStringSettingsAndFillInFromThem() throws {
+        let settings = StoreOptions(settings: ["poolSize": "3", "busyTimeout": "250"])
+        let typed = try SQLiteStoreSettings(SQLiteStoreOptions(poolSize: 5), settings: settings)
+        #expect(typed.poolSize == 5)
+        #expect(typed.busyTimeoutMilliseconds == 250)
+        let timed = try SQLiteStoreSettings(SQLiteStoreOptions(busyTimeout: .seconds(2)), settings: StoreOptions())
+        #expect(timed.busyTimeoutMilliseconds == 2_000)
+    }
+
+    @Test func aSettingThatIsNotANumberIsATypedErrorNamingIt() throws {
+        let directory = try TemporaryDirectory()
+        let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.sqlite])
+        let error = try #require(throws: StoreError.self) {
+            try coordinator.addStore(
+                type: "SQLite", at: directory.file("bad.sqlite"), options: StoreOptions(settings: ["poolSize": "many"]))
+        }
+        #expect(error.code == .invalidOption)
+        #expect(error.message.contains("'poolSize'") && error.message.contains("'many'"))
+    }
+
+    @Test func aTypedDescriptionOpensWithItsOptions() throws {
+        let directory = try TemporaryDirectory()
+        let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model)
+        let store = try coordinator.addStore(
+            .sqlite(at: directory.file("typed.sqlite"), options: SQLiteStoreOptions(poolSize: 1)))
+        try ContentionModel.writeEntries(2, as: "typed", into: store)
+        #expect(try store.execute(StoreFetchRequest(entityName: "Entry", resultType: .count)) == .count(2))
+        #expect((store as? SQLiteStore)?.pool.maximumReaders == 1)
+        #expect(coordinator.storeTypeNames.contains("SQLite"))
     }
 
     @Test func twoProcessesWritingOneFileBothGetThrough() throws {

@@ -2,9 +2,10 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataConformanceTesting
-import StrataSQLite
 import StrataTestSupport
 import Testing
+
+@testable import StrataSQLite
 
 /// The SQLite store passes every check of the conformance suite.
 @Suite struct SQLiteStoreConformanceTests {

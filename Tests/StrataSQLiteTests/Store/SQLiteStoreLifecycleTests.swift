@@ -1,9 +1,10 @@
 import CStrataSQLite
 import Foundation
 import Strata
-import StrataSQLite
 import StrataTestSupport
 import Testing
+
+@testable import StrataSQLite
 
 /// Destroying and replacing stores go through SQLite, so that connections still open elsewhere
 /// see an empty or a whole new store, never a file removed or moved from under them.

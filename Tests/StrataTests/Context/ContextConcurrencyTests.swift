@@ -20,8 +20,8 @@ import Testing
             Configuration("Even", entities: ["Entry"])
         }
         let coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName)
-        try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Even")
+        try coordinator.addStore(type: StoreType.inMemory.name)
+        try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Even")
         coordinator.register(Entry.self)
         return coordinator
     }

@@ -16,8 +16,8 @@ import Testing
             Configuration("Pad", entities: ["Note"])
         }
         let coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Shelf")
-        try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Pad")
+        try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
+        try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
         let context = ManagedObjectContext(coordinator: coordinator)
         let other = ManagedObjectContext(coordinator: coordinator)
         let savedNote = try context.performAndWait {

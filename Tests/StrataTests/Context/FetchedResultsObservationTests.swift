@@ -17,7 +17,7 @@ import Testing
             }
         }
         let coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName)
+        try coordinator.addStore(type: StoreType.inMemory.name)
         context = ManagedObjectContext(coordinator: coordinator)
         try context.performAndWait {
             for (name, country) in [("Oslo", "NO"), ("Bergen", "NO"), ("Rome", "IT")] {

@@ -17,7 +17,7 @@ import Testing
             }
         }
         coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName)
+        try coordinator.addStore(type: StoreType.inMemory.name)
         let seed = ManagedObjectContext(coordinator: coordinator)
         id = try seed.performAndWait {
             let note = try seed.insertNewObject(forEntityName: "Note")

@@ -34,8 +34,8 @@ import Testing
                 Configuration("Pad", entities: ["Note"])
             }
             coordinator = try PersistentStoreCoordinator(model: model)
-            shelf = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Shelf")
-            pad = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Pad")
+            shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
+            pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
         }
 
         /// Saves an author with the book "Dune", and the book "Emma" with no author.

@@ -57,7 +57,7 @@ import Testing
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)
-            store = try coordinator.addStore(type: InMemoryStore.typeName)
+            store = try coordinator.addStore(type: StoreType.inMemory.name)
             context = ManagedObjectContext(coordinator: coordinator)
         }
 

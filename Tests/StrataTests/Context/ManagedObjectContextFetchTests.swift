@@ -30,8 +30,8 @@ import Testing
                 Configuration("Everything", entities: ["Author", "Book", "Comic", "Note"])
             }
             coordinator = try PersistentStoreCoordinator(model: model)
-            shelf = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Shelf")
-            pad = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Pad")
+            shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
+            pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
             context = ManagedObjectContext(coordinator: coordinator)
         }
 
@@ -71,7 +71,7 @@ import Testing
 
     @Test func assignedObjectsGoToTheirStoreAndAFetchMergesBothStores() throws {
         let stack = try Stack()
-        let everything = try stack.coordinator.addStore(type: InMemoryStore.typeName, configuration: "Everything")
+        let everything = try stack.coordinator.addStore(type: StoreType.inMemory.name, configuration: "Everything")
         try stack.context.performAndWait {
             try stack.insert("Note", ["text": "b"])
             let assigned = try stack.insert("Note", ["text": "a"])
@@ -119,7 +119,7 @@ import Testing
 
     @Test func aRelationshipAcrossStoresIsRejectedNamingBothObjects() throws {
         let stack = try Stack()
-        let everything = try stack.coordinator.addStore(type: InMemoryStore.typeName, configuration: "Everything")
+        let everything = try stack.coordinator.addStore(type: StoreType.inMemory.name, configuration: "Everything")
         try stack.context.performAndWait {
             let author = try stack.insert("Author", ["name": "Ada"])
             let book = try stack.insert("Book", ["title": "Dune"])

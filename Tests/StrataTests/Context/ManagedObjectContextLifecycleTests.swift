@@ -58,7 +58,7 @@ import Testing
             }
             coordinator = try PersistentStoreCoordinator(model: model)
             coordinator.register(Document.self)
-            store = try coordinator.addStore(type: InMemoryStore.typeName)
+            store = try coordinator.addStore(type: StoreType.inMemory.name)
             context = ManagedObjectContext(coordinator: coordinator)
         }
 

@@ -22,7 +22,7 @@ import Testing
             }
         }
         coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addStore(type: InMemoryStore.typeName)
+        try coordinator.addStore(type: StoreType.inMemory.name)
         let seed = ManagedObjectContext(coordinator: coordinator)
         id = try seed.performAndWait {
             let person = try seed.insertNewObject(forEntityName: "Person")

@@ -24,7 +24,7 @@ import Testing
                 }
             }
             let coordinator = try PersistentStoreCoordinator(model: model)
-            store = try coordinator.addStore(type: InMemoryStore.typeName)
+            store = try coordinator.addStore(type: StoreType.inMemory.name)
             let seeder = ManagedObjectContext(coordinator: coordinator)
             (author, book) = try seeder.performAndWait {
                 let author = try seeder.insertNewObject(forEntityName: "Author")

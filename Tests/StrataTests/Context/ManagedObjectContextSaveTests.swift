@@ -37,8 +37,8 @@ import Testing
                 Configuration("Pad", entities: ["Note"])
             }
             coordinator = try PersistentStoreCoordinator(model: model)
-            shelf = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Shelf")
-            pad = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Pad")
+            shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
+            pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
             context = ManagedObjectContext(coordinator: coordinator)
         }
 

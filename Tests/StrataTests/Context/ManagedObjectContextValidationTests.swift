@@ -112,7 +112,7 @@ import Testing
             }
             coordinator = try PersistentStoreCoordinator(model: model)
             coordinator.register(Account.self)
-            store = try coordinator.addStore(type: InMemoryStore.typeName)
+            store = try coordinator.addStore(type: StoreType.inMemory.name)
             context = ManagedObjectContext(coordinator: coordinator)
         }
 

@@ -30,7 +30,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let (coordinator, _, _) = try closedStore(in: folder)
         #expect(try coordinator.metadataForStore(type: "JSON", at: folder.file("none.json")) == nil)
-        #expect(try coordinator.metadataForStore(type: InMemoryStore.typeName, at: folder.file("none")) == nil)
+        #expect(try coordinator.metadataForStore(type: StoreType.inMemory.name, at: folder.file("none")) == nil)
         #expect { try coordinator.metadataForStore(type: "XML", at: folder.file("none.xml")) } throws: {
             ($0 as? StoreError)?.code == .unknownStoreType
         }

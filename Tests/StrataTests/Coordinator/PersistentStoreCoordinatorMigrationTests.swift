@@ -57,7 +57,7 @@ import Testing
     @Test func anInMemoryStoreMovesToAFile() throws {
         let folder = try TemporaryDirectory()
         let coordinator = try coordinator()
-        let scratch = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
+        let scratch = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
         let source = try InMemoryStore.open(
             StoreOpenRequest(
                 model: coordinator.model, configurationName: "Library",
@@ -97,9 +97,9 @@ import Testing
         var metadata = try #require(try coordinator.metadataForStore(type: "JSON", at: sourceURL))
         metadata.userInfo = ["owner": "Bo", "synced": .boolean(true)]
         try coordinator.setMetadata(metadata, forStoreOfType: "JSON", at: sourceURL)
-        let before = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
+        let before = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
         let source = try coordinator.addStore(type: "JSON", at: sourceURL)
-        let after = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Library")
+        let after = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Library")
         let bytes = try Data(contentsOf: sourceURL)
         let contents = try CoordinatorFixtures.contents(of: source, model: coordinator.model)
         #expect(contents.count == total && contents["Note Remember the milk."] != nil)
@@ -144,7 +144,7 @@ import Testing
     @Test func aReferenceToAMissingObjectFailsTheMigration() throws {
         let folder = try TemporaryDirectory()
         let coordinator = try coordinator()
-        let source = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Library")
+        let source = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Library")
         let ids = try source.permanentIDs(forEntities: ["Book", "Author"])
         try source.save(
             StoreChangeSet(inserted: [
@@ -210,7 +210,7 @@ import Testing
             guard let error = error as? StoreError, error.code == .unknownStore else { return false }
             return error.message.contains(stray.identifier)
         }
-        let source = try coordinator.addStore(type: InMemoryStore.typeName)
+        let source = try coordinator.addStore(type: StoreType.inMemory.name)
         #expect {
             try coordinator.migratePersistentStore(source, to: folder.file("x.sqlite"), type: "SQLite")
         } throws: { ($0 as? StoreError)?.code == .unknownStoreType }
@@ -219,10 +219,10 @@ import Testing
 
     @Test func anEmptyStoreMovesToAStoreWithoutAFile() throws {
         let coordinator = try coordinator()
-        let source = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
+        let source = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
         let log = ProgressLog()
         let destination = try coordinator.migratePersistentStore(
-            source, to: nil, type: InMemoryStore.typeName, progress: log.callback)
+            source, to: nil, type: StoreType.inMemory.name, progress: log.callback)
         #expect(destination !== source && destination.identifier == source.identifier)
         #expect(coordinator.stores.count == 1 && coordinator.stores[0] === destination)
         expectMonotonic(log.reports.withLock { $0 }, total: 0)

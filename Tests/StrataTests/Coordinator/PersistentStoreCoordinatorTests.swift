@@ -13,8 +13,8 @@ import Testing
 
     @Test func theInMemoryTypeIsBuiltIn() throws {
         let coordinator = try coordinator()
-        #expect(coordinator.storeTypeNames == [InMemoryStore.typeName])
-        let store = try coordinator.addStore(type: InMemoryStore.typeName)
+        #expect(coordinator.storeTypeNames == [StoreType.inMemory.name])
+        let store = try coordinator.addStore(type: StoreType.inMemory.name)
         #expect(store.typeName == "InMemory" && coordinator.stores.count == 1)
     }
 
@@ -43,14 +43,14 @@ import Testing
 
     @Test func addingAsynchronouslyAddsTheStore() async throws {
         let coordinator = try coordinator()
-        let store = try await coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
+        let store = try await coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
         #expect(coordinator.stores.map(\.identifier) == [store.identifier])
     }
 
     @Test func storesAreListedInTheOrderTheyWereAdded() throws {
         let coordinator = try coordinator()
-        let first = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
-        let second = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Library")
+        let first = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
+        let second = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Library")
         let third = try InMemoryStore.open(model: coordinator.model)
         try coordinator.add(third)
         #expect(coordinator.stores.map(\.identifier) == [first, second, third].map(\.identifier))
@@ -60,8 +60,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let coordinator = try coordinator()
         let url = folder.file("cache.store")
-        let store = try coordinator.addStore(type: InMemoryStore.typeName, at: url)
-        let other = try coordinator.addStore(type: InMemoryStore.typeName, at: folder.file("other.store"))
+        let store = try coordinator.addStore(type: StoreType.inMemory.name, at: url)
+        let other = try coordinator.addStore(type: StoreType.inMemory.name, at: folder.file("other.store"))
         #expect(coordinator.store(at: url) === store)
         #expect(coordinator.store(at: folder.url.appendingPathComponent("./sub/../cache.store")) === store)
         #expect(coordinator.store(at: folder.file("missing.store")) == nil)
@@ -71,8 +71,8 @@ import Testing
 
     @Test func removingAStoreTwiceIsAnUnknownStore() throws {
         let coordinator = try coordinator()
-        let kept = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
-        let removed = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Library")
+        let kept = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
+        let removed = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Library")
         try coordinator.remove(removed)
         #expect(coordinator.stores.map(\.identifier) == [kept.identifier])
         #expect {
@@ -86,7 +86,7 @@ import Testing
     @Test func anUnknownConfigurationIsRefusedNamingTheKnownOnes() throws {
         let coordinator = try coordinator()
         #expect {
-            try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Attic")
+            try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Attic")
         } throws: { error in
             guard let error = error as? StoreError, error.code == .unknownConfiguration else { return false }
             return error.message.contains("'Attic'") && error.message.contains("Library, Scratch")
@@ -102,7 +102,7 @@ import Testing
         let coordinator = try coordinator([.jsonFile()])
         let url = folder.file("shared.json")
         try coordinator.addStore(type: "JSON", at: url)
-        for type in ["JSON", InMemoryStore.typeName] {
+        for type in ["JSON", StoreType.inMemory.name] {
             #expect {
                 try coordinator.addStore(type: type, at: url)
             } throws: { error in
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aStoreWithAnAddedIdentifierIsRefused() throws {
         let coordinator = try coordinator()
-        let store = try coordinator.addStore(type: InMemoryStore.typeName)
+        let store = try coordinator.addStore(type: StoreType.inMemory.name)
         let twin = try InMemoryStore.open(
             StoreOpenRequest(model: coordinator.model, identifierForNewStore: store.identifier))
         #expect { try coordinator.add(twin) } throws: { code(of: $0) == .inUse }
@@ -127,7 +127,7 @@ import Testing
     @Test func aReadOnlyStoreRefusesSaves() throws {
         let coordinator = try coordinator()
         let store = try coordinator.addStore(
-            type: InMemoryStore.typeName, configuration: "Scratch", options: StoreOptions(isReadOnly: true))
+            type: StoreType.inMemory.name, configuration: "Scratch", options: StoreOptions(isReadOnly: true))
         #expect(store.options.isReadOnly)
         let id = try store.permanentIDs(forEntities: ["Note"])[0]
         let changes = StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "no"], expectedVersion: 0)])
@@ -167,14 +167,14 @@ import Testing
 
     @Test func entitiesAreRoutedToTheStoresOfTheirConfiguration() throws {
         let coordinator = try coordinator()
-        let scratch = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
-        let library = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Library")
+        let scratch = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
+        let library = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Library")
         #expect(coordinator.stores(forEntity: "Note").map(\.identifier) == [scratch.identifier])
         for entity in ["Author", "Book", "Comic", "Series"] {
             #expect(coordinator.stores(forEntity: entity).map(\.identifier) == [library.identifier])
         }
         #expect(coordinator.stores(forEntity: "Ghost").isEmpty)
-        let everything = try coordinator.addStore(type: InMemoryStore.typeName)
+        let everything = try coordinator.addStore(type: StoreType.inMemory.name)
         #expect(coordinator.stores(forEntity: "Note").map(\.identifier) == [scratch, everything].map(\.identifier))
     }
 }

@@ -7,7 +7,7 @@ import Testing
     /// A coordinator with a "Scratch" store holding one saved note, and that note's ID.
     private func savedNote() throws -> (PersistentStoreCoordinator, any IncrementalStore, ObjectID) {
         let coordinator = try PersistentStoreCoordinator(model: try CoordinatorFixtures.model())
-        let store = try coordinator.addStore(type: InMemoryStore.typeName, configuration: "Scratch")
+        let store = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Scratch")
         let id = try store.permanentIDs(forEntities: ["Note"])[0]
         try store.save(StoreChangeSet(inserted: [.init(objectID: id, values: ["text": "kept"], expectedVersion: 0)]))
         return (coordinator, store, id)

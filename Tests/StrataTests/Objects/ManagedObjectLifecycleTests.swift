@@ -79,7 +79,7 @@ import Testing
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)
-            store = try coordinator.addStore(type: InMemoryStore.typeName, configuration: nil)
+            store = try coordinator.addStore(type: StoreType.inMemory.name, configuration: nil)
             coordinator.register(Entry.self)
             context = ManagedObjectContext(coordinator: coordinator, name: "journal")
         }

@@ -96,7 +96,7 @@ private final class BoxFile: AtomicStore {
 
     @Test func itsSnapshotsStayOutOfTheRowCacheAndFaultsReadTheStoresLatest() throws {
         let coordinator = try PersistentStoreCoordinator(model: try InMemoryStoreTests.library())
-        try coordinator.addStore(type: InMemoryStore.typeName)
+        try coordinator.addStore(type: StoreType.inMemory.name)
         let writer = ManagedObjectContext(coordinator: coordinator)
         let id = try writer.performAndWait {
             let note = try writer.insertNewObject(forEntityName: "Note")

@@ -43,7 +43,7 @@ struct CatalogStack {
 
     init() throws {
         coordinator = try PersistentStoreCoordinator(model: Self.model())
-        store = try coordinator.addStore(type: InMemoryStore.typeName, configuration: nil)
+        store = try coordinator.addStore(type: StoreType.inMemory.name, configuration: nil)
         context = ManagedObjectContext(coordinator: coordinator, name: "main")
     }
 

@@ -54,7 +54,7 @@ struct LibraryStack {
     init(coordinator: PersistentStoreCoordinator? = nil) throws {
         let coordinator = try coordinator ?? PersistentStoreCoordinator(model: Self.model())
         self.coordinator = coordinator
-        store = try coordinator.stores.first ?? coordinator.addStore(type: InMemoryStore.typeName)
+        store = try coordinator.stores.first ?? coordinator.addStore(type: StoreType.inMemory.name)
         context = ManagedObjectContext(coordinator: coordinator)
     }
 

@@ -1,0 +1,20 @@
+import Strata
+
+/// How Strata's SQLite store is opened, as ``Strata/StoreType/sqlite(_:)`` and
+/// ``Strata/PersistentStoreDescription/sqlite(at:configuration:options:)`` take it. An option
+/// left `nil` comes from the store's string settings, as a store opened by name reads them
+/// (`poolSize`, `busyTimeout` in milliseconds), or else its default.
+public struct SQLiteStoreOptions: Sendable, Hashable {
+    /// The most reader connections: by default twice the processor count, at least 2 and at
+    /// most 16; 1 runs every read on the writer; clamped to 1...64.
+    public var poolSize: Int?
+    /// How long to wait for another process's lock before a read or save fails: by default
+    /// 10 seconds; clamped to 0...600 seconds.
+    public var busyTimeout: Duration?
+
+    /// Creates options; `nil` keeps the default.
+    public init(poolSize: Int? = nil, busyTimeout: Duration? = nil) {
+        self.poolSize = poolSize
+        self.busyTimeout = busyTimeout
+    }
+}
