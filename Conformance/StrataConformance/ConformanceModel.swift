@@ -40,77 +40,82 @@ enum ConformanceModel {
     /// The model, built once; a coordinator freezes (validates) it.
     static let model: ManagedObjectModel = {
         ManagedObjectModel {
-            Entity(sample) {
-                Attribute("serial", .integer64, optional: false)
-                for type in sampleTypes where type != .transformable { Attribute(attributeName(for: type), type) }
-                Attribute(attributeName(for: .transformable), .transformable).transformed(by: "StrataConformanceJSON")
-                Attribute("count", .integer32, default: 42)
-                Attribute("label", .string, default: "unnamed")
-                Attribute("flag", .boolean, default: true)
+            EntityDescription(sample) {
+                AttributeDescription("serial", .integer64, optional: false)
+                for type in sampleTypes where type != .transformable {
+                    AttributeDescription(attributeName(for: type), type)
+                }
+                AttributeDescription(attributeName(for: .transformable), .transformable).transformed(
+                    by: "StrataConformanceJSON")
+                AttributeDescription("count", .integer32, default: 42)
+                AttributeDescription("label", .string, default: "unnamed")
+                AttributeDescription("flag", .boolean, default: true)
             }
-            Entity("Person") {
-                Attribute("serial", .integer64, optional: false)
-                Attribute("name", .string)
-                Attribute("age", .integer32)
-                Relationship.toOne("team", destination: "Team", inverse: "members")
-                Relationship.toOne("manager", destination: "Person", inverse: "reports")
-                Relationship.toMany("reports", destination: "Person", inverse: "manager")
-                Relationship.toMany("friends", destination: "Person", inverse: "friends")
-                Relationship.toOne("passport", destination: "Passport", inverse: "holder", deleteRule: .cascade)
+            EntityDescription("Person") {
+                AttributeDescription("serial", .integer64, optional: false)
+                AttributeDescription("name", .string)
+                AttributeDescription("age", .integer32)
+                RelationshipDescription.toOne("team", destination: "Team", inverse: "members")
+                RelationshipDescription.toOne("manager", destination: "Person", inverse: "reports")
+                RelationshipDescription.toMany("reports", destination: "Person", inverse: "manager")
+                RelationshipDescription.toMany("friends", destination: "Person", inverse: "friends")
+                RelationshipDescription.toOne(
+                    "passport", destination: "Passport", inverse: "holder", deleteRule: .cascade)
             }
-            Entity("Passport") {
-                Attribute("number", .string)
-                Relationship.toOne("holder", destination: "Person", inverse: "passport")
+            EntityDescription("Passport") {
+                AttributeDescription("number", .string)
+                RelationshipDescription.toOne("holder", destination: "Person", inverse: "passport")
             }
-            Entity("Team") {
-                Attribute("serial", .integer64, optional: false)
-                Attribute("name", .string)
-                Relationship.toMany("members", destination: "Person", inverse: "team", ordered: true)
+            EntityDescription("Team") {
+                AttributeDescription("serial", .integer64, optional: false)
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("members", destination: "Person", inverse: "team", ordered: true)
             }
-            Entity("Crew") {
-                Attribute("name", .string)
-                Relationship.toMany("sailors", destination: "Sailor", inverse: "crew", minCount: 1, maxCount: 3)
+            EntityDescription("Crew") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany(
+                    "sailors", destination: "Sailor", inverse: "crew", minCount: 1, maxCount: 3)
             }
-            Entity("Sailor") {
-                Attribute("name", .string)
-                Relationship.toOne("crew", destination: "Crew", inverse: "sailors")
+            EntityDescription("Sailor") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("crew", destination: "Crew", inverse: "sailors")
             }
-            Entity("Node") {
-                Attribute("name", .string)
-                Relationship.toMany("children", destination: "Node", inverse: "parent", deleteRule: .cascade)
-                Relationship.toOne("parent", destination: "Node", inverse: "children")
+            EntityDescription("Node") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("children", destination: "Node", inverse: "parent", deleteRule: .cascade)
+                RelationshipDescription.toOne("parent", destination: "Node", inverse: "children")
             }
-            Entity("Ring") {
-                Attribute("name", .string)
-                Relationship.toOne("next", destination: "Ring", inverse: "previous", deleteRule: .cascade)
-                Relationship.toOne("previous", destination: "Ring", inverse: "next", deleteRule: .cascade)
+            EntityDescription("Ring") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("next", destination: "Ring", inverse: "previous", deleteRule: .cascade)
+                RelationshipDescription.toOne("previous", destination: "Ring", inverse: "next", deleteRule: .cascade)
             }
-            Entity("Vault") {
-                Attribute("name", .string)
-                Relationship.toMany("items", destination: "Item", inverse: "vault", deleteRule: .deny)
+            EntityDescription("Vault") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("items", destination: "Item", inverse: "vault", deleteRule: .deny)
             }
-            Entity("Item") {
-                Attribute("name", .string)
-                Relationship.toOne("vault", destination: "Vault", inverse: "items")
+            EntityDescription("Item") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("vault", destination: "Vault", inverse: "items")
             }
-            Entity("Tag") {
-                Attribute("name", .string)
-                Relationship.toMany("labels", destination: "Label", inverse: "tag", deleteRule: .noAction)
+            EntityDescription("Tag") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("labels", destination: "Label", inverse: "tag", deleteRule: .noAction)
             }
-            Entity("Label") {
-                Attribute("name", .string)
-                Relationship.toOne("tag", destination: "Tag", inverse: "labels")
+            EntityDescription("Label") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("tag", destination: "Tag", inverse: "labels")
             }
-            Entity("Shape", abstract: true) {
-                Attribute("serial", .integer64, optional: false)
-                Attribute("name", .string)
-                Attribute("area", .double)
+            EntityDescription("Shape", abstract: true) {
+                AttributeDescription("serial", .integer64, optional: false)
+                AttributeDescription("name", .string)
+                AttributeDescription("area", .double)
             }
-            Entity("Polygon", parent: "Shape") { Attribute("sides", .integer16) }
-            Entity("Square", parent: "Polygon") { Attribute("edge", .double) }
-            Entity("Circle", parent: "Shape") { Attribute("radius", .double) }
-            Configuration(records, entities: [sample])
-            Configuration(
+            EntityDescription("Polygon", parent: "Shape") { AttributeDescription("sides", .integer16) }
+            EntityDescription("Square", parent: "Polygon") { AttributeDescription("edge", .double) }
+            EntityDescription("Circle", parent: "Shape") { AttributeDescription("radius", .double) }
+            ConfigurationDescription(records, entities: [sample])
+            ConfigurationDescription(
                 graph,
                 entities: [
                     "Person", "Passport", "Team", "Crew", "Sailor", "Node", "Ring", "Vault", "Item", "Tag", "Label",

@@ -6,47 +6,48 @@ import Strata
 enum GuidebookModel {
     static func make() -> ManagedObjectModel {
         ManagedObjectModel(versionIdentifiers: ["guidebook-1"]) {
-            Entity("Country") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("states", destination: "State", inverse: "country", deleteRule: .cascade)
+            EntityDescription("Country") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toMany("states", destination: "State", inverse: "country", deleteRule: .cascade)
             }
-            Entity("State") {
-                Attribute("name", .string, optional: false)
-                Relationship.toOne("country", destination: "Country", inverse: "states")
-                Relationship.toMany("counties", destination: "County", inverse: "state", deleteRule: .cascade)
+            EntityDescription("State") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toOne("country", destination: "Country", inverse: "states")
+                RelationshipDescription.toMany(
+                    "counties", destination: "County", inverse: "state", deleteRule: .cascade)
             }
-            Entity("County") {
-                Attribute("name", .string, optional: false)
-                Relationship.toOne("state", destination: "State", inverse: "counties")
-                Relationship.toMany("cities", destination: "City", inverse: "county", deleteRule: .cascade)
+            EntityDescription("County") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toOne("state", destination: "State", inverse: "counties")
+                RelationshipDescription.toMany("cities", destination: "City", inverse: "county", deleteRule: .cascade)
             }
-            Entity("City") {
-                Attribute("name", .string, optional: false)
-                Attribute("population", .integer64)
-                Relationship.toOne("county", destination: "County", inverse: "cities")
-                Relationship.toMany(
+            EntityDescription("City") {
+                AttributeDescription("name", .string, optional: false)
+                AttributeDescription("population", .integer64)
+                RelationshipDescription.toOne("county", destination: "County", inverse: "cities")
+                RelationshipDescription.toMany(
                     "pointsOfInterest", destination: "PointOfInterest", inverse: "city", deleteRule: .cascade,
                     ordered: true)
             }
-            Entity("PointOfInterest") {
-                Attribute("name", .string, optional: false)
-                Attribute("category", .string)
-                Relationship.toOne("city", destination: "City", inverse: "pointsOfInterest")
+            EntityDescription("PointOfInterest") {
+                AttributeDescription("name", .string, optional: false)
+                AttributeDescription("category", .string)
+                RelationshipDescription.toOne("city", destination: "City", inverse: "pointsOfInterest")
             }
-            Entity("Note", abstract: true) {
-                Attribute("title", .string, optional: false)
-                Attribute("cityName", .string)
-                Attribute("day", .integer32)
+            EntityDescription("Note", abstract: true) {
+                AttributeDescription("title", .string, optional: false)
+                AttributeDescription("cityName", .string)
+                AttributeDescription("day", .integer32)
             }
-            Entity("Visit", parent: "Note") {
-                Attribute("companions", .integer16)
+            EntityDescription("Visit", parent: "Note") {
+                AttributeDescription("companions", .integer16)
             }
-            Entity("Tip", parent: "Note") {
-                Attribute("rating", .integer16)
+            EntityDescription("Tip", parent: "Note") {
+                AttributeDescription("rating", .integer16)
             }
-            Configuration("Atlas", entities: ["Country", "State", "County", "City", "PointOfInterest"])
-            Configuration("Journal", entities: ["Note", "Visit"])
-            Configuration("Guide", entities: ["Note", "Tip"])
+            ConfigurationDescription("Atlas", entities: ["Country", "State", "County", "City", "PointOfInterest"])
+            ConfigurationDescription("Journal", entities: ["Note", "Visit"])
+            ConfigurationDescription("Guide", entities: ["Note", "Tip"])
         }
     }
 }

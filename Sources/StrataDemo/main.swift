@@ -19,18 +19,18 @@ if CommandLine.arguments.count > 1 {
 
 func bookshop() -> ManagedObjectModel {
     ManagedObjectModel(versionIdentifiers: ["1"]) {
-        Entity("Author") {
-            Attribute("name", .string, optional: false, min: 1, max: 80)
-            Attribute("born", .date)
-            Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
-            Unique("name")
+        EntityDescription("Author") {
+            AttributeDescription("name", .string, optional: false, min: 1, max: 80)
+            AttributeDescription("born", .date)
+            RelationshipDescription.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+            UniquenessConstraint("name")
         }
-        Entity("Book") {
-            Attribute("title", .string, optional: false)
-            Attribute("price", .decimal, default: .decimal(0))
-            Attribute("isbn", .string).matching("[0-9-]{10,17}")
-            Relationship.toOne("author", destination: "Author", inverse: "books")
-            FetchIndex(name: "byTitle", elements: [.init(propertyName: "title")])
+        EntityDescription("Book") {
+            AttributeDescription("title", .string, optional: false)
+            AttributeDescription("price", .decimal, default: .decimal(0))
+            AttributeDescription("isbn", .string).matching("[0-9-]{10,17}")
+            RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+            FetchIndexDescription(name: "byTitle", elements: [.init(propertyName: "title")])
         }
         FetchRequestTemplate(name: "booksByAuthor", entityName: "Book", predicateFormat: "author.name == $NAME")
     }

@@ -8,16 +8,16 @@ import StrataTestSupport
 struct BinaryStoreTestStack {
     /// People in teams: a to-one relationship and its to-many inverse, and values of four types.
     static let model = ManagedObjectModel {
-        Entity("Person") {
-            Attribute("name", .string)
-            Attribute("age", .integer32)
-            Attribute("score", .double)
-            Attribute("born", .date)
-            Relationship.toOne("team", destination: "Team", inverse: "members")
+        EntityDescription("Person") {
+            AttributeDescription("name", .string)
+            AttributeDescription("age", .integer32)
+            AttributeDescription("score", .double)
+            AttributeDescription("born", .date)
+            RelationshipDescription.toOne("team", destination: "Team", inverse: "members")
         }
-        Entity("Team") {
-            Attribute("name", .string)
-            Relationship.toMany("members", destination: "Person", inverse: "team")
+        EntityDescription("Team") {
+            AttributeDescription("name", .string)
+            RelationshipDescription.toMany("members", destination: "Person", inverse: "team")
         }
     }
 

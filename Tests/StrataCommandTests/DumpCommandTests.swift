@@ -32,7 +32,7 @@ import Testing
     @Test func failsWhenTheModelDoesNotMatch() throws {
         let directory = try TemporaryDirectory()
         let url = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: directory)
-        let other = ManagedObjectModel { Entity("Planet") { Attribute("name", .string) } }
+        let other = ManagedObjectModel { EntityDescription("Planet") { AttributeDescription("name", .string) } }
         let modelURL = directory.file("planets.json")
         try other.jsonData().write(to: modelURL)
         let outcome = try StrataProcess.run(["dump", url.path, "--model", modelURL.path])

@@ -41,7 +41,8 @@ import Testing
 
         let url = try CommandStores.written(type: "LMDB", named: "guide.lmdb", in: directory)
         let modelURL = directory.file("planets.json")
-        try ManagedObjectModel { Entity("Planet") { Attribute("name", .string) } }.jsonData().write(to: modelURL)
+        try ManagedObjectModel { EntityDescription("Planet") { AttributeDescription("name", .string) } }.jsonData()
+            .write(to: modelURL)
         let mismatch = try StrataProcess.run(["validate", url.path, "--model", modelURL.path])
         #expect(mismatch.status == 1)
         #expect(mismatch.error.hasPrefix("strata: "))

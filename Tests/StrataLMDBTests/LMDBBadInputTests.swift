@@ -83,8 +83,8 @@ import Testing
         let url = directory.file("model.lmdb")
         do { try LMDBTestModel.insertPlayers(10, into: try LMDBTestModel.open(url)) }
         let other = ManagedObjectModel {
-            Entity("Player") { Attribute("name", .string) }
-            Entity("Coach") { Attribute("name", .string) }
+            EntityDescription("Player") { AttributeDescription("name", .string) }
+            EntityDescription("Coach") { AttributeDescription("name", .string) }
         }
         try other.freeze()
         try expectRefused(url, .incompatibleModel, mentioning: "'Coach'", model: other)

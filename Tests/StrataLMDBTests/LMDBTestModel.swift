@@ -9,16 +9,16 @@ import StrataTestSupport
 enum LMDBTestModel {
     static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
-            Entity("Player") {
-                Attribute("name", .string).indexed()
-                Attribute("score", .integer64).indexed()
-                Attribute("rating", .integer64)
-                Relationship.toOne("team", destination: "Team", inverse: "players")
+            EntityDescription("Player") {
+                AttributeDescription("name", .string).indexed()
+                AttributeDescription("score", .integer64).indexed()
+                AttributeDescription("rating", .integer64)
+                RelationshipDescription.toOne("team", destination: "Team", inverse: "players")
             }
-            Entity("Captain", parent: "Player") { Attribute("since", .date) }
-            Entity("Team") {
-                Attribute("name", .string)
-                Relationship.toMany("players", destination: "Player", inverse: "team", ordered: true)
+            EntityDescription("Captain", parent: "Player") { AttributeDescription("since", .date) }
+            EntityDescription("Team") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("players", destination: "Player", inverse: "team", ordered: true)
             }
         }
         try! model.freeze()  // A fixed, valid model: freezing cannot fail.

@@ -7,22 +7,22 @@ enum LibraryModel {
     static func make() throws -> ManagedObjectModel {
         // snippet: model
         let model = ManagedObjectModel {
-            Entity("Author") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+            EntityDescription("Author") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
             }
-            Entity("Book") {
-                Relationship.toOne("author", destination: "Author", inverse: "books")
-                Attribute("title", .string)
-                Attribute("pages", .integer32, min: 1)
+            EntityDescription("Book") {
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                AttributeDescription("title", .string)
+                AttributeDescription("pages", .integer32, min: 1)
             }
-            Entity("Loan") {
-                Attribute("borrower", .string)
-                Attribute("title", .string)
-                Attribute("due", .date)
+            EntityDescription("Loan") {
+                AttributeDescription("borrower", .string)
+                AttributeDescription("title", .string)
+                AttributeDescription("due", .date)
             }
-            Configuration("Catalog", entities: ["Author", "Book"])
-            Configuration("Desk", entities: ["Loan"])
+            ConfigurationDescription("Catalog", entities: ["Author", "Book"])
+            ConfigurationDescription("Desk", entities: ["Loan"])
         }
         try model.freeze()  // validates; the model is now immutable and Sendable
         // end snippet

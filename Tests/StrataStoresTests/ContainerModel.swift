@@ -5,9 +5,9 @@ enum ContainerModel {
     /// `City` with `name` (string) and `population` (integer 64).
     static func make() -> ManagedObjectModel {
         ManagedObjectModel {
-            Entity("City") {
-                Attribute("name", .string)
-                Attribute("population", .integer64)
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                AttributeDescription("population", .integer64)
             }
         }
     }

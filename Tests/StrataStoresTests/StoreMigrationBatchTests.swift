@@ -12,10 +12,10 @@ import Testing
 
     static func model() throws -> ManagedObjectModel {
         let model = ManagedObjectModel {
-            Entity("Node") {
-                Attribute("number", .integer64, optional: false)
-                Relationship.toMany("items", destination: "Node", inverse: "owner", ordered: true)
-                Relationship.toOne("owner", destination: "Node", inverse: "items")
+            EntityDescription("Node") {
+                AttributeDescription("number", .integer64, optional: false)
+                RelationshipDescription.toMany("items", destination: "Node", inverse: "owner", ordered: true)
+                RelationshipDescription.toOne("owner", destination: "Node", inverse: "items")
             }
         }
         try model.freeze()

@@ -6,9 +6,9 @@ public enum ContentionModel {
     /// `Entry` with `writer` (string) and `serial` (integer 64).
     public static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
-            Entity("Entry") {
-                Attribute("writer", .string)
-                Attribute("serial", .integer64)
+            EntityDescription("Entry") {
+                AttributeDescription("writer", .string)
+                AttributeDescription("serial", .integer64)
             }
         }
         try! model.freeze()  // A fixed, valid model: freezing cannot fail.

@@ -7,15 +7,15 @@ public enum TravelModel {
     /// `Country` (name, required; ordered `cities`) and `City` (name, population, `country`, `twins`).
     public static func make() -> ManagedObjectModel {
         ManagedObjectModel {
-            Entity("Country") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("cities", destination: "City", inverse: "country", ordered: true)
+            EntityDescription("Country") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toMany("cities", destination: "City", inverse: "country", ordered: true)
             }
-            Entity("City") {
-                Attribute("name", .string)
-                Attribute("population", .integer64)
-                Relationship.toOne("country", destination: "Country", inverse: "cities")
-                Relationship.toMany("twins", destination: "City", inverse: "twins")
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                AttributeDescription("population", .integer64)
+                RelationshipDescription.toOne("country", destination: "Country", inverse: "cities")
+                RelationshipDescription.toMany("twins", destination: "City", inverse: "twins")
             }
         }
     }

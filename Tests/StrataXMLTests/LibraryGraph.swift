@@ -9,17 +9,17 @@ enum LibraryGraph {
     /// `Author` (name, born, to-many `books`) and `Book` (title, price, rating, cover, to-one `author`).
     static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
-            Entity("Author") {
-                Attribute("name", .string)
-                Attribute("born", .date)
-                Relationship.toMany("books", destination: "Book", inverse: "author", ordered: true)
+            EntityDescription("Author") {
+                AttributeDescription("name", .string)
+                AttributeDescription("born", .date)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author", ordered: true)
             }
-            Entity("Book") {
-                Attribute("title", .string)
-                Attribute("price", .decimal)
-                Attribute("rating", .double)
-                Attribute("cover", .binary)
-                Relationship.toOne("author", destination: "Author", inverse: "books")
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("price", .decimal)
+                AttributeDescription("rating", .double)
+                AttributeDescription("cover", .binary)
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
             }
         }
         try! model.freeze()  // A fixed, valid model: freezing cannot fail.

@@ -66,12 +66,14 @@ import Testing
     @Test func aModelThatLacksAPropertyOfAnAppleStoreIsAnotherModel() throws {
         let url = try XcodeMappingModel.fixtures[4].copy(into: directory.url)
         let model = ManagedObjectModel {
-            Entity("XDDevMappingModel") {
-                Attribute("sourceModelData", .binary)
-                Relationship.toMany("entityMappings", destination: "XDDevEntityMapping", inverse: "mappingModel")
+            EntityDescription("XDDevMappingModel") {
+                AttributeDescription("sourceModelData", .binary)
+                RelationshipDescription.toMany(
+                    "entityMappings", destination: "XDDevEntityMapping", inverse: "mappingModel")
             }
-            Entity("XDDevEntityMapping") {
-                Relationship.toOne("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
+            EntityDescription("XDDevEntityMapping") {
+                RelationshipDescription.toOne(
+                    "mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
             }
         }
         #expect {

@@ -6,36 +6,39 @@ import Strata
 /// and relationship mappings (both property mappings).
 enum XcodeMappingModel {
     static let model = ManagedObjectModel {
-        Entity("XDDevMappingModel") {
-            Attribute("sourceModelData", .binary)
-            Attribute("destinationModelData", .binary)
-            Attribute("sourceModelPath", .string)
-            Attribute("destinationModelPath", .string)
-            Relationship.toMany("entityMappings", destination: "XDDevEntityMapping", inverse: "mappingModel")
+        EntityDescription("XDDevMappingModel") {
+            AttributeDescription("sourceModelData", .binary)
+            AttributeDescription("destinationModelData", .binary)
+            AttributeDescription("sourceModelPath", .string)
+            AttributeDescription("destinationModelPath", .string)
+            RelationshipDescription.toMany("entityMappings", destination: "XDDevEntityMapping", inverse: "mappingModel")
         }
-        Entity("XDDevEntityMapping") {
-            Attribute("autogenerateExpression", .boolean)
-            Attribute("mappingNumber", .integer16)
+        EntityDescription("XDDevEntityMapping") {
+            AttributeDescription("autogenerateExpression", .boolean)
+            AttributeDescription("mappingNumber", .integer16)
             for name in ["destinationName", "mappingTypeName", "migrationPolicyClassName", "sourceName"] {
-                Attribute(name, .string)
+                AttributeDescription(name, .string)
             }
-            Relationship.toOne("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
-            Relationship.toMany("attributeMappings", destination: "XDDevAttributeMapping", inverse: "entityMapping")
-            Relationship.toMany(
+            RelationshipDescription.toOne("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings")
+            RelationshipDescription.toMany(
+                "attributeMappings", destination: "XDDevAttributeMapping", inverse: "entityMapping")
+            RelationshipDescription.toMany(
                 "relationshipMappings", destination: "XDDevRelationshipMapping", inverse: "entityMapping")
         }
-        Entity("XDDevPropertyMapping", abstract: true) {
-            Attribute("name", .string)
-            Attribute("autogenerateExpression", .boolean)
-            Attribute("valueExpressionData", .binary)
+        EntityDescription("XDDevPropertyMapping", abstract: true) {
+            AttributeDescription("name", .string)
+            AttributeDescription("autogenerateExpression", .boolean)
+            AttributeDescription("valueExpressionData", .binary)
         }
-        Entity("XDDevAttributeMapping", parent: "XDDevPropertyMapping") {
-            Relationship.toOne("entityMapping", destination: "XDDevEntityMapping", inverse: "attributeMappings")
+        EntityDescription("XDDevAttributeMapping", parent: "XDDevPropertyMapping") {
+            RelationshipDescription.toOne(
+                "entityMapping", destination: "XDDevEntityMapping", inverse: "attributeMappings")
         }
-        Entity("XDDevRelationshipMapping", parent: "XDDevPropertyMapping") {
-            Attribute("sourceKeyPath", .string)
-            Attribute("sourceMappingName", .string)
-            Relationship.toOne("entityMapping", destination: "XDDevEntityMapping", inverse: "relationshipMappings")
+        EntityDescription("XDDevRelationshipMapping", parent: "XDDevPropertyMapping") {
+            AttributeDescription("sourceKeyPath", .string)
+            AttributeDescription("sourceMappingName", .string)
+            RelationshipDescription.toOne(
+                "entityMapping", destination: "XDDevEntityMapping", inverse: "relationshipMappings")
         }
     }
 

@@ -8,15 +8,15 @@ enum BenchModel {
 
     static func makeModel() throws -> ManagedObjectModel {
         let model = ManagedObjectModel {
-            Entity("Item") {
-                Attribute("number", .integer64, optional: false).indexed()
-                Attribute("name", .string)
-                Attribute("score", .double)
-                Attribute("stamp", .date)
-                Attribute("flag", .boolean)
-                Attribute("blob", .binary)
-                Relationship.toMany("children", destination: "Item", inverse: "parent")
-                Relationship.toOne("parent", destination: "Item", inverse: "children")
+            EntityDescription("Item") {
+                AttributeDescription("number", .integer64, optional: false).indexed()
+                AttributeDescription("name", .string)
+                AttributeDescription("score", .double)
+                AttributeDescription("stamp", .date)
+                AttributeDescription("flag", .boolean)
+                AttributeDescription("blob", .binary)
+                RelationshipDescription.toMany("children", destination: "Item", inverse: "parent")
+                RelationshipDescription.toOne("parent", destination: "Item", inverse: "children")
             }
         }
         try model.freeze()

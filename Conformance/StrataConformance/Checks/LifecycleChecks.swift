@@ -150,11 +150,11 @@ enum LifecycleChecks {
             try stack.save()
         }
         let changed = ManagedObjectModel {
-            Entity(ConformanceModel.sample) {
-                Attribute("serial", .integer64, optional: false)
-                Attribute("colour", .string)
+            EntityDescription(ConformanceModel.sample) {
+                AttributeDescription("serial", .integer64, optional: false)
+                AttributeDescription("colour", .string)
             }
-            Configuration(ConformanceModel.records, entities: [ConformanceModel.sample])
+            ConfigurationDescription(ConformanceModel.records, entities: [ConformanceModel.sample])
         }
         let coordinator = try PersistentStoreCoordinator(model: changed, storeTypes: [harness.suite.storeType])
         try ErrorChecks.expectStoreError(.incompatibleModel, naming: ConformanceModel.sample) {

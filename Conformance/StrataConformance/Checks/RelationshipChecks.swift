@@ -511,13 +511,13 @@ enum RelationshipChecks {
     /// A fleet whose ships number at least two: the conformance model's only counted relationship
     /// has a minimum of one, which an optional relationship can never fall below.
     private static let fleetModel = ManagedObjectModel {
-        Entity("Fleet") {
-            Attribute("name", .string)
-            Relationship.toMany("ships", destination: "Ship", inverse: "fleet", minCount: 2)
+        EntityDescription("Fleet") {
+            AttributeDescription("name", .string)
+            RelationshipDescription.toMany("ships", destination: "Ship", inverse: "fleet", minCount: 2)
         }
-        Entity("Ship") {
-            Attribute("name", .string)
-            Relationship.toOne("fleet", destination: "Fleet", inverse: "ships")
+        EntityDescription("Ship") {
+            AttributeDescription("name", .string)
+            RelationshipDescription.toOne("fleet", destination: "Fleet", inverse: "ships")
         }
     }
 

@@ -8,13 +8,13 @@
 ///
 /// ```swift
 /// let model = ManagedObjectModel {
-///     Entity("Author") {
-///         Attribute("name", .string, optional: false)
-///         Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+///     EntityDescription("Author") {
+///         AttributeDescription("name", .string, optional: false)
+///         RelationshipDescription.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
 ///     }
-///     Entity("Book") {
-///         Attribute("title", .string)
-///         Relationship.toOne("author", destination: "Author", inverse: "books")
+///     EntityDescription("Book") {
+///         AttributeDescription("title", .string)
+///         RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
 ///     }
 /// }
 /// try model.freeze()

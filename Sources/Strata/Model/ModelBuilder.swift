@@ -2,19 +2,19 @@
 ///
 /// ```swift
 /// let model = ManagedObjectModel(versionIdentifiers: ["2"]) {
-///     Entity("Vehicle", abstract: true) {
-///         Attribute("numberPlate", .string, optional: false)
-///         Unique("numberPlate")
+///     EntityDescription("Vehicle", abstract: true) {
+///         AttributeDescription("numberPlate", .string, optional: false)
+///         UniquenessConstraint("numberPlate")
 ///     }
-///     Entity("Car", parent: "Vehicle") {
-///         Attribute("seats", .integer16, default: 4, min: 1, max: 9)
-///         Relationship.toOne("owner", destination: "Person", inverse: "cars")
+///     EntityDescription("Car", parent: "Vehicle") {
+///         AttributeDescription("seats", .integer16, default: 4, min: 1, max: 9)
+///         RelationshipDescription.toOne("owner", destination: "Person", inverse: "cars")
 ///     }
-///     Entity("Person") {
-///         Attribute("name", .string)
-///         Relationship.toMany("cars", destination: "Car", inverse: "owner", deleteRule: .cascade)
+///     EntityDescription("Person") {
+///         AttributeDescription("name", .string)
+///         RelationshipDescription.toMany("cars", destination: "Car", inverse: "owner", deleteRule: .cascade)
 ///     }
-///     Configuration("Garage", entities: ["Vehicle", "Car", "Person"])
+///     ConfigurationDescription("Garage", entities: ["Vehicle", "Car", "Person"])
 /// }
 /// ```
 @resultBuilder
@@ -24,7 +24,7 @@ public enum ModelBuilder {
         /// An entity.
         case entity(EntityDescription)
         /// A configuration.
-        case configuration(Configuration)
+        case configuration(ConfigurationDescription)
         /// A fetch request template.
         case fetchRequestTemplate(FetchRequestTemplate)
     }
@@ -32,7 +32,7 @@ public enum ModelBuilder {
     /// Adds an entity.
     public static func buildExpression(_ entity: EntityDescription) -> [Component] { [.entity(entity)] }
     /// Adds a configuration.
-    public static func buildExpression(_ configuration: Configuration) -> [Component] {
+    public static func buildExpression(_ configuration: ConfigurationDescription) -> [Component] {
         [.configuration(configuration)]
     }
     /// Adds a fetch request template.
@@ -79,7 +79,7 @@ public enum EntityBuilder {
         [.fetchedProperty(property)]
     }
     /// Adds a uniqueness constraint.
-    public static func buildExpression(_ constraint: Unique) -> [Component] {
+    public static func buildExpression(_ constraint: UniquenessConstraint) -> [Component] {
         [.uniquenessConstraint(constraint.propertyNames)]
     }
     /// Adds a fetch index.
@@ -98,7 +98,7 @@ public enum EntityBuilder {
 
 /// A named set of entities, for the model builder. A store added for a configuration holds
 /// only its entities.
-public struct Configuration: Sendable, Hashable {
+public struct ConfigurationDescription: Sendable, Hashable {
     /// The configuration's name.
     public var name: String
     /// The names of its entities.
@@ -113,7 +113,7 @@ public struct Configuration: Sendable, Hashable {
 
 /// A uniqueness constraint, for the model builder: the listed properties' values, taken
 /// together, must be unique among the entity's objects.
-public struct Unique: Sendable, Hashable {
+public struct UniquenessConstraint: Sendable, Hashable {
     /// The constrained properties.
     public var propertyNames: [String]
 
@@ -122,17 +122,6 @@ public struct Unique: Sendable, Hashable {
         self.propertyNames = propertyNames
     }
 }
-
-/// The builder's name for ``EntityDescription``.
-public typealias Entity = EntityDescription
-/// The builder's name for ``AttributeDescription``.
-public typealias Attribute = AttributeDescription
-/// The builder's name for ``RelationshipDescription``.
-public typealias Relationship = RelationshipDescription
-/// The builder's name for ``FetchedPropertyDescription``.
-public typealias FetchedProperty = FetchedPropertyDescription
-/// The builder's name for ``FetchIndexDescription``.
-public typealias FetchIndex = FetchIndexDescription
 
 extension ManagedObjectModel {
     /// Creates a model from a builder block of entities, configurations and templates.

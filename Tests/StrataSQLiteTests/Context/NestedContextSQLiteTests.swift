@@ -13,14 +13,14 @@ import Testing
     init() throws { directory = try TemporaryDirectory() }
 
     static let model = ManagedObjectModel {
-        Entity("Author") {
-            Attribute("name", .string)
-            Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+        EntityDescription("Author") {
+            AttributeDescription("name", .string)
+            RelationshipDescription.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
         }
-        Entity("Book") {
-            Attribute("title", .string)
-            Attribute("pages", .integer32)
-            Relationship.toOne("author", destination: "Author", inverse: "books")
+        EntityDescription("Book") {
+            AttributeDescription("title", .string)
+            AttributeDescription("pages", .integer32)
+            RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
         }
     }
 

@@ -10,23 +10,23 @@ import Testing
 
     init() throws {
         let model = ManagedObjectModel {
-            Entity("Album") {
-                Attribute("title", .string)
-                Relationship.toMany("assets", destination: "Asset", inverse: "albums", ordered: true)
+            EntityDescription("Album") {
+                AttributeDescription("title", .string)
+                RelationshipDescription.toMany("assets", destination: "Asset", inverse: "albums", ordered: true)
             }
-            Entity("Asset") {
-                Attribute("title", .string)
-                Relationship.toMany("albums", destination: "Album", inverse: "assets")
-                Relationship.toOne("session", destination: "Session", inverse: "assets")
-                Relationship.toMany("friends", destination: "Asset", inverse: "friends")
+            EntityDescription("Asset") {
+                AttributeDescription("title", .string)
+                RelationshipDescription.toMany("albums", destination: "Album", inverse: "assets")
+                RelationshipDescription.toOne("session", destination: "Session", inverse: "assets")
+                RelationshipDescription.toMany("friends", destination: "Asset", inverse: "friends")
             }
-            Entity("Photo", parent: "Asset") { Attribute("width", .integer32) }
-            Entity("Video", parent: "Asset") { Attribute("width", .double) }
-            Entity("Session") {
-                Attribute("start", .date)
-                Relationship.toMany("assets", destination: "Asset", inverse: "session", ordered: true)
-                Relationship.toOne("cover", destination: "Asset")
-                FetchIndex(name: "byStart", elements: [.init(propertyName: "start", isAscending: false)])
+            EntityDescription("Photo", parent: "Asset") { AttributeDescription("width", .integer32) }
+            EntityDescription("Video", parent: "Asset") { AttributeDescription("width", .double) }
+            EntityDescription("Session") {
+                AttributeDescription("start", .date)
+                RelationshipDescription.toMany("assets", destination: "Asset", inverse: "session", ordered: true)
+                RelationshipDescription.toOne("cover", destination: "Asset")
+                FetchIndexDescription(name: "byStart", elements: [.init(propertyName: "start", isAscending: false)])
             }
         }
         try model.freeze()

@@ -50,10 +50,10 @@ import Testing
     @Test func aStoreOfAnotherModelNamesTheEntitiesThatDiffer() throws {
         _ = try open("store.sqlite")
         let changed = ManagedObjectModel {
-            Entity("Entry") {
-                Attribute("writer", .string)
-                Attribute("serial", .integer64)
-                Attribute("added", .date)
+            EntityDescription("Entry") {
+                AttributeDescription("writer", .string)
+                AttributeDescription("serial", .integer64)
+                AttributeDescription("added", .date)
             }
         }
         try changed.freeze()

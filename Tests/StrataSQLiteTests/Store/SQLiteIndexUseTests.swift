@@ -10,11 +10,11 @@ import Testing
 @Suite struct SQLiteIndexUseTests {
     static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
-            Entity("Item") {
-                Attribute("number", .integer64).indexed()
-                Attribute("name", .string)
-                Relationship.toOne("parent", destination: "Item", inverse: "children")
-                Relationship.toMany("children", destination: "Item", inverse: "parent")
+            EntityDescription("Item") {
+                AttributeDescription("number", .integer64).indexed()
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("parent", destination: "Item", inverse: "children")
+                RelationshipDescription.toMany("children", destination: "Item", inverse: "parent")
             }
         }
         try! model.freeze()

@@ -21,26 +21,26 @@ struct SQLitePushDownFixture {
 
     static let model: ManagedObjectModel = {
         let model = ManagedObjectModel {
-            Entity("Person") {
-                Attribute("name", .string)
-                Attribute("age", .integer32)
-                Attribute("score", .double)
-                Attribute("born", .date)
-                Attribute("active", .boolean)
-                Attribute("photo", .binary)
-                Relationship.toOne("team", destination: "Team", inverse: "members")
-                Relationship.toMany("tags", destination: "Tag", inverse: "people")
+            EntityDescription("Person") {
+                AttributeDescription("name", .string)
+                AttributeDescription("age", .integer32)
+                AttributeDescription("score", .double)
+                AttributeDescription("born", .date)
+                AttributeDescription("active", .boolean)
+                AttributeDescription("photo", .binary)
+                RelationshipDescription.toOne("team", destination: "Team", inverse: "members")
+                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "people")
             }
-            Entity("Manager", parent: "Person") { Attribute("level", .integer16) }
-            Entity("Team") {
-                Attribute("name", .string)
-                Relationship.toMany("members", destination: "Person", inverse: "team", ordered: true)
-                Relationship.toOne("parent", destination: "Team", inverse: "children")
-                Relationship.toMany("children", destination: "Team", inverse: "parent")
+            EntityDescription("Manager", parent: "Person") { AttributeDescription("level", .integer16) }
+            EntityDescription("Team") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("members", destination: "Person", inverse: "team", ordered: true)
+                RelationshipDescription.toOne("parent", destination: "Team", inverse: "children")
+                RelationshipDescription.toMany("children", destination: "Team", inverse: "parent")
             }
-            Entity("Tag") {
-                Attribute("label", .string)
-                Relationship.toMany("people", destination: "Person", inverse: "tags")
+            EntityDescription("Tag") {
+                AttributeDescription("label", .string)
+                RelationshipDescription.toMany("people", destination: "Person", inverse: "tags")
             }
         }
         try! model.freeze()

@@ -30,9 +30,9 @@ import Testing
 
     @Test func snapshotsReadBySlotWhenTheirNamesAreTheEntitysAndByNameOtherwise() throws {
         let model = ManagedObjectModel {
-            Entity("Book") {
-                Attribute("title", .string)
-                Attribute("pages", .integer32)
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("pages", .integer32)
             }
         }
         try model.freeze()

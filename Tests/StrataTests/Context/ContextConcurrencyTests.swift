@@ -13,11 +13,11 @@ import Testing
 
     private static func coordinator() throws -> PersistentStoreCoordinator {
         let model = ManagedObjectModel {
-            Entity("Entry") {
-                Attribute("worker", .integer64)
-                Attribute("sequence", .integer64)
+            EntityDescription("Entry") {
+                AttributeDescription("worker", .integer64)
+                AttributeDescription("sequence", .integer64)
             }
-            Configuration("Even", entities: ["Entry"])
+            ConfigurationDescription("Even", entities: ["Entry"])
         }
         let coordinator = try PersistentStoreCoordinator(model: model)
         try coordinator.addStore(type: StoreType.inMemory.name)

@@ -7,13 +7,13 @@ import Testing
 @Suite struct ContextSaveRetryTests {
     @Test func anObjectSavedBeforeAFailedShareReachesItsNewObjectAfterTheRetry() throws {
         let model = ManagedObjectModel {
-            Entity("Book") {
-                Attribute("title", .string)
-                Relationship.toOne("draft", destination: "Note").transient()
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                RelationshipDescription.toOne("draft", destination: "Note").transient()
             }
-            Entity("Note") { Attribute("text", .string) }
-            Configuration("Shelf", entities: ["Book"])
-            Configuration("Pad", entities: ["Note"])
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+            ConfigurationDescription("Shelf", entities: ["Book"])
+            ConfigurationDescription("Pad", entities: ["Note"])
         }
         let coordinator = try PersistentStoreCoordinator(model: model)
         try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")

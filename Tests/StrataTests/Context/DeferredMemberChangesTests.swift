@@ -21,21 +21,21 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Team") {
-                    Attribute("name", .string)
-                    Relationship.toMany("players", destination: "Player", inverse: "team")
+                EntityDescription("Team") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("players", destination: "Player", inverse: "team")
                 }
-                Entity("Player") {
-                    Attribute("name", .string)
-                    Relationship.toOne("team", destination: "Team", inverse: "players")
+                EntityDescription("Player") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("team", destination: "Team", inverse: "players")
                 }
-                Entity("List") {
-                    Attribute("name", .string)
-                    Relationship.toMany("items", destination: "Item", inverse: "list", ordered: true)
+                EntityDescription("List") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("items", destination: "Item", inverse: "list", ordered: true)
                 }
-                Entity("Item") {
-                    Attribute("name", .string)
-                    Relationship.toOne("list", destination: "List", inverse: "items")
+                EntityDescription("Item") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("list", destination: "List", inverse: "items")
                 }
             }
             try model.freeze()

@@ -10,10 +10,10 @@ import Testing
 
     init() throws {
         let model = ManagedObjectModel {
-            Entity("City") {
-                Attribute("name", .string)
-                Attribute("country", .string)
-                Attribute("population", .integer32)
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                AttributeDescription("country", .string)
+                AttributeDescription("population", .integer32)
             }
         }
         let coordinator = try PersistentStoreCoordinator(model: model)

@@ -11,9 +11,9 @@ import Testing
 
     init() throws {
         let model = ManagedObjectModel {
-            Entity("Note") {
-                Attribute("text", .string)
-                Attribute("stars", .integer16)
+            EntityDescription("Note") {
+                AttributeDescription("text", .string)
+                AttributeDescription("stars", .integer16)
             }
         }
         coordinator = try PersistentStoreCoordinator(model: model)

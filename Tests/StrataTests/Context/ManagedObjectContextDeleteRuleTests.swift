@@ -13,47 +13,51 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Author") {
-                    Attribute("name", .string)
-                    Relationship.toMany("books", destination: "Book", inverse: "author")
+                EntityDescription("Author") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
                 }
-                Entity("Book") {
-                    Attribute("name", .string)
-                    Relationship.toOne("author", destination: "Author", inverse: "books")
+                EntityDescription("Book") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
                 }
-                Entity("Library") {
-                    Attribute("name", .string)
-                    Relationship.toMany("shelves", destination: "Shelf", inverse: "library", deleteRule: .cascade)
+                EntityDescription("Library") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany(
+                        "shelves", destination: "Shelf", inverse: "library", deleteRule: .cascade)
                 }
-                Entity("Shelf") {
-                    Attribute("name", .string)
-                    Relationship.toOne("library", destination: "Library", inverse: "shelves")
-                    Relationship.toMany("volumes", destination: "Volume", inverse: "shelf", deleteRule: .cascade)
+                EntityDescription("Shelf") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("library", destination: "Library", inverse: "shelves")
+                    RelationshipDescription.toMany(
+                        "volumes", destination: "Volume", inverse: "shelf", deleteRule: .cascade)
                 }
-                Entity("Volume") {
-                    Attribute("name", .string)
-                    Relationship.toOne("shelf", destination: "Shelf", inverse: "volumes")
+                EntityDescription("Volume") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("shelf", destination: "Shelf", inverse: "volumes")
                 }
-                Entity("Node") {
-                    Attribute("name", .string)
-                    Relationship.toOne("next", destination: "Node", inverse: "previous", deleteRule: .cascade)
-                    Relationship.toOne("previous", destination: "Node", inverse: "next")
+                EntityDescription("Node") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne(
+                        "next", destination: "Node", inverse: "previous", deleteRule: .cascade)
+                    RelationshipDescription.toOne("previous", destination: "Node", inverse: "next")
                 }
-                Entity("Department") {
-                    Attribute("name", .string)
-                    Relationship.toMany("employees", destination: "Employee", inverse: "department", deleteRule: .deny)
+                EntityDescription("Department") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany(
+                        "employees", destination: "Employee", inverse: "department", deleteRule: .deny)
                 }
-                Entity("Employee") {
-                    Attribute("name", .string)
-                    Relationship.toOne("department", destination: "Department", inverse: "employees")
+                EntityDescription("Employee") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("department", destination: "Department", inverse: "employees")
                 }
-                Entity("Owner") {
-                    Attribute("name", .string)
-                    Relationship.toMany("pets", destination: "Pet", inverse: "owner", deleteRule: .noAction)
+                EntityDescription("Owner") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("pets", destination: "Pet", inverse: "owner", deleteRule: .noAction)
                 }
-                Entity("Pet") {
-                    Attribute("name", .string)
-                    Relationship.toOne("owner", destination: "Owner", inverse: "pets")
+                EntityDescription("Pet") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("owner", destination: "Owner", inverse: "pets")
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)

@@ -14,20 +14,20 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Author") {
-                    Attribute("name", .string)
-                    Relationship.toMany("books", destination: "Book", inverse: "author")
+                EntityDescription("Author") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
                 }
-                Entity("Book") {
-                    Attribute("title", .string)
-                    Attribute("pages", .integer32)
-                    Relationship.toOne("author", destination: "Author", inverse: "books")
+                EntityDescription("Book") {
+                    AttributeDescription("title", .string)
+                    AttributeDescription("pages", .integer32)
+                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
                 }
-                Entity("Comic", parent: "Book") { Attribute("artist", .string) }
-                Entity("Note") { Attribute("text", .string) }
-                Configuration("Shelf", entities: ["Author", "Book", "Comic"])
-                Configuration("Pad", entities: ["Note"])
-                Configuration("Everything", entities: ["Author", "Book", "Comic", "Note"])
+                EntityDescription("Comic", parent: "Book") { AttributeDescription("artist", .string) }
+                EntityDescription("Note") { AttributeDescription("text", .string) }
+                ConfigurationDescription("Shelf", entities: ["Author", "Book", "Comic"])
+                ConfigurationDescription("Pad", entities: ["Note"])
+                ConfigurationDescription("Everything", entities: ["Author", "Book", "Comic", "Note"])
             }
             coordinator = try PersistentStoreCoordinator(model: model)
             shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")

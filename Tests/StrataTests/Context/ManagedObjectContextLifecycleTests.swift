@@ -49,11 +49,11 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Document") {
-                    Attribute("title", .string, optional: false)
-                    Attribute("slug", .string, optional: false)
-                    Attribute("revision", .integer64, default: 7)
-                    Attribute("createdBy", .string)
+                EntityDescription("Document") {
+                    AttributeDescription("title", .string, optional: false)
+                    AttributeDescription("slug", .string, optional: false)
+                    AttributeDescription("revision", .integer64, default: 7)
+                    AttributeDescription("createdBy", .string)
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)

@@ -14,11 +14,11 @@ import Testing
 
     init() throws {
         let model = ManagedObjectModel {
-            Entity("Person") {
-                Attribute("name", .string)
-                Attribute("city", .string)
-                Attribute("age", .integer32)
-                Relationship.toMany("friends", destination: "Person", inverse: "friends")
+            EntityDescription("Person") {
+                AttributeDescription("name", .string)
+                AttributeDescription("city", .string)
+                AttributeDescription("age", .integer32)
+                RelationshipDescription.toMany("friends", destination: "Person", inverse: "friends")
             }
         }
         coordinator = try PersistentStoreCoordinator(model: model)

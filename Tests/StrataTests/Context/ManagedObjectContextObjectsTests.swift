@@ -14,13 +14,13 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Author") {
-                    Attribute("name", .string)
-                    Relationship.toMany("books", destination: "Book", inverse: "author")
+                EntityDescription("Author") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
                 }
-                Entity("Book") {
-                    Attribute("title", .string)
-                    Relationship.toOne("author", destination: "Author", inverse: "books")
+                EntityDescription("Book") {
+                    AttributeDescription("title", .string)
+                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
                 }
             }
             let coordinator = try PersistentStoreCoordinator(model: model)

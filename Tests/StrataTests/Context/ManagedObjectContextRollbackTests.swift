@@ -13,19 +13,20 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Author") {
-                    Attribute("name", .string)
-                    Relationship.toMany("books", destination: "Book", inverse: "author")
+                EntityDescription("Author") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
                 }
-                Entity("Book") {
-                    Attribute("title", .string)
-                    Attribute("pages", .integer32)
-                    Relationship.toOne("author", destination: "Author", inverse: "books")
-                    Relationship.toMany("reviews", destination: "Review", inverse: "book", deleteRule: .cascade)
+                EntityDescription("Book") {
+                    AttributeDescription("title", .string)
+                    AttributeDescription("pages", .integer32)
+                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                    RelationshipDescription.toMany(
+                        "reviews", destination: "Review", inverse: "book", deleteRule: .cascade)
                 }
-                Entity("Review") {
-                    Attribute("text", .string)
-                    Relationship.toOne("book", destination: "Book", inverse: "reviews")
+                EntityDescription("Review") {
+                    AttributeDescription("text", .string)
+                    RelationshipDescription.toOne("book", destination: "Book", inverse: "reviews")
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)

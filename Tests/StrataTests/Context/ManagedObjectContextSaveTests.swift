@@ -15,26 +15,26 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Author") {
-                    Attribute("name", .string)
-                    Relationship.toMany("books", destination: "Book", inverse: "author")
+                EntityDescription("Author") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
                 }
-                Entity("Book") {
-                    Attribute("title", .string)
-                    Attribute("subtitle", .string)
-                    Attribute("pages", .integer32, default: 120)
-                    Attribute("price", .double, default: 9.5)
-                    Attribute("inPrint", .boolean, default: true)
-                    Attribute("format", .string, default: "paperback")
-                    Relationship.toOne("author", destination: "Author", inverse: "books")
-                    Relationship.toMany("notes", destination: "Note", inverse: "book")
+                EntityDescription("Book") {
+                    AttributeDescription("title", .string)
+                    AttributeDescription("subtitle", .string)
+                    AttributeDescription("pages", .integer32, default: 120)
+                    AttributeDescription("price", .double, default: 9.5)
+                    AttributeDescription("inPrint", .boolean, default: true)
+                    AttributeDescription("format", .string, default: "paperback")
+                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                    RelationshipDescription.toMany("notes", destination: "Note", inverse: "book")
                 }
-                Entity("Note") {
-                    Attribute("text", .string)
-                    Relationship.toOne("book", destination: "Book", inverse: "notes")
+                EntityDescription("Note") {
+                    AttributeDescription("text", .string)
+                    RelationshipDescription.toOne("book", destination: "Book", inverse: "notes")
                 }
-                Configuration("Shelf", entities: ["Author", "Book"])
-                Configuration("Pad", entities: ["Note"])
+                ConfigurationDescription("Shelf", entities: ["Author", "Book"])
+                ConfigurationDescription("Pad", entities: ["Note"])
             }
             coordinator = try PersistentStoreCoordinator(model: model)
             shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")

@@ -86,28 +86,29 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Club") {
-                    Attribute("name", .string)
-                    Relationship.toMany("members", destination: "Member", inverse: "club")
+                EntityDescription("Club") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany("members", destination: "Member", inverse: "club")
                 }
-                Entity("Member") {
-                    Attribute("name", .string, optional: false, min: 2, max: 10)
-                    Attribute("age", .integer16, min: 0, max: 130)
-                    Attribute("score", .double, min: 0.0, max: 1.0)
-                    Attribute("email", .string).matching("[a-z]+@[a-z]+\\.org")
-                    Attribute("avatar", .binary, max: 4)
-                    Relationship.toOne("club", destination: "Club", inverse: "members", isOptional: false)
-                    Relationship.toMany("badges", destination: "Badge", inverse: "holder", minCount: 2, maxCount: 3)
+                EntityDescription("Member") {
+                    AttributeDescription("name", .string, optional: false, min: 2, max: 10)
+                    AttributeDescription("age", .integer16, min: 0, max: 130)
+                    AttributeDescription("score", .double, min: 0.0, max: 1.0)
+                    AttributeDescription("email", .string).matching("[a-z]+@[a-z]+\\.org")
+                    AttributeDescription("avatar", .binary, max: 4)
+                    RelationshipDescription.toOne("club", destination: "Club", inverse: "members", isOptional: false)
+                    RelationshipDescription.toMany(
+                        "badges", destination: "Badge", inverse: "holder", minCount: 2, maxCount: 3)
                 }
-                Entity("Badge") {
-                    Attribute("label", .string)
-                    Relationship.toOne("holder", destination: "Member", inverse: "badges")
+                EntityDescription("Badge") {
+                    AttributeDescription("label", .string)
+                    RelationshipDescription.toOne("holder", destination: "Member", inverse: "badges")
                 }
-                Entity("Account") {
-                    Attribute("handle", .string, optional: false, min: 3)
-                    Attribute("nickname", .string)
-                    Attribute("balance", .integer64, default: 0)
-                    Attribute("closed", .boolean, default: false)
+                EntityDescription("Account") {
+                    AttributeDescription("handle", .string, optional: false, min: 3)
+                    AttributeDescription("nickname", .string)
+                    AttributeDescription("balance", .integer64, default: 0)
+                    AttributeDescription("closed", .boolean, default: false)
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)

@@ -7,29 +7,29 @@ enum CoordinatorFixtures {
     /// configuration "Library"; notes in configuration "Scratch".
     static func model() throws -> ManagedObjectModel {
         let model = ManagedObjectModel {
-            Entity("Author") {
-                Attribute("name", .string)
-                Attribute("born", .date)
-                Attribute("id", .uuid)
-                Relationship.toMany("books", destination: "Book", inverse: "author")
+            EntityDescription("Author") {
+                AttributeDescription("name", .string)
+                AttributeDescription("born", .date)
+                AttributeDescription("id", .uuid)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
             }
-            Entity("Book") {
-                Attribute("title", .string)
-                Attribute("pages", .integer32)
-                Attribute("price", .decimal)
-                Attribute("cover", .binary)
-                Attribute("inPrint", .boolean)
-                Relationship.toOne("author", destination: "Author", inverse: "books")
-                Relationship.toOne("series", destination: "Series", inverse: "volumes")
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("pages", .integer32)
+                AttributeDescription("price", .decimal)
+                AttributeDescription("cover", .binary)
+                AttributeDescription("inPrint", .boolean)
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                RelationshipDescription.toOne("series", destination: "Series", inverse: "volumes")
             }
-            Entity("Comic", parent: "Book") { Attribute("artist", .string) }
-            Entity("Series") {
-                Attribute("name", .string)
-                Relationship.toMany("volumes", destination: "Book", inverse: "series", ordered: true)
+            EntityDescription("Comic", parent: "Book") { AttributeDescription("artist", .string) }
+            EntityDescription("Series") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("volumes", destination: "Book", inverse: "series", ordered: true)
             }
-            Entity("Note") { Attribute("text", .string) }
-            Configuration("Library", entities: ["Author", "Book", "Comic", "Series"])
-            Configuration("Scratch", entities: ["Note"])
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+            ConfigurationDescription("Library", entities: ["Author", "Book", "Comic", "Series"])
+            ConfigurationDescription("Scratch", entities: ["Note"])
         }
         try model.freeze()
         return model

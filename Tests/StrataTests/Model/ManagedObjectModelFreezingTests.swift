@@ -7,7 +7,7 @@ import Testing
 @Suite struct ManagedObjectModelFreezingTests {
     @Test func changingEntitiesOfAFrozenModelStops() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let model = ManagedObjectModel { Entity("A") }
+            let model = ManagedObjectModel { EntityDescription("A") }
             try model.freeze()
             model.entities = []
         }
@@ -17,7 +17,7 @@ import Testing
 
     @Test func changingConfigurationsOfAFrozenModelStops() async {
         await #expect(processExitsWith: .failure) {
-            let model = ManagedObjectModel { Entity("A") }
+            let model = ManagedObjectModel { EntityDescription("A") }
             try model.freeze()
             model.configurations = ["C": ["A"]]
         }
@@ -25,7 +25,7 @@ import Testing
 
     @Test func changingTemplatesOfAFrozenModelStops() async {
         await #expect(processExitsWith: .failure) {
-            let model = ManagedObjectModel { Entity("A") }
+            let model = ManagedObjectModel { EntityDescription("A") }
             try model.freeze()
             model.fetchRequestTemplates = []
         }
@@ -33,7 +33,7 @@ import Testing
 
     @Test func changingVersionIdentifiersOfAFrozenModelStops() async {
         await #expect(processExitsWith: .failure) {
-            let model = ManagedObjectModel { Entity("A") }
+            let model = ManagedObjectModel { EntityDescription("A") }
             try model.freeze()
             model.versionIdentifiers = ["x"]
         }

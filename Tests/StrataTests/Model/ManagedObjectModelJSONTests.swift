@@ -6,32 +6,36 @@ import Testing
 @Suite struct ManagedObjectModelJSONTests {
     /// A model using every option the JSON form carries.
     private func everything() -> ManagedObjectModel {
-        var decimal = Attribute("price", .decimal, default: .decimal(Decimal(string: "10.110000000000000000001")!))
+        var decimal = AttributeDescription(
+            "price", .decimal, default: .decimal(Decimal(string: "10.110000000000000000001")!))
         decimal.minValue = .decimal(0)
         decimal.userInfo = ["unit": "EUR", "precision": "high"]
-        var date = Attribute("seen", .date, default: .date(Date(timeIntervalSinceReferenceDate: 526_927_588.94)))
+        var date = AttributeDescription(
+            "seen", .date, default: .date(Date(timeIntervalSinceReferenceDate: 526_927_588.94)))
         date.maxValue = .date(Date(timeIntervalSinceReferenceDate: 1e9))
-        var derived = Attribute("count", .integer64)
+        var derived = AttributeDescription("count", .integer64)
         derived.derivationExpression = "items.@count"
-        var entity = Entity("Item", className: "ItemClass") {
+        var entity = EntityDescription("Item", className: "ItemClass") {
             decimal
             date
             derived
-            Attribute("ratio", .double, default: .double(.nan))
-            Attribute("inf", .float, default: .float(-.infinity))
-            Attribute("blob", .binary, default: .binary(Data([0, 1, 254, 255]))).externallyStored()
-            Attribute("id", .uuid, default: .uuid(UUID(uuidString: "7E2E4EF6-BEB6-4DF6-8B1A-000000000001")!))
-            Attribute("link", .uri, default: .uri(URL(string: "https://example.com/a?b=c")!))
-            Attribute("flag", .boolean, default: true)
-            Attribute("name", .string, default: "é ß 😀", min: 1, max: 10).matching("^.+$").renamed(from: "title")
-            Attribute("tags", .transformable).transformed(by: "Tags").preservedAfterDeletion().indexed()
-            Attribute("temp", .string, transient: true).versionHashModifier("v2")
-            Relationship.toMany("items", destination: "Item", inverse: "parent", deleteRule: .deny, ordered: true)
-            Relationship.toOne("parent", destination: "Item", inverse: "items").renamed(from: "owner")
-            FetchedProperty(
+            AttributeDescription("ratio", .double, default: .double(.nan))
+            AttributeDescription("inf", .float, default: .float(-.infinity))
+            AttributeDescription("blob", .binary, default: .binary(Data([0, 1, 254, 255]))).externallyStored()
+            AttributeDescription("id", .uuid, default: .uuid(UUID(uuidString: "7E2E4EF6-BEB6-4DF6-8B1A-000000000001")!))
+            AttributeDescription("link", .uri, default: .uri(URL(string: "https://example.com/a?b=c")!))
+            AttributeDescription("flag", .boolean, default: true)
+            AttributeDescription("name", .string, default: "é ß 😀", min: 1, max: 10).matching("^.+$").renamed(
+                from: "title")
+            AttributeDescription("tags", .transformable).transformed(by: "Tags").preservedAfterDeletion().indexed()
+            AttributeDescription("temp", .string, transient: true).versionHashModifier("v2")
+            RelationshipDescription.toMany(
+                "items", destination: "Item", inverse: "parent", deleteRule: .deny, ordered: true)
+            RelationshipDescription.toOne("parent", destination: "Item", inverse: "items").renamed(from: "owner")
+            FetchedPropertyDescription(
                 name: "siblings", destinationEntityName: "Item", predicateFormat: "parent == $FETCH_SOURCE.parent")
-            Unique("name", "id")
-            FetchIndex(
+            UniquenessConstraint("name", "id")
+            FetchIndexDescription(
                 name: "byName", elements: [.init(propertyName: "name", isAscending: false)],
                 partialIndexPredicate: "name != nil")
         }
@@ -40,8 +44,8 @@ import Testing
         entity.userInfo = ["k": "v"]
         return ManagedObjectModel(versionIdentifiers: ["1", "b"]) {
             entity
-            Entity("Special", parent: "Item", abstract: true)
-            Configuration("Main", entities: ["Item", "Special"])
+            EntityDescription("Special", parent: "Item", abstract: true)
+            ConfigurationDescription("Main", entities: ["Item", "Special"])
             FetchRequestTemplate(name: "named", entityName: "Item", predicateFormat: "name == $NAME")
         }
     }
@@ -64,7 +68,7 @@ import Testing
     }
 
     @Test func jsonLeavesDefaultsOutAndSortsKeys() throws {
-        let model = ManagedObjectModel { Entity("A") { Attribute("x", .string) } }
+        let model = ManagedObjectModel { EntityDescription("A") { AttributeDescription("x", .string) } }
         let text = String(decoding: model.jsonData(), as: UTF8.self)
         #expect(text.contains("\"format\" : \"strata.model\""))
         #expect(!text.contains("transient"))

@@ -30,7 +30,7 @@ import Testing
 
     @Test func editingBeforeFreezingIsAllowed() throws {
         let model = SampleModels.garage()
-        model.entities.append(Entity("Extra"))
+        model.entities.append(EntityDescription("Extra"))
         model.versionIdentifiers = ["3"]
         try model.freeze()
         #expect(model.schema.entitiesByName["Extra"] != nil)
@@ -38,14 +38,14 @@ import Testing
 
     @Test func mergingUnitesEntitiesAndConfigurations() throws {
         let first = ManagedObjectModel(versionIdentifiers: ["a"]) {
-            Entity("A")
-            Configuration("Shared", entities: ["A"])
+            EntityDescription("A")
+            ConfigurationDescription("Shared", entities: ["A"])
             FetchRequestTemplate(name: "all", entityName: "A")
         }
         let second = ManagedObjectModel(versionIdentifiers: ["a", "b"]) {
-            Entity("B")
-            Configuration("Shared", entities: ["B"])
-            Configuration("Own", entities: ["B"])
+            EntityDescription("B")
+            ConfigurationDescription("Shared", entities: ["B"])
+            ConfigurationDescription("Own", entities: ["B"])
         }
         try first.freeze()
         let merged = try ManagedObjectModel(merging: [first, second])
@@ -58,8 +58,8 @@ import Testing
     }
 
     @Test func mergingRefusesDuplicateEntitiesAndTemplates() {
-        let a = ManagedObjectModel { Entity("Same") }
-        let b = ManagedObjectModel { Entity("Same") }
+        let a = ManagedObjectModel { EntityDescription("Same") }
+        let b = ManagedObjectModel { EntityDescription("Same") }
         #expect {
             try ManagedObjectModel(merging: [a, b])
         } throws: { error in
@@ -73,9 +73,9 @@ import Testing
 
     @Test func transformerRegistryFindsMissingTransformers() throws {
         let model = ManagedObjectModel {
-            Entity("A") {
-                Attribute("tags", .transformable).transformed(by: "Tags")
-                Attribute("color", .transformable).transformed(by: "Color")
+            EntityDescription("A") {
+                AttributeDescription("tags", .transformable).transformed(by: "Tags")
+                AttributeDescription("color", .transformable).transformed(by: "Color")
             }
         }
         var registry = ValueTransformerRegistry()

@@ -40,21 +40,22 @@ import Testing
 
     @Test func duplicateEntity() {
         let model = ManagedObjectModel {
-            Entity("A")
-            Entity("A")
+            EntityDescription("A")
+            EntityDescription("A")
         }
         expectSingle(.duplicateEntity, entity: "A", mentioning: "'A' is declared twice", in: model)
     }
 
     @Test func emptyEntityName() {
-        expectSingle(.emptyName, entity: nil, mentioning: "empty name", in: ManagedObjectModel { Entity("") })
+        expectSingle(
+            .emptyName, entity: nil, mentioning: "empty name", in: ManagedObjectModel { EntityDescription("") })
     }
 
     @Test func duplicateProperty() {
         let model = ManagedObjectModel {
-            Entity("A") {
-                Attribute("x", .string)
-                Relationship.toOne("x", destination: "A")
+            EntityDescription("A") {
+                AttributeDescription("x", .string)
+                RelationshipDescription.toOne("x", destination: "A")
             }
         }
         expectSingle(
@@ -63,26 +64,26 @@ import Testing
 
     @Test func propertyShadowingAnInheritedOne() {
         let model = ManagedObjectModel {
-            Entity("A") { Attribute("x", .string) }
-            Entity("B", parent: "A") { Attribute("x", .integer16) }
+            EntityDescription("A") { AttributeDescription("x", .string) }
+            EntityDescription("B", parent: "A") { AttributeDescription("x", .integer16) }
         }
         expectSingle(.shadowedProperty, entity: "B", property: "x", mentioning: "'B.x' shadows", in: model)
     }
 
     @Test func invalidPropertyName() {
-        let model = ManagedObjectModel { Entity("A") { Attribute("a.b", .string) } }
+        let model = ManagedObjectModel { EntityDescription("A") { AttributeDescription("a.b", .string) } }
         expectSingle(.invalidName, entity: "A", property: "a.b", mentioning: "'A.a.b'", in: model)
     }
 
     @Test func unknownSuperentity() {
-        let model = ManagedObjectModel { Entity("B", parent: "Nope") }
+        let model = ManagedObjectModel { EntityDescription("B", parent: "Nope") }
         expectSingle(.unknownSuperentity, entity: "B", mentioning: "unknown entity 'Nope'", in: model)
     }
 
     @Test func inheritanceCycle() {
         let model = ManagedObjectModel {
-            Entity("A", parent: "B")
-            Entity("B", parent: "A")
+            EntityDescription("A", parent: "B")
+            EntityDescription("B", parent: "A")
         }
         let found = issues(model)
         #expect(Set(found.map(\.kind)) == [.inheritanceCycle])
@@ -90,25 +91,27 @@ import Testing
     }
 
     @Test func unknownDestination() {
-        let model = ManagedObjectModel { Entity("A") { Relationship.toOne("b", destination: "Ghost") } }
+        let model = ManagedObjectModel {
+            EntityDescription("A") { RelationshipDescription.toOne("b", destination: "Ghost") }
+        }
         expectSingle(.unknownDestination, entity: "A", property: "b", mentioning: "unknown entity 'Ghost'", in: model)
     }
 
     @Test func inverseThatIsNotARelationship() {
         let model = ManagedObjectModel {
-            Entity("A") { Relationship.toOne("b", destination: "B", inverse: "missing") }
-            Entity("B")
+            EntityDescription("A") { RelationshipDescription.toOne("b", destination: "B", inverse: "missing") }
+            EntityDescription("B")
         }
         expectSingle(.unknownInverse, entity: "A", property: "b", mentioning: "'missing'", in: model)
     }
 
     @Test func inverseThatDoesNotPointBack() {
         let model = ManagedObjectModel {
-            Entity("A") {
-                Relationship.toOne("b", destination: "B", inverse: "a")
-                Relationship.toOne("other", destination: "B")
+            EntityDescription("A") {
+                RelationshipDescription.toOne("b", destination: "B", inverse: "a")
+                RelationshipDescription.toOne("other", destination: "B")
             }
-            Entity("B") { Relationship.toMany("a", destination: "A", inverse: "other") }
+            EntityDescription("B") { RelationshipDescription.toMany("a", destination: "A", inverse: "other") }
         }
         let found = issues(model)
         #expect(found.map(\.kind) == [.inverseMismatch, .inverseMismatch], "\(found)")
@@ -117,86 +120,97 @@ import Testing
 
     @Test func inverseOnASuperentityIsAccepted() throws {
         let model = ManagedObjectModel {
-            Entity("Base") { Relationship.toMany("tags", destination: "Tag", inverse: "owner") }
-            Entity("Sub", parent: "Base")
-            Entity("Tag") { Relationship.toOne("owner", destination: "Base", inverse: "tags") }
+            EntityDescription("Base") { RelationshipDescription.toMany("tags", destination: "Tag", inverse: "owner") }
+            EntityDescription("Sub", parent: "Base")
+            EntityDescription("Tag") { RelationshipDescription.toOne("owner", destination: "Base", inverse: "tags") }
         }
         try model.freeze()
     }
 
     @Test func invalidCountsAndOrderedToOne() {
-        var bad = Relationship.toMany("b", destination: "A", minCount: 5, maxCount: 2)
-        let model = ManagedObjectModel { Entity("A") { bad } }
+        var bad = RelationshipDescription.toMany("b", destination: "A", minCount: 5, maxCount: 2)
+        let model = ManagedObjectModel { EntityDescription("A") { bad } }
         expectSingle(.invalidCount, entity: "A", property: "b", mentioning: "min 5, max 2", in: model)
-        bad = Relationship.toOne("b", destination: "A")
+        bad = RelationshipDescription.toOne("b", destination: "A")
         bad.isOrdered = true
-        let ordered = ManagedObjectModel { Entity("A") { bad } }
+        let ordered = ManagedObjectModel { EntityDescription("A") { bad } }
         expectSingle(.orderedToOne, entity: "A", property: "b", mentioning: "ordered but to-one", in: ordered)
     }
 
     @Test func defaultValueOfTheWrongType() {
-        let model = ManagedObjectModel { Entity("A") { Attribute("n", .integer16, default: .string("x")) } }
+        let model = ManagedObjectModel {
+            EntityDescription("A") { AttributeDescription("n", .integer16, default: .string("x")) }
+        }
         expectSingle(.defaultValueType, entity: "A", property: "n", mentioning: "Integer 16", in: model)
-        let text = ManagedObjectModel { Entity("A") { Attribute("s", .string, default: 3) } }
+        let text = ManagedObjectModel { EntityDescription("A") { AttributeDescription("s", .string, default: 3) } }
         expectSingle(.defaultValueType, entity: "A", property: "s", mentioning: "not a String value", in: text)
-        let overflow = ManagedObjectModel { Entity("A") { Attribute("n", .integer16, default: .integer64(70_000)) } }
+        let overflow = ManagedObjectModel {
+            EntityDescription("A") { AttributeDescription("n", .integer16, default: .integer64(70_000)) }
+        }
         expectSingle(.defaultValueType, entity: "A", property: "n", mentioning: "'A.n'", in: overflow)
     }
 
     @Test func boundsThatDoNotFit() {
-        let reversed = ManagedObjectModel { Entity("A") { Attribute("n", .double, min: 5, max: 1) } }
+        let reversed = ManagedObjectModel {
+            EntityDescription("A") { AttributeDescription("n", .double, min: 5, max: 1) }
+        }
         expectSingle(.invalidBounds, entity: "A", property: "n", mentioning: "larger than its maximum", in: reversed)
-        let lengths = ManagedObjectModel { Entity("A") { Attribute("s", .string, min: 9, max: 2) } }
+        let lengths = ManagedObjectModel {
+            EntityDescription("A") { AttributeDescription("s", .string, min: 9, max: 2) }
+        }
         expectSingle(.invalidBounds, entity: "A", property: "s", mentioning: "out of order", in: lengths)
-        var onBool = Attribute("b", .boolean)
+        var onBool = AttributeDescription("b", .boolean)
         onBool.maxLength = 3
-        let misplaced = ManagedObjectModel { Entity("A") { onBool } }
+        let misplaced = ManagedObjectModel { EntityDescription("A") { onBool } }
         expectSingle(.invalidBounds, entity: "A", property: "b", mentioning: "only to String and Binary", in: misplaced)
     }
 
     @Test func regularExpressionThatDoesNotCompile() {
-        let model = ManagedObjectModel { Entity("A") { Attribute("s", .string).matching("(unclosed") } }
+        let model = ManagedObjectModel {
+            EntityDescription("A") { AttributeDescription("s", .string).matching("(unclosed") }
+        }
         expectSingle(.invalidRegularExpression, entity: "A", property: "s", mentioning: "does not compile", in: model)
     }
 
     @Test func transformableWithoutTransformer() {
-        let model = ManagedObjectModel { Entity("A") { Attribute("t", .transformable) } }
+        let model = ManagedObjectModel { EntityDescription("A") { AttributeDescription("t", .transformable) } }
         expectSingle(
             .missingTransformer, entity: "A", property: "t", mentioning: "names no value transformer", in: model)
     }
 
     @Test func constraintOnUnknownProperty() {
-        let model = ManagedObjectModel { Entity("A") { Unique("ghost") } }
+        let model = ManagedObjectModel { EntityDescription("A") { UniquenessConstraint("ghost") } }
         expectSingle(.unknownConstraintProperty, entity: "A", property: "ghost", mentioning: "'ghost'", in: model)
     }
 
     @Test func indexOnUnknownProperty() {
         let model = ManagedObjectModel {
-            Entity("A") { FetchIndex(name: "i", elements: [.init(propertyName: "ghost")]) }
+            EntityDescription("A") { FetchIndexDescription(name: "i", elements: [.init(propertyName: "ghost")]) }
         }
         expectSingle(.unknownIndexProperty, entity: "A", property: "i", mentioning: "'ghost'", in: model)
     }
 
     @Test func indexMixingKindsAndBadRTree() {
         let mixed = ManagedObjectModel {
-            Entity("A") {
-                Attribute("x", .double, optional: false)
-                Attribute("y", .double, optional: false)
-                FetchIndex(name: "i", elements: [.init(propertyName: "x"), .init(propertyName: "y", kind: .rTree)])
+            EntityDescription("A") {
+                AttributeDescription("x", .double, optional: false)
+                AttributeDescription("y", .double, optional: false)
+                FetchIndexDescription(
+                    name: "i", elements: [.init(propertyName: "x"), .init(propertyName: "y", kind: .rTree)])
             }
         }
         expectSingle(.mixedIndexKinds, entity: "A", property: "i", mentioning: "mixes binary and R-tree", in: mixed)
         let optional = ManagedObjectModel {
-            Entity("A") {
-                Attribute("x", .double)
-                FetchIndex(name: "r", elements: [.init(propertyName: "x", kind: .rTree)])
+            EntityDescription("A") {
+                AttributeDescription("x", .double)
+                FetchIndexDescription(name: "r", elements: [.init(propertyName: "x", kind: .rTree)])
             }
         }
         expectSingle(.invalidRTreeElement, entity: "A", property: "r", mentioning: "non-optional numeric", in: optional)
         let text = ManagedObjectModel {
-            Entity("A") {
-                Attribute("s", .string, optional: false)
-                FetchIndex(name: "r", elements: [.init(propertyName: "s", kind: .rTree)])
+            EntityDescription("A") {
+                AttributeDescription("s", .string, optional: false)
+                FetchIndexDescription(name: "r", elements: [.init(propertyName: "s", kind: .rTree)])
             }
         }
         expectSingle(.invalidRTreeElement, entity: "A", property: "r", mentioning: "'s' is not one", in: text)
@@ -204,11 +218,11 @@ import Testing
 
     @Test func emptyAndDuplicateIndexes() {
         let model = ManagedObjectModel {
-            Entity("A") {
-                Attribute("x", .string)
-                FetchIndex(name: "i", elements: [])
-                FetchIndex(name: "j", elements: [.init(propertyName: "x")])
-                FetchIndex(name: "j", elements: [.init(propertyName: "x")])
+            EntityDescription("A") {
+                AttributeDescription("x", .string)
+                FetchIndexDescription(name: "i", elements: [])
+                FetchIndexDescription(name: "j", elements: [.init(propertyName: "x")])
+                FetchIndexDescription(name: "j", elements: [.init(propertyName: "x")])
             }
         }
         #expect(issues(model).map(\.kind) == [.emptyIndex, .duplicateIndex])
@@ -216,8 +230,8 @@ import Testing
 
     @Test func configurationAndTemplateNamingUnknownEntities() {
         let model = ManagedObjectModel {
-            Entity("A")
-            Configuration("Cloud", entities: ["A", "Ghost"])
+            EntityDescription("A")
+            ConfigurationDescription("Cloud", entities: ["A", "Ghost"])
             FetchRequestTemplate(name: "t", entityName: "Phantom")
         }
         let found = issues(model)
@@ -227,11 +241,11 @@ import Testing
 
     @Test func everyProblemIsReportedAtOnce() {
         let model = ManagedObjectModel {
-            Entity("A") {
-                Relationship.toOne("b", destination: "Ghost")
-                Unique("nothing")
+            EntityDescription("A") {
+                RelationshipDescription.toOne("b", destination: "Ghost")
+                UniquenessConstraint("nothing")
             }
-            Entity("A")
+            EntityDescription("A")
         }
         #expect(issues(model).count == 3)
     }
@@ -254,13 +268,13 @@ import Testing
 
 @Suite struct AttributeBoundValidationTests {
     @Test func negativeLengthsAndNonIntegerLengthBoundsAreReported() {
-        var negative = Attribute("s", .string)
+        var negative = AttributeDescription("s", .string)
         negative.maxLength = -1
         #expect(
-            ManagedObjectModel { Entity("A") { negative } }.validationIssues().map(\.message) == [
+            ManagedObjectModel { EntityDescription("A") { negative } }.validationIssues().map(\.message) == [
                 "Length bounds of 'A.s' may not be negative."
             ])
-        let textual = ManagedObjectModel { Entity("A") { Attribute("s", .string, min: "x") } }
+        let textual = ManagedObjectModel { EntityDescription("A") { AttributeDescription("s", .string, min: "x") } }
         #expect(textual.validationIssues().map(\.kind) == [.invalidBounds])
     }
 }

@@ -40,9 +40,9 @@ import Testing
             .uri, .transformable,
         ]
         let model = ManagedObjectModel {
-            Entity("All") {
+            EntityDescription("All") {
                 for type in types {
-                    Attribute("a\(type.rawValue)", type)
+                    AttributeDescription("a\(type.rawValue)", type)
                         .indexed()
                         .preservedAfterDeletion()
                         .renamed(from: "old\(type.rawValue)")
@@ -62,9 +62,9 @@ import Testing
     }
 
     @Test func relationshipFactoriesSetCoreDataCounts() {
-        let toOne = Relationship.toOne("a", destination: "B", isOptional: false)
+        let toOne = RelationshipDescription.toOne("a", destination: "B", isOptional: false)
         #expect(toOne.minCount == 1 && toOne.maxCount == 1 && !toOne.isToMany)
-        let toMany = Relationship.toMany("a", destination: "B", ordered: true, minCount: 1, maxCount: 3)
+        let toMany = RelationshipDescription.toMany("a", destination: "B", ordered: true, minCount: 1, maxCount: 3)
         #expect(toMany.isToMany && toMany.isOrdered && toMany.minCount == 1 && toMany.maxCount == 3)
         #expect(toMany.renamed(from: "old").renamingIdentifier == "old")
         #expect(toMany.transient().isTransient)

@@ -38,14 +38,14 @@ import Testing
 
     private func base() -> ManagedObjectModel {
         ManagedObjectModel {
-            Entity("Post") {
-                Attribute("title", .string)
-                Attribute("date", .date, optional: false)
-                Relationship.toMany("tags", destination: "Tag", inverse: "post")
+            EntityDescription("Post") {
+                AttributeDescription("title", .string)
+                AttributeDescription("date", .date, optional: false)
+                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "post")
             }
-            Entity("Tag") {
-                Attribute("name", .string)
-                Relationship.toOne("post", destination: "Post", inverse: "tags")
+            EntityDescription("Tag") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("post", destination: "Post", inverse: "tags")
             }
         }
     }
@@ -60,10 +60,10 @@ import Testing
     /// (fixture `CoreDataMigration_Example_1.sqlite`), pinned here so the core is tested alone.
     @Test func hashEqualsApplesForASimpleEntity() throws {
         let model = ManagedObjectModel {
-            Entity("Post") {
-                Attribute("color", .string)
-                Attribute("date", .date)
-                Attribute("postID", .string)
+            EntityDescription("Post") {
+                AttributeDescription("color", .string)
+                AttributeDescription("date", .date)
+                AttributeDescription("postID", .string)
             }
         }
         try model.freeze()
@@ -74,10 +74,17 @@ import Testing
     @Test func hashesIgnoreWhatIsNotPersisted() throws {
         let reference = try hashes(base)
         let variants: [(String, (ManagedObjectModel) -> Void)] = [
-            ("transient attribute", { $0.entities[0].attributes.append(Attribute("draft", .string, transient: true)) }),
+            (
+                "transient attribute",
+                { $0.entities[0].attributes.append(AttributeDescription("draft", .string, transient: true)) }
+            ),
             (
                 "fetch index",
-                { $0.entities[0].fetchIndexes = [FetchIndex(name: "i", elements: [.init(propertyName: "title")])] }
+                {
+                    $0.entities[0].fetchIndexes = [
+                        FetchIndexDescription(name: "i", elements: [.init(propertyName: "title")])
+                    ]
+                }
             ),
             ("default value", { $0.entities[0].attributes[0].defaultValue = "x" }),
             (
@@ -93,7 +100,9 @@ import Testing
             (
                 "fetched property",
                 {
-                    $0.entities[0].fetchedProperties = [FetchedProperty(name: "f", destinationEntityName: "Tag")]
+                    $0.entities[0].fetchedProperties = [
+                        FetchedPropertyDescription(name: "f", destinationEntityName: "Tag")
+                    ]
                 }
             ),
             ("delete rule", { $0.entities[0].relationships[0].deleteRule = .cascade }),
@@ -112,7 +121,7 @@ import Testing
             ("Post", "attribute name", { $0.entities[0].attributes[0].name = "heading" }),
             ("Post", "attribute type", { $0.entities[0].attributes[0].type = .uri }),
             ("Post", "optionality", { $0.entities[0].attributes[0].isOptional = false }),
-            ("Post", "new attribute", { $0.entities[0].attributes.append(Attribute("body", .string)) }),
+            ("Post", "new attribute", { $0.entities[0].attributes.append(AttributeDescription("body", .string)) }),
             (
                 "Post", "preserve after deletion",
                 { $0.entities[0].attributes[0].preservesValueInHistoryOnDeletion = true }
@@ -143,8 +152,8 @@ import Testing
     @Test func subentityHashCoversItsSuperentity() throws {
         func model(parentAttribute: String) -> ManagedObjectModel {
             ManagedObjectModel {
-                Entity("Base") { Attribute(parentAttribute, .string) }
-                Entity("Sub", parent: "Base")
+                EntityDescription("Base") { AttributeDescription(parentAttribute, .string) }
+                EntityDescription("Sub", parent: "Base")
             }
         }
         let a = model(parentAttribute: "x")

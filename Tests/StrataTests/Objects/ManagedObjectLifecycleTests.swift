@@ -71,11 +71,11 @@ import Testing
 
         init() throws {
             let model = ManagedObjectModel {
-                Entity("Entry") {
-                    Attribute("title", .string)
-                    Attribute("revision", .integer64, default: 0)
-                    Attribute("locked", .boolean, default: .boolean(false))
-                    Attribute("rating", .integer16, optional: false, default: 3, min: 1, max: 5)
+                EntityDescription("Entry") {
+                    AttributeDescription("title", .string)
+                    AttributeDescription("revision", .integer64, default: 0)
+                    AttributeDescription("locked", .boolean, default: .boolean(false))
+                    AttributeDescription("rating", .integer16, optional: false, default: 3, min: 1, max: 5)
                 }
             }
             coordinator = try PersistentStoreCoordinator(model: model)

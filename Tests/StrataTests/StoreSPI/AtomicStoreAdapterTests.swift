@@ -61,7 +61,7 @@ private final class BoxFile: AtomicStore {
         let written = StoreMetadata(storeType: "Box", model: try InMemoryStoreTests.library())
         file.contents.withLock { $0 = AtomicStoreContents(metadata: written) }
         let changed = ManagedObjectModel {
-            Entity("Note") { Attribute("body", .string) }
+            EntityDescription("Note") { AttributeDescription("body", .string) }
         }
         #expect {
             try file.incrementalStore(model: changed)

@@ -6,11 +6,11 @@ import Testing
 @Suite struct StoreMetadataTests {
     private func model(postAttribute: String = "title") throws -> ManagedObjectModel {
         let model = ManagedObjectModel(versionIdentifiers: ["3"]) {
-            Entity("Post") { Attribute(postAttribute, .string) }
-            Entity("Tag") { Attribute("name", .string) }
-            Entity("Cache") { Attribute("blob", .binary) }
-            Configuration("Content", entities: ["Post", "Tag"])
-            Configuration("Local", entities: ["Cache"])
+            EntityDescription("Post") { AttributeDescription(postAttribute, .string) }
+            EntityDescription("Tag") { AttributeDescription("name", .string) }
+            EntityDescription("Cache") { AttributeDescription("blob", .binary) }
+            ConfigurationDescription("Content", entities: ["Post", "Tag"])
+            ConfigurationDescription("Local", entities: ["Cache"])
         }
         try model.freeze()
         return model

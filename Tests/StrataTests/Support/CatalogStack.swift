@@ -12,31 +12,31 @@ struct CatalogStack {
 
     static func model() -> ManagedObjectModel {
         ManagedObjectModel {
-            Entity("Author") {
-                Attribute("name", .string)
-                Relationship.toMany("books", destination: "Book", inverse: "author")
+            EntityDescription("Author") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
             }
-            Entity("Book") {
-                Attribute("title", .string)
-                Attribute("pages", .integer32)
-                Attribute("price", .decimal)
-                Attribute("note", .string, default: "none", transient: true)
-                Relationship.toOne("author", destination: "Author", inverse: "books")
-                Relationship.toMany("tags", destination: "Tag", inverse: "books")
-                Relationship.toOne("series", destination: "Series", inverse: "volumes")
-                Relationship.toOne("cover", destination: "Cover", inverse: "book", deleteRule: .cascade)
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("pages", .integer32)
+                AttributeDescription("price", .decimal)
+                AttributeDescription("note", .string, default: "none", transient: true)
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "books")
+                RelationshipDescription.toOne("series", destination: "Series", inverse: "volumes")
+                RelationshipDescription.toOne("cover", destination: "Cover", inverse: "book", deleteRule: .cascade)
             }
-            Entity("Tag") {
-                Attribute("label", .string)
-                Relationship.toMany("books", destination: "Book", inverse: "tags")
+            EntityDescription("Tag") {
+                AttributeDescription("label", .string)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "tags")
             }
-            Entity("Series") {
-                Attribute("name", .string)
-                Relationship.toMany("volumes", destination: "Book", inverse: "series", ordered: true)
+            EntityDescription("Series") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("volumes", destination: "Book", inverse: "series", ordered: true)
             }
-            Entity("Cover") {
-                Attribute("color", .string)
-                Relationship.toOne("book", destination: "Book", inverse: "cover")
+            EntityDescription("Cover") {
+                AttributeDescription("color", .string)
+                RelationshipDescription.toOne("book", destination: "Book", inverse: "cover")
             }
         }
     }

@@ -13,40 +13,42 @@ struct LibraryStack {
     /// form a cascade chain, rings a cascade cycle; tags are left alone (no action).
     static func model() -> ManagedObjectModel {
         ManagedObjectModel {
-            Entity("Author") {
-                Attribute("name", .string, optional: false)
-                Relationship.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
+            EntityDescription("Author") {
+                AttributeDescription("name", .string, optional: false)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author", deleteRule: .cascade)
             }
-            Entity("Book") {
-                Attribute("title", .string, optional: false, min: 1, max: 40)
-                Attribute("pages", .integer32, default: 100, min: 1, max: 5000)
-                Attribute("isbn", .string).matching("[0-9]{13}")
-                Relationship.toOne("author", destination: "Author", inverse: "books")
-                Relationship.toOne("shelf", destination: "Shelf", inverse: "books")
-                Relationship.toMany("chapters", destination: "Chapter", inverse: "book", deleteRule: .cascade)
-                Relationship.toMany("tags", destination: "Tag", inverse: "books", deleteRule: .noAction)
+            EntityDescription("Book") {
+                AttributeDescription("title", .string, optional: false, min: 1, max: 40)
+                AttributeDescription("pages", .integer32, default: 100, min: 1, max: 5000)
+                AttributeDescription("isbn", .string).matching("[0-9]{13}")
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+                RelationshipDescription.toOne("shelf", destination: "Shelf", inverse: "books")
+                RelationshipDescription.toMany(
+                    "chapters", destination: "Chapter", inverse: "book", deleteRule: .cascade)
+                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "books", deleteRule: .noAction)
             }
-            Entity("Shelf") {
-                Attribute("label", .string)
-                Relationship.toMany("books", destination: "Book", inverse: "shelf", deleteRule: .deny)
+            EntityDescription("Shelf") {
+                AttributeDescription("label", .string)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "shelf", deleteRule: .deny)
             }
-            Entity("Chapter") {
-                Attribute("number", .integer16)
-                Relationship.toOne("book", destination: "Book", inverse: "chapters")
-                Relationship.toMany("sections", destination: "Section", inverse: "chapter", deleteRule: .cascade)
+            EntityDescription("Chapter") {
+                AttributeDescription("number", .integer16)
+                RelationshipDescription.toOne("book", destination: "Book", inverse: "chapters")
+                RelationshipDescription.toMany(
+                    "sections", destination: "Section", inverse: "chapter", deleteRule: .cascade)
             }
-            Entity("Section") {
-                Attribute("heading", .string)
-                Relationship.toOne("chapter", destination: "Chapter", inverse: "sections")
+            EntityDescription("Section") {
+                AttributeDescription("heading", .string)
+                RelationshipDescription.toOne("chapter", destination: "Chapter", inverse: "sections")
             }
-            Entity("Ring") {
-                Attribute("name", .string)
-                Relationship.toOne("next", destination: "Ring", inverse: "previous", deleteRule: .cascade)
-                Relationship.toOne("previous", destination: "Ring", inverse: "next", deleteRule: .cascade)
+            EntityDescription("Ring") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("next", destination: "Ring", inverse: "previous", deleteRule: .cascade)
+                RelationshipDescription.toOne("previous", destination: "Ring", inverse: "next", deleteRule: .cascade)
             }
-            Entity("Tag") {
-                Attribute("name", .string)
-                Relationship.toMany("books", destination: "Book", inverse: "tags")
+            EntityDescription("Tag") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "tags")
             }
         }
     }
