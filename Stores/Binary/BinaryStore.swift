@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// Strata's own compact whole-file store: the metadata and every object in one binary file,
 /// loaded at once and written at once, with checksums that find any damage. The core's adapter

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// Reads a binary store file ``BinaryStoreEncoder`` wrote, checking, in this order, the magic
 /// bytes (another kind of file), the header's checksum, the format version (a newer one is

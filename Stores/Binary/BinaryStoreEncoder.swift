@@ -1,4 +1,4 @@
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// Writes ``AtomicStoreContents`` as a binary store file: header, body, trailer (see
 /// ``BinaryStoreFormat``). The body is the metadata, the next reference, the table of entity

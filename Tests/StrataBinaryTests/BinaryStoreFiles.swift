@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 @testable import StrataBinary
 

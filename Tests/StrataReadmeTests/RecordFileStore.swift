@@ -1,7 +1,7 @@
-import Foundation
-import Strata
-
 // snippet: custom-store
+import Foundation
+@_spi(StoreAuthoring) import Strata  // the store-authoring blocks: codec, file replacement
+
 /// A whole-file store: the metadata, the next reference and every object in one checksummed
 /// record of Strata's binary value codec. The core's adapter does the rest.
 struct RecordFileStore: AtomicStore {

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// A whole-file store for tests: it keeps ``AtomicStoreContents`` as JSON in
 /// one file, written atomically (to a temporary file, then renamed), so that tests can watch

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// Items as Strata snapshots and records in Strata's binary value codec (Sources/Strata/Codec),
 /// coded as the LMDB store codes its records: the entity's number, then the snapshot.

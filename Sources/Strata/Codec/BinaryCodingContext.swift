@@ -5,7 +5,7 @@
 /// A default context has no tables: every name is written in full, so the bytes stand on their
 /// own. A file format that writes the tables once (the binary store writes them in its
 /// header and in each entity's section) can then refer to them from every record.
-public struct BinaryCodingContext: Sendable, Hashable {
+@_spi(StoreAuthoring) public struct BinaryCodingContext: Sendable, Hashable {
     /// The store identifier an object ID may leave out, written as a flag instead.
     public var homeStoreIdentifier: String? {
         didSet { homeNamespaces = Self.namespaces(of: entityNames, in: homeStoreIdentifier) }

@@ -4,7 +4,7 @@ import Foundation
 /// past the end, an overlong integer, an out-of-range count or invalid UTF-8 throws a
 /// ``StoreError`` with code ``StoreError/Code/corrupt`` naming the source and the byte position,
 /// never traps.
-public struct BinaryReader: Sendable {
+@_spi(StoreAuthoring) public struct BinaryReader: Sendable {
     /// The bytes being read.
     public let bytes: [UInt8]
     /// The position of the next byte to read.

@@ -6,7 +6,7 @@
 /// let bytes = BinaryRecord.encode(node: node)
 /// let node = try BinaryRecord.decodeNode(bytes, source: "Record 12 of '/tmp/store.mdb'")
 /// ```
-public enum BinaryRecord {
+@_spi(StoreAuthoring) public enum BinaryRecord {
     /// The version of the value encoding this build writes and the newest it reads.
     public static let formatVersion: UInt8 = 1
 

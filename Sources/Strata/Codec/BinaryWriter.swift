@@ -4,7 +4,7 @@ import Foundation
 /// fixed-width numbers, LEB128 variable-length integers (zigzag for signed ones) and
 /// length-prefixed byte strings. Values, object IDs, snapshots, nodes and metadata are written
 /// by the extensions in this folder; ``BinaryReader`` reads them back.
-public struct BinaryWriter: Sendable {
+@_spi(StoreAuthoring) public struct BinaryWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
     /// The tables that shorten object IDs and property names; the reader needs the same ones.

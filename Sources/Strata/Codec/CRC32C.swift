@@ -8,7 +8,7 @@
 /// crc.update(body)
 /// let checksum = crc.value
 /// ```
-public struct CRC32C: Sendable, Hashable {
+@_spi(StoreAuthoring) public struct CRC32C: Sendable, Hashable {
     /// The running register, before the final XOR.
     private var register: UInt32 = 0xFFFF_FFFF
 

@@ -18,7 +18,7 @@ import Foundation
 ///     try encoder.write(contents, to: temporary)
 /// }
 /// ```
-public enum AtomicFileReplacement {
+@_spi(StoreAuthoring) public enum AtomicFileReplacement {
     /// Replaces the file at `url` with the one `write` makes at the temporary URL it is given.
     ///
     /// When `write` throws, or flushing or renaming fails, the temporary file is removed and the

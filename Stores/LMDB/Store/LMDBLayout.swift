@@ -1,6 +1,6 @@
 import CStrataLMDB
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// The named databases of a Strata LMDB store, their keys, and the encoding of its records
 /// (docs/LMDB.md).

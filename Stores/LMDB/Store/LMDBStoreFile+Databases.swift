@@ -1,6 +1,6 @@
 import CStrataLMDB
 import Foundation
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 extension LMDBStoreFile {
     /// Opens the named databases of the store in `environment`, creating them with the

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StoreAuthoring) import Strata
 import Testing
 
 @Suite struct CRC32CTests {

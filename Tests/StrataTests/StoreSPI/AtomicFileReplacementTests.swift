@@ -2,7 +2,7 @@ import Foundation
 import StrataTestSupport
 import Testing
 
-@testable import Strata
+@_spi(StoreAuthoring) @testable import Strata
 
 @Suite struct AtomicFileReplacementTests {
     private func leftovers(in directory: TemporaryDirectory) throws -> [String] {
