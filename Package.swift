@@ -39,7 +39,10 @@ let package = Package(
         ),
         .target(
             name: "Strata",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "StrataXcodeModel",
@@ -56,13 +59,15 @@ let package = Package(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
             path: "Conformance/StrataConformanceTesting"),
         .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
-        .target(name: "StrataTestSupport", dependencies: ["Strata"], path: "Tests/StrataTestSupport"),
+        .target(
+            name: "StrataTestSupport", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/StrataTestSupport"),
         .executableTarget(
             name: "JSONStoreConformanceWorker", dependencies: ["StrataConformance", "StrataTestSupport"],
             path: "Tests/JSONStoreConformanceWorker"),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataTestSupport"]
+            dependencies: ["Strata", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StrataConformanceTests",
@@ -72,12 +77,14 @@ let package = Package(
             name: "SQLiteStoreConformanceWorker", dependencies: ["StrataConformance", "StrataSQLite"],
             path: "Tests/SQLiteStoreConformanceWorker"),
         .executableTarget(
-            name: "SQLiteContentionWorker", dependencies: ["StrataSQLite", "StrataTestSupport"],
+            name: "SQLiteContentionWorker",
+            dependencies: ["StrataSQLite", "StrataTestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SQLiteContentionWorker"),
         .testTarget(
             name: "StrataSQLiteTests",
             dependencies: [
                 "StrataSQLite", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "StrataBinary", dependencies: ["Strata"], path: "Stores/Binary"),
         .executableTarget(
@@ -98,12 +105,19 @@ let package = Package(
             path: "Tests/LMDBStoreConformanceWorker"),
         .testTarget(
             name: "StrataLMDBTests",
-            dependencies: ["StrataLMDB", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),
+            dependencies: [
+                "StrataLMDB", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
             path: "Tests/LMDBReadWriteWorker"),
         .target(
-            name: "StrataStores", dependencies: ["Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary"]),
+            name: "StrataStores",
+            dependencies: [
+                "Strata", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "StrataStoresTests",
             dependencies: [

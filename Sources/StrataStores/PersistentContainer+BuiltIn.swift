@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Strata
 import StrataSQLite
 
@@ -13,10 +14,11 @@ extension PersistentContainer {
     ///
     /// - Throws: ``ModelError`` when the model is invalid.
     public convenience init(
-        name: String, model: ManagedObjectModel, directory: URL = PersistentContainer.defaultDirectoryURL()
+        name: String, model: ManagedObjectModel, directory: URL = PersistentContainer.defaultDirectoryURL(),
+        logger: Logger = PersistentStoreCoordinator.silentLogger
     ) throws {
         try self.init(
             name: name, model: model, storeTypes: StoreType.builtInFileTypes,
-            defaultStoreType: StoreType.sqlite.name, directory: directory)
+            defaultStoreType: StoreType.sqlite.name, directory: directory, logger: logger)
     }
 }

@@ -3,7 +3,7 @@ import Strata
 /// How Strata's SQLite store is opened, as ``Strata/StoreType/sqlite(_:)`` and
 /// ``Strata/PersistentStoreDescription/sqlite(at:configuration:options:)`` take it. An option
 /// left `nil` comes from the store's string settings, as a store opened by name reads them
-/// (`poolSize`, `busyTimeout` in milliseconds), or else its default.
+/// (`poolSize`, `busyTimeout` and `slowStatementThreshold` in milliseconds), or else its default.
 public struct SQLiteStoreOptions: Sendable, Hashable {
     /// The most reader connections: by default twice the processor count, at least 2 and at
     /// most 16; 1 runs every read on the writer; clamped to 1...64.
@@ -11,10 +11,14 @@ public struct SQLiteStoreOptions: Sendable, Hashable {
     /// How long to wait for another process's lock before a read or save fails: by default
     /// 10 seconds; clamped to 0...600 seconds.
     public var busyTimeout: Duration?
+    /// Statements that take at least this long are logged, with their SQL and time, as warnings to the
+    /// coordinator's logger: by default half a second.
+    public var slowStatementThreshold: Duration?
 
     /// Creates options; `nil` keeps the default.
-    public init(poolSize: Int? = nil, busyTimeout: Duration? = nil) {
+    public init(poolSize: Int? = nil, busyTimeout: Duration? = nil, slowStatementThreshold: Duration? = nil) {
         self.poolSize = poolSize
         self.busyTimeout = busyTimeout
+        self.slowStatementThreshold = slowStatementThreshold
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Strata
 import StrataTestSupport
 import Testing
@@ -30,6 +31,19 @@ import Testing
         #expect(try LMDBTestModel.ids(reopened, "score == 999").count == count / 1_000)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         #expect(size > 65_536 * 4)
+    }
+
+    @Test func aGrowingMapIsLoggedToTheCoordinatorsLogger() throws {
+        let directory = try TemporaryDirectory()
+        let log = CapturedLog()
+        let url = directory.file("logged.lmdb")
+        let store = try LMDBStoreFile.open(
+            StoreOpenRequest(model: LMDBTestModel.model, url: url, logger: log.logger()),
+            options: LMDBStoreOptions(mapSize: 65_536))
+        try LMDBTestModel.insertPlayers(3_000, batch: 3_000, into: store)
+        let grown = try #require(log.lines("LMDB map grown").last)
+        #expect(grown.level == .notice && grown.metadata["store.url"] == url.path)
+        #expect(grown.metadata["map.bytes"] == String(store.environment.mapSize))
     }
 
     @Test func oneSaveLargerThanTheMapGrowsItInOneGo() throws {

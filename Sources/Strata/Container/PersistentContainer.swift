@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The whole stack in one object: a model, a coordinator with its store types, the stores'
 /// descriptions, a main-queue context for the interface and background contexts for work.
@@ -41,15 +42,18 @@ public final class PersistentContainer: Sendable {
     /// stores), with one default store of `defaultStoreType` at
     /// ``defaultStoreURL(name:type:directory:)``.
     ///
+    /// The coordinator logs to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere).
+    ///
     /// - Throws: ``ModelError`` when the model is invalid.
     public init(
         name: String, model: ManagedObjectModel, storeTypes: [StoreType],
-        defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL()
+        defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL(),
+        logger: Logger = PersistentStoreCoordinator.silentLogger
     ) throws {
         self.name = name
         self.model = model
         directoryURL = directory
-        coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
+        coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes, logger: logger)
         mainQueueContext = ManagedObjectContext(
             coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
         mainQueueContext.undoManager = ContextUndoManager()

@@ -123,6 +123,12 @@ extension ManagedObjectContext {
                 guard attempts <= Self.conflictRetries, try settle(error.conflicts, in: share) else {
                     throw mergeConflict(error, in: share)
                 }
+                coordinator.logger.notice(
+                    "Save conflict settled by the merge policy; saving again",
+                    metadata: [
+                        "store.type": "\(share.store.typeName)", "store.identifier": "\(share.store.identifier)",
+                        "conflicts": "\(error.conflicts.count)", "attempt": "\(attempts)",
+                    ])
             }
         }
         // The store may hold more than was written (derived attributes its triggers keep), so

@@ -98,7 +98,8 @@ extension PersistentStoreCoordinator {
             destination = try storeType.open(
                 StoreOpenRequest(
                     model: model, configurationName: store.configurationName, url: url, options: options,
-                    identifierForNewStore: store.identifier, userInfoForNewStore: store.metadata.userInfo))
+                    identifierForNewStore: store.identifier, userInfoForNewStore: store.metadata.userInfo,
+                    logger: logger))
         } catch {
             throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
         }
@@ -115,12 +116,21 @@ extension PersistentStoreCoordinator {
                 message: "Cannot migrate \(Self.name(of: store)) to \(target): the destination already holds objects. "
                     + "Choose another URL, or destroy that store first.")
         }
+        var metadata = Self.logMetadata(of: store)
+        metadata["migration.to"] = "\(target)"
+        logger.info("Migrating store", metadata: metadata)
+        let started = ContinuousClock.now
         do {
             try copyObjects(of: store, entityNames: entityNames, into: destination, progress: progress)
             try replace(store, with: destination)
         } catch {
-            throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
+            let failure = Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
+            metadata["error"] = "\(failure.message)"
+            logger.error("Migration failed", metadata: metadata)
+            throw failure
         }
+        metadata["migration.duration"] = "\(ContinuousClock.now - started)"
+        logger.info("Store migrated", metadata: metadata)
         return destination
     }
 

@@ -68,8 +68,10 @@ extension PersistentStoreCoordinator {
                 message: "A \(existing.typeName) store at '\(url.path)' is already added to the coordinator.")
         }
         let store = try storeType.open(
-            StoreOpenRequest(model: model, configurationName: configuration, url: url, options: options))
+            StoreOpenRequest(
+                model: model, configurationName: configuration, url: url, options: options, logger: logger))
         try add(store)
+        logger.info("Store opened", metadata: Self.logMetadata(of: store))
         return store
     }
 
@@ -122,7 +124,7 @@ extension PersistentStoreCoordinator {
             state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
         }
         rowCache.removeSnapshots(ofStore: store.identifier)
-        store.close()
+        close(store)
     }
 
     /// Removes `store` and closes it (``PersistentStore/close()``); contexts can no longer
@@ -139,7 +141,7 @@ extension PersistentStoreCoordinator {
             state.stores.remove(at: index)
         }
         rowCache.removeSnapshots(ofStore: store.identifier)
-        store.close()
+        close(store)
     }
 
     /// The added stores, in the order they were added.

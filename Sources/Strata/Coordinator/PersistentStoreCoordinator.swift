@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// The facade of every store to every context: it opens stores by type name, stripes the
@@ -41,14 +42,23 @@ public final class PersistentStoreCoordinator: Sendable {
     let rowCache = RowCache()
     /// The contexts that merge other contexts' saves as they happen.
     let mergingContexts = Locked<[ObjectIdentifier: WeakContext]>([:])
+    /// Where the coordinator, its contexts and its stores log: stores opened and closed,
+    /// migrations, save conflicts retried, and what each store logs of its own (an SQLite
+    /// store's slow statements, say).
+    public let logger: Logger
+
+    /// A logger that discards everything: what a coordinator logs to when it is given none.
+    public static var silentLogger: Logger { Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }) }
 
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
-    /// ``StoreType/inMemory`` type and `storeTypes` registered.
+    /// ``StoreType/inMemory`` type and `storeTypes` registered, logging to `logger` (by
+    /// default nowhere).
     ///
     /// - Throws: ``ModelError`` when the model is invalid.
-    public init(model: ManagedObjectModel, storeTypes: [StoreType] = []) throws {
+    public init(model: ManagedObjectModel, storeTypes: [StoreType] = [], logger: Logger = silentLogger) throws {
         try model.freeze()
         self.model = model
+        self.logger = logger
         self.schema = model.schema
         let types = [StoreType.inMemory] + storeTypes
         state = Locked(
@@ -57,7 +67,21 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Closes every store still added (``PersistentStore/close()``).
     deinit {
-        for added in state.withLock({ $0.stores }) { added.store.close() }
+        for added in state.withLock({ $0.stores }) { close(added.store) }
+    }
+
+    /// Closes `store` and logs it.
+    func close(_ store: any IncrementalStore) {
+        store.close()
+        logger.info("Store closed", metadata: Self.logMetadata(of: store))
+    }
+
+    /// What log lines about `store` carry: its type, identifier and file.
+    static func logMetadata(of store: any IncrementalStore) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["store.type": "\(store.typeName)", "store.identifier": "\(store.identifier)"]
+        if let url = store.url { metadata["store.url"] = "\(url.path)" }
+        if let configuration = store.configurationName { metadata["store.configuration"] = "\(configuration)" }
+        return metadata
     }
 
     /// Registers a store type, replacing any of the same name.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Everything a store type needs to open (or create) one store.
 public struct StoreOpenRequest: Sendable {
@@ -16,12 +17,16 @@ public struct StoreOpenRequest: Sendable {
     public var identifierForNewStore: String
     /// The application metadata keys a *new* store starts with.
     public var userInfoForNewStore: [String: AttributeValue]
+    /// Where the store logs what is worth an application's attention (slow statements, a map
+    /// that grew): the coordinator's logger; a store keeps it rather than a static one.
+    public var logger: Logger
 
     /// Creates a request.
     public init(
         model: ManagedObjectModel, configurationName: String? = nil, url: URL? = nil,
         options: StoreOptions = StoreOptions(), identifierForNewStore: String = UUID().uuidString,
-        userInfoForNewStore: [String: AttributeValue] = [:]
+        userInfoForNewStore: [String: AttributeValue] = [:],
+        logger: Logger = PersistentStoreCoordinator.silentLogger
     ) {
         self.model = model
         self.configurationName = configurationName
@@ -29,5 +34,6 @@ public struct StoreOpenRequest: Sendable {
         self.options = options
         self.identifierForNewStore = identifierForNewStore
         self.userInfoForNewStore = userInfoForNewStore
+        self.logger = logger
     }
 }

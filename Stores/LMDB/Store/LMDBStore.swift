@@ -102,6 +102,15 @@ final class LMDBStore: IncrementalStore {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
+        let logsGrowth = request.logger.logLevel <= .notice
+        let mapSizeBefore = logsGrowth ? environment.mapSize : 0
+        defer {
+            if logsGrowth, environment.mapSize > mapSizeBefore {
+                request.logger.notice(
+                    "LMDB map grown",
+                    metadata: ["store.url": "\(environment.path)", "map.bytes": "\(environment.mapSize)"])
+            }
+        }
         do {
             return try environment.write { transaction in
                 try body(LMDBObjectLoader(store: self, transaction: transaction))

@@ -28,6 +28,8 @@ final class SQLiteConnection {
     let path: String
     let handle: OpaquePointer
     private var cachedStatements: [String: SQLiteStatement] = [:]
+    /// The trace logging this connection's statements, kept alive while the connection is.
+    var trace: SQLiteDebugTrace?
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for locks held by
     /// other connections. Calls `sqlite3_open_v2` and `sqlite3_busy_timeout`.

@@ -29,7 +29,7 @@ extension SQLiteStore {
             let residual = remaining.count == 1 ? remaining[0] : FetchPredicate.and(remaining)
             return try read("fetching \(entity.name)") { connection in
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)"
-                SQLiteDebugTrace.explain(sql, parameters, on: connection)
+                trace.explain(sql, parameters, on: connection)
                 let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
                     try snapshot(at: $0, in: table)
                 }
@@ -65,19 +65,19 @@ extension SQLiteStore {
                     isWhole
                     ? "SELECT count(*) FROM \(table.name) t0\(whereClause)"
                     : "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))"
-                SQLiteDebugTrace.explain(sql, parameters, on: connection)
+                trace.explain(sql, parameters, on: connection)
                 let counts = try connection.cachedStatement(sql).rows(parameters) { $0.value(at: 0) }
                 guard case .integer(let count)? = counts.first else { return .count(0) }
                 return .count(Int(count))
             case .objectIDs:
                 let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
-                SQLiteDebugTrace.explain(sql, parameters, on: connection)
+                trace.explain(sql, parameters, on: connection)
                 let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
                 let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1) }
                 return .objectIDs(sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
             case .snapshots:
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
-                SQLiteDebugTrace.explain(sql, parameters, on: connection)
+                trace.explain(sql, parameters, on: connection)
                 let snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
                     try snapshot(at: $0, in: table)
                 }

@@ -39,6 +39,8 @@ final class SQLiteStore: IncrementalStore {
     let pool: SQLiteConnectionPool
     let path: String
     let statistics = SQLiteStoreStatistics()
+    /// What the store logs of its statements.
+    let trace: SQLiteDebugTrace
     /// How to read a row of each entity, by entity name.
     let rowReaders: [String: SQLiteRowReader]
     /// Each entity's name by its number in `Z_ENT`.
@@ -66,8 +68,9 @@ final class SQLiteStore: IncrementalStore {
 
     init(
         request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
-        metadata: StoreMetadata, switchesToWAL: Bool
+        metadata: StoreMetadata, switchesToWAL: Bool, trace: SQLiteDebugTrace
     ) {
+        self.trace = trace
         self.identifier = metadata.storeIdentifier
         self.url = request.url
         self.configurationName = request.configurationName

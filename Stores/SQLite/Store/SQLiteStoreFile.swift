@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Strata
 
 /// Opening, creating and inspecting the file of an SQLite store.
@@ -15,7 +16,7 @@ enum SQLiteStoreFile {
         let path = url.path
         let entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         let layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
-        let settings = try SQLiteStoreSettings(typed, settings: request.options)
+        let settings = try SQLiteStoreSettings(typed, settings: request.options, logger: request.logger)
         func fail(_ error: SQLiteError, _ action: String) -> StoreError {
             storeError(error, path: path, doing: action)
         }
@@ -41,7 +42,8 @@ enum SQLiteStoreFile {
                     configuration: request.configurationName, userInfo: request.userInfoForNewStore)
                 try create(layout, metadata: metadata, model: request.model.schema, on: writer)
                 for reason in SQLiteSchema.skippedFetchIndexes(in: request.model.schema, entityNames: entityNames) {
-                    SQLiteDebugTrace.logger.notice("Fetch index skipped in '\(path)': \(reason).")
+                    request.logger.notice(
+                        "Fetch index skipped", metadata: ["store.url": "\(path)", "reason": "\(reason)"])
                 }
             } else {
                 guard let stored = try readMetadata(on: writer, path: path) else {
@@ -66,7 +68,8 @@ enum SQLiteStoreFile {
             },
             openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
         return SQLiteStore(
-            request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL)
+            request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL,
+            trace: settings.trace)
     }
 
     /// A connection to `path` with Strata's functions and settings.
@@ -77,7 +80,7 @@ enum SQLiteStoreFile {
         let connection = try SQLiteConnection(
             path: path, mode: mode, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
         try SQLiteStrataFunctions.define(on: connection)
-        SQLiteDebugTrace.install(on: connection)
+        settings.trace.install(on: connection)
         if !readOnly { try connection.execute(script: "PRAGMA synchronous = FULL") }
         return connection
     }
@@ -235,13 +238,18 @@ struct SQLiteStoreSettings: Sendable {
     let poolSize: Int
     /// How long to wait for another connection's lock.
     let busyTimeoutMilliseconds: Int32
+    /// What the store's connections log of their statements.
+    let trace: SQLiteDebugTrace
 
     /// Twice the processors, from 2 to 16: worked out once, as asking costs reading files.
     private static let defaultPoolSize = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
 
     /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidOption`` for a string
     ///   setting that is not a whole number.
-    init(_ typed: SQLiteStoreOptions?, settings options: StoreOptions) throws {
+    init(
+        _ typed: SQLiteStoreOptions?, settings options: StoreOptions,
+        logger: Logger = PersistentStoreCoordinator.silentLogger
+    ) throws {
         let name = SQLiteStore.storeTypeName
         let pool = try typed?.poolSize ?? options.integer("poolSize", of: name) ?? Self.defaultPoolSize
         poolSize = min(max(pool, 1), 64)
@@ -249,5 +257,9 @@ struct SQLiteStoreSettings: Sendable {
             try typed?.busyTimeout.map { Int($0 / .milliseconds(1)) } ?? options.integer("busyTimeout", of: name)
             ?? 10_000
         busyTimeoutMilliseconds = Int32(min(max(timeout, 0), 600_000))
+        let slow =
+            try typed?.slowStatementThreshold
+            ?? options.integer("slowStatementThreshold", of: name).map { .milliseconds($0) } ?? .milliseconds(500)
+        trace = SQLiteDebugTrace(logger: logger, slowStatementThreshold: slow)
     }
 }
