@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev pkg-config
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test soak tsan demo bench lint format
+.PHONY: deps build test example soak tsan demo bench lint format docs
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu); its
 ## messages go to standard error, so that `make bench BENCH_ARGS=--json` prints only JSON.
@@ -27,6 +27,12 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+## example: build the third-party store package in Examples/ThirdPartyStore, which depends on
+## Strata by path as an outside author's would, and run its conformance suite.
+example: deps
+	$(SWIFT) build --build-tests --package-path Examples/ThirdPartyStore $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build --package-path Examples/ThirdPartyStore
 
 ## soak: build, then run the long variants: 1,000 kills per durability check, 100,000 objects in the LMDB map growth test.
 soak: deps
@@ -51,10 +57,12 @@ bench: deps
 
 ## lint: check formatting against .swift-format, and that shared state uses Locked, not Mutex.
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources \
+		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests
 	@! grep -rnE '\bMutex\b[<(]' --include='*.swift' Sources Stores Conformance Tests \
 		|| { echo "Use Locked instead of Mutex: the thread sanitizer cannot see Mutex on Linux."; exit 1; }
 
 ## format: rewrite sources in the project's format.
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources
+	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources \
+		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests

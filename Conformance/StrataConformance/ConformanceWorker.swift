@@ -19,12 +19,20 @@ import Strata
 /// ```swift
 /// let suite = ConformanceSuite(
 ///     storeType: .myStore, storage: .file(pathExtension: "mystore"),
-///     workerExecutable: productsFolder.appendingPathComponent("MyStoreConformanceWorker"))
+///     workerExecutable: ConformanceWorker.executable(named: "MyStoreConformanceWorker"))
 /// ```
 ///
 /// The worker speaks a small line protocol on its standard output that only the suite reads;
 /// its commands and output may change with the suite's version.
 public enum ConformanceWorker {
+    /// The executable called `name` that the package's build put beside the running test
+    /// runner, such as a store's worker target: where `swift build --build-tests` leaves every
+    /// executable of the package.
+    public static func executable(named name: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent(name)
+    }
+
     /// Runs the worker command in `arguments` against stores of `storeType` and returns the
     /// process's exit status.
     ///

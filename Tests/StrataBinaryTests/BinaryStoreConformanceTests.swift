@@ -13,7 +13,7 @@ import Testing
 @Suite struct BinaryStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .binary, storage: .file(pathExtension: "strata"),
-        workerExecutable: BuiltProducts.executable("BinaryStoreConformanceWorker"),
+        workerExecutable: ConformanceWorker.executable(named: "BinaryStoreConformanceWorker"),
         markNewerFormatVersion: BinaryStoreFiles.markNewerFormatVersion)
 
     @Test(arguments: suite.checks)

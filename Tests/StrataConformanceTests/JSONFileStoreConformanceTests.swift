@@ -9,7 +9,7 @@ import Testing
 @Suite struct JSONFileStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .jsonFile(), storage: .file(pathExtension: "json"),
-        workerExecutable: BuiltProducts.executable("JSONStoreConformanceWorker"),
+        workerExecutable: ConformanceWorker.executable(named: "JSONStoreConformanceWorker"),
         markNewerFormatVersion: JSONFileStore.markNewerFormatVersion)
 
     @Test(arguments: suite.checks)

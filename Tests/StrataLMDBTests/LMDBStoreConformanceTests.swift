@@ -12,7 +12,7 @@ import Testing
 @Suite struct LMDBStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .lmdb, storage: .file(pathExtension: "lmdb"),
-        workerExecutable: BuiltProducts.executable("LMDBStoreConformanceWorker"),
+        workerExecutable: ConformanceWorker.executable(named: "LMDBStoreConformanceWorker"),
         markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) })
 
     @Test(arguments: suite.checks)

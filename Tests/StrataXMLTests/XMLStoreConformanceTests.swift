@@ -12,7 +12,7 @@ import Testing
 @Suite struct XMLStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .xml, storage: .file(pathExtension: "xml"),
-        workerExecutable: BuiltProducts.executable("XMLStoreConformanceWorker"),
+        workerExecutable: ConformanceWorker.executable(named: "XMLStoreConformanceWorker"),
         markNewerFormatVersion: XMLStoreTestFiles.markNewerFormatVersion)
 
     @Test(arguments: suite.checks)

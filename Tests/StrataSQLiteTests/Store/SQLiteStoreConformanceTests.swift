@@ -11,7 +11,7 @@ import Testing
 @Suite struct SQLiteStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .sqlite, storage: .file(pathExtension: "sqlite"),
-        workerExecutable: BuiltProducts.executable("SQLiteStoreConformanceWorker"))
+        workerExecutable: ConformanceWorker.executable(named: "SQLiteStoreConformanceWorker"))
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

@@ -1,0 +1,206 @@
+import Foundation
+import Strata
+import Synchronization
+
+/// An incremental store over one plain text file (``JournalFile``): every saved object is held
+/// in memory, and each save appends one line to the file and commits it. Written from
+/// Strata's docs/STORES.md alone, as any third-party store would be.
+///
+/// Open it through ``Strata/StoreType/journal``.
+public final class JournalStore: IncrementalStore {
+    public let typeName = StoreType.journal.name
+    public let identifier: String
+    public let url: URL?
+    public let configurationName: String?
+    public let options: StoreOptions
+    /// One process writes the file at a time; nothing beyond every store's obligations.
+    public let capabilities: StoreCapabilities = []
+    /// Every predicate is evaluated here, with Strata's evaluator over the objects in memory.
+    public let predicateFeatures = PredicateFeatures.all
+
+    private struct State {
+        var contents: JournalContents
+        /// How many bytes of the file hold saved entries; 0 before the file exists.
+        var committedLength: Int
+        var lock: JournalLock?
+    }
+
+    private let fileURL: URL
+    private let schema: ModelSchema
+    private let entityNames: Set<String>
+    private let state: Mutex<State>
+
+    init(request: StoreOpenRequest, url: URL, contents: JournalContents, committedLength: Int) {
+        self.fileURL = url
+        self.url = url
+        self.identifier = contents.metadata.storeIdentifier
+        self.configurationName = request.configurationName
+        self.options = request.options
+        self.schema = request.model.schema
+        self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
+        self.state = Mutex(State(contents: contents, committedLength: committedLength))
+    }
+
+    /// Opens the journal `request` asks for, or a new one when there is no file or it is empty.
+    static func open(_ request: StoreOpenRequest) throws -> JournalStore {
+        guard let url = request.url else {
+            throw StoreError(code: .unsupported, message: "A journal store needs a file URL.")
+        }
+        try request.model.freeze()
+        if let (contents, committed) = try JournalFile.read(url) {
+            let problems = request.model.compatibilityProblems(
+                configuration: request.configurationName, metadata: contents.metadata)
+            guard problems.isEmpty else {
+                throw StoreError(
+                    code: .incompatibleModel,
+                    message: "'\(url.path)' was written with another model; migrate it first. "
+                        + problems.joined(separator: " "))
+            }
+            return JournalStore(request: request, url: url, contents: contents, committedLength: committed)
+        }
+        guard !request.options.isReadOnly else {
+            throw StoreError(code: .io, message: "There is no journal store at '\(url.path)' to open read-only.")
+        }
+        let metadata = StoreMetadata(
+            storeType: StoreType.journal.name, storeIdentifier: request.identifierForNewStore, model: request.model,
+            configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+        return JournalStore(
+            request: request, url: url, contents: JournalContents(metadata: metadata), committedLength: 0)
+    }
+
+    public var metadata: StoreMetadata { state.withLock { $0.contents.metadata } }
+
+    /// Takes the file's lock, unless the store is read-only.
+    public func willAttach() throws {
+        guard !options.isReadOnly else { return }
+        let lock = try state.withLock { $0.lock } ?? JournalLock.acquire(for: fileURL)
+        state.withLock { $0.lock = lock }
+    }
+
+    /// Gives the file's lock up.
+    public func close() { state.withLock { $0.lock = nil } }
+
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let entity = try entitySchema(named: request.entityName)
+        let kinds = Set(request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+        let rows = state.withLock { $0.contents.rows }
+        var matching = rows.values.filter { kinds.contains($0.snapshot.objectID.entityName) }
+            .sorted { Self.storageOrder($0.snapshot.objectID, $1.snapshot.objectID) }
+            .map { RowResolver(row: $0, rows: rows, schema: schema) }
+        if let predicate = request.predicate { matching = try predicate.filter(matching) }
+        if !request.sortDescriptors.isEmpty {
+            matching = try FetchSortDescriptor.sorted(matching, by: request.sortDescriptors)
+        }
+        let limit = request.fetchLimit.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        let page = matching.dropFirst(max(request.fetchOffset, 0)).prefix(limit)
+        switch request.resultType {
+        case .count: return .count(page.count)
+        case .objectIDs: return .objectIDs(page.map(\.row.snapshot.objectID))
+        case .snapshots: return .snapshots(page.map(\.row.snapshot))
+        }
+    }
+
+    public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        state.withLock { $0.contents.rows[objectID]?.snapshot }
+    }
+
+    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        let entity = try entitySchema(named: objectID.entityName)
+        guard entity.relationshipsByName[relationship]?.isToMany == true else {
+            throw StoreError(
+                code: .unknownObject, message: "Entity '\(entity.name)' has no to-many relationship '\(relationship)'.")
+        }
+        guard let row = state.withLock({ $0.contents.rows[objectID] }) else {
+            throw StoreError(
+                code: .unknownObject, message: "The journal store at '\(fileURL.path)' has no \(objectID).")
+        }
+        return row.toMany[relationship] ?? []
+    }
+
+    public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+        for name in Set(entityNames) { _ = try entitySchema(named: name) }
+        return state.withLock { state in
+            entityNames.map { name in
+                defer { state.contents.nextReference += 1 }
+                return ObjectID(
+                    storeIdentifier: identifier, entityName: name, reference: .integer(state.contents.nextReference))
+            }
+        }
+    }
+
+    /// Checks versions and appends the change set as one entry. The coordinator has already
+    /// refused read-only stores and validated the changes (docs/STORES.md).
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "The journal store at '\(fileURL.path)' was opened read-only.")
+        }
+        try state.withLock { state in
+            let rows = state.contents.rows
+            try changes.checkVersions { rows[$0]?.snapshot.version }
+            var entry = JournalEntry(nextReference: state.contents.nextReference)
+            var next = state.contents
+            for change in changes.inserted {
+                next.rows[change.objectID] = .init(
+                    snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
+                    toMany: change.toManyRelationships)
+            }
+            for change in changes.updated {
+                guard var row = rows[change.objectID] else { continue }
+                row.snapshot = Snapshot(
+                    objectID: change.objectID, values: change.values, version: row.snapshot.version + 1)
+                row.toMany.merge(change.toManyRelationships) { _, new in new }
+                next.rows[change.objectID] = row
+            }
+            for deletion in changes.deleted { next.rows[deletion.objectID] = nil }
+            entry.upserts = (changes.inserted + changes.updated).compactMap { next.rows[$0.objectID] }
+                .map(JournalEntry.Row.init)
+            entry.deletions = changes.deleted.map(\.objectID.uriString)
+            if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
+            if changes.userInfo != nil || state.committedLength == 0 { entry.metadata = .init(next.metadata) }
+            state.committedLength =
+                state.committedLength == 0
+                ? try JournalFile.create(fileURL, with: entry)
+                : try JournalFile.append(entry, to: fileURL, after: state.committedLength)
+            state.contents = next
+        }
+    }
+
+    private func entitySchema(named name: String) throws -> EntitySchema {
+        guard let entity = schema.entitiesByName[name], entityNames.contains(name) else {
+            throw StoreError(
+                code: .unknownEntity, message: "Entity '\(name)' is not in the journal store at '\(fileURL.path)'.")
+        }
+        return entity
+    }
+
+    /// Objects in a stable order: by entity, then by reference.
+    private static func storageOrder(_ lhs: ObjectID, _ rhs: ObjectID) -> Bool {
+        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        return lhs.uriString < rhs.uriString
+    }
+}
+
+/// Lets Strata's evaluator read a row, following relationships to the other rows.
+private struct RowResolver: KeyValueResolving {
+    let row: JournalContents.Row
+    let rows: [ObjectID: JournalContents.Row]
+    let schema: ModelSchema
+
+    func resolvedValue(forKey key: String) -> ResolvedValue? {
+        guard let entity = schema.entitiesByName[row.snapshot.objectID.entityName] else { return nil }
+        if let relationship = entity.relationshipsByName[key] {
+            if relationship.isToMany {
+                let members = (row.toMany[key] ?? []).compactMap { rows[$0] }
+                return .objects(members.map { RowResolver(row: $0, rows: rows, schema: schema) })
+            }
+            guard case .objectID(let target)? = row.snapshot.values[key], let targetRow = rows[target] else {
+                return .value(.null)
+            }
+            return .object(RowResolver(row: targetRow, rows: rows, schema: schema))
+        }
+        guard entity.attributesByName[key] != nil else { return nil }
+        return .value(row.snapshot.values[key] ?? .null)
+    }
+
+    var objectIdentity: AttributeValue { .objectID(row.snapshot.objectID) }
+}
