@@ -30,7 +30,7 @@ struct BinaryStore: AtomicStore {
 
     public var typeName: String { Self.typeName }
     public var url: URL? { fileURL }
-    public var capabilities: StoreCapabilities { [.concurrentReaders] }
+    public var capabilities: StoreCapabilities { [] }
 
     public func load() throws -> AtomicStoreContents? { try load(slotsOf: nil) }
 

@@ -35,6 +35,9 @@ final class BrokenStore: IncrementalStore {
         /// Values held by slot are read as if they came in the order of their names (the order
         /// the binary codec writes), so they land on the wrong keys.
         case readsSlotsInNameOrder
+        /// A new store takes a fresh UUID instead of the identifier it is given, so that a
+        /// migrated store changes its identity.
+        case ignoresIdentifierForNewStore
     }
 
     let defect: Defect
@@ -51,7 +54,11 @@ final class BrokenStore: IncrementalStore {
     static func type(_ defect: Defect) -> StoreType {
         StoreType(
             name: "Broken-\(defect.rawValue)",
-            open: { BrokenStore(defect: defect, base: try InMemoryStore.open($0)) },
+            open: { request in
+                var request = request
+                if defect == .ignoresIdentifierForNewStore { request.identifierForNewStore = UUID().uuidString }
+                return BrokenStore(defect: defect, base: try InMemoryStore.open(request))
+            },
             readMetadata: { _ in nil },
             writeMetadata: { _, url in
                 throw StoreError(code: .unsupported, message: "A broken store has no file at '\(url.path)'.")

@@ -42,6 +42,7 @@ import Testing
             "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.deleteOfDeletedObjectConflicts",
             "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
         ],
+        .ignoresIdentifierForNewStore: ["O.roundTripThroughTheInMemoryStore"],
         .ignoresVersionConflicts: [
             "I.conflictListsEveryObject", "I.failedSaveKeepsUserKeys", "I.staleVersion.first", "I.staleVersion.last",
             "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.newerExpectedVersionConflicts",

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Strata
 import StrataTestSupport
 import Testing
@@ -140,11 +141,24 @@ import Testing
         let directory = try TemporaryDirectory()
         let durable = try LMDBTestModel.open(directory.file("durable.lmdb"))
         #expect(!durable.capabilities.contains(.relaxedDurability))
-        #expect(durable.capabilities.isSuperset(of: [.concurrentReaders, .multiProcessAccess]))
+        #expect(durable.capabilities == .multiProcessAccess)
         let relaxed = try LMDBTestModel.open(directory.file("relaxed.lmdb"), settings: ["relaxedDurability": "true"])
         #expect(relaxed.capabilities.contains(.relaxedDurability))
         try LMDBTestModel.insertPlayers(5, into: relaxed)
         #expect(try relaxed.execute(StoreFetchRequest(entityName: "Player", resultType: .count)) == .count(5))
+    }
+
+    @Test func aStoreWithRelaxedDurabilityIsAWarningInTheLog() throws {
+        let directory = try TemporaryDirectory()
+        let log = CapturedLog()
+        let coordinator = try PersistentStoreCoordinator(model: LMDBTestModel.model, logger: log.logger())
+        try coordinator.addStore(.lmdb(at: directory.file("durable.lmdb")))
+        #expect(log.lines.allSatisfy { $0.level < .warning })
+        let store = try coordinator.addStore(
+            .lmdb(at: directory.file("relaxed.lmdb"), options: LMDBStoreOptions(relaxedDurability: true)))
+        let warning = log.lines.filter { $0.level == .warning }
+        #expect(warning.count == 1 && warning.first?.metadata["store.identifier"] == store.identifier)
+        #expect(warning.first?.message.contains("relaxed durability") == true)
     }
 
     @Test func destroyRemovesTheFileAndItsLockFile() throws {

@@ -10,7 +10,7 @@ enum MigrationChecks {
 
     static let roundTripThroughTheInMemoryStore = category.check(
         "roundTripThroughTheInMemoryStore",
-        "Migrating to the in-memory store and back keeps values, relationships and user keys."
+        "Migrating to the in-memory store and back keeps values, relationships, user keys and the store's identifier."
     ) { harness in
         let coordinator = try harness.makeCoordinator()
         let source = try harness.openStore(configuration: ConformanceModel.graph, in: coordinator)
@@ -30,6 +30,9 @@ enum MigrationChecks {
             "The objects after migrating back")
         try expectEqual(
             back.metadata.userInfo, ["owner": "Ada", "revision": .integer64(3)], "User keys after migrating back")
+        try expectEqual(back.identifier, source.identifier, "The identifier after migrating back")
+        try expectEqual(
+            back.metadata.storeIdentifier, source.identifier, "The metadata's identifier after migrating back")
         try coordinator.remove(back)
     }
 

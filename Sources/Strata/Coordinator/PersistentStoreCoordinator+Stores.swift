@@ -72,6 +72,11 @@ extension PersistentStoreCoordinator {
                 model: model, configurationName: configuration, url: url, options: options, logger: logger))
         try add(store)
         logger.info("Store opened", metadata: Self.logMetadata(of: store))
+        if store.capabilities.contains(.relaxedDurability) {
+            logger.warning(
+                "Store opened with relaxed durability: a crash of the system may lose its last saves",
+                metadata: Self.logMetadata(of: store))
+        }
         return store
     }
 

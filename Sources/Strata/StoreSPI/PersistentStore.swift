@@ -85,17 +85,19 @@ extension PersistentStore {
 ///   answer as the one-object forms would for each; implementing them is optional.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
 ///   input order.
-/// - ``save(_:)`` applies a change set all or nothing. An update or deletion whose
+/// - ``save(_:)`` applies a change set all or nothing. Every change set reaches it through
+///   ``PersistentStoreCoordinator/save(_:to:)``, which has already refused a read-only store
+///   and validated the changes against the model (temporary or foreign IDs, unknown keys,
+///   values of the wrong type, references to the wrong entity, unknown entities): the store
+///   does not check them again. Inside its write transaction the store checks versions with
+///   ``StoreChangeSet/checkVersions(storedVersion:)``: an update or deletion whose
 ///   ``StoreChangeSet/ObjectChange/expectedVersion`` differs from the stored version (or
 ///   names an object the store no longer has) fails with ``StoreError/Code/conflict`` listing
 ///   every such object, and writes nothing. Each saved insert gets version 1, each saved
 ///   update the stored version plus one. A change set's ``StoreChangeSet/userInfo``, when
 ///   set, replaces the user keys of ``PersistentStore/metadata`` in the same step (a change
-///   set may hold nothing else: a metadata-only save). A read-only store refuses with
-///   ``StoreError/Code/readOnly``. A change for a temporary ID or another store's ID, naming a
-///   property the entity lacks, holding a value of the wrong type, or referring to an object
-///   of the wrong entity fails with ``StoreError/Code/invalidChange`` naming it, and writes
-///   nothing.
+///   set may hold nothing else: a metadata-only save). docs/STORES.md lists every obligation
+///   with the conformance checks that enforce it.
 public protocol IncrementalStore: PersistentStore {
     /// The parts of predicate syntax the store evaluates itself.
     var predicateFeatures: PredicateFeatures { get }

@@ -1,8 +1,7 @@
 extension StoreCapabilities: CustomStringConvertible {
     /// Every capability with its name, in declaration order.
     public static let named: [(name: String, capability: StoreCapabilities)] = [
-        ("concurrentReaders", .concurrentReaders), ("multiProcessAccess", .multiProcessAccess),
-        ("relaxedDurability", .relaxedDurability),
+        ("multiProcessAccess", .multiProcessAccess), ("relaxedDurability", .relaxedDurability),
     ]
 
     /// The names of the capabilities in the set, in declaration order.

@@ -8,10 +8,10 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// Creates capabilities from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// Several reads run at once.
-    public static let concurrentReaders = StoreCapabilities(rawValue: 1 << 4)
     /// Several processes may open the store's file at once.
     public static let multiProcessAccess = StoreCapabilities(rawValue: 1 << 5)
-    /// Durability can be traded for speed (an option; durable by default).
+    /// The store was opened trading durability for speed: a crash of the process loses
+    /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
+    /// when it adds such a store.
     public static let relaxedDurability = StoreCapabilities(rawValue: 1 << 7)
 }

@@ -52,7 +52,7 @@ final class LMDBStore: IncrementalStore {
         self.identifier = metadata.storeIdentifier
         self.capabilities =
             environment.hasRelaxedDurability
-            ? [.concurrentReaders, .multiProcessAccess, .relaxedDurability] : [.concurrentReaders, .multiProcessAccess]
+            ? [.multiProcessAccess, .relaxedDurability] : [.multiProcessAccess]
         self.environment = environment
         self.layout = layout
         self.databases = databases

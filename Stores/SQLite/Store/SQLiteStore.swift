@@ -30,7 +30,7 @@ final class SQLiteStore: IncrementalStore {
     public let url: URL?
     public let configurationName: String?
     public let options: StoreOptions
-    public let capabilities: StoreCapabilities = [.concurrentReaders, .multiProcessAccess]
+    public let capabilities: StoreCapabilities = [.multiProcessAccess]
     public let predicateFeatures = PredicateFeatures.all
 
     let layout: SQLiteSchema
