@@ -55,6 +55,14 @@ bench: deps
 	@$(SWIFT) build -c release --package-path Benchmarks >&2
 	@"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/StrataBench" $(BENCH_ARGS)
 
+## docs: build the DocC documentation of every library module with swift-docc-plugin, into
+## .build/plugins/Swift-DocC/outputs; any warning (a broken symbol link, a parameter without
+## documentation) fails it.
+DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataXML StrataBinary StrataStores StrataConformance \
+	StrataConformanceTesting StrataXcodeModel
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
+
 ## lint: check formatting against .swift-format, and that shared state uses Locked, not Mutex.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources \

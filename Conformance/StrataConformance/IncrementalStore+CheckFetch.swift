@@ -1,21 +1,21 @@
 import Strata
 
 extension IncrementalStore {
-    /// The IDs the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/objectIDs``.
+    /// The IDs the store answers `request` with, asked for as `StoreFetchRequest/ResultType/objectIDs`.
     func fetchedIDs(_ request: StoreFetchRequest) throws -> [ObjectID] {
         try fetched(request, as: .objectIDs) { result in
             if case .objectIDs(let ids) = result { ids } else { nil }
         }
     }
 
-    /// The snapshots the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/snapshots``.
+    /// The snapshots the store answers `request` with, asked for as `StoreFetchRequest/ResultType/snapshots`.
     func fetchedSnapshots(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try fetched(request, as: .snapshots) { result in
             if case .snapshots(let snapshots) = result { snapshots } else { nil }
         }
     }
 
-    /// The count the store answers `request` with, asked for as ``StoreFetchRequest/ResultType/count``.
+    /// The count the store answers `request` with, asked for as `StoreFetchRequest/ResultType/count`.
     func fetchedCount(_ request: StoreFetchRequest) throws -> Int {
         try fetched(request, as: .count) { result in
             if case .count(let count) = result { count } else { nil }

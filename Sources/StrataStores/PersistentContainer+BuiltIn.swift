@@ -12,7 +12,7 @@ extension PersistentContainer {
     /// try await container.loadPersistentStores()
     /// ```
     ///
-    /// - Throws: ``ModelError`` when the model is invalid.
+    /// - Throws: `ModelError` when the model is invalid.
     public convenience init(
         name: String, model: ManagedObjectModel, directory: URL = PersistentContainer.defaultDirectoryURL(),
         logger: Logger = PersistentStoreCoordinator.silentLogger

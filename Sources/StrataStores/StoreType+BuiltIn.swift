@@ -17,10 +17,10 @@ extension StoreType {
 
 extension StoreType {
     /// The built-in file type whose store is the file at `url`, told from the file's first
-    /// bytes (``StoreType/identify(fileAt:among:)`` over ``builtInFileTypes``).
+    /// bytes (`StoreType/identify(fileAt:among:)` over ``builtInFileTypes``).
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be read,
-    ///   or ``StoreError/Code/unknownStoreType`` naming the file and its first bytes when it is
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when the file cannot be read,
+    ///   or `StoreError/Code/unknownStoreType` naming the file and its first bytes when it is
     ///   none of them.
     public static func builtInFileType(ofFileAt url: URL) throws -> StoreType {
         try identify(fileAt: url, among: builtInFileTypes)

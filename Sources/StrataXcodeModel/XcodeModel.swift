@@ -14,14 +14,14 @@ import Strata
 ///
 /// The returned model is *not* frozen. Its syntax has been checked, but references between
 /// entities (superentity, relationship destinations and inverses, constraint, index and
-/// configuration names) are checked only by ``ManagedObjectModel/validationIssues()`` and
-/// ``ManagedObjectModel/freeze()``, as for a model built in code: a file that names a missing
+/// configuration names) are checked only by `ManagedObjectModel/validationIssues()` and
+/// `ManagedObjectModel/freeze()`, as for a model built in code: a file that names a missing
 /// entity loads, and freezing it reports the problem. Everything Strata does not use (diagram
 /// layout, code-generation settings, `syncable`, …) is skipped and logged at `.debug`, once
 /// per kind and file.
 ///
 /// Not read: `Composite` attributes (loading fails with
-/// ``ModelError/Code/unsupportedFormat``: dropping them would lose data), fetch indexes over
+/// `ModelError/Code/unsupportedFormat`: dropping them would lose data), fetch indexes over
 /// expressions (skipped and logged), and the Xcode 3 binary format (`elements` and `layout`
 /// files instead of `contents`).
 public enum XcodeModel {
@@ -38,10 +38,10 @@ public enum XcodeModel {
     ///   - url: a file URL.
     ///   - logger: receives `.debug` messages about the parts of the file that were skipped.
     /// - Returns: a new, unfrozen model.
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/unreadableFile`` when nothing can
-    ///   be read at `url`, ``ModelError/Code/unsupportedFormat`` for an Xcode 3 model or a
-    ///   `Composite` attribute, and ``ModelError/Code/malformedFile`` (with ``ModelError/filePath``
-    ///   and ``ModelError/line``) for XML that is not well-formed or not a model.
+    /// - Throws: `ModelError` with code `ModelError/Code/unreadableFile` when nothing can
+    ///   be read at `url`, `ModelError/Code/unsupportedFormat` for an Xcode 3 model or a
+    ///   `Composite` attribute, and `ModelError/Code/malformedFile` (with `ModelError/filePath`
+    ///   and `ModelError/line`) for XML that is not well-formed or not a model.
     public static func load(contentsOf url: URL, logger: Logger = defaultLogger) throws(ModelError)
         -> ManagedObjectModel
     {

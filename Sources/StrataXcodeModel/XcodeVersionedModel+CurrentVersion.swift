@@ -6,7 +6,7 @@ extension XcodeVersionedModel {
     /// dictionary maps `_XCCurrentVersionName` to a folder name such as `Model 2.xcdatamodel`.
     /// The `.xcdatamodel` suffix is removed.
     ///
-    /// - Throws: ``ModelError/Code/unreadableFile`` or ``ModelError/Code/malformedFile`` (with
+    /// - Throws: `ModelError/Code/unreadableFile` or `ModelError/Code/malformedFile` (with
     ///   the line) when the file cannot be read or is not such a property list.
     static func currentVersionName(in url: URL) throws(ModelError) -> String {
         let root = try XcodeModel.readXML(at: url)

@@ -29,11 +29,12 @@ public struct XcodeVersionedModel: Sendable {
 
     /// Lists the versions in the `.xcdatamodeld` folder at `url` and reads `.xccurrentversion`.
     ///
-    /// - Parameter logger: receives `.debug` messages about the parts of model files that were
-    ///   skipped.
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/unreadableFile`` when the folder
+    /// - Parameters:
+    ///   - url: The `.xcdatamodeld` folder.
+    ///   - logger: receives `.debug` messages about the parts of model files that were skipped.
+    /// - Throws: `ModelError` with code `ModelError/Code/unreadableFile` when the folder
     ///   cannot be listed, holds no version, or lacks `.xccurrentversion` while holding several;
-    ///   ``ModelError/Code/malformedFile`` when `.xccurrentversion` is not the expected property
+    ///   `ModelError/Code/malformedFile` when `.xccurrentversion` is not the expected property
     ///   list or names a version that does not exist.
     public init(contentsOf url: URL, logger: Logger = XcodeModel.defaultLogger) throws(ModelError) {
         let entries: [String]
@@ -86,8 +87,8 @@ public struct XcodeVersionedModel: Sendable {
     /// Reads the version named `name`.
     ///
     /// - Returns: a new, unfrozen model.
-    /// - Throws: ``ModelError`` as ``XcodeModel/load(contentsOf:logger:)`` does, and
-    ///   ``ModelError/Code/unreadableFile`` when there is no version named `name`.
+    /// - Throws: `ModelError` as ``XcodeModel/load(contentsOf:logger:)`` does, and
+    ///   `ModelError/Code/unreadableFile` when there is no version named `name`.
     public func model(named name: String) throws(ModelError) -> ManagedObjectModel {
         guard versionNames.contains(name) else {
             throw ModelError(
@@ -102,7 +103,7 @@ public struct XcodeVersionedModel: Sendable {
     /// Reads the current version (``currentVersionName``).
     ///
     /// - Returns: a new, unfrozen model.
-    /// - Throws: ``ModelError`` as ``XcodeModel/load(contentsOf:logger:)`` does.
+    /// - Throws: `ModelError` as ``XcodeModel/load(contentsOf:logger:)`` does.
     public func currentModel() throws(ModelError) -> ManagedObjectModel {
         try model(named: currentVersionName)
     }

@@ -5,8 +5,8 @@ extension BinaryStore {
     /// The format version in the header of the binary store file at `url`, read without
     /// reading the rest of the file.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be read,
-    ///   ``StoreError/Code/corrupt`` when it does not start with a binary store's header.
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when the file cannot be read,
+    ///   `StoreError/Code/corrupt` when it does not start with a binary store's header.
     static func formatVersion(ofStoreAt url: URL) throws -> UInt16 {
         let header: Data
         do {

@@ -4,7 +4,7 @@ import Foundation
 /// Strata's own compact whole-file store: the metadata and every object in one binary file,
 /// loaded at once and written at once, with checksums that find any damage. The core's adapter
 /// keeps the objects in memory and answers fetches; each save writes a new file and renames it
-/// over the old one (``AtomicFileReplacement``), so a crash leaves the old file or the new one.
+/// over the old one (`AtomicFileReplacement`), so a crash leaves the old file or the new one.
 ///
 /// Opened through ``Strata/StoreType/binary``:
 ///
@@ -13,8 +13,8 @@ import Foundation
 /// try coordinator.addStore(.binary(at: url))
 /// ```
 ///
-/// A file that is damaged, cut short, or of another kind is ``StoreError/Code/corrupt``, and a
-/// file of a newer format version ``StoreError/Code/unsupported``; either way the file is left as
+/// A file that is damaged, cut short, or of another kind is `StoreError/Code/corrupt`, and a
+/// file of a newer format version `StoreError/Code/unsupported`; either way the file is left as
 /// it is. A zero-length file is a new store.
 struct BinaryStore: AtomicStore {
     /// The store type's name.

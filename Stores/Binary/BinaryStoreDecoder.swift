@@ -2,7 +2,7 @@
 
 /// Reads a binary store file ``BinaryStoreEncoder`` wrote, checking, in this order, the magic
 /// bytes (another kind of file), the header's checksum, the format version (a newer one is
-/// ``StoreError/Code/unsupported``), the length (a file cut short), the whole file's checksum
+/// `StoreError/Code/unsupported`), the length (a file cut short), the whole file's checksum
 /// (any flipped byte), and then every value as it reads the body.
 struct BinaryStoreDecoder {
     let bytes: [UInt8]
@@ -49,7 +49,7 @@ struct BinaryStoreDecoder {
         return try header.readFixed16("the format version")
     }
 
-    /// Throws ``StoreError/Code/corrupt`` unless the file starts with the binary store's magic bytes.
+    /// Throws `StoreError/Code/corrupt` unless the file starts with the binary store's magic bytes.
     private func checkMagic() throws {
         let magic = BinaryStoreFormat.magic
         guard bytes.starts(with: magic) else {

@@ -1,6 +1,6 @@
 @_spi(StoreAuthoring) import Strata
 
-/// Writes ``AtomicStoreContents`` as a binary store file: header, body, trailer (see
+/// Writes `AtomicStoreContents` as a binary store file: header, body, trailer (see
 /// ``BinaryStoreFormat``). The body is the metadata, the next reference, the table of entity
 /// names, then one section per entity: its table of property names, its number of records and
 /// its records, each a node written with the shared codec using those tables and the store's

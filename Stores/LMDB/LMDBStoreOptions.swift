@@ -9,7 +9,7 @@ public struct LMDBStoreOptions: Sendable, Hashable {
     /// 64 KiB, at most 1 TiB. The map grows by doubling whenever it fills.
     public var mapSize: Int?
     /// Whether commits skip flushing to disk: a crash of the process loses nothing, a crash of
-    /// the system may lose the last commits (``StoreCapabilities/relaxedDurability``). By
+    /// the system may lose the last commits (`StoreCapabilities/relaxedDurability`). By
     /// default `false`.
     public var relaxedDurability: Bool?
 

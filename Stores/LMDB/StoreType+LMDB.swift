@@ -3,7 +3,7 @@ import Strata
 
 extension StoreType {
     /// Strata's LMDB store type: one data file and its `-lock` file, reading its options from
-    /// ``StoreOptions/settings`` (`mapSize` in bytes, `relaxedDurability` `true` or `false`).
+    /// `StoreOptions/settings` (`mapSize` in bytes, `relaxedDurability` `true` or `false`).
     /// Reading and writing metadata opens the file's environment without opening the store;
     /// destroying a store removes both files; replacing one copies the source's databases into
     /// the destination in one write transaction; a file is recognised by LMDB's first meta page.

@@ -3,7 +3,7 @@ import Strata
 
 extension StoreType {
     /// Strata's SQLite store type, in Core Data's SQLite layout, reading its options from
-    /// ``StoreOptions/settings`` (`poolSize`, `busyTimeout` in milliseconds). Destroying a
+    /// `StoreOptions/settings` (`poolSize`, `busyTimeout` in milliseconds). Destroying a
     /// store empties it through SQLite before removing its file and its `-wal` and `-shm`
     /// files; replacing one copies the source with SQLite's backup API; a file is recognised by
     /// SQLite's 16-byte header.

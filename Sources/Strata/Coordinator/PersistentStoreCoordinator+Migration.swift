@@ -20,7 +20,7 @@ extension PersistentStoreCoordinator {
     /// ```
     ///
     /// The source store and its file are only read, never written. The objects are saved into
-    /// the destination as inserts, in change sets of ``migrationBatchSize`` objects (one change
+    /// the destination as inserts, in change sets of `migrationBatchSize` (10 000) objects (one change
     /// set for a whole-file store). While the copy runs, the source stays added and usable;
     /// changes saved to it meanwhile may or may not be carried over.
     ///
@@ -46,7 +46,7 @@ extension PersistentStoreCoordinator {
     ///     `url` that cannot be read as a store of `type` fails the same way but is left as it is.
     /// - Complexity: O((*n* + *m*) log *n*) time beyond the stores' own work, where *n* is the
     ///   number of objects and *m* the number of to-many members: one ID fetch per entity, then
-    ///   per batch of ``migrationBatchSize`` objects one
+    ///   per batch of `migrationBatchSize` (10 000) objects one
     ///   ``IncrementalStore/snapshots(for:)`` call, one
     ///   ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)`` call per to-many
     ///   relationship and one save. Memory beyond the stores' own is two references per object
@@ -168,7 +168,7 @@ extension PersistentStoreCoordinator {
 
     /// Copies every object of `entityNames` from `source` into `destination`, rewriting
     /// references to the source's objects to the new IDs: first every object gets its new ID,
-    /// then the objects are read and saved ``migrationBatchSize`` at a time. A whole-file
+    /// then the objects are read and saved `migrationBatchSize` (10 000) at a time. A whole-file
     /// destination, which holds every object in memory anyway, is saved once at the end.
     private func copyObjects(
         of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,

@@ -31,7 +31,7 @@ extension PersistentStoreCoordinator {
     /// registered, so that its metadata, migration and destruction work by name afterwards; one
     /// made by name uses the registered type of that name.
     ///
-    /// - Throws: As ``addStore(type:configuration:at:options:)``.
+    /// - Throws: As `addStore(type:configuration:at:options:)`.
     @discardableResult
     public func addStore(_ description: PersistentStoreDescription) throws -> any IncrementalStore {
         try addStore(
@@ -82,7 +82,7 @@ extension PersistentStoreCoordinator {
 
     /// Opens a store of the registered type `type` and adds it, off the caller's thread.
     ///
-    /// The same as ``addStore(type:configuration:at:options:)``, for callers that must not
+    /// The same as `addStore(type:configuration:at:options:)`, for callers that must not
     /// block while a large file is opened.
     @discardableResult
     public func addStore(

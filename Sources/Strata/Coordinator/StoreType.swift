@@ -6,7 +6,7 @@ import Foundation
 /// Built-in types are ready on every coordinator (``inMemory``; the store modules add their own,
 /// such as `StoreType.sqlite`). A third-party store is registered with
 /// ``PersistentStoreCoordinator/register(_:)``, either from an ``AtomicStore`` with
-/// ``atomic(name:makeStore:)`` or with its own closures:
+/// ``atomic(name:variant:recognize:describeFormat:makeStore:)`` or with its own closures:
 ///
 /// ```swift
 /// let coordinator = try PersistentStoreCoordinator(model: model)
@@ -24,7 +24,7 @@ import Foundation
 /// - `replace`, when given, swaps the destination's contents for a copy of the source's so that
 ///   a reader sees one or the other, never a mix.
 public struct StoreType: Sendable, Hashable {
-    /// The type's name, as used in ``PersistentStoreCoordinator/addStore(type:configuration:at:options:)``.
+    /// The type's name, as used in `addStore(type:configuration:at:options:)`.
     public let name: String
     /// What this value of the type was made with beyond its name, such as typed options: two
     /// values of a type are equal when their names and these are.

@@ -4,7 +4,7 @@ extension ObjectID {
     /// combines a hash worked out once. A store that makes many IDs keeps the namespace of each
     /// of its entities and creates IDs with ``ObjectID/init(_:reference:)``.
     ///
-    /// The interning table keeps the first ``internedLimit`` namespaces for the life of the
+    /// The interning table keeps the first `internedLimit` namespaces for the life of the
     /// process (stores and entities are few); names beyond it, such as many store identifiers
     /// read from untrusted URIs, get namespaces of their own that compare by their names, so the
     /// table never grows without bound.

@@ -23,8 +23,8 @@ extension FetchPredicate {
     ///   `.@count`), function calls such as `now()` or `lowercase(name)`, aggregates
     ///   `{1, 2, 'a'}`, and placeholders.
     /// - **Literals**: `nil`/`NULL`; `YES`/`TRUE`, `NO`/`FALSE`; integers (also `0x1F`, `0o17`,
-    ///   `0b101`) as ``AttributeValue/integer64``; numbers with a fraction or exponent as
-    ///   ``AttributeValue/double``; strings in single or double quotes with the escapes `\\`,
+    ///   `0b101`) as ``AttributeValue/integer64(_:)``; numbers with a fraction or exponent as
+    ///   ``AttributeValue/double(_:)``; strings in single or double quotes with the escapes `\\`,
     ///   `\'`, `\"`, `\n`, `\t`, `\r`, `\0` and `\uXXXX` (another backslash stays as written);
     ///   and `CAST(literal, "Type")` for every other kind of constant, as ``description``
     ///   writes them.

@@ -2,8 +2,8 @@ import Foundation
 
 /// How constants are written in predicate format strings, in both directions.
 ///
-/// Strings are written in double quotes; `nil`, `YES`/`NO`, integers (``AttributeValue/integer64``)
-/// and finite doubles (``AttributeValue/double``, always with a `.` or an exponent) are plain
+/// Strings are written in double quotes; `nil`, `YES`/`NO`, integers (``AttributeValue/integer64(_:)``)
+/// and finite doubles (``AttributeValue/double(_:)``, always with a `.` or an exponent) are plain
 /// literals. Every other kind is written `CAST(literal, "Type")`, the form Core Data uses for
 /// dates; the table is in ``FetchExpression/description``. Floats and decimals are written as
 /// strings so that they read back exactly. When parsing, `CAST` also accepts numbers for the

@@ -1,7 +1,9 @@
 extension EntitySchema {
     /// The to-many relationship `name`, for a store listing its members.
     ///
-    /// - Parameter storeName: How the error names the store, such as "The SQLite store at '/a.sqlite'".
+    /// - Parameters:
+    ///   - name: The relationship's name.
+    ///   - storeName: How the error names the store, such as "The SQLite store at '/a.sqlite'".
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownObject`` when the entity has no
     ///   to-many relationship of that name.
     public func toManyRelationship(named name: String, storeName: String) throws -> RelationshipDescription {

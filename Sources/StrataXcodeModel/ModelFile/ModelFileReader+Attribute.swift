@@ -10,9 +10,9 @@ extension ModelFileReader {
     /// `defaultDateTimeInterval`, `minDateTimeInterval` and `maxDateTimeInterval` (seconds since
     /// 2001-01-01). For String and Binary attributes the bounds are lengths.
     ///
-    /// - Throws: ``ModelError/Code/unsupportedFormat`` for a `Composite` attribute: Strata has no
+    /// - Throws: `ModelError/Code/unsupportedFormat` for a `Composite` attribute: Strata has no
     ///   composite values, and dropping the attribute would lose data and change the entity's
-    ///   version hash. ``ModelError/Code/malformedFile`` for an unknown type or a value that does
+    ///   version hash. `ModelError/Code/malformedFile` for an unknown type or a value that does
     ///   not parse.
     mutating func attribute(_ element: SourceElement, in context: String) throws(ModelError) -> AttributeDescription {
         let name = try required("name", of: element, in: context)

@@ -8,7 +8,7 @@ extension ModelFileReader {
     /// are `YES` or `NO`; UUIDs and URIs use their usual text forms. Dates, binary data and
     /// transformable values have no text form in a model file.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when `text` is not a valid value of `type`.
+    /// - Throws: `ModelError/Code/malformedFile` when `text` is not a valid value of `type`.
     func value(
         _ text: String, as type: AttributeType, from key: String, of element: SourceElement, in context: String
     ) throws(ModelError) -> AttributeValue {

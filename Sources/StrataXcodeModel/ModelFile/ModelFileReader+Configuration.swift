@@ -4,7 +4,7 @@ extension ModelFileReader {
     /// The name and member entity names of a `<configuration name="…">` element with its
     /// `<memberEntity name="…"/>` children.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when a name is missing.
+    /// - Throws: `ModelError/Code/malformedFile` when a name is missing.
     mutating func configuration(_ element: SourceElement) throws(ModelError) -> (name: String, members: [String]) {
         let name = try required("name", of: element)
         ignoreAttributes(of: element, except: ["name"])

@@ -3,8 +3,8 @@ import Strata
 extension ModelFileReader {
     /// The entity described by an `<entity>` element and its children.
     ///
-    /// `representedClassName` becomes ``EntityDescription/className``, `parentEntity` the
-    /// superentity's name, and `elementID` the ``EntityDescription/renamingIdentifier``.
+    /// `representedClassName` becomes `EntityDescription/className`, `parentEntity` the
+    /// superentity's name, and `elementID` the `EntityDescription/renamingIdentifier`.
     mutating func entity(_ element: SourceElement) throws(ModelError) -> EntityDescription {
         let name = try required("name", of: element)
         let context = "entity '\(name)'"

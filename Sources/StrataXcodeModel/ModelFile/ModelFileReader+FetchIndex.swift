@@ -10,7 +10,7 @@ extension ModelFileReader {
     /// (`expression="…"` instead of `property="…"`) is skipped and logged: Strata indexes only
     /// properties, and an index changes neither the stored data nor the version hash.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` for a missing name, an unknown type or order.
+    /// - Throws: `ModelError/Code/malformedFile` for a missing name, an unknown type or order.
     mutating func fetchIndex(_ element: SourceElement, in context: String) throws(ModelError)
         -> FetchIndexDescription?
     {

@@ -5,9 +5,9 @@ extension ModelFileReader {
     /// `<fetchRequest name="…" entity="…" predicateString="…">` element.
     ///
     /// Options such as `fetchLimit` or `resultType` are not part of a
-    /// ``FetchRequestTemplate`` and are ignored.
+    /// `FetchRequestTemplate` and are ignored.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when the name or entity is missing.
+    /// - Throws: `ModelError/Code/malformedFile` when the name or entity is missing.
     mutating func fetchRequestTemplate(_ element: SourceElement) throws(ModelError) -> FetchRequestTemplate {
         let template = FetchRequestTemplate(
             name: try required("name", of: element), entityName: try required("entity", of: element),

@@ -4,7 +4,7 @@ extension ModelFileReader {
     /// The fetched property described by a `<fetchedProperty>` element and the
     /// `<fetchRequest entity="…" predicateString="…">` inside it.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when the name, the fetch request or its
+    /// - Throws: `ModelError/Code/malformedFile` when the name, the fetch request or its
     ///   entity is missing.
     mutating func fetchedProperty(_ element: SourceElement, in context: String) throws(ModelError)
         -> FetchedPropertyDescription

@@ -3,11 +3,11 @@ import Strata
 extension ModelFileReader {
     /// The model described by `root`, which must be a `<model>` element.
     ///
-    /// `userDefinedModelVersionIdentifier` becomes ``ManagedObjectModel/versionIdentifiers``:
+    /// `userDefinedModelVersionIdentifier` becomes `ManagedObjectModel/versionIdentifiers`:
     /// `[""]` when present but empty (as Core Data does), `[]` when absent.
     ///
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/malformedFile`` for a wrong root
-    ///   element or a malformed part, ``ModelError/Code/unsupportedFormat`` for a `Composite`
+    /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` for a wrong root
+    ///   element or a malformed part, `ModelError/Code/unsupportedFormat` for a `Composite`
     ///   attribute.
     mutating func model(from root: SourceElement) throws(ModelError) -> ManagedObjectModel {
         guard root.name == "model" else {

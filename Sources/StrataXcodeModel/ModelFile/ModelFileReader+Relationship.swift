@@ -8,7 +8,7 @@ extension ModelFileReader {
     /// Data's compiled models. An absent `deletionRule` means Nullify. `inverseEntity` is not
     /// read: it repeats `destinationEntity`.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` for a missing name or destination, an unknown
+    /// - Throws: `ModelError/Code/malformedFile` for a missing name or destination, an unknown
     ///   delete rule or a count that is not an integer.
     mutating func relationship(_ element: SourceElement, in context: String) throws(ModelError)
         -> RelationshipDescription

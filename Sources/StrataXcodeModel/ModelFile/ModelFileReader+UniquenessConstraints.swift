@@ -4,7 +4,7 @@ extension ModelFileReader {
     /// The property-name lists of a `<uniquenessConstraints>` element: one list per
     /// `<uniquenessConstraint>`, one name per `<constraint value="…"/>`.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when a constraint lacks its value.
+    /// - Throws: `ModelError/Code/malformedFile` when a constraint lacks its value.
     mutating func uniquenessConstraints(_ element: SourceElement, in context: String) throws(ModelError)
         -> [[String]]
     {

@@ -1,12 +1,12 @@
 import Strata
 
 /// Turns the element tree of one model file (`<model>` and everything below it) into a
-/// ``ManagedObjectModel``, following `docs/COREDATA-FORMATS.md` §A.
+/// `ManagedObjectModel`, following `docs/COREDATA-FORMATS.md` §A.
 ///
 /// The reader checks syntax only: required XML attributes, known type and delete-rule names,
 /// numbers that parse. References between entities (superentity, destination, inverse,
 /// constraint and index properties, configuration members) are checked later by
-/// ``ManagedObjectModel/validationIssues()`` and ``ManagedObjectModel/freeze()``, like those of
+/// `ManagedObjectModel/validationIssues()` and `ManagedObjectModel/freeze()`, like those of
 /// a model built in code. What Strata does not use is noted in ``ignored``.
 struct ModelFileReader {
     /// The file being read, for messages.
@@ -33,7 +33,7 @@ struct ModelFileReader {
 
     /// The value of the XML attribute `name` of `element`.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when it is missing.
+    /// - Throws: `ModelError/Code/malformedFile` when it is missing.
     func required(_ name: String, of element: SourceElement, in context: String? = nil) throws(ModelError) -> String {
         guard let value = element.attribute(name) else {
             throw malformed(element, in: context, "lacks the required attribute '\(name)'.")
@@ -43,7 +43,7 @@ struct ModelFileReader {
 
     /// The Boolean XML attribute `name` of `element`: `YES` or `NO`, absent meaning `NO`.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` for any other value.
+    /// - Throws: `ModelError/Code/malformedFile` for any other value.
     func flag(_ name: String, of element: SourceElement, in context: String? = nil) throws(ModelError) -> Bool {
         switch element.attribute(name) {
         case nil, "NO": return false
@@ -54,7 +54,7 @@ struct ModelFileReader {
 
     /// The integer XML attribute `name` of `element`, or `nil` when absent.
     ///
-    /// - Throws: ``ModelError/Code/malformedFile`` when it is not an integer.
+    /// - Throws: `ModelError/Code/malformedFile` when it is not an integer.
     func integer(_ name: String, of element: SourceElement, in context: String? = nil) throws(ModelError) -> Int? {
         guard let text = element.attribute(name) else { return nil }
         guard let value = Int(text) else {

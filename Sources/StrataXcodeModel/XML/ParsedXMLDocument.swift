@@ -29,8 +29,8 @@ final class ParsedXMLDocument {
 
     /// Parses `data`, the contents of the file at `path`. Calls `xmlCtxtReadMemory`.
     ///
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/malformedFile`` and the line libxml2
-    ///   reports when the data is not well-formed XML; ``ModelError/Code/unreadableFile`` when
+    /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` and the line libxml2
+    ///   reports when the data is not well-formed XML; `ModelError/Code/unreadableFile` when
     ///   it is larger than libxml2 takes in one buffer (2 GiB).
     init(data: Data, path: String) throws(ModelError) {
         Self.initialized
@@ -63,7 +63,7 @@ final class ParsedXMLDocument {
 
     /// The document's root element with everything below it.
     ///
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/malformedFile`` when the document
+    /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the document
     ///   has no root element or uses an entity reference (`&name;`), which is never expanded.
     func rootElement() throws(ModelError) -> SourceElement {
         guard let root = xmlDocGetRootElement(handle) else {
@@ -120,7 +120,7 @@ final class ParsedXMLDocument {
         return String(cString: characters)
     }
 
-    /// The error libxml2 recorded on `context` (`xmlCtxtGetLastError`), as a ``ModelError``.
+    /// The error libxml2 recorded on `context` (`xmlCtxtGetLastError`), as a `ModelError`.
     private static func error(from context: xmlParserCtxtPtr, path: String) -> ModelError {
         guard let last = xmlCtxtGetLastError(context), last.pointee.code != 0 else {
             return ModelError(code: .malformedFile, message: "'\(path)' is not well-formed XML.", filePath: path)

@@ -20,7 +20,7 @@ enum LMDBEnvironmentRegistry {
     ///   - readOnly: Whether a new environment is opened read-only (`MDB_RDONLY`).
     ///   - relaxedDurability: The durability a store asks for; `nil` takes whichever the open
     ///     environment has (a new one is durable).
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/inUse`` when the file is open with
+    /// - Throws: `StoreError` with code `StoreError/Code/inUse` when the file is open with
     ///   other settings (read-only while writing is asked for, or another durability);
     ///   ``LMDBError`` when liblmdb cannot open it.
     static func environment(

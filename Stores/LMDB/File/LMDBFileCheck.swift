@@ -69,8 +69,8 @@ struct LMDBFileCheck {
 
     /// Checks the data file at `path`; returns the number of the newest committed transaction.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/corrupt`` naming the page and what is
-    ///   wrong with it; ``StoreError/Code/io`` when the file cannot be read.
+    /// - Throws: `StoreError` with code `StoreError/Code/corrupt` naming the page and what is
+    ///   wrong with it; `StoreError/Code/io` when the file cannot be read.
     @discardableResult
     static func check(path: String) throws -> UInt64 {
         let bytes: [UInt8]

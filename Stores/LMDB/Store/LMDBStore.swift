@@ -17,7 +17,7 @@ final class LMDBStore: IncrementalStore {
     /// The predicate features whose comparisons the store answers from an index: `==`, `<`,
     /// `<=`, `>`, `>=`, `BETWEEN` and `IN` between an indexed attribute or a to-one
     /// relationship and constants, and `AND` and `OR` of them (docs/LMDB.md lists the exact
-    /// shapes). Every other predicate (``predicateFeatures`` is ``PredicateFeatures/all``) is
+    /// shapes). Every other predicate (``predicateFeatures`` is `PredicateFeatures/all`) is
     /// evaluated with the core's evaluator over the decoded records, inside the same read
     /// transaction, following to-one and to-many relationships to their records.
     static let indexedFeatures: PredicateFeatures = [.comparisons, .compounds, .membership]

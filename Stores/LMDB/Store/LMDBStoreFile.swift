@@ -132,7 +132,7 @@ enum LMDBStoreFile {
         }
     }
 
-    /// `error` as a ``StoreError`` naming the store at `path`.
+    /// `error` as a `StoreError` naming the store at `path`.
     static func storeError(_ error: LMDBError, path: String, doing action: String) -> StoreError {
         let message = "The LMDB store at '\(path)' failed \(action): \(error)."
         if error.isCorruption { return StoreError(code: .corrupt, message: message, underlying: error) }

@@ -10,7 +10,7 @@ struct LMDBStoreSettings {
     /// The default initial map: 1 MiB, grown by doubling whenever it fills.
     static let defaultMapSize = 1 << 20
 
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidOption`` for a string
+    /// - Throws: `StoreError` with code `StoreError/Code/invalidOption` for a string
     ///   setting that does not read as its kind.
     init(_ typed: LMDBStoreOptions?, settings options: StoreOptions) throws {
         let name = LMDBStore.storeTypeName

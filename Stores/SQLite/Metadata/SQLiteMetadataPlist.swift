@@ -72,7 +72,7 @@ enum SQLiteMetadataPlist {
 
     /// The metadata of the store `uuid` from its property list, which Core Data or Strata wrote.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/corrupt`` naming `file` when the
+    /// - Throws: `StoreError` with code `StoreError/Code/corrupt` naming `file` when the
     ///   property list is damaged or lacks Core Data's keys.
     static func decode(_ data: Data, uuid: String, file: String) throws -> StoreMetadata {
         func corrupt(_ reason: String) -> StoreError {

@@ -4,7 +4,7 @@ import Strata
 /// predicates give exactly the in-memory evaluator's answers (docs/SQLITE.md, "Predicates").
 enum SQLiteStrataFunctions {
     /// `strata_fold(text, options)`: the text as comparisons under the string options see it
-    /// (``StringComparisonOptions/fold(_:)``); other values unchanged.
+    /// (`StringComparisonOptions/fold(_:)`); other values unchanged.
     static let fold = "strata_fold"
     /// `strata_match(kind, options, text, pattern)`: 1 when `text` passes the string operator
     /// `kind` (see ``kindCodes``) with `pattern`, 0 otherwise (also for null or non-text).

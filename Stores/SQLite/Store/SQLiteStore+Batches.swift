@@ -33,7 +33,7 @@ extension SQLiteStore {
     /// entity and batch of ``batchKeyCount`` owners, each owner's members in the order
     /// ``relatedObjectIDs(of:relationship:)`` gives them.
     ///
-    /// - Throws: ``StoreError/Code/unknownObject`` naming an owner the store does not have.
+    /// - Throws: `StoreError/Code/unknownObject` naming an owner the store does not have.
     public func relatedObjectIDs(
         ofEach objectIDs: [ObjectID], relationship: String
     ) throws -> [ObjectID: [ObjectID]] {

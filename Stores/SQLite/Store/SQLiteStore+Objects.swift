@@ -77,7 +77,7 @@ extension SQLiteStore {
 
     /// Where the layout keeps the members of the to-many `relationship` of `entity`.
     ///
-    /// - Throws: ``StoreError/Code/unsupported`` when the layout has no place for them.
+    /// - Throws: `StoreError/Code/unsupported` when the layout has no place for them.
     func toManyStorage(
         of relationship: RelationshipDescription, in entity: EntitySchema
     ) throws -> SQLiteSchema.ToManyStorage {

@@ -17,7 +17,7 @@ final class SQLiteStore: IncrementalStore {
 
     /// The predicate features the store translates to SQL (docs/SQLITE.md lists the exact
     /// shapes). It also accepts every other predicate (``predicateFeatures`` is
-    /// ``PredicateFeatures/all``) and evaluates the parts it cannot translate in memory, with
+    /// `PredicateFeatures/all`) and evaluates the parts it cannot translate in memory, with
     /// the same answers: functions, arithmetic, comparisons of two key paths, decimal values,
     /// `@avg`, `@sum` of 64-bit integers and of reals, and localized sorts.
     static let pushDownFeatures: PredicateFeatures = [
@@ -127,7 +127,7 @@ final class SQLiteStore: IncrementalStore {
         return entity
     }
 
-    /// `error` as a ``StoreError`` that names the store.
+    /// `error` as a `StoreError` that names the store.
     func storeError(_ error: SQLiteError, doing action: String) -> StoreError {
         SQLiteStoreFile.storeError(error, path: path, doing: action)
     }

@@ -130,7 +130,7 @@ enum SQLiteStoreFile {
         .execute([.text(metadata.storeIdentifier), .blob(Array(plist))])
     }
 
-    /// `error` as a ``StoreError`` naming the file at `path`.
+    /// `error` as a `StoreError` naming the file at `path`.
     static func storeError(_ error: SQLiteError, path: String, doing action: String) -> StoreError {
         let place = "The SQLite store at '\(path)'"
         if error.isBusy {
@@ -192,7 +192,7 @@ enum SQLiteStoreFile {
         }
     }
 
-    /// Throws ``StoreError/Code/incompatibleModel`` when the store was written with another model,
+    /// Throws `StoreError/Code/incompatibleModel` when the store was written with another model,
     /// or numbers its entities differently from the layout.
     private static func checkCompatible(
         _ request: StoreOpenRequest, metadata: StoreMetadata, layout: SQLiteSchema, on connection: SQLiteConnection,
@@ -244,7 +244,7 @@ struct SQLiteStoreSettings: Sendable {
     /// Twice the processors, from 2 to 16: worked out once, as asking costs reading files.
     private static let defaultPoolSize = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
 
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidOption`` for a string
+    /// - Throws: `StoreError` with code `StoreError/Code/invalidOption` for a string
     ///   setting that is not a whole number.
     init(
         _ typed: SQLiteStoreOptions?, settings options: StoreOptions,

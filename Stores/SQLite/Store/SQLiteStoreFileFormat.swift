@@ -24,8 +24,8 @@ extension SQLiteStoreFileFormat {
     /// let format = try SQLiteStoreFileFormat(ofStoreAt: url)   // metadataVersion 1, journalMode "wal"
     /// ```
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be read,
-    ///   ``StoreError/Code/corrupt`` when it is not an SQLite database or holds no store metadata.
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when the file cannot be read,
+    ///   `StoreError/Code/corrupt` when it is not an SQLite database or holds no store metadata.
     public init(ofStoreAt url: URL) throws {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {

@@ -5,8 +5,8 @@ import Strata
 /// A forward-only pull reader over one XML file: libxml2's `xmlTextReader`, which parses the
 /// file in small chunks and never builds a tree of the whole document.
 ///
-/// Every failure becomes a ``StoreError``: ``StoreError/Code/io`` when the file cannot be
-/// opened, ``StoreError/Code/corrupt`` naming the file, line and column when the XML is not
+/// Every failure becomes a `StoreError`: `StoreError/Code/io` when the file cannot be
+/// opened, `StoreError/Code/corrupt` naming the file, line and column when the XML is not
 /// well-formed. The parse loads no DTD, reaches no network and substitutes no entities; an entity
 /// reference in the document is refused.
 final class XMLTextReader {
@@ -66,7 +66,7 @@ final class XMLTextReader {
         xmlTextReaderCurrentNode(handle).map { Int(xmlGetLineNo($0)) }
     }
 
-    /// A ``StoreError/Code/corrupt`` error naming the file, the position and `problem`.
+    /// A `StoreError/Code/corrupt` error naming the file, the position and `problem`.
     func corrupt(_ problem: String) -> StoreError {
         StoreError(code: .corrupt, message: "'\(path)', \(position): \(problem)")
     }

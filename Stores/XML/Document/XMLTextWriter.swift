@@ -6,7 +6,7 @@ import Strata
 /// attribute values and writes as it goes. Indentation is written explicitly with
 /// ``newline(depth:)`` so that the layout is exactly the one Core Data writes.
 ///
-/// Every libxml2 call that fails becomes a ``StoreError/Code/io`` error naming the file.
+/// Every libxml2 call that fails becomes a `StoreError/Code/io` error naming the file.
 final class XMLTextWriter {
     private let handle: xmlTextWriterPtr
     private let path: String
@@ -45,7 +45,7 @@ final class XMLTextWriter {
 
     /// Writes `text`, escaped, inside the open element.
     ///
-    /// - Throws: ``StoreError/Code/unsupported`` when `text` holds a character XML 1.0 cannot
+    /// - Throws: `StoreError/Code/unsupported` when `text` holds a character XML 1.0 cannot
     ///   hold (values that may are encoded before they get here).
     func text(_ text: String) throws {
         guard XMLStoreFormat.canHold(text) else {

@@ -10,7 +10,7 @@ enum RecordedModelCache {
 
     /// The resolved model whose JSON form is `json`.
     ///
-    /// - Throws: ``ModelError`` when `json` is not a valid model.
+    /// - Throws: `ModelError` when `json` is not a valid model.
     static func schema(for json: Data) throws -> ModelSchema {
         if let cached = recent.withLock({ $0 }), cached.json == json { return cached.schema }
         let model = try ManagedObjectModel(jsonData: json)

@@ -5,8 +5,8 @@ extension XMLStore {
     /// The format version in `<databaseInfo><version>` of the XML store file at `url`
     /// (134481920 in every file Core Data and Strata write), read without reading its objects.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when there is no file or it
-    ///   cannot be read, ``StoreError/Code/corrupt`` naming the position when it has no
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when there is no file or it
+    ///   cannot be read, `StoreError/Code/corrupt` naming the position when it has no
     ///   version number before its first object.
     static func formatVersion(ofStoreAt url: URL) throws -> Int64 {
         guard let version = try reading(url, XMLStoreReader.formatVersion) else {

@@ -9,14 +9,14 @@ import Foundation
     import Musl
 #endif
 
-/// Core Data's XML store format as a whole-file ``AtomicStore``: one human-readable document
+/// Core Data's XML store format as a whole-file `AtomicStore`: one human-readable document
 /// that Core Data's XML store opens, and that opens stores Core Data wrote (see `docs/XML.md`).
 ///
 /// The file is read and written as a stream through libxml2's `xmlTextReader` and
 /// `xmlTextWriter`, never as a tree of the whole document. Saves replace the file atomically
-/// with ``AtomicFileReplacement``. A missing or empty file is a new store; a damaged or foreign
-/// file is ``StoreError/Code/corrupt`` naming the file, line and column; a file of a newer
-/// format version is ``StoreError/Code/unsupported``. A file that cannot be read is left as it is.
+/// with `AtomicFileReplacement`. A missing or empty file is a new store; a damaged or foreign
+/// file is `StoreError/Code/corrupt` naming the file, line and column; a file of a newer
+/// format version is `StoreError/Code/unsupported`. A file that cannot be read is left as it is.
 /// Opened through ``Strata/StoreType/xml``.
 struct XMLStore: AtomicStore {
     /// The name XML stores are registered under.
@@ -50,9 +50,9 @@ struct XMLStore: AtomicStore {
 
     /// Reads the whole file; `nil` when there is none or it is empty.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when the file cannot be opened,
-    ///   ``StoreError/Code/corrupt`` naming the position when it is not a sound XML store, and
-    ///   ``StoreError/Code/unsupported`` when it is of a newer format version.
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when the file cannot be opened,
+    ///   `StoreError/Code/corrupt` naming the position when it is not a sound XML store, and
+    ///   `StoreError/Code/unsupported` when it is of a newer format version.
     public func load() throws -> AtomicStoreContents? {
         try Self.reading(fileURL) { try XMLStoreReader(typeName: typeName, model: model).read($0) }
     }
@@ -89,10 +89,10 @@ struct XMLStore: AtomicStore {
         return try body(XMLTextReader(descriptor: descriptor, path: path))
     }
 
-    /// Replaces the file with `contents`, atomically (see ``AtomicFileReplacement``).
+    /// Replaces the file with `contents`, atomically (see `AtomicFileReplacement`).
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/io`` when writing fails (the old file
-    ///   stays), ``StoreError/Code/unsupported`` when the model has names that differ only in case.
+    /// - Throws: `StoreError` with code `StoreError/Code/io` when writing fails (the old file
+    ///   stays), `StoreError/Code/unsupported` when the model has names that differ only in case.
     public func write(_ contents: AtomicStoreContents) throws {
         let writer = XMLStoreWriter(
             names: try XMLStoreNames(metadata: contents.metadata, model: model, path: fileURL.path))

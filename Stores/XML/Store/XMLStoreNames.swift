@@ -19,8 +19,8 @@ struct XMLStoreNames {
     /// metadata records (`StrataModelJSON`), else of `model`, else of the entities it has
     /// version hashes for.
     ///
-    /// - Throws: ``StoreError/Code/corrupt`` naming `path` when the recorded model does not
-    ///   load; ``ModelError`` when `model` is needed and invalid; ``StoreError/Code/unsupported``
+    /// - Throws: `StoreError/Code/corrupt` naming `path` when the recorded model does not
+    ///   load; `ModelError` when `model` is needed and invalid; `StoreError/Code/unsupported`
     ///   as ``init(schema:versionHashes:)`` does.
     init(metadata: StoreMetadata, model: ManagedObjectModel?, path: String) throws {
         let schema: ModelSchema?
@@ -41,7 +41,7 @@ struct XMLStoreNames {
 
     /// A table for `schema`, or, without one, for the entities named in `versionHashes`.
     ///
-    /// - Throws: ``StoreError/Code/unsupported`` when two entities, or two properties of one
+    /// - Throws: `StoreError/Code/unsupported` when two entities, or two properties of one
     ///   entity, differ only in case: an XML store cannot tell them apart.
     init(schema: ModelSchema?, versionHashes: [String: [UInt8]]) throws {
         self.schema = schema

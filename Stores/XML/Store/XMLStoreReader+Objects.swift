@@ -104,8 +104,8 @@ extension XMLStoreReader {
     }
 
     /// The error for a name or value the model cannot explain in an object of the entity the
-    /// file calls `fileEntity`: ``StoreError/Code/incompatibleModel`` when the metadata shows
-    /// the store was written with another model for that entity, else ``StoreError/Code/corrupt``.
+    /// file calls `fileEntity`: `StoreError/Code/incompatibleModel` when the metadata shows
+    /// the store was written with another model for that entity, else `StoreError/Code/corrupt`.
     private func unexplained(
         _ problem: String, _ fileEntity: String, _ names: XMLStoreNames, _ reader: XMLTextReader
     ) -> StoreError {

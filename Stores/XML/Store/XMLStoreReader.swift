@@ -6,15 +6,15 @@ import Strata
 ///
 /// Names are matched without regard to case (``XMLStoreNames``) against the model the file's
 /// metadata records, else the one the store was given. Anything that does not fit,
-/// from malformed XML to an `idrefs` naming no object, is ``StoreError/Code/corrupt`` naming
-/// the file and position; a newer format version is ``StoreError/Code/unsupported``.
+/// from malformed XML to an `idrefs` naming no object, is `StoreError/Code/corrupt` naming
+/// the file and position; a newer format version is `StoreError/Code/unsupported`.
 struct XMLStoreReader {
     /// The store type, as recorded in the metadata read.
     let typeName: String
     /// The model names are resolved against when the file records none.
     let model: ManagedObjectModel?
     /// The model whose entities' slots hold the values read, where they fit (see
-    /// ``AtomicStore/load(slotsOf:)``); else the model names are resolved against.
+    /// `AtomicStore/load(slotsOf:)`); else the model names are resolved against.
     var slotSchema: ModelSchema? = nil
 
     /// An object as read, before its relationships are linked.

@@ -12,7 +12,7 @@ struct XMLStoreWriter {
 
     /// Writes `contents` to the new file at `url`.
     ///
-    /// - Throws: ``StoreError/Code/io`` when writing fails; ``StoreError/Code/unsupported``
+    /// - Throws: `StoreError/Code/io` when writing fails; `StoreError/Code/unsupported`
     ///   for an object whose reference is not an integer.
     func write(_ contents: AtomicStoreContents, to url: URL) throws {
         let writer = try XMLTextWriter(url: url)
