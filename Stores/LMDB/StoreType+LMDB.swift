@@ -14,7 +14,10 @@ extension StoreType {
     /// ```swift
     /// try coordinator.addStore(.lmdb(at: url, options: LMDBStoreOptions(mapSize: 64 << 20)))
     /// ```
-    public static func lmdb(_ options: LMDBStoreOptions) -> StoreType { lmdbType(options) }
+    /// Options that set nothing give ``lmdb`` itself.
+    public static func lmdb(_ options: LMDBStoreOptions) -> StoreType {
+        options == LMDBStoreOptions() ? lmdb : lmdbType(options)
+    }
 
     private static func lmdbType(_ options: LMDBStoreOptions?) -> StoreType {
         StoreType(

@@ -14,7 +14,10 @@ extension StoreType {
     /// ```swift
     /// try coordinator.addStore(.sqlite(at: url, options: SQLiteStoreOptions(poolSize: 4)))
     /// ```
-    public static func sqlite(_ options: SQLiteStoreOptions) -> StoreType { sqliteType(options) }
+    /// Options that set nothing give ``sqlite`` itself.
+    public static func sqlite(_ options: SQLiteStoreOptions) -> StoreType {
+        options == SQLiteStoreOptions() ? sqlite : sqliteType(options)
+    }
 
     private static func sqliteType(_ options: SQLiteStoreOptions?) -> StoreType {
         StoreType(

@@ -72,7 +72,8 @@ import Testing
     @Test func typesCompareByNameAndTheOptionsTheyWereMadeWith() {
         #expect(StoreType.sqlite(SQLiteStoreOptions(poolSize: 2)) == .sqlite(SQLiteStoreOptions(poolSize: 2)))
         #expect(StoreType.sqlite(SQLiteStoreOptions(poolSize: 2)) != .sqlite(SQLiteStoreOptions(poolSize: 3)))
-        #expect(StoreType.sqlite != .sqlite(SQLiteStoreOptions()))
+        #expect(StoreType.sqlite == .sqlite(SQLiteStoreOptions()))
+        #expect(StoreType.sqlite != .sqlite(SQLiteStoreOptions(poolSize: 2)))
         #expect(StoreType.lmdb(LMDBStoreOptions(mapSize: 1 << 20)) != .sqlite)
         #expect(
             PersistentStoreDescription.sqlite(at: URL(fileURLWithPath: "/a.sqlite"))

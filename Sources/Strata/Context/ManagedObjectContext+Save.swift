@@ -118,7 +118,6 @@ extension ManagedObjectContext {
                 }
                 break
             } catch let error as StoreError where error.code == .conflict {
-                coordinator.rowCache.remove(error.conflicts.map(\.objectID))
                 attempts += 1
                 guard attempts <= Self.conflictRetries, try settle(error.conflicts, in: share) else {
                     throw mergeConflict(error, in: share)
@@ -131,9 +130,7 @@ extension ManagedObjectContext {
                     ])
             }
         }
-        // The store may hold more than was written (derived attributes its triggers keep), so
-        // saved objects are read afresh next time.
-        coordinator.rowCache.remove((share.updated + share.deleted).map(\.objectID))
+        // The coordinator's save made the row cache forget the saved and conflicting objects.
         // Removed from the pending sets all at once: removing from an ordered set one by one
         // moves its later members each time, which made large saves quadratic.
         let saved = share.inserted + share.updated

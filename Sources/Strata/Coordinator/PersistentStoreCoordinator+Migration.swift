@@ -64,8 +64,8 @@ extension PersistentStoreCoordinator {
     /// Copies `store` into a new store that `description` describes and puts the copy in its
     /// place: the typed form of ``migratePersistentStore(_:to:type:options:progress:)``, which
     /// it is in every other way. The copy holds `store`'s configuration, whatever the
-    /// description's; a description made with a store type registers it when no type of its
-    /// name is registered.
+    /// description's; a store type without typed options is registered when no type of its
+    /// name is, as ``addStore(_:)`` does.
     ///
     /// ```swift
     /// try coordinator.migratePersistentStore(store, to: .binary(at: folder.appendingPathComponent("Catalog.binary")))

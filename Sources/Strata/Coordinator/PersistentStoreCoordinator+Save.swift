@@ -5,7 +5,10 @@ extension PersistentStoreCoordinator {
     /// every store refuses the same changes with the same errors, before the store sees them:
     /// a read-only store is refused, and the changes are validated against the model and the
     /// store's configuration (``StoreChangeSet/validate(schema:entityNames:storeIdentifier:storeName:)``).
-    /// The store then checks versions against what it holds and writes, all or nothing.
+    /// The store then checks versions against what it holds and writes, all or nothing. The
+    /// row cache then forgets the updated and deleted objects (the store may hold more than was
+    /// written, such as values its triggers keep), so that they are read afresh; after a
+    /// conflict it forgets the conflicting ones.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when `store` is not
     ///   added, ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange`` or
@@ -23,6 +26,12 @@ extension PersistentStoreCoordinator {
         try changes.validate(
             schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
             storeName: store.nameInMessages)
-        try store.save(changes)
+        do {
+            try store.save(changes)
+        } catch let error as StoreError where error.code == .conflict {
+            rowCache.remove(error.conflicts.map(\.objectID))
+            throw error
+        }
+        rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
     }
 }

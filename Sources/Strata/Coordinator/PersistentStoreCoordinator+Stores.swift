@@ -27,9 +27,9 @@ extension PersistentStoreCoordinator {
     /// ```
     ///
     /// A description made with a store type (``PersistentStoreDescription/storeType``) opens
-    /// with that type and its options, and registers it when no type of its name is
-    /// registered, so that its metadata, migration and destruction work by name afterwards; one
-    /// made by name uses the registered type of that name.
+    /// with that type and its options; a type without typed options is also registered when no
+    /// type of its name is, so that its metadata, migration and destruction work by name
+    /// afterwards. One made by name uses the registered type of that name.
     ///
     /// - Throws: As `addStore(type:configuration:at:options:)`.
     @discardableResult
@@ -46,16 +46,19 @@ extension PersistentStoreCoordinator {
         try await Task.detached { [self] in try addStore(description) }.value
     }
 
-    /// The type `description` opens with: the one it was made with, registered when no type
-    /// of its name is, else the registered type of its name.
+    /// The type `description` opens with: the one it was made with, else the registered type
+    /// of its name. A type made without a variant (no typed options) is registered when no
+    /// type of its name is; a variant is not, so that it never stands for its type by name.
     func resolvedType(of description: PersistentStoreDescription) throws -> StoreType {
         guard let given = description.storeType, given.name == description.type else {
             return try storeType(named: description.type)
         }
-        return state.withLock { state in
-            if state.types[given.name] == nil { state.types[given.name] = given }
-            return given
+        if given.variant == nil {
+            state.withLock { state in
+                if state.types[given.name] == nil { state.types[given.name] = given }
+            }
         }
+        return given
     }
 
     private func addStore(
@@ -101,10 +104,17 @@ extension PersistentStoreCoordinator {
     public func add(_ store: any IncrementalStore) throws {
         try checkConfiguration(store.configurationName)
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
-        try state.withLock { state in
-            try Self.checkNoClash(with: store, among: state.stores)
-            try store.willAttach()
-            state.stores.append(AddedStore(store: store, entityNames: entityNames))
+        try state.withLock { try Self.checkNoClash(with: store, among: $0.stores) }
+        // The store is called without the lock held, so that it may take its time or call back.
+        try store.willAttach()
+        do {
+            try state.withLock { state in
+                try Self.checkNoClash(with: store, among: state.stores)
+                state.stores.append(AddedStore(store: store, entityNames: entityNames))
+            }
+        } catch {
+            store.close()
+            throw error
         }
     }
 
@@ -116,17 +126,23 @@ extension PersistentStoreCoordinator {
     ///   identifier or URL as `replacement`.
     func replace(_ store: any IncrementalStore, with replacement: any IncrementalStore) throws {
         let entityNames = Set(model.entityNames(inConfiguration: replacement.configurationName))
-        try state.withLock { state in
-            guard let index = state.stores.firstIndex(where: { $0.store === store }) else {
-                throw StoreError(
-                    code: .unknownStore,
-                    message: "The \(store.typeName) store \(store.identifier) is no longer added to the coordinator.")
+        try replacement.willAttach()
+        do {
+            try state.withLock { state in
+                guard let index = state.stores.firstIndex(where: { $0.store === store }) else {
+                    throw StoreError(
+                        code: .unknownStore,
+                        message:
+                            "The \(store.typeName) store \(store.identifier) is no longer added to the coordinator.")
+                }
+                var others = state.stores
+                others.remove(at: index)
+                try Self.checkNoClash(with: replacement, among: others)
+                state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
             }
-            var others = state.stores
-            others.remove(at: index)
-            try Self.checkNoClash(with: replacement, among: others)
-            try replacement.willAttach()
-            state.stores[index] = AddedStore(store: replacement, entityNames: entityNames)
+        } catch {
+            replacement.close()
+            throw error
         }
         rowCache.removeSnapshots(ofStore: store.identifier)
         close(store)

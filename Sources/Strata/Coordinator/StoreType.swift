@@ -14,15 +14,20 @@ import Foundation
 /// try coordinator.addStore(type: "CSV", at: url)
 /// ```
 ///
-/// Obligations of a store type's author:
+/// Obligations of a store type's author, with the conformance checks that enforce them:
 /// - `open` returns a store for the request's model and configuration, creating the file when
 ///   there is none; an existing file written with an incompatible model is
-///   ``StoreError/Code/incompatibleModel``; a damaged or foreign one ``StoreError/Code/corrupt``.
+///   ``StoreError/Code/incompatibleModel``; a damaged or foreign one ``StoreError/Code/corrupt``
+///   (or another typed error), and it is left as it was. Checks: `A.createsAtMissingURL`,
+///   `A.zeroLengthFileIsNewStore`, `A.incompatibleModelRefused`, `N.*`.
 /// - `readMetadata` returns the file's metadata, or `nil` when there is no file, without
-///   opening the store; `writeMetadata` replaces it atomically.
+///   opening the store; `writeMetadata` replaces it atomically. Checks:
+///   `A.metadataOfMissingFileIsNil`, `A.userKeysWithoutOpening`, `M.killDuringClosedMetadataWrites`.
 /// - `destroy` removes the file and every side file it has; a missing file is not an error.
+///   Checks: `A.destroyRemovesTheStore`.
 /// - `replace`, when given, swaps the destination's contents for a copy of the source's so that
-///   a reader sees one or the other, never a mix.
+///   a reader sees one or the other, never a mix. Checks: none yet.
+/// - `recognize`, when given, accepts the type's own files and no others. Checks: none yet.
 public struct StoreType: Sendable, Hashable {
     /// The type's name, as used in `addStore(type:configuration:at:options:)`.
     public let name: String

@@ -33,8 +33,8 @@ public enum InMemoryStore {
 }
 
 extension StoreType {
-    /// The built-in in-memory store type : no file, so there is no metadata to
-    /// read or write and nothing to destroy.
+    /// The built-in in-memory store type: no file, so there is no metadata to read or write and
+    /// nothing to destroy.
     public static let inMemory = StoreType(
         name: InMemoryStore.typeName, open: { try InMemoryStore.open($0) }, readMetadata: { _ in nil },
         writeMetadata: { _, url in

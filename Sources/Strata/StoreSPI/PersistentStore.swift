@@ -16,15 +16,23 @@ public struct StoreOptions: Sendable, Hashable {
 
 /// What every store is: a typed, identified holder of one configuration's objects.
 ///
-/// Obligations of a store author:
+/// Obligations of a store author, with the conformance checks that enforce them (docs/STORES.md
+/// lists every obligation as one checklist):
 /// - ``identifier`` is the store's UUID string, equal to ``StoreMetadata/storeIdentifier``
 ///   of ``metadata``, stable for the life of the file: a new store takes
 ///   ``StoreOpenRequest/identifierForNewStore`` (migration passes the old store's, so that the
-///   copy keeps it); an existing one keeps its own.
-/// - ``metadata`` is readable at any time and reflects the last saved state.
+///   copy keeps it); an existing one keeps its own. Checks: `A.metadataNamesTypeAndUUID`,
+///   `A.uuidStableAcrossReopen`, `O.roundTripThroughTheInMemoryStore`.
+/// - ``metadata`` is readable at any time and reflects the last saved state. Checks:
+///   `A.userKeysLive`, `A.userKeysAfterReopen`, `A.metadataHoldsVersionHashes`.
 /// - ``capabilities`` declares only what the store really does; anything else must fail with
-///   ``StoreError/Code/unsupported`` or fall back as documented, never answer wrongly.
+///   ``StoreError/Code/unsupported`` or fall back as documented, never answer wrongly. Checks:
+///   `A.secondWriterRefused`, `J.twoOpeningsOfOneFileConflict` (``StoreCapabilities/multiProcessAccess``).
+/// - ``willAttach()`` takes what the store holds only while a coordinator has it (a lock on its
+///   file, refusing a second writer with ``StoreError/Code/inUse``); ``close()`` lets it go and
+///   leaves nothing beside the file. Checks: `A.secondWriterRefused`.
 /// - A store is `Sendable` and safe to call from several threads; it guards its own state.
+///   Checks: `K.readersSeeWholeSaves`, `K.concurrentInsertsAllKept`, `K.concurrentUpdatesNeverLost`.
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's type name, as registered with a coordinator (for example `"SQLite"`).
     var typeName: String { get }
@@ -70,23 +78,29 @@ extension PersistentStore {
 /// A store that answers fetches, per-object loads and saves one request at a time: the
 /// interface the coordinator talks to.
 ///
-/// Obligations of a store author (each checked by the conformance suite):
+/// Obligations of a store author, with the conformance checks that enforce them:
 /// - ``execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
 ///   request includes them) that match the predicate, sorted, offset and limited as asked
 ///   (a limit of 0 is no limit), in the result type asked; a count is the number of IDs the
 ///   same fetch returns. The coordinator sends only predicates whose
 ///   ``FetchPredicate/requiredFeatures`` are within ``predicateFeatures``; it evaluates the
-///   others itself on snapshots it fetches without a predicate.
+///   others itself on snapshots it fetches without a predicate. Checks: `E.*`, `F.*`, `G.*`,
+///   `H.*`, `R.*`, `P.unknownEntityInFetch`.
 /// - ``snapshot(for:)`` returns the last saved state of an object, or `nil` when the store
-///   no longer has it (never an error for a deleted object).
+///   no longer has it (never an error for a deleted object). Checks: `B.deletedSnapshotIsNil`,
+///   `C.*`, `D.toOneAfterReopen`.
 /// - ``relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
-///   in order for an ordered one.
+///   in order for an ordered one. Checks: `D.toManyAfterReopen`, `D.orderedKeptAfterReopen`,
+///   `P.unknownObjectInRelatedObjects`, `P.unknownRelationshipInRelatedObjects`.
 /// - ``snapshots(for:)`` and ``relatedObjectIDs(ofEach:relationship:)`` for many objects
-///   answer as the one-object forms would for each; implementing them is optional.
+///   answer as the one-object forms would for each; implementing them is optional. Checks:
+///   `D.batchLoadsMatchSingleLoads`, `H.batchedFetchMatchesUnbatched`.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
-///   input order.
+///   input order. Checks: `B.permanentIDsInInputOrder`, `B.deletedReferencesAreNotReused`,
+///   `B.referencesUniqueAcrossHierarchy`, `P.unknownEntityInPermanentIDs`.
 /// - ``save(_:)`` applies a change set all or nothing. Every change set reaches it through
-///   ``PersistentStoreCoordinator/save(_:to:)``, which has already refused a read-only store
+///   ``PersistentStoreCoordinator/save(_:to:)`` (but a migration's copies, made from a store's
+///   own saved objects into the new store before it is added), which has already refused a read-only store
 ///   and validated the changes against the model (temporary or foreign IDs, unknown keys,
 ///   values of the wrong type, references to the wrong entity, unknown entities): the store
 ///   does not check them again. Inside its write transaction the store checks versions with
@@ -96,8 +110,9 @@ extension PersistentStore {
 ///   every such object, and writes nothing. Each saved insert gets version 1, each saved
 ///   update the stored version plus one. A change set's ``StoreChangeSet/userInfo``, when
 ///   set, replaces the user keys of ``PersistentStore/metadata`` in the same step (a change
-///   set may hold nothing else: a metadata-only save). docs/STORES.md lists every obligation
-///   with the conformance checks that enforce it.
+///   set may hold nothing else: a metadata-only save). A save that returned survives the
+///   process being killed; a kill during a save leaves the state before or after it. Checks:
+///   `I.*`, `J.*`, `M.killDuringSaves`, `M.killDuringMetadataSaves`.
 public protocol IncrementalStore: PersistentStore {
     /// The parts of predicate syntax the store evaluates itself.
     var predicateFeatures: PredicateFeatures { get }

@@ -51,6 +51,9 @@ final class SQLiteConnection {
         // Statements hold the connection open (`sqlite3_close_v2` defers closing until the
         // last one is finalized), so the order in which they go does not matter.
         cachedStatements.removeAll()
+        // A handle whose closing waits for a statement must not call back into a trace that
+        // goes away with this connection.
+        if trace != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
         sqlite3_close_v2(handle)
     }
 

@@ -22,7 +22,8 @@ final class SQLiteDebugTrace: Sendable {
 
     init(logger: Logger, slowStatementThreshold: Duration) {
         self.logger = logger
-        let (seconds, attoseconds) = slowStatementThreshold.components
+        // Clamped to a day, so that any threshold fits in nanoseconds.
+        let (seconds, attoseconds) = min(max(slowStatementThreshold, .zero), .seconds(86_400)).components
         slowStatementNanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 

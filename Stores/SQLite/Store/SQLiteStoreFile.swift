@@ -254,7 +254,8 @@ struct SQLiteStoreSettings: Sendable {
         let pool = try typed?.poolSize ?? options.integer("poolSize", of: name) ?? Self.defaultPoolSize
         poolSize = min(max(pool, 1), 64)
         let timeout =
-            try typed?.busyTimeout.map { Int($0 / .milliseconds(1)) } ?? options.integer("busyTimeout", of: name)
+            try typed?.busyTimeout.map { Int(min($0, .seconds(600)) / .milliseconds(1)) }
+            ?? options.integer("busyTimeout", of: name)
             ?? 10_000
         busyTimeoutMilliseconds = Int32(min(max(timeout, 0), 600_000))
         let slow =

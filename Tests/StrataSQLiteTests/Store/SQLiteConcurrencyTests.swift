@@ -100,15 +100,19 @@ import Testing
         #expect(error.message.contains("'poolSize'") && error.message.contains("'many'"))
     }
 
-    @Test func aTypedDescriptionOpensWithItsOptions() throws {
+    @Test func aTypedDescriptionOpensWithItsOptions() async throws {
         let directory = try TemporaryDirectory()
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model)
-        let store = try coordinator.addStore(
+        let store = try await coordinator.addStore(
             .sqlite(at: directory.file("typed.sqlite"), options: SQLiteStoreOptions(poolSize: 1)))
         try ContentionModel.writeEntries(2, as: "typed", into: store)
         #expect(try store.execute(StoreFetchRequest(entityName: "Entry", resultType: .count)) == .count(2))
         #expect((store as? SQLiteStore)?.pool.maximumReaders == 1)
+        #expect(!coordinator.storeTypeNames.contains("SQLite"))
+        let plain = try await coordinator.addStore(.sqlite(at: directory.file("plain.sqlite")))
         #expect(coordinator.storeTypeNames.contains("SQLite"))
+        #expect(try coordinator.storeType(named: "SQLite") == .sqlite)
+        #expect((plain as? SQLiteStore)?.pool.maximumReaders != 1)
     }
 
     @Test func twoProcessesWritingOneFileBothGetThrough() throws {

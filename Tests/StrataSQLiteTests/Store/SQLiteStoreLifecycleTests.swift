@@ -64,6 +64,10 @@ import Testing
         try coordinator.remove(store)
         #expect(!sideFiles.contains { FileManager.default.fileExists(atPath: $0) })
         try coordinator.add(store)
+        #expect(try count(store) == .count(3))
+        try coordinator.remove(store)
+        #expect(!sideFiles.contains { FileManager.default.fileExists(atPath: $0) })
+        try coordinator.add(store)
         try ContentionModel.writeEntries(2, as: "y", into: store)
         #expect(try count(store) == .count(5))
     }

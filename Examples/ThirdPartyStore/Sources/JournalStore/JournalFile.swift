@@ -85,24 +85,51 @@ public enum JournalFile {
             }
             try contents?.apply(entry, line: line, path: url.path)
         }
-        guard let contents, bytes[committed - 1] == 0x0A else {
+        guard bytes[committed - 1] == 0x0A else {
+            throw StoreError(
+                code: .corrupt,
+                message: "The journal store at '\(url.path)' is damaged: its committed length ends inside an entry.")
+        }
+        guard let contents else {
             throw StoreError(code: .corrupt, message: "The journal store at '\(url.path)' holds no saved entry.")
         }
         return (contents, committed)
     }
 
-    /// Writes a new journal at `url` whose one entry is `entry`, replacing any file there in
-    /// one rename; returns its committed length.
+    /// The committed length the header of the journal at `url` gives; 0 when there is no file
+    /// or it is empty, `nil` when the header cannot be read.
+    static func committedLength(at url: URL) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            return FileManager.default.fileExists(atPath: url.path) ? nil : 0
+        }
+        defer { try? handle.close() }
+        // `read(upToCount:)` gives nil at the end of the file: an empty file.
+        guard let header = try? handle.read(upToCount: headerLength) ?? Data() else { return nil }
+        if header.isEmpty { return 0 }
+        guard header.count == headerLength else { return nil }
+        return Int(String(decoding: header[16..<32], as: UTF8.self))
+    }
+
+    /// Writes a new journal at `url` whose one entry is `entry`: a temporary file, flushed, then
+    /// renamed over any empty file there, and the folder flushed, so that the new journal
+    /// survives a crash of the system once this returns; returns its committed length.
     static func create(_ url: URL, with entry: JournalEntry) throws -> Int {
         let line = try encode(entry)
-        let committed = headerLength + line.count
-        do {
-            try (header(committedLength: committed) + line).write(to: url, options: .atomic)
-        } catch {
-            throw StoreError(
-                code: .io, message: "Could not create the journal store at '\(url.path)'.", underlying: error)
+        let contents = header(committedLength: headerLength + line.count) + line
+        let temporary = url.path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw failure("create", url) }
+        let wrote = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, contents.count) }
+        let flushed = wrote == contents.count && fsync(descriptor) == 0
+        close(descriptor)
+        guard flushed, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            throw failure("create", url)
         }
-        return committed
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY)
+        defer { if folder >= 0 { close(folder) } }
+        guard folder >= 0, fsync(folder) == 0 else { throw failure("flush the folder of", url) }
+        return contents.count
     }
 
     /// Appends `entry` to the journal at `url` after its first `committedLength` bytes and

@@ -22,7 +22,10 @@ public final class JournalStore: IncrementalStore {
         var contents: JournalContents
         /// How many bytes of the file hold saved entries; 0 before the file exists.
         var committedLength: Int
+        /// The file's lock, while some coordinator has the store or it saved since its last close.
         var lock: JournalLock?
+        /// How many coordinators have the store added.
+        var attachments = 0
     }
 
     private let fileURL: URL
@@ -70,15 +73,38 @@ public final class JournalStore: IncrementalStore {
 
     public var metadata: StoreMetadata { state.withLock { $0.contents.metadata } }
 
-    /// Takes the file's lock, unless the store is read-only.
+    /// Takes the file's lock, unless the store is read-only or has it already.
+    ///
+    /// - Throws: `inUse` when another writer holds the file, or changed it while this store
+    ///   was closed (its objects in memory are then out of date).
     public func willAttach() throws {
-        guard !options.isReadOnly else { return }
-        let lock = try state.withLock { $0.lock } ?? JournalLock.acquire(for: fileURL)
-        state.withLock { $0.lock = lock }
+        try state.withLock { state in
+            if !options.isReadOnly { try holdLock(&state) }
+            state.attachments += 1
+        }
     }
 
-    /// Gives the file's lock up.
-    public func close() { state.withLock { $0.lock = nil } }
+    /// Gives the file's lock up when no coordinator has the store any more.
+    public func close() {
+        state.withLock { state in
+            state.attachments = max(state.attachments - 1, 0)
+            if state.attachments == 0 { state.lock = nil }
+        }
+    }
+
+    /// Takes the file's lock if the store does not hold it, and checks that nobody wrote the
+    /// file since the store last read or wrote it.
+    private func holdLock(_ state: inout State) throws {
+        guard state.lock == nil else { return }
+        let lock = try JournalLock.acquire(for: fileURL)
+        guard JournalFile.committedLength(at: fileURL) == state.committedLength else {
+            throw StoreError(
+                code: .inUse,
+                message: "The journal store at '\(fileURL.path)' was changed by another writer while this one was "
+                    + "closed, so its objects are out of date; open the file again.")
+        }
+        state.lock = lock
+    }
 
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
@@ -135,6 +161,7 @@ public final class JournalStore: IncrementalStore {
             throw StoreError(code: .readOnly, message: "The journal store at '\(fileURL.path)' was opened read-only.")
         }
         try state.withLock { state in
+            try holdLock(&state)
             let rows = state.contents.rows
             try changes.checkVersions { rows[$0]?.snapshot.version }
             var entry = JournalEntry(nextReference: state.contents.nextReference)
