@@ -65,7 +65,7 @@ extension PersistentStoreCoordinator {
     /// place: the typed form of ``migratePersistentStore(_:to:type:options:progress:)``, which
     /// it is in every other way. The copy holds `store`'s configuration, whatever the
     /// description's; a store type without typed options is registered when no type of its
-    /// name is, as ``addStore(_:)`` does.
+    /// name is, as `addStore(_:)` does.
     ///
     /// ```swift
     /// try coordinator.migratePersistentStore(store, to: .binary(at: folder.appendingPathComponent("Catalog.binary")))

@@ -40,7 +40,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// Opens the store `description` describes and adds it, off the caller's thread: the same
-    /// as ``addStore(_:)``, for callers that must not block while a large file is opened.
+    /// as `addStore(_:)`, for callers that must not block while a large file is opened.
     @discardableResult
     public func addStore(_ description: PersistentStoreDescription) async throws -> any IncrementalStore {
         try await Task.detached { [self] in try addStore(description) }.value
