@@ -98,17 +98,6 @@ private struct FormatHeader: Decodable {
 
 /// The JSON form of ``AtomicStoreContents``; object IDs are kept as their URI strings.
 private struct Document: Codable {
-    struct Metadata: Codable {
-        var storeType: String
-        var storeIdentifier: String
-        var versionHashes: [String: [UInt8]]
-        var versionIdentifiers: [String]
-        var versionHashesVersion: Int
-        var frameworkVersion: String
-        var modelJSON: Data?
-        var userInfo: [String: AttributeValue]
-    }
-
     struct Node: Codable {
         var objectID: String
         var values: [String: AttributeValue]
@@ -117,17 +106,13 @@ private struct Document: Codable {
     }
 
     var formatVersion: Int
-    var metadata: Metadata
+    var metadata: StoreMetadata
     var nodes: [Node]
     var nextReference: Int64
 
     init(_ contents: AtomicStoreContents) {
         formatVersion = JSONFileStore.formatVersion
-        let m = contents.metadata
-        metadata = Metadata(
-            storeType: m.storeType, storeIdentifier: m.storeIdentifier, versionHashes: m.versionHashes,
-            versionIdentifiers: m.versionIdentifiers, versionHashesVersion: m.versionHashesVersion,
-            frameworkVersion: m.frameworkVersion, modelJSON: m.modelJSON, userInfo: m.userInfo)
+        metadata = contents.metadata
         nodes = contents.nodes.map { node in
             Node(
                 objectID: node.snapshot.objectID.uriString, values: node.snapshot.values.dictionary,
@@ -143,12 +128,8 @@ private struct Document: Codable {
             }
             return id
         }
-        let m = metadata
         return AtomicStoreContents(
-            metadata: StoreMetadata(
-                storeType: m.storeType, storeIdentifier: m.storeIdentifier, versionHashes: m.versionHashes,
-                versionIdentifiers: m.versionIdentifiers, versionHashesVersion: m.versionHashesVersion,
-                frameworkVersion: m.frameworkVersion, modelJSON: m.modelJSON, userInfo: m.userInfo),
+            metadata: metadata,
             nodes: try nodes.map { node in
                 StoreNode(
                     snapshot: Snapshot(

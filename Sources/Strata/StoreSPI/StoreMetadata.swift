@@ -7,7 +7,10 @@ import Foundation
 /// (`NSStoreModelVersionHashes`), the model's version identifiers, the hash layout version
 /// and the framework version; Strata adds the model's JSON form so that tools can open a store
 /// without the application's model. Applications add their own keys in ``userInfo``.
-public struct StoreMetadata: Sendable, Hashable {
+///
+/// It is `Codable`, keyed by its property names, so that a store keeping its metadata in a
+/// document of its own (JSON, say) encodes it whole.
+public struct StoreMetadata: Sendable, Hashable, Codable {
     /// The layout version of the version hashes, Core Data's `NSStoreModelVersionHashesVersion`.
     public static let currentVersionHashesVersion = 3
 

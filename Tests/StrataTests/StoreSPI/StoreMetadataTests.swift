@@ -16,6 +16,23 @@ import Testing
         return model
     }
 
+    @Test func metadataRoundTripsThroughJSONKeyedByItsPropertyNames() throws {
+        let metadata = StoreMetadata(
+            storeType: "Journal", model: try model(), configuration: "Content",
+            userInfo: [
+                "app": "1.2", "stamp": .date(Date(timeIntervalSinceReferenceDate: 7.5)),
+                "token": .binary(Data([0, 255])),
+            ])
+        let data = try JSONEncoder().encode(metadata)
+        #expect(try JSONDecoder().decode(StoreMetadata.self, from: data) == metadata)
+        let keys = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys
+        #expect(
+            Set(keys) == [
+                "storeType", "storeIdentifier", "versionHashes", "versionIdentifiers", "versionHashesVersion",
+                "frameworkVersion", "modelJSON", "userInfo",
+            ])
+    }
+
     @Test func metadataRecordsTheModel() throws {
         let model = try model()
         let metadata = StoreMetadata(storeType: "InMemory", model: model, userInfo: ["app": "1.2"])

@@ -12,37 +12,7 @@ struct JournalEntry: Codable {
         var toMany: [String: [String]]
     }
 
-    /// ``StoreMetadata`` as JSON.
-    struct Metadata: Codable {
-        var storeType: String
-        var storeIdentifier: String
-        var versionHashes: [String: [UInt8]]
-        var versionIdentifiers: [String]
-        var versionHashesVersion: Int
-        var frameworkVersion: String
-        var modelJSON: Data?
-        var userInfo: [String: AttributeValue]
-
-        init(_ metadata: StoreMetadata) {
-            storeType = metadata.storeType
-            storeIdentifier = metadata.storeIdentifier
-            versionHashes = metadata.versionHashes
-            versionIdentifiers = metadata.versionIdentifiers
-            versionHashesVersion = metadata.versionHashesVersion
-            frameworkVersion = metadata.frameworkVersion
-            modelJSON = metadata.modelJSON
-            userInfo = metadata.userInfo
-        }
-
-        var storeMetadata: StoreMetadata {
-            StoreMetadata(
-                storeType: storeType, storeIdentifier: storeIdentifier, versionHashes: versionHashes,
-                versionIdentifiers: versionIdentifiers, versionHashesVersion: versionHashesVersion,
-                frameworkVersion: frameworkVersion, modelJSON: modelJSON, userInfo: userInfo)
-        }
-    }
-
-    var metadata: Metadata?
+    var metadata: StoreMetadata?
     var nextReference: Int64
     var upserts: [Row] = []
     var deletions: [String] = []
@@ -69,7 +39,7 @@ struct JournalContents: Sendable {
             }
             return id
         }
-        if let saved = entry.metadata { metadata = saved.storeMetadata }
+        if let saved = entry.metadata { metadata = saved }
         nextReference = entry.nextReference
         for row in entry.upserts {
             let id = try objectID(row.id)

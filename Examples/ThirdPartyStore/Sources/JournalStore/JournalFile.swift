@@ -81,7 +81,7 @@ public enum JournalFile {
                     throw StoreError(
                         code: .corrupt, message: "The journal store at '\(url.path)' does not start with its metadata.")
                 }
-                contents = JournalContents(metadata: metadata.storeMetadata)
+                contents = JournalContents(metadata: metadata)
             }
             try contents?.apply(entry, line: line, path: url.path)
         }

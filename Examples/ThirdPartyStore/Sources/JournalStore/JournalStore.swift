@@ -10,7 +10,7 @@ import Synchronization
 public final class JournalStore: IncrementalStore {
     public let typeName = StoreType.journal.name
     public let identifier: String
-    public let url: URL?
+    public var url: URL? { fileURL }
     public let configurationName: String?
     public let options: StoreOptions
     /// One process writes the file at a time; nothing beyond every store's obligations.
@@ -35,7 +35,6 @@ public final class JournalStore: IncrementalStore {
 
     init(request: StoreOpenRequest, url: URL, contents: JournalContents, committedLength: Int) {
         self.fileURL = url
-        self.url = url
         self.identifier = contents.metadata.storeIdentifier
         self.configurationName = request.configurationName
         self.options = request.options
@@ -183,7 +182,7 @@ public final class JournalStore: IncrementalStore {
                 .map(JournalEntry.Row.init)
             entry.deletions = changes.deleted.map(\.objectID.uriString)
             if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
-            if changes.userInfo != nil || state.committedLength == 0 { entry.metadata = .init(next.metadata) }
+            if changes.userInfo != nil || state.committedLength == 0 { entry.metadata = next.metadata }
             state.committedLength =
                 state.committedLength == 0
                 ? try JournalFile.create(fileURL, with: entry)

@@ -15,7 +15,7 @@ extension StoreType {
                 throw StoreError(code: .unknownObject, message: "There is no journal store at '\(url.path)'.")
             }
             _ = try JournalFile.append(
-                JournalEntry(metadata: .init(metadata), nextReference: contents.nextReference), to: url,
+                JournalEntry(metadata: metadata, nextReference: contents.nextReference), to: url,
                 after: committed)
         },
         destroy: { url in
