@@ -166,82 +166,25 @@ extension PersistentStoreCoordinator {
     /// How many objects a migration reads, renumbers and saves at a time.
     static let migrationBatchSize = 10_000
 
-    /// Copies every object of `entityNames` from `source` into `destination`, rewriting
-    /// references to the source's objects to the new IDs: first every object gets its new ID,
-    /// then the objects are read and saved `migrationBatchSize` (10 000) at a time. A whole-file
-    /// destination, which holds every object in memory anyway, is saved once at the end.
+    /// Copies every object of `entityNames` from `source` into `destination` with a mapping
+    /// that copies every entity as it is (``MigrationEngine``): references to the source's
+    /// objects are renumbered to the new IDs, `migrationBatchSize` (10 000) objects at a time.
     private func copyObjects(
         of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,
         progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
-        var map = MigrationIDMap(sourceStore: source.identifier, destinationStore: destination.identifier)
-        var entities: [EntitySchema] = []
-        for name in entityNames {
-            guard let entity = schema.entitiesByName[name] else {
-                throw StoreError(
-                    code: .unknownEntity,
-                    message: "Configuration '\(source.configurationName ?? "")' lists entity '\(name)', "
-                        + "which the model does not have.")
-            }
-            entities.append(entity)
-            let entries = try newIDs(for: try objectIDs(of: name, in: source), of: name, from: destination)
-            guard map.add(entityName: name, entries: entries) else {
-                throw StoreError(
-                    code: .corrupt, message: "\(Self.name(of: source)) returned the same '\(name)' object twice.")
-            }
-        }
-        var copy = MigrationCopy(
-            map: map, source: source, destination: destination, sourceName: Self.name(of: source),
-            savesInBatches: !(destination is AtomicStoreAdapter))
-        for (entity, table) in zip(entities, map.tables) {
-            for start in stride(from: 0, to: max(table.entries.count, 1), by: Self.migrationBatchSize) {
-                let end = min(start + Self.migrationBatchSize, table.entries.count)
-                try copy.copy(table.entries[start..<end], of: entity, through: table.firstOrdinal + end)
-                progress?(MigrationProgress(completedObjects: copy.completed, totalObjects: map.count))
-            }
-        }
-        try copy.finish()
-        progress?(MigrationProgress(completedObjects: map.count, totalObjects: map.count))
-    }
-
-    /// The IDs of the objects of `entityName` (sub-entities excepted) in `source`.
-    private func objectIDs(of entityName: String, in source: any IncrementalStore) throws -> [ObjectID] {
-        let request = StoreFetchRequest(entityName: entityName, includesSubentities: false, resultType: .objectIDs)
-        guard case .objectIDs(let ids) = try source.execute(request) else {
+        for name in entityNames where schema.entitiesByName[name] == nil {
             throw StoreError(
-                code: .corrupt,
-                message: "\(Self.name(of: source)) answered an ID fetch of '\(entityName)' with another result type.")
+                code: .unknownEntity,
+                message: "Configuration '\(source.configurationName ?? "")' lists entity '\(name)', "
+                    + "which the model does not have.")
         }
-        guard ids.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == source.identifier }) else {
-            throw StoreError(
-                code: .corrupt,
-                message: "\(Self.name(of: source)) answered an ID fetch of '\(entityName)' with other objects.")
-        }
-        return ids
-    }
-
-    /// New IDs from `destination` for the objects `sourceIDs` of `entityName`, asked for in batches.
-    private func newIDs(
-        for sourceIDs: [ObjectID], of entityName: String, from destination: any IncrementalStore
-    ) throws -> [MigrationIDMap.Entry] {
-        var entries: [MigrationIDMap.Entry] = []
-        entries.reserveCapacity(sourceIDs.count)
-        for start in stride(from: 0, to: sourceIDs.count, by: Self.migrationBatchSize) {
-            let batch = sourceIDs[start..<min(start + Self.migrationBatchSize, sourceIDs.count)]
-            let newIDs = try destination.permanentIDs(forEntities: Array(repeating: entityName, count: batch.count))
-            guard newIDs.count == batch.count,
-                newIDs.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == destination.identifier })
-            else {
-                throw StoreError(
-                    code: .corrupt,
-                    message: "\(Self.name(of: destination)) handed out \(newIDs.count) IDs for \(batch.count) "
-                        + "'\(entityName)' objects, or IDs of another entity or store.")
-            }
-            for (sourceID, newID) in zip(batch, newIDs) {
-                entries.append(MigrationIDMap.Entry(source: sourceID.reference, new: newID.reference))
-            }
-        }
-        return entries
+        let held = Set(entityNames)
+        let engine = MigrationEngine(
+            mapping: try MappingModel.inferred(from: model, to: model), source: source, sourceSchema: schema,
+            sourceEntityNames: held, destination: destination, destinationSchema: schema, destinationEntityNames: held,
+            sourceName: Self.name(of: source), batchSize: Self.migrationBatchSize, progress: progress)
+        try engine.run()
     }
 
     /// The number of objects of `entityNames` (not counting sub-entities) in `store`.
@@ -283,7 +226,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// How messages name `store`: by its file when it has one, else by type and identifier.
-    private static func name(of store: any IncrementalStore) -> String {
+    static func name(of store: any IncrementalStore) -> String {
         store.url.map { "the \(store.typeName) store at '\($0.path)'" }
             ?? "the \(store.typeName) store \(store.identifier)"
     }

@@ -31,12 +31,19 @@ extension PersistentStoreCoordinator {
     /// type of its name is, so that its metadata, migration and destruction work by name
     /// afterwards. One made by name uses the registered type of that name.
     ///
-    /// - Throws: As `addStore(type:configuration:at:options:)`.
+    /// A store written with an older model version is migrated first, in place, as the
+    /// description's ``PersistentStoreDescription/shouldMigrateStoreAutomatically`` and
+    /// ``PersistentStoreDescription/shouldInferMappingModelAutomatically`` allow; see
+    /// ``migrationPlan``.
+    ///
+    /// - Throws: As `addStore(type:configuration:at:options:)`, and ``MigrationError`` when the
+    ///   store needs migrating and cannot be (the store is then left as it was).
     @discardableResult
     public func addStore(_ description: PersistentStoreDescription) throws -> any IncrementalStore {
-        try addStore(
-            of: try resolvedType(of: description), configuration: description.configuration, at: description.url,
-            options: description.storeOptions)
+        let type = try resolvedType(of: description)
+        try migrateIfNeeded(description, of: type)
+        return try addStore(
+            of: type, configuration: description.configuration, at: description.url, options: description.storeOptions)
     }
 
     /// Opens the store `description` describes and adds it, off the caller's thread: the same

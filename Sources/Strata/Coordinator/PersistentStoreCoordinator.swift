@@ -40,6 +40,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let classRegistrations = Atomic<Int>(0)
     /// Stored snapshots shared by the contexts, so that one object is read from its store once.
     let rowCache = RowCache()
+    /// The plan stores written with older model versions are migrated by.
+    let plan = Locked<MigrationPlan?>(nil)
     /// The contexts that merge other contexts' saves as they happen.
     let mergingContexts = Locked<[ObjectIdentifier: WeakContext]>([:])
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,

@@ -161,6 +161,13 @@ extension EntityDescription {
             }
         }
     }
+
+    /// A copy that had the name `oldName` in an earlier model version.
+    public func renamed(from oldName: String) -> EntityDescription {
+        var copy = self
+        copy.renamingIdentifier = oldName
+        return copy
+    }
 }
 
 extension AttributeDescription {

@@ -1,0 +1,198 @@
+import Foundation
+
+/// Runs a mapping model from a source store into an empty destination store: first every
+/// object an entity mapping makes gets its new ID, then the source's objects are read a batch
+/// at a time, their destination values worked out from the property mappings, and saved into
+/// the destination as inserts.
+///
+/// Every reference to an object of the source store is renumbered to the object made from
+/// it; references to other stores are kept as they are. A reference to an object that no
+/// mapping made is dropped when its entity was removed or filtered, and fails the migration
+/// when the source should have held it (a dangling reference).
+struct MigrationEngine {
+    let mapping: MappingModel
+    let source: any IncrementalStore
+    let sourceSchema: ModelSchema
+    /// The entities the source store holds.
+    let sourceEntityNames: Set<String>
+    let destination: any IncrementalStore
+    let destinationSchema: ModelSchema
+    /// The entities the destination store holds.
+    let destinationEntityNames: Set<String>
+    /// How messages name the source store.
+    let sourceName: String
+    /// How many objects are read, converted and saved at a time.
+    var batchSize = 10_000
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+
+    /// Copies the objects; the destination must be empty.
+    func run() throws {
+        let planned = try plannedMappings()
+        let associations = try associate(planned)
+        let reader = MigrationSourceReader(store: source, schema: sourceSchema)
+        var writer = MigrationWriter(
+            destination: destination, schema: destinationSchema, entityNames: destinationEntityNames,
+            savesInBatches: !(destination is AtomicStoreAdapter))
+        for (plan, table) in zip(planned, associations.tables) {
+            let converter = MigrationObjectConverter(
+                plan: plan, associations: associations, reader: reader, sourceName: sourceName)
+            for start in stride(from: 0, to: max(table.entries.count, 1), by: batchSize) {
+                if Task.isCancelled {
+                    throw MigrationError(code: .cancelled, message: "The migration of \(sourceName) was cancelled.")
+                }
+                let end = min(start + batchSize, table.entries.count)
+                let ids = table.entries[start..<end].map { associations.sourceID(of: table, $0) }
+                let newIDs = table.entries[start..<end].map { associations.newID(of: table, $0.new) }
+                let objects = try converter.convert(ids, to: newIDs)
+                try writer.add(objects, through: table.firstOrdinal + end)
+                progress?(MigrationProgress(completedObjects: writer.added, totalObjects: associations.count))
+            }
+        }
+        try writer.finish()
+        progress?(MigrationProgress(completedObjects: associations.count, totalObjects: associations.count))
+    }
+
+    /// The entity mappings that make objects from entities the source store holds, in order.
+    private func plannedMappings() throws(MigrationError) -> [MigrationPlannedMapping] {
+        var names = Set<String>()
+        var planned: [MigrationPlannedMapping] = []
+        for entityMapping in mapping.entityMappings {
+            guard names.insert(entityMapping.name).inserted else {
+                throw MigrationError(
+                    code: .invalidMapping,
+                    message: "The mapping model has two entity mappings named '\(entityMapping.name)'.")
+            }
+            if let name = entityMapping.sourceEntityName, sourceSchema.entitiesByName[name] == nil {
+                throw unknownEntity(name, "source", entityMapping)
+            }
+            if let name = entityMapping.destinationEntityName, destinationSchema.entitiesByName[name] == nil {
+                throw unknownEntity(name, "destination", entityMapping)
+            }
+            guard entityMapping.makesObjects, let sourceName = entityMapping.sourceEntityName,
+                let destinationName = entityMapping.destinationEntityName, sourceEntityNames.contains(sourceName),
+                let sourceEntity = sourceSchema.entitiesByName[sourceName],
+                let destinationEntity = destinationSchema.entitiesByName[destinationName]
+            else { continue }
+            guard destinationEntityNames.contains(destinationName) else {
+                throw MigrationError(
+                    code: .invalidMapping,
+                    message: "Entity mapping '\(entityMapping.name)' makes '\(destinationName)' objects, which the "
+                        + "destination store's configuration does not hold.",
+                    entityName: destinationName)
+            }
+            if let policy = entityMapping.migrationPolicyName {
+                throw MigrationError(
+                    code: .unknownPolicy,
+                    message: "Entity mapping '\(entityMapping.name)' names migration policy '\(policy)', which is not "
+                        + "registered.",
+                    entityName: sourceName)
+            }
+            planned.append(try MigrationPlannedMapping(entityMapping, from: sourceEntity, to: destinationEntity))
+        }
+        for plan in planned {
+            for property in plan.mapping.relationshipMappings {
+                guard let named = property.relationshipSource.mappingName, !names.contains(named) else { continue }
+                throw MigrationError(
+                    code: .invalidMapping,
+                    message: "Relationship mapping '\(plan.mapping.name).\(property.name)' names entity mapping "
+                        + "'\(named)', which the mapping model does not have.",
+                    entityName: plan.destinationEntity.name, propertyName: property.name)
+            }
+        }
+        return planned
+    }
+
+    private func unknownEntity(_ name: String, _ role: String, _ mapping: EntityMapping) -> MigrationError {
+        MigrationError(
+            code: .invalidMapping,
+            message: "Entity mapping '\(mapping.name)' names \(role) entity '\(name)', which the \(role) model does "
+                + "not have.",
+            entityName: name)
+    }
+
+    /// Gives every object each planned mapping makes its new ID.
+    private func associate(_ planned: [MigrationPlannedMapping]) throws -> MigrationAssociations {
+        var associations = MigrationAssociations(
+            sourceStore: source.identifier, destinationStore: destination.identifier)
+        let reader = MigrationSourceReader(store: source, schema: sourceSchema)
+        for plan in planned {
+            var ids = try objectIDs(of: plan.sourceEntity.name)
+            if let filter = plan.mapping.sourceFilter { ids = try filtered(ids, by: filter, of: plan, reader: reader) }
+            let entries = try newIDs(for: ids, of: plan.destinationEntity.name)
+            guard
+                associations.add(
+                    mappingName: plan.mapping.name, sourceEntityName: plan.sourceEntity.name,
+                    destinationEntityName: plan.destinationEntity.name,
+                    takesEveryObject: plan.mapping.sourceFilter == nil, entries: entries)
+            else {
+                throw StoreError(
+                    code: .corrupt, message: "\(sourceName) returned the same '\(plan.sourceEntity.name)' object twice."
+                )
+            }
+        }
+        return associations
+    }
+
+    /// The IDs of the objects of `entityName` (sub-entities excepted) in the source.
+    private func objectIDs(of entityName: String) throws -> [ObjectID] {
+        let request = StoreFetchRequest(entityName: entityName, includesSubentities: false, resultType: .objectIDs)
+        guard case .objectIDs(let ids) = try source.execute(request) else {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(sourceName) answered an ID fetch of '\(entityName)' with another result type.")
+        }
+        guard ids.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == source.identifier }) else {
+            throw StoreError(
+                code: .corrupt, message: "\(sourceName) answered an ID fetch of '\(entityName)' with other objects.")
+        }
+        return ids
+    }
+
+    /// The objects of `ids` the source filter accepts, read a batch at a time.
+    private func filtered(
+        _ ids: [ObjectID], by filter: FetchPredicate, of plan: MigrationPlannedMapping, reader: MigrationSourceReader
+    ) throws -> [ObjectID] {
+        var kept: [ObjectID] = []
+        for start in stride(from: 0, to: ids.count, by: batchSize) {
+            for snapshot in try source.snapshots(for: Array(ids[start..<min(start + batchSize, ids.count)])) {
+                let object = MigrationSourceObject(
+                    objectID: snapshot.objectID, values: snapshot.values, members: [:], reader: reader)
+                let scope = EvaluationScope(
+                    evaluatedObject: .object(object), bindings: [MigrationVariable.source.rawValue: .object(object)])
+                do {
+                    if try PredicateEvaluator().evaluate(filter, in: scope) { kept.append(snapshot.objectID) }
+                } catch {
+                    if let failure = reader.firstError { throw failure }
+                    throw MigrationError(
+                        code: .evaluationFailed,
+                        message: "The source filter of entity mapping '\(plan.mapping.name)' failed for "
+                            + "\(snapshot.objectID): \(error)",
+                        entityName: plan.sourceEntity.name, underlying: error)
+                }
+            }
+        }
+        return kept
+    }
+
+    /// New IDs from the destination for the objects `sourceIDs`, asked for in batches.
+    private func newIDs(for sourceIDs: [ObjectID], of entityName: String) throws -> [MigrationAssociations.Entry] {
+        var entries: [MigrationAssociations.Entry] = []
+        entries.reserveCapacity(sourceIDs.count)
+        for start in stride(from: 0, to: sourceIDs.count, by: batchSize) {
+            let batch = sourceIDs[start..<min(start + batchSize, sourceIDs.count)]
+            let newIDs = try destination.permanentIDs(forEntities: Array(repeating: entityName, count: batch.count))
+            guard newIDs.count == batch.count,
+                newIDs.allSatisfy({ $0.entityName == entityName && $0.storeIdentifier == destination.identifier })
+            else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "The destination handed out \(newIDs.count) IDs for \(batch.count) '\(entityName)' "
+                        + "objects, or IDs of another entity or store.")
+            }
+            for (sourceID, newID) in zip(batch, newIDs) {
+                entries.append(MigrationAssociations.Entry(source: sourceID.reference, new: newID.reference))
+            }
+        }
+        return entries
+    }
+}

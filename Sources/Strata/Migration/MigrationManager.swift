@@ -1,0 +1,179 @@
+import Foundation
+import Logging
+
+/// Migrates a store file written with one model version to another through a mapping model:
+/// Core Data's `NSMigrationManager`.
+///
+/// The source store is opened read-only and never changed. The migrated objects go into a
+/// new store in a temporary file beside the destination, which replaces the destination
+/// (``StoreType``'s `replace`) only when every object is saved; when anything fails, the
+/// temporary store is removed and the error thrown, so that the source and any file at the
+/// destination are as they were. Source and destination may be of different store types.
+///
+/// ```swift
+/// let manager = MigrationManager(sourceModel: version1, destinationModel: version2)
+/// try manager.migrateStore(at: url, type: .sqlite, mapping: try .inferred(from: version1, to: version2))
+/// ```
+///
+/// Objects are read, converted and saved ten thousand at a time (a whole-file destination is
+/// saved once, at the end); memory beyond the stores' own is two references per object and
+/// one batch. Run it in a `Task` to be able to cancel it: cancellation is checked between
+/// batches, and throws ``MigrationError/Code/cancelled``.
+public struct MigrationManager: Sendable {
+    /// The model the source store was written with.
+    public let sourceModel: ManagedObjectModel
+    /// The model the destination store is written with.
+    public let destinationModel: ManagedObjectModel
+    /// Where the migration logs its start, end or failure.
+    public let logger: Logger
+
+    /// Creates a manager for migrating stores of `sourceModel` to `destinationModel`.
+    public init(
+        sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel,
+        logger: Logger = PersistentStoreCoordinator.silentLogger
+    ) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.logger = logger
+    }
+
+    /// Migrates the store at `url` in place: the store is rewritten with the destination
+    /// model, keeping its identifier and metadata user keys.
+    ///
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - type: The store's type.
+    ///   - configuration: The model configuration the store holds; `nil` for every entity.
+    ///   - mapping: How the source model's objects become the destination model's.
+    ///   - progress: Called on the calling thread after each batch of objects, and once more,
+    ///     with ``MigrationProgress/completedObjects`` equal to
+    ///     ``MigrationProgress/totalObjects``, when every object is saved.
+    /// - Throws: As ``migrateStore(from:type:configuration:to:type:mapping:progress:)``.
+    public func migrateStore(
+        at url: URL, type: StoreType, configuration: String? = nil, mapping: MappingModel,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws {
+        try migrateStore(
+            from: url, type: type, configuration: configuration, to: url, type: type, mapping: mapping,
+            progress: progress)
+    }
+
+    /// Migrates the store at `sourceURL` into a new store of `destinationType` at
+    /// `destinationURL`, which may be `sourceURL` itself when the type stays the same.
+    ///
+    /// The new store keeps the source's identifier and metadata user keys; its objects get new
+    /// IDs, so fetch again after migrating.
+    ///
+    /// - Throws:
+    ///   - ``MigrationError`` when the store was not written with ``sourceModel``
+    ///     (``MigrationError/Code/noMatchingVersion``), `mapping` does not fit the models
+    ///     (``MigrationError/Code/invalidMapping``, ``MigrationError/Code/unknownPolicy``), a
+    ///     value cannot be worked out or does not fit (``MigrationError/Code/evaluationFailed``,
+    ///     ``MigrationError/Code/invalidValue``), or the task was cancelled;
+    ///   - ``StoreError`` when there is no store at `sourceURL` (``StoreError/Code/unknownObject``),
+    ///     a store is already at another `destinationURL` or the type would change in place
+    ///     (``StoreError/Code/inUse``), or reading or writing a store fails.
+    public func migrateStore(
+        from sourceURL: URL, type sourceType: StoreType, configuration: String? = nil, to destinationURL: URL,
+        type destinationType: StoreType, mapping: MappingModel,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws {
+        let inPlace = sourceURL.standardizedFileURL == destinationURL.standardizedFileURL
+        if inPlace && sourceType.name != destinationType.name {
+            throw StoreError(
+                code: .inUse,
+                message:
+                    "Cannot migrate the \(sourceType.name) store at '\(sourceURL.path)' into a \(destinationType.name) "
+                    + "store in its place; choose another destination URL.")
+        }
+        if !inPlace, let existing = try destinationType.readMetadata(destinationURL) {
+            throw StoreError(
+                code: .inUse,
+                message: "Cannot migrate into '\(destinationURL.path)': a \(destinationType.name) store "
+                    + "\(existing.storeIdentifier) is already there. Choose another URL, or destroy that store first.")
+        }
+        try Self.replacing(destinationURL, of: destinationType) { temporary in
+            try migrate(
+                from: sourceURL, type: sourceType, configuration: configuration, into: temporary, type: destinationType,
+                mapping: mapping, progress: progress)
+        }
+    }
+
+    /// Runs `write` to make a new store at a temporary URL beside `url`, then puts it in the
+    /// place of `url`; the temporary store is removed whatever happens.
+    static func replacing(_ url: URL, of type: StoreType, write: (URL) throws -> Void) throws {
+        guard let replace = type.replace else {
+            throw StoreError(
+                code: .unsupported,
+                message: "The \(type.name) store type cannot replace a store's file, so a migration cannot write "
+                    + "'\(url.path)' safely.")
+        }
+        let temporary = temporaryURL(beside: url)
+        defer { try? type.destroy(temporary) }
+        try write(temporary)
+        try replace(url, temporary)
+    }
+
+    /// A URL for a temporary store in the folder of `url`, named after it.
+    static func temporaryURL(beside url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.deletingPathExtension().lastPathComponent).migrating-\(UUID().uuidString)"
+                + (url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"))
+    }
+
+    /// Migrates the store at `sourceURL` into a new store at `freshURL`, where there is none.
+    func migrate(
+        from sourceURL: URL, type sourceType: StoreType, configuration: String?, into freshURL: URL,
+        type destinationType: StoreType, mapping: MappingModel, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
+        try sourceModel.freeze()
+        try destinationModel.freeze()
+        guard let metadata = try sourceType.readMetadata(sourceURL) else {
+            throw StoreError(
+                code: .unknownObject, message: "There is no \(sourceType.name) store at '\(sourceURL.path)' to migrate."
+            )
+        }
+        let problems = sourceModel.compatibilityProblems(configuration: configuration, metadata: metadata)
+        guard problems.isEmpty else {
+            throw MigrationError(
+                code: .noMatchingVersion,
+                message: "The \(sourceType.name) store at '\(sourceURL.path)' was not written with the migration's "
+                    + "source model: \(problems.joined(separator: " "))")
+        }
+        let source = try sourceType.open(
+            StoreOpenRequest(
+                model: sourceModel, configurationName: configuration, url: sourceURL,
+                options: StoreOptions(isReadOnly: true), logger: logger))
+        try source.willAttach()
+        defer { source.close() }
+        let destination = try destinationType.open(
+            StoreOpenRequest(
+                model: destinationModel, configurationName: configuration, url: freshURL, options: StoreOptions(),
+                identifierForNewStore: source.identifier, userInfoForNewStore: source.metadata.userInfo, logger: logger)
+        )
+        try destination.willAttach()
+        defer { destination.close() }
+        let name = "the \(sourceType.name) store at '\(sourceURL.path)'"
+        var logMetadata: Logger.Metadata = [
+            "store.url": "\(sourceURL.path)", "migration.from": "\(sourceModel.versionIdentifiers)",
+            "migration.to": "\(destinationModel.versionIdentifiers)",
+        ]
+        logger.info("Migrating store", metadata: logMetadata)
+        let started = ContinuousClock.now
+        do {
+            try MigrationEngine(
+                mapping: mapping, source: source, sourceSchema: sourceModel.schema,
+                sourceEntityNames: Set(sourceModel.entityNames(inConfiguration: configuration)),
+                destination: destination, destinationSchema: destinationModel.schema,
+                destinationEntityNames: Set(destinationModel.entityNames(inConfiguration: configuration)),
+                sourceName: name, progress: progress
+            ).run()
+        } catch {
+            logMetadata["error"] = "\(error)"
+            logger.error("Migration failed", metadata: logMetadata)
+            throw error
+        }
+        logMetadata["migration.duration"] = "\(ContinuousClock.now - started)"
+        logger.info("Store migrated", metadata: logMetadata)
+    }
+}

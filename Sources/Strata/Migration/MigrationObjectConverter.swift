@@ -1,0 +1,266 @@
+/// Works out the destination objects one entity mapping makes from a batch of source objects.
+struct MigrationObjectConverter {
+    /// A destination object, and the place in the copying order of the last of its to-many
+    /// members (-1 when it has none in this migration).
+    struct Converted {
+        let change: StoreChangeSet.ObjectChange
+        let lastMember: Int
+    }
+
+    let plan: MigrationPlannedMapping
+    let associations: MigrationAssociations
+    let reader: MigrationSourceReader
+    /// How messages name the source store.
+    let sourceName: String
+    private let evaluator = PredicateEvaluator()
+
+    init(
+        plan: MigrationPlannedMapping, associations: MigrationAssociations, reader: MigrationSourceReader,
+        sourceName: String
+    ) {
+        self.plan = plan
+        self.associations = associations
+        self.reader = reader
+        self.sourceName = sourceName
+    }
+
+    /// The destination objects `newIDs` made from the source objects `ids`.
+    func convert(_ ids: [ObjectID], to newIDs: [ObjectID]) throws -> [Converted] {
+        guard !ids.isEmpty else { return [] }
+        var membersByRelationship: [String: [ObjectID: [ObjectID]]] = [:]
+        for relationship in plan.prefetchedToManyRelationships {
+            membersByRelationship[relationship] = try reader.store.relatedObjectIDs(
+                ofEach: ids, relationship: relationship)
+        }
+        let newIDBySource = Dictionary(zip(ids, newIDs), uniquingKeysWith: { first, _ in first })
+        let snapshots = try reader.store.snapshots(for: ids)
+        guard snapshots.count == ids.count else {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(sourceName) returned \(snapshots.count) of \(ids.count) '\(plan.sourceEntity.name)' "
+                    + "objects it listed; was it changed during the migration?")
+        }
+        var converted: [Converted] = []
+        converted.reserveCapacity(snapshots.count)
+        for snapshot in snapshots {
+            guard let newID = newIDBySource[snapshot.objectID] else {
+                throw StoreError(
+                    code: .corrupt, message: "\(sourceName) returned \(snapshot.objectID), which was not asked for.")
+            }
+            var members: [String: [ObjectID]] = [:]
+            for (relationship, membersByOwner) in membersByRelationship {
+                members[relationship] = membersByOwner[snapshot.objectID] ?? []
+            }
+            converted.append(
+                plan.passesValuesThrough
+                    ? try passThrough(snapshot, as: newID, members: members)
+                    : try transform(snapshot, into: newID, members: members))
+        }
+        return converted
+    }
+
+    /// The object as it is, its references renumbered.
+    private func passThrough(_ snapshot: Snapshot, as newID: ObjectID, members: [String: [ObjectID]]) throws
+        -> Converted
+    {
+        let owner = snapshot.objectID
+        var values: [String: AttributeValue] = [:]
+        values.reserveCapacity(snapshot.values.count)
+        for (key, value) in snapshot.values {
+            guard case .objectID(let id) = value else {
+                values[key] = value
+                continue
+            }
+            values[key] = try resolve(id, mapping: nil, heldBy: owner, in: key).map { .objectID($0.newID) } ?? .null
+        }
+        var lastMember = -1
+        var newMembers: [String: [ObjectID]] = [:]
+        for (relationship, sourceMembers) in members {
+            newMembers[relationship] = try sourceMembers.compactMap { member in
+                guard let (id, place) = try resolve(member, mapping: nil, heldBy: owner, in: relationship) else {
+                    return nil
+                }
+                lastMember = max(lastMember, place)
+                return id
+            }
+        }
+        return Converted(
+            change: StoreChangeSet.ObjectChange(
+                objectID: newID, values: values, toManyRelationships: newMembers, expectedVersion: 0),
+            lastMember: lastMember)
+    }
+
+    /// The object the mapping's property mappings make from `snapshot`.
+    private func transform(_ snapshot: Snapshot, into newID: ObjectID, members: [String: [ObjectID]]) throws
+        -> Converted
+    {
+        let owner = snapshot.objectID
+        let object = MigrationSourceObject(objectID: owner, values: snapshot.values, members: members, reader: reader)
+        var values: [String: AttributeValue] = [:]
+        values.reserveCapacity(plan.attributes.count + plan.relationships.count)
+        for (attribute, mapping) in plan.attributes {
+            values[attribute.name] = try value(of: attribute, by: mapping, from: snapshot, object: object)
+        }
+        var lastMember = -1
+        var newMembers: [String: [ObjectID]] = [:]
+        for (relationship, mapping) in plan.relationships {
+            var found: [ObjectID] = []
+            if let mapping, mapping.valueExpression != nil {
+                for (id, place) in try destinationObjects(by: mapping, from: snapshot, members: members, object: object)
+                {
+                    found.append(id)
+                    if relationship.isToMany { lastMember = max(lastMember, place) }
+                }
+            }
+            if relationship.isToMany {
+                newMembers[relationship.name] = found
+                continue
+            }
+            guard found.count <= 1 else {
+                throw invalidValue(
+                    relationship.name, of: owner,
+                    "the to-one relationship would hold \(found.count) objects (\(found.map(\.description).joined(separator: ", ")))."
+                )
+            }
+            if found.isEmpty && !relationship.isOptional {
+                throw invalidValue(
+                    relationship.name, of: owner, "the relationship is not optional, and no object maps to it.")
+            }
+            values[relationship.name] = found.first.map { .objectID($0) } ?? .null
+        }
+        return Converted(
+            change: StoreChangeSet.ObjectChange(
+                objectID: newID, values: values, toManyRelationships: newMembers, expectedVersion: 0),
+            lastMember: lastMember)
+    }
+
+    /// The destination value of `attribute`: its mapping's value converted to its type, the
+    /// default value when it has no mapping or a non-optional attribute's value is missing.
+    private func value(
+        of attribute: AttributeDescription, by mapping: PropertyMapping?, from snapshot: Snapshot,
+        object: MigrationSourceObject
+    ) throws -> AttributeValue {
+        guard let mapping, let expression = mapping.valueExpression else { return attribute.defaultValue }
+        var raw: AttributeValue
+        if let key = mapping.copiedSourceKey {
+            raw = snapshot.values[key] ?? .null
+        } else {
+            switch try evaluate(expression, for: object, property: attribute.name) {
+            case .value(let value): raw = value
+            case .object(let object): raw = object.objectIdentity
+            case .collection(let elements):
+                throw invalidValue(
+                    attribute.name, of: snapshot.objectID,
+                    "its value expression gives a collection of \(elements.count) elements, not a value.")
+            }
+        }
+        if case .objectID(let id) = raw {
+            raw =
+                try resolve(id, mapping: nil, heldBy: snapshot.objectID, in: attribute.name).map { .objectID($0.newID) }
+                ?? .null
+        }
+        guard let converted = raw.converted(to: attribute.type) else {
+            throw invalidValue(
+                attribute.name, of: snapshot.objectID, "\(raw) cannot be converted to \(attribute.type.modelFileName).")
+        }
+        if converted.isNull && !attribute.isOptional {
+            guard !attribute.defaultValue.isNull else {
+                throw invalidValue(
+                    attribute.name, of: snapshot.objectID,
+                    "the attribute is not optional, has no default value, "
+                        + "and the source gives no value.")
+            }
+            return attribute.defaultValue
+        }
+        return converted
+    }
+
+    /// The destination objects a relationship mapping gives for one source object, with their
+    /// places in the copying order.
+    private func destinationObjects(
+        by mapping: PropertyMapping, from snapshot: Snapshot, members: [String: [ObjectID]],
+        object: MigrationSourceObject
+    ) throws -> [(ObjectID, Int)] {
+        let sources: [ObjectID]
+        let mappingName: String?
+        switch mapping.relationshipSource {
+        case .key(let key, let name):
+            mappingName = name
+            if let known = members[key] {
+                sources = known
+            } else if plan.sourceEntity.relationshipsByName[key]?.isToMany == false
+                || plan.sourceEntity.attributesByName[key] != nil
+            {
+                if case .objectID(let id)? = snapshot.values[key] { sources = [id] } else { sources = [] }
+            } else {
+                sources = try objectIDs(in: try evaluate(.source(key), for: object, property: mapping.name), mapping)
+            }
+        case .expression(let expression, let name):
+            mappingName = name
+            sources = try objectIDs(in: try evaluate(expression, for: object, property: mapping.name), mapping)
+        }
+        return try sources.compactMap {
+            try resolve($0, mapping: mappingName, heldBy: snapshot.objectID, in: mapping.name)
+        }
+    }
+
+    private func objectIDs(in value: EvaluatedValue, _ mapping: PropertyMapping) throws -> [ObjectID] {
+        switch value {
+        case .value(.null): return []
+        case .value(.objectID(let id)): return [id]
+        case .object(let object):
+            guard case .objectID(let id) = object.objectIdentity else { break }
+            return [id]
+        case .collection(let elements):
+            return try elements.flatMap { try objectIDs(in: $0, mapping) }
+        case .value: break
+        }
+        throw MigrationError(
+            code: .evaluationFailed,
+            message: "Relationship mapping '\(plan.mapping.name).\(mapping.name)' gives \(value.kindDescription), "
+                + "not objects.",
+            entityName: plan.destinationEntity.name, propertyName: mapping.name)
+    }
+
+    private func evaluate(_ expression: FetchExpression, for object: MigrationSourceObject, property: String) throws
+        -> EvaluatedValue
+    {
+        let scope = EvaluationScope(
+            evaluatedObject: .object(object), bindings: [MigrationVariable.source.rawValue: .object(object)])
+        do {
+            return try evaluator.evaluate(expression, in: scope)
+        } catch {
+            if let failure = reader.firstError { throw failure }
+            throw MigrationError(
+                code: .evaluationFailed,
+                message: "The value expression of '\(plan.mapping.name).\(property)' failed for \(object.objectID): "
+                    + "\(error)",
+                entityName: plan.destinationEntity.name, propertyName: property, underlying: error)
+        }
+    }
+
+    /// The object made from the source object `id` (by the entity mapping `mapping`, or the
+    /// first of its entity) and its place in the copying order; `id` itself when it belongs
+    /// to another store; `nil` when no mapping made it and none was meant to.
+    ///
+    /// - Throws: ``StoreError/Code/unknownObject`` when every object of its entity was
+    ///   migrated but it was not: the source refers to an object it does not hold.
+    private func resolve(_ id: ObjectID, mapping: String?, heldBy owner: ObjectID, in property: String) throws
+        -> (newID: ObjectID, place: Int)?
+    {
+        guard id.storeIdentifier == associations.sourceStore else { return (id, -1) }
+        if let found = associations.lookUp(id, mapping: mapping) { return found }
+        guard mapping == nil, associations.takesEveryObject(ofEntity: id.entityName) else { return nil }
+        throw StoreError(
+            code: .unknownObject,
+            message: "'\(property)' of \(owner) refers to \(id), which \(sourceName) does not hold.")
+    }
+
+    private func invalidValue(_ property: String, of owner: ObjectID, _ reason: String) -> MigrationError {
+        MigrationError(
+            code: .invalidValue,
+            message: "Entity mapping '\(plan.mapping.name)' cannot give '\(plan.destinationEntity.name).\(property)' "
+                + "of the object made from \(owner) a value: \(reason)",
+            entityName: plan.destinationEntity.name, propertyName: property)
+    }
+}
