@@ -137,6 +137,9 @@ let package = Package(
                 "Strata", "StrataStores", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport",
             ]),
         .testTarget(
+            name: "StrataMigrationTests",
+            dependencies: ["Strata", "StrataStores", "StrataXcodeModel", "StrataTestSupport"]),
+        .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]
         ),

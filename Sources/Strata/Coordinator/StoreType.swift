@@ -95,6 +95,10 @@ public struct StoreType: Sendable, Hashable {
     /// The variant, erased so that it compares and hashes.
     private var variantKey: AnyHashable? { variant.map { AnyHashable($0) } }
 
+    /// The metadata of the store of this type at `url`, read without opening it; `nil` when
+    /// there is no file.
+    public func metadata(ofFileAt url: URL) throws -> StoreMetadata? { try readMetadata(url) }
+
     /// Whether the first bytes of a file, `prefix`, are a store of this type.
     public func recognizes(prefix: [UInt8]) -> Bool { recognize?(prefix) ?? false }
 

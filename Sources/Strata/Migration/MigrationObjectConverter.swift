@@ -140,11 +140,10 @@ struct MigrationObjectConverter {
         of attribute: AttributeDescription, by mapping: PropertyMapping?, from snapshot: Snapshot,
         object: MigrationSourceObject
     ) throws -> AttributeValue {
-        guard let mapping, let expression = mapping.valueExpression else { return attribute.defaultValue }
         var raw: AttributeValue
-        if let key = mapping.copiedSourceKey {
+        if let key = mapping?.copiedSourceKey {
             raw = snapshot.values[key] ?? .null
-        } else {
+        } else if let expression = mapping?.valueExpression {
             switch try evaluate(expression, for: object, property: attribute.name) {
             case .value(let value): raw = value
             case .object(let object): raw = object.objectIdentity
@@ -153,6 +152,8 @@ struct MigrationObjectConverter {
                     attribute.name, of: snapshot.objectID,
                     "its value expression gives a collection of \(elements.count) elements, not a value.")
             }
+        } else {
+            raw = attribute.defaultValue
         }
         if case .objectID(let id) = raw {
             raw =
