@@ -1,8 +1,12 @@
-/// Which destination object each entity mapping of a migration made from each source object
-/// (Core Data's association tables). It keeps two references per object, sorted by the
-/// source's, rather than a dictionary of IDs, so that a store of a million objects costs tens
-/// of megabytes here, not hundreds.
-struct MigrationAssociations {
+/// Which destination objects each entity mapping of a migration made from each source object
+/// (Core Data's association tables).
+///
+/// A mapping that makes one object per source object keeps two references per object,
+/// sorted by the source's, rather than a dictionary of IDs, so that a store of a million
+/// objects costs tens of megabytes here, not hundreds. What migration policies make, any
+/// number of objects per source object, is kept by ID: those objects are held in memory
+/// anyway until they are saved.
+final class MigrationAssociations {
     /// One object: its reference in the source and its new reference.
     struct Entry {
         let source: ObjectID.Reference
@@ -28,19 +32,29 @@ struct MigrationAssociations {
     private var tableIndexBySourceEntity: [String: Int] = [:]
     /// The source entities a mapping without a source filter took every object of.
     private var completeSourceEntities: Set<String> = []
+    /// What migration policies associated with each source object, by mapping name, with
+    /// each object's place in the copying order.
+    private var policyAssociations: [String: [ObjectID: [(newID: ObjectID, place: Int)]]] = [:]
+    /// The first policy mapping of each source entity that has no table.
+    private var policyMappingBySourceEntity: [String: String] = [:]
+    /// How many objects migration policies made.
+    private(set) var policyObjectCount = 0
 
     init(sourceStore: String, destinationStore: String) {
         self.sourceStore = sourceStore
         self.destinationStore = destinationStore
     }
 
+    /// The number of objects the tables hold.
+    var tableObjectCount: Int { tables.last.map { $0.firstOrdinal + $0.entries.count } ?? 0 }
+
     /// The number of objects made.
-    var count: Int { tables.last.map { $0.firstOrdinal + $0.entries.count } ?? 0 }
+    var count: Int { tableObjectCount + policyObjectCount }
 
     /// Adds the objects the entity mapping `mappingName` made, every object of
     /// `sourceEntityName` when `takesEveryObject`; returns `false` when a source reference
     /// repeats or the mapping already has a table.
-    mutating func add(
+    func add(
         mappingName: String, sourceEntityName: String, destinationEntityName: String, takesEveryObject: Bool,
         entries: consuming [Entry]
     ) -> Bool {
@@ -57,7 +71,7 @@ struct MigrationAssociations {
         tables.append(
             Table(
                 mappingName: mappingName, sourceEntityName: sourceEntityName,
-                destinationEntityName: destinationEntityName, firstOrdinal: count, entries: sorted))
+                destinationEntityName: destinationEntityName, firstOrdinal: tableObjectCount, entries: sorted))
         return true
     }
 
@@ -65,22 +79,44 @@ struct MigrationAssociations {
     /// object of it that no mapping made is one the source does not hold.
     func takesEveryObject(ofEntity entityName: String) -> Bool { completeSourceEntities.contains(entityName) }
 
-    /// The object made from the source object `id` and its place in the copying order: by
-    /// the entity mapping named `mappingName`, or, when it is `nil`, by the first mapping of
-    /// the object's entity. `nil` when no such object was made.
-    func lookUp(_ id: ObjectID, mapping mappingName: String? = nil) -> (newID: ObjectID, place: Int)? {
+    /// Counts an object a migration policy made; returns its place in the copying order,
+    /// after every table's.
+    func addPolicyObject() -> Int {
+        policyObjectCount += 1
+        return tableObjectCount + policyObjectCount - 1
+    }
+
+    /// Associates the object `newID` at `place` with the source object `sourceID` for the
+    /// policy mapping `mappingName`.
+    func associate(_ sourceID: ObjectID, with newID: ObjectID, at place: Int, mapping mappingName: String) {
+        policyAssociations[mappingName, default: [:]][sourceID, default: []].append((newID, place))
+        if tableIndexBySourceEntity[sourceID.entityName] == nil
+            && policyMappingBySourceEntity[sourceID.entityName] == nil
+        {
+            policyMappingBySourceEntity[sourceID.entityName] = mappingName
+        }
+    }
+
+    /// The objects made from the source object `id`, with their places in the copying order:
+    /// by the entity mapping named `mappingName`, or, when it is `nil`, by the first mapping of
+    /// the object's entity. Empty when none was made.
+    func lookUp(_ id: ObjectID, mapping mappingName: String? = nil) -> [(newID: ObjectID, place: Int)] {
+        if let mappingName, let associated = policyAssociations[mappingName] { return associated[id] ?? [] }
         let index = mappingName.map { tableIndexByMapping[$0] } ?? tableIndexBySourceEntity[id.entityName]
-        guard let index else { return nil }
+        guard let index else {
+            guard mappingName == nil, let policyMapping = policyMappingBySourceEntity[id.entityName] else { return [] }
+            return policyAssociations[policyMapping]?[id] ?? []
+        }
         let table = tables[index]
-        guard table.sourceEntityName == id.entityName else { return nil }
+        guard table.sourceEntityName == id.entityName else { return [] }
         var low = 0
         var high = table.entries.count
         while low < high {
             let middle = (low + high) / 2
             if Self.precedes(table.entries[middle].source, id.reference) { low = middle + 1 } else { high = middle }
         }
-        guard low < table.entries.count, table.entries[low].source == id.reference else { return nil }
-        return (newID(of: table, table.entries[low].new), table.firstOrdinal + low)
+        guard low < table.entries.count, table.entries[low].source == id.reference else { return [] }
+        return [(newID(of: table, table.entries[low].new), table.firstOrdinal + low)]
     }
 
     /// The source ID of an entry of `table`.

@@ -21,25 +21,44 @@ struct MigrationEngine {
     let destinationEntityNames: Set<String>
     /// How messages name the source store.
     let sourceName: String
+    /// The migration policies entity mappings may name, by name.
+    var policies: [String: any MigrationPolicy] = [:]
     /// How many objects are read, converted and saved at a time.
     var batchSize = 10_000
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
     /// Copies the objects; the destination must be empty.
+    ///
+    /// Mappings without a policy first give every object they make its new ID; policy
+    /// mappings then make their objects (held in memory); the other mappings' objects are
+    /// converted and saved a batch at a time; last the policy mappings set their objects'
+    /// relationships and everything left is saved.
     func run() throws {
         let planned = try plannedMappings()
-        let associations = try associate(planned)
+        let streamed = planned.filter { $0.policy == nil }
+        let associations = try associate(streamed)
         let reader = MigrationSourceReader(store: source, schema: sourceSchema)
+        let registry = MigrationInstanceRegistry()
+        var contexts: [(policy: any MigrationPolicy, context: MigrationPolicyContext)] = []
+        for plan in planned {
+            guard let policy = plan.policy else { continue }
+            let converter = MigrationObjectConverter(
+                plan: plan, associations: associations, reader: reader, sourceName: sourceName)
+            let context = MigrationPolicyContext(
+                plan: plan, converter: converter, sourceSchema: sourceSchema, destinationSchema: destinationSchema,
+                associations: associations, registry: registry, destination: destination,
+                destinationEntityNames: destinationEntityNames)
+            try createInstances(of: plan, by: policy, in: context, reader: reader)
+            contexts.append((policy, context))
+        }
         var writer = MigrationWriter(
             destination: destination, schema: destinationSchema, entityNames: destinationEntityNames,
             savesInBatches: !(destination is AtomicStoreAdapter))
-        for (plan, table) in zip(planned, associations.tables) {
+        for (plan, table) in zip(streamed, associations.tables) {
             let converter = MigrationObjectConverter(
                 plan: plan, associations: associations, reader: reader, sourceName: sourceName)
             for start in stride(from: 0, to: max(table.entries.count, 1), by: batchSize) {
-                if Task.isCancelled {
-                    throw MigrationError(code: .cancelled, message: "The migration of \(sourceName) was cancelled.")
-                }
+                try checkCancellation()
                 let end = min(start + batchSize, table.entries.count)
                 let ids = table.entries[start..<end].map { associations.sourceID(of: table, $0) }
                 let newIDs = table.entries[start..<end].map { associations.newID(of: table, $0.new) }
@@ -48,8 +67,44 @@ struct MigrationEngine {
                 progress?(MigrationProgress(completedObjects: writer.added, totalObjects: associations.count))
             }
         }
+        for (policy, context) in contexts {
+            for (instance, _) in context.primary { try policy.createRelationships(for: instance, in: context) }
+            try policy.endEntityMapping(in: context)
+        }
+        try writer.add(
+            registry.instances.map {
+                MigrationObjectConverter.Converted(
+                    change: StoreChangeSet.ObjectChange(
+                        objectID: $0.objectID, values: $0.values, toManyRelationships: $0.members, expectedVersion: 0),
+                    lastMember: -1)
+            }, through: Int.max)
         try writer.finish()
         progress?(MigrationProgress(completedObjects: associations.count, totalObjects: associations.count))
+    }
+
+    /// The first stage of a policy mapping: the policy makes the objects for each source
+    /// object, read a batch at a time.
+    private func createInstances(
+        of plan: MigrationPlannedMapping, by policy: any MigrationPolicy, in context: MigrationPolicyContext,
+        reader: MigrationSourceReader
+    ) throws {
+        var ids = try objectIDs(of: plan.sourceEntity.name)
+        if let filter = plan.mapping.sourceFilter { ids = try filtered(ids, by: filter, of: plan, reader: reader) }
+        for start in stride(from: 0, to: ids.count, by: batchSize) {
+            try checkCancellation()
+            for record in try context.converter.read(Array(ids[start..<min(start + batchSize, ids.count)])) {
+                context.current = record
+                try policy.createDestinationInstances(
+                    for: MigrationSourceInstance(object: record.object, schema: sourceSchema), in: context)
+            }
+        }
+        context.current = nil
+    }
+
+    private func checkCancellation() throws {
+        if Task.isCancelled {
+            throw MigrationError(code: .cancelled, message: "The migration of \(sourceName) was cancelled.")
+        }
     }
 
     /// The entity mappings that make objects from entities the source store holds, in order.
@@ -80,14 +135,21 @@ struct MigrationEngine {
                         + "destination store's configuration does not hold.",
                     entityName: destinationName)
             }
-            if let policy = entityMapping.migrationPolicyName {
-                throw MigrationError(
-                    code: .unknownPolicy,
-                    message: "Entity mapping '\(entityMapping.name)' names migration policy '\(policy)', which is not "
-                        + "registered.",
-                    entityName: sourceName)
+            var policy: (any MigrationPolicy)? = entityMapping.kind == .custom ? DefaultMigrationPolicy() : nil
+            if let name = entityMapping.migrationPolicyName {
+                guard let registered = MigrationPolicyLookup.policy(named: name, in: policies) else {
+                    throw MigrationError(
+                        code: .unknownPolicy,
+                        message:
+                            "Entity mapping '\(entityMapping.name)' names migration policy '\(name)', which is not "
+                            + "registered (registered: \(policies.keys.sorted())).",
+                        entityName: sourceName)
+                }
+                policy = registered
             }
-            planned.append(try MigrationPlannedMapping(entityMapping, from: sourceEntity, to: destinationEntity))
+            planned.append(
+                try MigrationPlannedMapping(
+                    entityMapping, from: sourceEntity, to: destinationEntity, in: destinationSchema, policy: policy))
         }
         for plan in planned {
             for property in plan.mapping.relationshipMappings {
@@ -112,7 +174,7 @@ struct MigrationEngine {
 
     /// Gives every object each planned mapping makes its new ID.
     private func associate(_ planned: [MigrationPlannedMapping]) throws -> MigrationAssociations {
-        var associations = MigrationAssociations(
+        let associations = MigrationAssociations(
             sourceStore: source.identifier, destinationStore: destination.identifier)
         let reader = MigrationSourceReader(store: source, schema: sourceSchema)
         for plan in planned {

@@ -24,16 +24,21 @@ public struct MigrationManager: Sendable {
     public let sourceModel: ManagedObjectModel
     /// The model the destination store is written with.
     public let destinationModel: ManagedObjectModel
+    /// The migration policies entity mappings may name, by name (see ``MigrationPolicy``).
+    public let policies: [String: any MigrationPolicy]
     /// Where the migration logs its start, end or failure.
     public let logger: Logger
 
-    /// Creates a manager for migrating stores of `sourceModel` to `destinationModel`.
+    /// Creates a manager for migrating stores of `sourceModel` to `destinationModel`, with the
+    /// migration policies the mapping models name, registered by name: a mapping naming
+    /// `App.SplitColour` finds a policy registered as `App.SplitColour` or `SplitColour`.
     public init(
         sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel,
-        logger: Logger = PersistentStoreCoordinator.silentLogger
+        policies: [String: any MigrationPolicy] = [:], logger: Logger = PersistentStoreCoordinator.silentLogger
     ) {
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel
+        self.policies = policies
         self.logger = logger
     }
 
@@ -69,7 +74,8 @@ public struct MigrationManager: Sendable {
     ///     (``MigrationError/Code/noMatchingVersion``), `mapping` does not fit the models
     ///     (``MigrationError/Code/invalidMapping``, ``MigrationError/Code/unknownPolicy``), a
     ///     value cannot be worked out or does not fit (``MigrationError/Code/evaluationFailed``,
-    ///     ``MigrationError/Code/invalidValue``), or the task was cancelled;
+    ///     ``MigrationError/Code/invalidValue``), or the task was cancelled; whatever a
+    ///     ``MigrationPolicy`` throws;
     ///   - ``StoreError`` when there is no store at `sourceURL` (``StoreError/Code/unknownObject``),
     ///     a store is already at another `destinationURL` or the type would change in place
     ///     (``StoreError/Code/inUse``), or reading or writing a store fails.
@@ -161,13 +167,14 @@ public struct MigrationManager: Sendable {
         logger.info("Migrating store", metadata: logMetadata)
         let started = ContinuousClock.now
         do {
-            try MigrationEngine(
+            var engine = MigrationEngine(
                 mapping: mapping, source: source, sourceSchema: sourceModel.schema,
                 sourceEntityNames: Set(sourceModel.entityNames(inConfiguration: configuration)),
                 destination: destination, destinationSchema: destinationModel.schema,
                 destinationEntityNames: Set(destinationModel.entityNames(inConfiguration: configuration)),
-                sourceName: name, progress: progress
-            ).run()
+                sourceName: name, progress: progress)
+            engine.policies = policies
+            try engine.run()
         } catch {
             logMetadata["error"] = "\(error)"
             logger.error("Migration failed", metadata: logMetadata)

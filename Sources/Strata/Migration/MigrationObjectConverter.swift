@@ -24,15 +24,25 @@ struct MigrationObjectConverter {
         self.sourceName = sourceName
     }
 
-    /// The destination objects `newIDs` made from the source objects `ids`.
-    func convert(_ ids: [ObjectID], to newIDs: [ObjectID]) throws -> [Converted] {
+    /// One source object as read for converting: its stored values and the members of the
+    /// to-many relationships the mapping reads.
+    struct SourceRecord {
+        let values: PropertyValues
+        let members: [String: [ObjectID]]
+        /// The object as value expressions see it.
+        let object: MigrationSourceObject
+
+        var objectID: ObjectID { object.objectID }
+    }
+
+    /// Reads the source objects `ids`, in the order the source returns them.
+    func read(_ ids: [ObjectID]) throws -> [SourceRecord] {
         guard !ids.isEmpty else { return [] }
         var membersByRelationship: [String: [ObjectID: [ObjectID]]] = [:]
         for relationship in plan.prefetchedToManyRelationships {
             membersByRelationship[relationship] = try reader.store.relatedObjectIDs(
                 ofEach: ids, relationship: relationship)
         }
-        let newIDBySource = Dictionary(zip(ids, newIDs), uniquingKeysWith: { first, _ in first })
         let snapshots = try reader.store.snapshots(for: ids)
         guard snapshots.count == ids.count else {
             throw StoreError(
@@ -40,48 +50,50 @@ struct MigrationObjectConverter {
                 message: "\(sourceName) returned \(snapshots.count) of \(ids.count) '\(plan.sourceEntity.name)' "
                     + "objects it listed; was it changed during the migration?")
         }
-        var converted: [Converted] = []
-        converted.reserveCapacity(snapshots.count)
-        for snapshot in snapshots {
-            guard let newID = newIDBySource[snapshot.objectID] else {
-                throw StoreError(
-                    code: .corrupt, message: "\(sourceName) returned \(snapshot.objectID), which was not asked for.")
-            }
+        return snapshots.map { snapshot in
             var members: [String: [ObjectID]] = [:]
             for (relationship, membersByOwner) in membersByRelationship {
                 members[relationship] = membersByOwner[snapshot.objectID] ?? []
             }
-            converted.append(
-                plan.passesValuesThrough
-                    ? try passThrough(snapshot, as: newID, members: members)
-                    : try transform(snapshot, into: newID, members: members))
+            let object = MigrationSourceObject(
+                objectID: snapshot.objectID, values: snapshot.values, members: members, reader: reader)
+            return SourceRecord(values: snapshot.values, members: members, object: object)
         }
-        return converted
+    }
+
+    /// The destination objects `newIDs` made from the source objects `ids`.
+    func convert(_ ids: [ObjectID], to newIDs: [ObjectID]) throws -> [Converted] {
+        let newIDBySource = Dictionary(zip(ids, newIDs), uniquingKeysWith: { first, _ in first })
+        return try read(ids).map { record in
+            guard let newID = newIDBySource[record.objectID] else {
+                throw StoreError(
+                    code: .corrupt, message: "\(sourceName) returned \(record.objectID), which was not asked for.")
+            }
+            return plan.passesValuesThrough ? try passThrough(record, as: newID) : try transform(record, into: newID)
+        }
     }
 
     /// The object as it is, its references renumbered.
-    private func passThrough(_ snapshot: Snapshot, as newID: ObjectID, members: [String: [ObjectID]]) throws
-        -> Converted
-    {
-        let owner = snapshot.objectID
+    private func passThrough(_ record: SourceRecord, as newID: ObjectID) throws -> Converted {
+        let owner = record.objectID
         var values: [String: AttributeValue] = [:]
-        values.reserveCapacity(snapshot.values.count)
-        for (key, value) in snapshot.values {
+        values.reserveCapacity(record.values.count)
+        for (key, value) in record.values {
             guard case .objectID(let id) = value else {
                 values[key] = value
                 continue
             }
-            values[key] = try resolve(id, mapping: nil, heldBy: owner, in: key).map { .objectID($0.newID) } ?? .null
+            values[key] =
+                try resolve(id, mapping: nil, heldBy: owner, in: key).first.map { .objectID($0.newID) } ?? .null
         }
         var lastMember = -1
         var newMembers: [String: [ObjectID]] = [:]
-        for (relationship, sourceMembers) in members {
-            newMembers[relationship] = try sourceMembers.compactMap { member in
-                guard let (id, place) = try resolve(member, mapping: nil, heldBy: owner, in: relationship) else {
-                    return nil
+        for (relationship, sourceMembers) in record.members {
+            newMembers[relationship] = try sourceMembers.flatMap { member in
+                try resolve(member, mapping: nil, heldBy: owner, in: relationship).map { id, place in
+                    lastMember = max(lastMember, place)
+                    return id
                 }
-                lastMember = max(lastMember, place)
-                return id
             }
         }
         return Converted(
@@ -90,66 +102,83 @@ struct MigrationObjectConverter {
             lastMember: lastMember)
     }
 
-    /// The object the mapping's property mappings make from `snapshot`.
-    private func transform(_ snapshot: Snapshot, into newID: ObjectID, members: [String: [ObjectID]]) throws
-        -> Converted
-    {
-        let owner = snapshot.objectID
-        let object = MigrationSourceObject(objectID: owner, values: snapshot.values, members: members, reader: reader)
+    /// The object the mapping's property mappings make from `record`.
+    private func transform(_ record: SourceRecord, into newID: ObjectID) throws -> Converted {
+        var values = try attributeValues(of: record)
+        let related = try relationships(of: record)
+        values.merge(related.toOne) { _, new in new }
+        return Converted(
+            change: StoreChangeSet.ObjectChange(
+                objectID: newID, values: values, toManyRelationships: related.toMany, expectedVersion: 0),
+            lastMember: related.lastMember)
+    }
+
+    /// The value of every stored attribute of the destination entity for `record`.
+    func attributeValues(of record: SourceRecord) throws -> [String: AttributeValue] {
         var values: [String: AttributeValue] = [:]
         values.reserveCapacity(plan.attributes.count + plan.relationships.count)
         for (attribute, mapping) in plan.attributes {
-            values[attribute.name] = try value(of: attribute, by: mapping, from: snapshot, object: object)
+            values[attribute.name] = try value(of: attribute, by: mapping, from: record)
         }
+        return values
+    }
+
+    /// The objects of every stored relationship of the destination entity that has a
+    /// mapping with an expression (all of them, with empty ones, unless `onlyMapped`), and
+    /// the place in the copying order of the last to-many member.
+    func relationships(of record: SourceRecord, onlyMapped: Bool = false) throws -> (
+        toOne: [String: AttributeValue], toMany: [String: [ObjectID]], lastMember: Int
+    ) {
+        let owner = record.objectID
+        var toOne: [String: AttributeValue] = [:]
+        var toMany: [String: [ObjectID]] = [:]
         var lastMember = -1
-        var newMembers: [String: [ObjectID]] = [:]
         for (relationship, mapping) in plan.relationships {
             var found: [ObjectID] = []
             if let mapping, mapping.valueExpression != nil {
-                for (id, place) in try destinationObjects(by: mapping, from: snapshot, members: members, object: object)
-                {
+                let accepted = plan.acceptedEntityNames[relationship.name] ?? []
+                for (id, place) in try destinationObjects(by: mapping, from: record)
+                where id.storeIdentifier != associations.destinationStore || accepted.contains(id.entityName) {
                     found.append(id)
                     if relationship.isToMany { lastMember = max(lastMember, place) }
                 }
+            } else if onlyMapped {
+                continue
             }
             if relationship.isToMany {
-                newMembers[relationship.name] = found
+                toMany[relationship.name] = found
                 continue
             }
             guard found.count <= 1 else {
                 throw invalidValue(
                     relationship.name, of: owner,
-                    "the to-one relationship would hold \(found.count) objects (\(found.map(\.description).joined(separator: ", ")))."
-                )
+                    "the to-one relationship would hold \(found.count) objects "
+                        + "(\(found.map(\.description).joined(separator: ", "))).")
             }
-            if found.isEmpty && !relationship.isOptional {
+            if found.isEmpty && !relationship.isOptional && !onlyMapped {
                 throw invalidValue(
                     relationship.name, of: owner, "the relationship is not optional, and no object maps to it.")
             }
-            values[relationship.name] = found.first.map { .objectID($0) } ?? .null
+            toOne[relationship.name] = found.first.map { .objectID($0) } ?? .null
         }
-        return Converted(
-            change: StoreChangeSet.ObjectChange(
-                objectID: newID, values: values, toManyRelationships: newMembers, expectedVersion: 0),
-            lastMember: lastMember)
+        return (toOne, toMany, lastMember)
     }
 
     /// The destination value of `attribute`: its mapping's value converted to its type, the
     /// default value when it has no mapping or a non-optional attribute's value is missing.
-    private func value(
-        of attribute: AttributeDescription, by mapping: PropertyMapping?, from snapshot: Snapshot,
-        object: MigrationSourceObject
-    ) throws -> AttributeValue {
+    private func value(of attribute: AttributeDescription, by mapping: PropertyMapping?, from record: SourceRecord)
+        throws -> AttributeValue
+    {
         var raw: AttributeValue
         if let key = mapping?.copiedSourceKey {
-            raw = snapshot.values[key] ?? .null
+            raw = record.values[key] ?? .null
         } else if let expression = mapping?.valueExpression {
-            switch try evaluate(expression, for: object, property: attribute.name) {
+            switch try evaluate(expression, for: record.object, property: attribute.name) {
             case .value(let value): raw = value
             case .object(let object): raw = object.objectIdentity
             case .collection(let elements):
                 throw invalidValue(
-                    attribute.name, of: snapshot.objectID,
+                    attribute.name, of: record.objectID,
                     "its value expression gives a collection of \(elements.count) elements, not a value.")
             }
         } else {
@@ -157,17 +186,18 @@ struct MigrationObjectConverter {
         }
         if case .objectID(let id) = raw {
             raw =
-                try resolve(id, mapping: nil, heldBy: snapshot.objectID, in: attribute.name).map { .objectID($0.newID) }
-                ?? .null
+                try resolve(id, mapping: nil, heldBy: record.objectID, in: attribute.name).first.map {
+                    .objectID($0.newID)
+                } ?? .null
         }
         guard let converted = raw.converted(to: attribute.type) else {
             throw invalidValue(
-                attribute.name, of: snapshot.objectID, "\(raw) cannot be converted to \(attribute.type.modelFileName).")
+                attribute.name, of: record.objectID, "\(raw) cannot be converted to \(attribute.type.modelFileName).")
         }
         if converted.isNull && !attribute.isOptional {
             guard !attribute.defaultValue.isNull else {
                 throw invalidValue(
-                    attribute.name, of: snapshot.objectID,
+                    attribute.name, of: record.objectID,
                     "the attribute is not optional, has no default value, "
                         + "and the source gives no value.")
             }
@@ -178,10 +208,9 @@ struct MigrationObjectConverter {
 
     /// The destination objects a relationship mapping gives for one source object, with their
     /// places in the copying order.
-    private func destinationObjects(
-        by mapping: PropertyMapping, from snapshot: Snapshot, members: [String: [ObjectID]],
-        object: MigrationSourceObject
-    ) throws -> [(ObjectID, Int)] {
+    private func destinationObjects(by mapping: PropertyMapping, from record: SourceRecord) throws -> [(ObjectID, Int)]
+    {
+        let (members, object) = (record.members, record.object)
         let sources: [ObjectID]
         let mappingName: String?
         switch mapping.relationshipSource {
@@ -192,7 +221,7 @@ struct MigrationObjectConverter {
             } else if plan.sourceEntity.relationshipsByName[key]?.isToMany == false
                 || plan.sourceEntity.attributesByName[key] != nil
             {
-                if case .objectID(let id)? = snapshot.values[key] { sources = [id] } else { sources = [] }
+                if case .objectID(let id)? = record.values[key] { sources = [id] } else { sources = [] }
             } else {
                 sources = try objectIDs(in: try evaluate(.source(key), for: object, property: mapping.name), mapping)
             }
@@ -200,8 +229,10 @@ struct MigrationObjectConverter {
             mappingName = name
             sources = try objectIDs(in: try evaluate(expression, for: object, property: mapping.name), mapping)
         }
-        return try sources.compactMap {
-            try resolve($0, mapping: mappingName, heldBy: snapshot.objectID, in: mapping.name)
+        return try sources.flatMap {
+            try resolve($0, mapping: mappingName, heldBy: record.objectID, in: mapping.name).map {
+                ($0.newID, $0.place)
+            }
         }
     }
 
@@ -240,18 +271,20 @@ struct MigrationObjectConverter {
         }
     }
 
-    /// The object made from the source object `id` (by the entity mapping `mapping`, or the
-    /// first of its entity) and its place in the copying order; `id` itself when it belongs
-    /// to another store; `nil` when no mapping made it and none was meant to.
+    /// The objects made from the source object `id` (by the entity mapping `mapping`, or the
+    /// first of its entity) with their places in the copying order; `id` itself when it
+    /// belongs to another store; none when no mapping made one and none was meant to.
     ///
     /// - Throws: ``StoreError/Code/unknownObject`` when every object of its entity was
     ///   migrated but it was not: the source refers to an object it does not hold.
-    private func resolve(_ id: ObjectID, mapping: String?, heldBy owner: ObjectID, in property: String) throws
-        -> (newID: ObjectID, place: Int)?
+    func resolve(_ id: ObjectID, mapping: String?, heldBy owner: ObjectID, in property: String) throws
+        -> [(newID: ObjectID, place: Int)]
     {
-        guard id.storeIdentifier == associations.sourceStore else { return (id, -1) }
-        if let found = associations.lookUp(id, mapping: mapping) { return found }
-        guard mapping == nil, associations.takesEveryObject(ofEntity: id.entityName) else { return nil }
+        guard id.storeIdentifier == associations.sourceStore else { return [(id, -1)] }
+        let found = associations.lookUp(id, mapping: mapping)
+        guard found.isEmpty, mapping == nil, associations.takesEveryObject(ofEntity: id.entityName) else {
+            return found
+        }
         throw StoreError(
             code: .unknownObject,
             message: "'\(property)' of \(owner) refers to \(id), which \(sourceName) does not hold.")

@@ -50,21 +50,28 @@ public struct MigrationPlan: Sendable {
     public var versions: [Version]
     /// Mapping models between versions.
     public var mappingModels: [MappingModel]
+    /// The migration policies the mapping models name, by name (see ``MigrationPolicy``).
+    public var policies: [String: any MigrationPolicy]
 
     /// Creates a plan from named versions, oldest first.
-    public init(versions: [Version], mappingModels: [MappingModel] = []) {
+    public init(
+        versions: [Version], mappingModels: [MappingModel] = [], policies: [String: any MigrationPolicy] = [:]
+    ) {
         self.versions = versions
         self.mappingModels = mappingModels
+        self.policies = policies
     }
 
     /// Creates a plan from models, oldest first, each named by its first
     /// ``ManagedObjectModel/versionIdentifiers`` entry, or by its place ("1", "2", …).
-    public init(models: [ManagedObjectModel], mappingModels: [MappingModel] = []) {
+    public init(
+        models: [ManagedObjectModel], mappingModels: [MappingModel] = [], policies: [String: any MigrationPolicy] = [:]
+    ) {
         self.init(
             versions: models.enumerated().map { index, model in
                 Version(name: model.versionIdentifiers.first ?? "\(index + 1)", model: model)
             },
-            mappingModels: mappingModels)
+            mappingModels: mappingModels, policies: policies)
     }
 
     /// The newest version a store described by `metadata` can be opened with, without
@@ -99,7 +106,8 @@ public struct MigrationPlan: Sendable {
             versions.append(Version(name: target.versionIdentifiers.first ?? "current", model: target))
             last = versions.count - 1
         }
-        let plan = MigrationPlan(versions: Array(versions[...(last ?? 0)]), mappingModels: mappingModels)
+        let plan = MigrationPlan(
+            versions: Array(versions[...(last ?? 0)]), mappingModels: mappingModels, policies: policies)
         guard let start = plan.versionIndex(matching: metadata, configuration: configuration) else {
             throw noMatchingVersion(metadata, versions: plan.versions)
         }

@@ -4,6 +4,9 @@ struct MigrationPlannedMapping {
     let mapping: EntityMapping
     let sourceEntity: EntitySchema
     let destinationEntity: EntitySchema
+    /// The policy that runs the mapping; `nil` for one that makes one object per source
+    /// object from its property mappings, a batch at a time.
+    let policy: (any MigrationPolicy)?
     /// Whether the source and destination entities are the same, so that values pass
     /// through as they are (only references are renumbered).
     let passesValuesThrough: Bool
@@ -11,6 +14,9 @@ struct MigrationPlannedMapping {
     let attributes: [(attribute: AttributeDescription, mapping: PropertyMapping?)]
     /// Every stored relationship of the destination entity with its mapping, if it has one.
     let relationships: [(relationship: RelationshipDescription, mapping: PropertyMapping?)]
+    /// The entities whose objects each destination relationship may hold: its destination
+    /// entity and those below it.
+    let acceptedEntityNames: [String: Set<String>]
     /// The source's to-many relationships whose members are read a batch at a time.
     let prefetchedToManyRelationships: [String]
 
@@ -19,10 +25,12 @@ struct MigrationPlannedMapping {
     /// - Throws: ``MigrationError/Code/invalidMapping`` when a property mapping names a
     ///   property the destination entity does not have, or gives an attribute to a
     ///   relationship (or the other way round).
-    init(_ mapping: EntityMapping, from sourceEntity: EntitySchema, to destinationEntity: EntitySchema)
-        throws(MigrationError)
-    {
+    init(
+        _ mapping: EntityMapping, from sourceEntity: EntitySchema, to destinationEntity: EntitySchema,
+        in destinationSchema: ModelSchema, policy: (any MigrationPolicy)?
+    ) throws(MigrationError) {
         self.mapping = mapping
+        self.policy = policy
         self.sourceEntity = sourceEntity
         self.destinationEntity = destinationEntity
         passesValuesThrough =
@@ -44,6 +52,12 @@ struct MigrationPlannedMapping {
         relationships = destinationEntity.relationships.filter { !$0.isTransient }.map {
             ($0, relationshipMappings[$0.name])
         }
+        var accepted: [String: Set<String>] = [:]
+        for (relationship, _) in relationships {
+            let target = destinationSchema.entitiesByName[relationship.destinationEntityName]
+            accepted[relationship.name] = Set([relationship.destinationEntityName] + (target?.descendantNames ?? []))
+        }
+        acceptedEntityNames = accepted
         let toMany = Set(sourceEntity.relationships.filter { $0.isToMany && !$0.isTransient }.map(\.name))
         if passesValuesThrough {
             prefetchedToManyRelationships = toMany.sorted()

@@ -3,7 +3,7 @@
 /// reaches them.
 final class MigrationSourceObject: KeyValueResolving {
     let objectID: ObjectID
-    private let reader: MigrationSourceReader
+    let reader: MigrationSourceReader
     private var loaded: (values: PropertyValues, members: [String: [ObjectID]])?
 
     /// An object whose values are already read.
