@@ -70,4 +70,20 @@ enum ContainerExamples {
         }
         // end snippet
     }
+
+    /// Opens a container with version 4 of the model in `folder`, migrating a store written
+    /// with version 1 or 2 as it opens.
+    static func openMigrating(in folder: URL) async throws -> PersistentContainer {
+        let (version1, version2, version4) = (
+            try LibraryModel.version(1), try LibraryModel.version(2), try LibraryModel.version(4)
+        )
+        // snippet: model-versions
+        let container = try PersistentContainer(name: "Library", model: version4, directory: folder)
+        // A store of any version listed is stepped to the newest, 1 → 2 → 4 (3 was never shipped):
+        // by a mapping model where one is given, by an inferred mapping otherwise.
+        container.coordinator.migrationPlan = MigrationPlan(models: [version1, version2, version4])
+        try await container.loadPersistentStores()
+        // end snippet
+        return container
+    }
 }

@@ -20,6 +20,22 @@ import Testing
         #expect(titles == [.string("Notes")])
     }
 
+    @Test @MainActor func aStoreOfAnOlderModelVersionIsMigratedAsItOpens() async throws {
+        let directory = try TemporaryDirectory()
+        let old = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
+        _ = try await ContainerExamples.insertAndFetch(in: old)
+        for store in old.coordinator.stores { try old.coordinator.remove(store) }
+        let container = try await ContainerExamples.openMigrating(in: directory.url)
+        let names = try await container.performBackgroundTask { context in
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).map {
+                try $0.value(forKey: "fullName")
+            }
+        }
+        #expect(names == [.string("Ada Lovelace")])
+        let metadata = try #require(try StoreType.sqlite.metadata(ofFileAt: directory.file("Library.sqlite")))
+        #expect(metadata.versionIdentifiers == ["4"])
+    }
+
     @Test func stripedStoresHoldTheirConfigurationsAndMoveToABinaryStore() async throws {
         let directory = try TemporaryDirectory()
         let container = try await ContainerExamples.stripe(model: LibraryModel.make(), in: directory.url)

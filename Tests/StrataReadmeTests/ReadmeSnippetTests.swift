@@ -7,7 +7,8 @@ import Testing
         let shown = try ReadmeSnippets.shown()
         #expect(
             Set(compiled.keys) == [
-                "model", "container", "insert-fetch", "striping", "migration", "custom-store", "conformance",
+                "model", "container", "insert-fetch", "striping", "migration", "model-versions", "custom-store",
+                "conformance",
             ])
         #expect(Set(shown.keys) == Set(compiled.keys))
         for (name, text) in compiled.sorted(by: { $0.key < $1.key }) {
