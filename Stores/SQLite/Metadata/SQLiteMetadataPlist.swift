@@ -78,7 +78,7 @@ enum SQLiteMetadataPlist {
         func corrupt(_ reason: String) -> StoreError {
             StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
         }
-        if case .dictionary(let plist)? = BinaryPropertyList.value(of: data),
+        if case .dictionary(let plist)? = try? BinaryPropertyList.parse(data, file: file),
             let metadata = try knownKeys(plist, uuid: uuid, corrupt)
         {
             return metadata
@@ -113,16 +113,17 @@ enum SQLiteMetadataPlist {
             modelJSON: plist[Key.modelJSON] as? Data, userInfo: userInfo)
     }
 
-    /// The metadata in the property list `plist`, read by ``BinaryPropertyList`` without
-    /// bridging each value through `NSDictionary` (which copied every data value byte by byte);
+    /// The metadata in the property list `plist`, read by the core's binary property-list
+    /// reader without bridging each value through `NSDictionary` (which copied every data value
+    /// byte by byte);
     /// `nil` when a key is not of the type Strata writes, or a plain key has no typed value to
     /// stand for it: then the caller reads the list the general way.
     private static func knownKeys(
-        _ plist: [String: BinaryPropertyList.Value], uuid: String, _ corrupt: (String) -> StoreError
+        _ plist: [String: PropertyListValue], uuid: String, _ corrupt: (String) -> StoreError
     ) throws -> StoreMetadata? {
         /// A key Strata writes, present with another type.
         struct OtherType: Error {}
-        func field<T>(_ key: String, _ read: (BinaryPropertyList.Value) -> T?) throws(OtherType) -> T? {
+        func field<T>(_ key: String, _ read: (PropertyListValue) -> T?) throws(OtherType) -> T? {
             guard let value = plist[key] else { return nil }
             guard let typed = read(value) else { throw OtherType() }
             return typed
@@ -186,5 +187,21 @@ enum SQLiteMetadataPlist {
             return .double(number.doubleValue)
         default: return nil
         }
+    }
+}
+
+extension PropertyListValue {
+    /// The texts of an array holding only strings.
+    fileprivate var strings: [String]? {
+        guard let items = array else { return nil }
+        let texts = items.compactMap(\.string)
+        return texts.count == items.count ? texts : nil
+    }
+
+    /// The bytes of each value of a dictionary holding only data values.
+    fileprivate var dataByName: [String: Data]? {
+        guard let values = dictionary else { return nil }
+        let bytes = values.compactMapValues(\.data)
+        return bytes.count == values.count ? bytes : nil
     }
 }

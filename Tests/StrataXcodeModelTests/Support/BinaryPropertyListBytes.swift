@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 @testable import StrataXcodeModel
 

@@ -5,7 +5,7 @@ import Foundation
 /// Unlike Foundation's property list reader, it keeps the keyed archiver's object references
 /// (``uid(_:)``), the null marker (``null``) and sets (``set(_:)``) apart from the other values,
 /// so ``KeyedArchive`` can follow them on every platform.
-enum PropertyListValue: Sendable, Hashable {
+package enum PropertyListValue: Sendable, Hashable {
     /// The null marker (`0x00`), which Apple's writers never produce but the format allows.
     case null
     /// `true` or `false`.
@@ -32,19 +32,19 @@ enum PropertyListValue: Sendable, Hashable {
     case dictionary([String: PropertyListValue])
 
     /// The string, for ``string(_:)``; nil for every other kind of value.
-    var string: String? {
+    package var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The integer, for ``integer(_:)``; nil for every other kind of value.
-    var integer: Int64? {
+    package var integer: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The number, for ``real(_:)`` and ``integer(_:)``; nil for every other kind of value.
-    var real: Double? {
+    package var real: Double? {
         switch self {
         case .real(let value): value
         case .integer(let value): Double(value)
@@ -53,37 +53,37 @@ enum PropertyListValue: Sendable, Hashable {
     }
 
     /// The flag, for ``boolean(_:)``; nil for every other kind of value.
-    var boolean: Bool? {
+    package var boolean: Bool? {
         if case .boolean(let value) = self { return value }
         return nil
     }
 
     /// The bytes, for ``data(_:)``; nil for every other kind of value.
-    var data: Data? {
+    package var data: Data? {
         if case .data(let value) = self { return value }
         return nil
     }
 
     /// The object index, for ``uid(_:)``; nil for every other kind of value.
-    var uid: Int? {
+    package var uid: Int? {
         if case .uid(let value) = self { return value }
         return nil
     }
 
     /// The elements, for ``array(_:)``; nil for every other kind of value, sets included.
-    var array: [PropertyListValue]? {
+    package var array: [PropertyListValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The entries, for ``dictionary(_:)``; nil for every other kind of value.
-    var dictionary: [String: PropertyListValue]? {
+    package var dictionary: [String: PropertyListValue]? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
 
     /// A short name of the kind of value, for error messages: "a string", "an array", ….
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .boolean: "a boolean"

@@ -1,9 +1,10 @@
 import Foundation
+import Strata
 import Testing
 
-@testable import StrataSQLite
-
-@Suite struct BinaryPropertyListTests {
+/// The core's binary property-list reader against what Foundation writes, and against every
+/// truncation and flipped byte of it.
+@Suite struct BinaryPropertyListFoundationTests {
     /// A list of every kind the reader reads, written by Foundation.
     static var sample: [String: Any] {
         [
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func readsWhatFoundationWrites() throws {
-        let value = try #require(BinaryPropertyList.value(of: try Self.encoded()))
+        let value = try BinaryPropertyList.parse(try Self.encoded(), file: "sample")
         guard case .dictionary(let plist) = value else {
             Issue.record("The top value is \(value), not a dictionary.")
             return
@@ -39,19 +40,22 @@ import Testing
         #expect(plist.count == Self.sample.count)
     }
 
-    @Test func anythingElseIsNilNeverATrap() throws {
+    @Test func anythingElseIsATypedErrorNeverATrap() throws {
         let bytes = try Self.encoded()
         for length in 0..<bytes.count {
-            _ = BinaryPropertyList.value(of: bytes.prefix(length))
+            #expect(throws: ModelError.self) { try BinaryPropertyList.parse(bytes.prefix(length), file: "cut") }
         }
         var flipped = bytes
         for index in flipped.indices {
             flipped[index] ^= 0xFF
-            _ = BinaryPropertyList.value(of: flipped)
+            _ = try? BinaryPropertyList.parse(flipped, file: "flipped")
             flipped[index] ^= 0xFF
         }
-        #expect(BinaryPropertyList.value(of: Data("not a plist".utf8)) == nil)
+        let error = #expect(throws: ModelError.self) {
+            try BinaryPropertyList.parse(Data("not a plist".utf8), file: "words.plist")
+        }
+        #expect(error?.message.contains("words.plist") == true)
         let xml = try PropertyListSerialization.data(fromPropertyList: Self.sample, format: .xml, options: 0)
-        #expect(BinaryPropertyList.value(of: xml) == nil)
+        #expect(throws: ModelError.self) { try BinaryPropertyList.parse(xml, file: "xml") }
     }
 }

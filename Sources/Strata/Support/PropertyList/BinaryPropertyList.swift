@@ -1,12 +1,12 @@
 import Foundation
-import Strata
 
 /// Reads Apple binary property lists (`bplist00`), the format of compiled models (`.mom`),
-/// compiled mapping models (`.cdm`) and the archived expressions in Xcode mapping models.
+/// compiled mapping models (`.cdm`), the archived expressions in Xcode mapping models and the
+/// metadata of SQLite stores.
 ///
-/// Foundation's `PropertyListSerialization` is not used: on Linux it turns the keyed
-/// archiver's object references into dictionaries, which ``KeyedArchive`` could not tell from
-/// archived objects.
+/// Foundation's `PropertyListSerialization` is not used: on Linux it hides the keyed
+/// archiver's object references, which an archive reader must follow, and it bridges every
+/// value through `NSDictionary`, copying data values byte by byte.
 ///
 /// The layout, as CoreFoundation's `CFBinaryPList.c` writes it: the 8-byte header `bplist00`;
 /// the objects; the offset table, giving the byte offset of each object in order; and a 32-byte
@@ -21,11 +21,11 @@ import Strata
 /// Every offset, count and reference is checked against the file, so a damaged or hostile
 /// file makes ``parse(_:file:)`` throw rather than crash. Each object is read once, however
 /// many containers refer to it.
-enum BinaryPropertyList {
+package enum BinaryPropertyList {
     /// How many arrays, sets and dictionaries may be nested inside one another. The files
     /// Strata reads nest four deep at most; the limit keeps a hostile file from exhausting the
     /// stack.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// The value of the binary property list `data`, the contents of the file `file`.
     ///
@@ -35,7 +35,7 @@ enum BinaryPropertyList {
     ///   a reference to an object that does not exist, an unknown object type, a dictionary key
     ///   that is not a string, an integer that does not fit in 64 bits, a container that
     ///   contains itself, or containers nested more than ``maximumDepth`` deep.
-    static func parse(_ data: Data, file: String) throws(ModelError) -> PropertyListValue {
+    package static func parse(_ data: Data, file: String) throws(ModelError) -> PropertyListValue {
         var reader = try BinaryPropertyListReader(bytes: [UInt8](data), file: file)
         let top = reader.topObject
         return try reader.object(top, depth: 0)
