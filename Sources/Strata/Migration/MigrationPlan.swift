@@ -190,7 +190,8 @@ public struct MigrationPlan: Sendable {
                 let next = index == steps.count - 1 ? temporary : MigrationManager.temporaryURL(beside: url)
                 if next != temporary { intermediates.append(next) }
                 try MigrationManager(
-                    sourceModel: step.source.model, destinationModel: step.destination.model, logger: logger
+                    sourceModel: step.source.model, destinationModel: step.destination.model, policies: policies,
+                    logger: logger
                 )
                 .migrate(
                     from: current, type: type, configuration: configuration, into: next, type: type,

@@ -88,6 +88,13 @@ public final class MigrationPolicyContext {
         associations.lookUp(source.objectID, mapping: name ?? mapping.name).map(\.newID)
     }
 
+    /// Every object of the entity `entityName` (sub-entities excepted) that a migration policy
+    /// made so far, in the order they were made: to reuse one, such as a shared object made
+    /// from a value many source objects hold.
+    public func destinationInstances(ofEntity entityName: String) -> [MigrationDestinationInstance] {
+        registry.instances.filter { $0.entity.name == entityName }
+    }
+
     /// The object with the ID `id`, when a migration policy made it.
     public func destinationInstance(_ id: ObjectID) -> MigrationDestinationInstance? { registry.instance(id) }
 
