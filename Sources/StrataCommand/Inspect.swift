@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataXcodeModel
 
 /// `strata inspect STORE`: what a store file is, without the application's model.
 struct Inspect: ParsableCommand {
@@ -34,7 +35,17 @@ struct Inspect: ParsableCommand {
             if !metadata.userInfo.isEmpty {
                 lines.append("Metadata keys: " + metadata.userInfo.keys.sorted().joined(separator: ", "))
             }
-            let model = try modelOptions.load() ?? file.recordedModel
+            var model = try modelOptions.load() ?? file.recordedModel
+            if let bundle = try modelOptions.versionedModel() {
+                let version = try bundle.migrationPlan().version(
+                    matching: metadata, configuration: model.flatMap { file.configuration(in: $0) })
+                lines.append(
+                    "Model version: "
+                        + (version.map { "'\($0.name)' of \(bundle.url.lastPathComponent)" }
+                            ?? "none of \(bundle.url.lastPathComponent)'s versions (\(bundle.versionNames.joined(separator: ", ")))")
+                )
+                if let version { model = version.model }
+            }
             if let model {
                 let store = try file.open(model: model)
                 let contents = StoreContents(store: store, schema: model.schema)

@@ -16,6 +16,13 @@ struct ModelOptions: ParsableArguments {
             "The version of an .xcdatamodeld bundle to use instead of its current one.", valueName: "name"))
     var modelVersion: String?
 
+    /// The versioned model `--model` names, when it is an `.xcdatamodeld` bundle and no
+    /// `--model-version` picks one of its versions.
+    func versionedModel() throws -> XcodeVersionedModel? {
+        guard let model, modelVersion == nil, model.hasSuffix(".xcdatamodeld") else { return nil }
+        return try XcodeVersionedModel(contentsOf: URL(fileURLWithPath: model))
+    }
+
     /// The model named by `--model`, or `nil` when there is none.
     func load() throws -> ManagedObjectModel? {
         guard let model else {

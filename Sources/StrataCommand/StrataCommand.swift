@@ -9,9 +9,11 @@ import StrataStores
 struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "Inspect, dump, convert and validate Strata store files, and run the conformance suite.",
+        abstract: "Inspect, dump, convert, migrate and validate Strata store files, and run the conformance suite.",
         version: StrataVersion.current,
-        subcommands: [Demo.self, Inspect.self, Dump.self, Convert.self, Validate.self, Conformance.self])
+        subcommands: [
+            Demo.self, Inspect.self, Dump.self, Convert.self, Migrate.self, Validate.self, Conformance.self,
+        ])
 
     /// The environment variable that makes the executable the conformance worker of the store
     /// type it names: `strata conformance` sets it for the child processes the suite starts.
