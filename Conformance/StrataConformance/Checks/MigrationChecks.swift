@@ -2,9 +2,12 @@ import Foundation
 import Strata
 
 /// O: moving a store's objects to the in-memory store and back through the coordinator's
-/// migration keeps every value, relationship and user key, and leaves the source untouched.
+/// migration keeps every value, relationship and user key, and leaves the source untouched;
+/// model-version migrations are in ``ModelVersionChecks``.
 enum MigrationChecks {
-    static var all: [ConformanceCheck] { [roundTripThroughTheInMemoryStore, sourceFileUntouched] }
+    static var all: [ConformanceCheck] {
+        [roundTripThroughTheInMemoryStore, sourceFileUntouched] + ModelVersionChecks.all
+    }
 
     private static let category = ConformanceCategory.migration
 

@@ -107,12 +107,25 @@ public struct MigrationManager: Sendable {
 
     /// Runs `write` to make a new store at a temporary URL beside `url`, then puts it in the
     /// place of `url`; the temporary store is removed whatever happens.
+    ///
+    /// A type that cannot replace a store's file (it gives no `replace`) writes a new store
+    /// straight at `url` when there is none there yet, and destroys it when `write` fails; it
+    /// cannot migrate a store in place.
     static func replacing(_ url: URL, of type: StoreType, write: (URL) throws -> Void) throws {
         guard let replace = type.replace else {
-            throw StoreError(
-                code: .unsupported,
-                message: "The \(type.name) store type cannot replace a store's file, so a migration cannot write "
-                    + "'\(url.path)' safely.")
+            guard try type.readMetadata(url) == nil else {
+                throw StoreError(
+                    code: .unsupported,
+                    message: "The \(type.name) store type cannot replace a store's file, so a migration cannot "
+                        + "rewrite '\(url.path)' in place; migrate it to another URL.")
+            }
+            do {
+                try write(url)
+            } catch {
+                try? type.destroy(url)
+                throw error
+            }
+            return
         }
         let temporary = temporaryURL(beside: url)
         defer { try? type.destroy(temporary) }
