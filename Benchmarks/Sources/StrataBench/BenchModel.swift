@@ -23,6 +23,26 @@ enum BenchModel {
         return model
     }
 
+    /// The next version of the model, a lightweight step from it: `name` renamed `title`
+    /// (through its renaming identifier) and an Integer 32 `rank` added with default 0.
+    static func makeNextVersion() throws -> ManagedObjectModel {
+        let model = ManagedObjectModel {
+            EntityDescription("Item") {
+                AttributeDescription("number", .integer64, optional: false).indexed()
+                AttributeDescription("title", .string).renamed(from: "name")
+                AttributeDescription("score", .double)
+                AttributeDescription("stamp", .date)
+                AttributeDescription("flag", .boolean)
+                AttributeDescription("blob", .binary)
+                AttributeDescription("rank", .integer32, optional: false, default: 0)
+                RelationshipDescription.toMany("children", destination: "Item", inverse: "parent")
+                RelationshipDescription.toOne("parent", destination: "Item", inverse: "children")
+            }
+        }
+        try model.freeze()
+        return model
+    }
+
     /// Sets the attributes of `object` from `record`.
     static func fill(_ object: ManagedObject, from record: ItemRecord) throws {
         try object.setValue(.integer64(record.number), forKey: "number")

@@ -48,6 +48,10 @@ final class RawLMDB: BenchSubject {
             return try clock {
                 consume(try environment(full).transaction(readOnly: true) { try $0.count(try $0.database("items")) })
             }
+        case .migrate:
+            let source = try environment(try scratch.copy(full, as: "migrated"))
+            let folder = try scratch.fresh("migrated-copy")
+            return try clock { try insertAll(try readItems(from: source), into: try environment(folder)) }
         case .convert, .memory: return nil
         }
     }

@@ -141,6 +141,15 @@ final class RawSQLite: BenchSubject {
                 _ = try statement.step()
                 consume(statement.int64(0))
             }
+        case .migrate:
+            let connection = try RawSQLiteConnection(path: path(try scratch.copy(full, as: "migrated")))
+            return try clock {
+                try connection.execute(
+                    """
+                    BEGIN; ALTER TABLE item RENAME COLUMN name TO title; ALTER TABLE item ADD COLUMN rank INTEGER;
+                    UPDATE item SET rank = 0; COMMIT;
+                    """)
+            }
         case .convert, .memory: return nil
         }
     }

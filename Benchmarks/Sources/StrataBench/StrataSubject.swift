@@ -77,6 +77,7 @@ final class StrataSubject: BenchSubject {
                     })
             }
         case .convert: return try convert()
+        case .migrate: return try migrate()
         case .memory: return nil
         }
     }
@@ -175,5 +176,16 @@ final class StrataSubject: BenchSubject {
         let destination = try scratch.fresh("converted").appendingPathComponent(target.fileName)
         guard let source = coordinator.stores.first else { return nil }
         return try clock { try coordinator.migratePersistentStore(source, to: destination, type: target.type.name) }
+    }
+
+    /// Migrates a copy of the full store in place to ``BenchModel/makeNextVersion()`` by its
+    /// inferred mapping (worked out before the clock starts); SQLite and LMDB only.
+    private func migrate() throws -> Duration? {
+        guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
+        let url = file(in: try scratch.copy(full, as: "migrated"))
+        let next = try BenchModel.makeNextVersion()
+        let mapping = try MappingModel.inferred(from: model, to: next)
+        let manager = MigrationManager(sourceModel: model, destinationModel: next)
+        return try clock { try manager.migrateStore(at: url, type: setup.type, mapping: mapping) }
     }
 }

@@ -9,13 +9,16 @@ enum Workload: String, CaseIterable, Sendable {
     case delete
     case openCount = "open-count"
     case convert
+    /// A lightweight migration to the next model version (an attribute added, one renamed):
+    /// SQLite and LMDB, against a raw `ALTER TABLE` + `UPDATE` and a raw rewrite.
+    case migrate
     case memory
 
     /// How many objects one run of the workload handles in `report`, for its time per object;
     /// `nil` for `open-count`, whose cost is the opening, not the objects.
     func objectCount(in report: BenchReport) -> Int? {
         switch self {
-        case .insert, .fetchAll, .convert, .memory: report.n
+        case .insert, .fetchAll, .convert, .migrate, .memory: report.n
         case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)

@@ -97,26 +97,39 @@ final class MigrationAssociations {
         }
     }
 
-    /// The objects made from the source object `id`, with their places in the copying order:
-    /// by the entity mapping named `mappingName`, or, when it is `nil`, by the first mapping of
-    /// the object's entity. Empty when none was made.
-    func lookUp(_ id: ObjectID, mapping mappingName: String? = nil) -> [(newID: ObjectID, place: Int)] {
-        if let mappingName, let associated = policyAssociations[mappingName] { return associated[id] ?? [] }
-        let index = mappingName.map { tableIndexByMapping[$0] } ?? tableIndexBySourceEntity[id.entityName]
-        guard let index else {
-            guard mappingName == nil, let policyMapping = policyMappingBySourceEntity[id.entityName] else { return [] }
-            return policyAssociations[policyMapping]?[id] ?? []
+    /// The object made from the source object `id`, with its place in the copying order: by
+    /// the entity mapping named `mappingName`, or, when it is `nil`, by the first mapping of
+    /// the object's entity; the first one when a migration policy made several. `nil` when
+    /// none was made.
+    func lookUp(_ id: ObjectID, mapping mappingName: String? = nil) -> (newID: ObjectID, place: Int)? {
+        if let mappingName, let associated = policyAssociations[mappingName] { return associated[id]?.first }
+        guard let index = mappingName.map({ tableIndexByMapping[$0] }) ?? tableIndexBySourceEntity[id.entityName]
+        else {
+            guard mappingName == nil, let policyMapping = policyMappingBySourceEntity[id.entityName] else { return nil }
+            return policyAssociations[policyMapping]?[id]?.first
         }
         let table = tables[index]
-        guard table.sourceEntityName == id.entityName else { return [] }
+        guard table.sourceEntityName == id.entityName else { return nil }
         var low = 0
         var high = table.entries.count
         while low < high {
             let middle = (low + high) / 2
             if Self.precedes(table.entries[middle].source, id.reference) { low = middle + 1 } else { high = middle }
         }
-        guard low < table.entries.count, table.entries[low].source == id.reference else { return [] }
-        return [(newID(of: table, table.entries[low].new), table.firstOrdinal + low)]
+        guard low < table.entries.count, table.entries[low].source == id.reference else { return nil }
+        return (newID(of: table, table.entries[low].new), table.firstOrdinal + low)
+    }
+
+    /// Every object made from the source object `id`, as ``lookUp(_:mapping:)`` finds the
+    /// first: a migration policy may have made several.
+    func lookUpAll(_ id: ObjectID, mapping mappingName: String? = nil) -> [(newID: ObjectID, place: Int)] {
+        let policyMapping = mappingName ?? policyMappingBySourceEntity[id.entityName]
+        if let policyMapping, let associated = policyAssociations[policyMapping],
+            mappingName != nil || tableIndexBySourceEntity[id.entityName] == nil
+        {
+            return associated[id] ?? []
+        }
+        return lookUp(id, mapping: mappingName).map { [$0] } ?? []
     }
 
     /// The source ID of an entry of `table`.

@@ -63,7 +63,7 @@ struct MigrationEngine {
                 let ids = table.entries[start..<end].map { associations.sourceID(of: table, $0) }
                 let newIDs = table.entries[start..<end].map { associations.newID(of: table, $0.new) }
                 let objects = try converter.convert(ids, to: newIDs)
-                try writer.add(objects, through: table.firstOrdinal + end)
+                try writer.add(objects, through: table.firstOrdinal + end, validating: !plan.passesValuesThrough)
                 progress?(MigrationProgress(completedObjects: writer.added, totalObjects: associations.count))
             }
         }
@@ -77,7 +77,7 @@ struct MigrationEngine {
                     change: StoreChangeSet.ObjectChange(
                         objectID: $0.objectID, values: $0.values, toManyRelationships: $0.members, expectedVersion: 0),
                     lastMember: -1)
-            }, through: Int.max)
+            }, through: Int.max, validating: true)
         try writer.finish()
         progress?(MigrationProgress(completedObjects: associations.count, totalObjects: associations.count))
     }

@@ -89,11 +89,10 @@ struct MigrationObjectConverter {
         var lastMember = -1
         var newMembers: [String: [ObjectID]] = [:]
         for (relationship, sourceMembers) in record.members {
-            newMembers[relationship] = try sourceMembers.flatMap { member in
-                try resolve(member, mapping: nil, heldBy: owner, in: relationship).map { id, place in
-                    lastMember = max(lastMember, place)
-                    return id
-                }
+            newMembers[relationship] = try sourceMembers.compactMap { member in
+                guard let (id, place) = try resolveFirst(member, heldBy: owner, in: relationship) else { return nil }
+                lastMember = max(lastMember, place)
+                return id
             }
         }
         return Converted(
@@ -186,9 +185,7 @@ struct MigrationObjectConverter {
         }
         if case .objectID(let id) = raw {
             raw =
-                try resolve(id, mapping: nil, heldBy: record.objectID, in: attribute.name).first.map {
-                    .objectID($0.newID)
-                } ?? .null
+                try resolveFirst(id, heldBy: record.objectID, in: attribute.name).map { .objectID($0.newID) } ?? .null
         }
         guard let converted = raw.converted(to: attribute.type) else {
             throw invalidValue(
@@ -281,10 +278,24 @@ struct MigrationObjectConverter {
         -> [(newID: ObjectID, place: Int)]
     {
         guard id.storeIdentifier == associations.sourceStore else { return [(id, -1)] }
-        let found = associations.lookUp(id, mapping: mapping)
-        guard found.isEmpty, mapping == nil, associations.takesEveryObject(ofEntity: id.entityName) else {
-            return found
-        }
+        let found = associations.lookUpAll(id, mapping: mapping)
+        if found.isEmpty && mapping == nil { try checkNotDangling(id, heldBy: owner, in: property) }
+        return found
+    }
+
+    /// The first object ``resolve(_:mapping:heldBy:in:)`` finds by `id`'s own entity mapping,
+    /// without collecting the others: the path every reference of a copied object takes.
+    private func resolveFirst(_ id: ObjectID, heldBy owner: ObjectID, in property: String) throws -> (
+        newID: ObjectID, place: Int
+    )? {
+        guard id.storeIdentifier == associations.sourceStore else { return (id, -1) }
+        if let found = associations.lookUp(id) { return found }
+        try checkNotDangling(id, heldBy: owner, in: property)
+        return nil
+    }
+
+    private func checkNotDangling(_ id: ObjectID, heldBy owner: ObjectID, in property: String) throws {
+        guard associations.takesEveryObject(ofEntity: id.entityName) else { return }
         throw StoreError(
             code: .unknownObject,
             message: "'\(property)' of \(owner) refers to \(id), which \(sourceName) does not hold.")

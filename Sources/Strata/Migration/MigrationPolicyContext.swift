@@ -85,7 +85,7 @@ public final class MigrationPolicyContext {
     public func destinationObjectIDs(for source: MigrationSourceInstance, entityMappingNamed name: String? = nil)
         -> [ObjectID]
     {
-        associations.lookUp(source.objectID, mapping: name ?? mapping.name).map(\.newID)
+        associations.lookUpAll(source.objectID, mapping: name ?? mapping.name).map(\.newID)
     }
 
     /// Every object of the entity `entityName` (sub-entities excepted) that a migration policy

@@ -1,5 +1,6 @@
 /// The saving half of a migration: validates the converted objects against the destination
-/// model and saves them into the destination as inserts.
+/// model (those a mapping changed; a copied object is saved as its source store held it) and
+/// saves them into the destination as inserts.
 ///
 /// An object is saved only once its to-many members are: a store may keep a membership on the
 /// member's record (SQLite keeps an ordered to-many's positions there), which must exist when
@@ -26,8 +27,13 @@ struct MigrationWriter {
     }
 
     /// Adds converted objects, those of the copying order up to (not including) place `end`,
-    /// and saves those whose members are all added.
-    mutating func add(_ objects: [MigrationObjectConverter.Converted], through end: Int) throws {
+    /// validating them first when `validating`, and saves those whose members are all added.
+    mutating func add(_ objects: [MigrationObjectConverter.Converted], through end: Int, validating: Bool) throws {
+        if validating {
+            try StoreChangeSet(inserted: objects.map(\.change)).validate(
+                schema: schema, entityNames: entityNames, storeIdentifier: destination.identifier,
+                storeName: "The migration's destination")
+        }
         for object in objects {
             if object.lastMember < end { unsaved.append(object.change) } else { waiting.append(object) }
         }
@@ -45,11 +51,7 @@ struct MigrationWriter {
     }
 
     private mutating func save() throws {
-        let changes = StoreChangeSet(inserted: unsaved)
-        try changes.validate(
-            schema: schema, entityNames: entityNames, storeIdentifier: destination.identifier,
-            storeName: "The migration's destination")
-        try destination.save(changes)
+        try destination.save(StoreChangeSet(inserted: unsaved))
         unsaved.removeAll(keepingCapacity: true)
         hasSaved = true
     }
