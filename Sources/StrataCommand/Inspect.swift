@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataXcodeModel
 
 /// `strata inspect STORE`: what a store file is, without the application's model.
 struct Inspect: ParsableCommand {
@@ -37,13 +36,13 @@ struct Inspect: ParsableCommand {
             }
             var model = try modelOptions.load() ?? file.recordedModel
             if let bundle = try modelOptions.versionedModel() {
-                let version = try bundle.migrationPlan().version(
+                let name = bundle.url.lastPathComponent
+                let version = bundle.plan.version(
                     matching: metadata, configuration: model.flatMap { file.configuration(in: $0) })
+                let names = bundle.plan.versions.map(\.name).joined(separator: ", ")
                 lines.append(
                     "Model version: "
-                        + (version.map { "'\($0.name)' of \(bundle.url.lastPathComponent)" }
-                            ?? "none of \(bundle.url.lastPathComponent)'s versions (\(bundle.versionNames.joined(separator: ", ")))")
-                )
+                        + (version.map { "'\($0.name)' of \(name)" } ?? "none of \(name)'s versions (\(names))"))
                 if let version { model = version.model }
             }
             if let model {

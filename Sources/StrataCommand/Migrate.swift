@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataStores
-import StrataXcodeModel
 
 /// `strata migrate STORE --model BUNDLE`: steps a store through a versioned model's versions.
 struct Migrate: ParsableCommand {
@@ -19,7 +18,9 @@ struct Migrate: ParsableCommand {
     @Argument(help: "The store to migrate, in place.")
     var store: String
 
-    @Option(help: ArgumentHelp("The store's versioned model: an .xcdatamodeld bundle.", valueName: "bundle"))
+    @Option(
+        help: ArgumentHelp(
+            "The store's versioned model: an .xcdatamodeld or compiled .momd bundle.", valueName: "bundle"))
     var model: String
 
     @Option(help: ArgumentHelp("The version to migrate to; by default the bundle's current one.", valueName: "name"))
@@ -36,20 +37,18 @@ struct Migrate: ParsableCommand {
     func run() throws {
         try reportingFailure {
             let file = try StoreFile(path: store)
-            let bundle = try XcodeVersionedModel(contentsOf: URL(fileURLWithPath: model))
-            let target = try toVersion.map { try bundle.model(named: $0) } ?? bundle.currentModel()
+            let bundle = try VersionedModelFile(path: model)
             let targetName = toVersion ?? bundle.currentVersionName
-            let mappingModels = try mappings.map { path in
-                let url = URL(fileURLWithPath: path)
-                return url.pathExtension == "cdm"
-                    ? try MappingModelFile.loadCompiled(contentsOf: url) : try bundle.mappingModel(contentsOf: url)
-            }
+            let target = try bundle.model(named: targetName)
+            let mappingModels = try mappings.map { try bundle.mappingModel(at: URL(fileURLWithPath: $0)) }
             guard let type = StoreType.builtInFileTypes.first(where: { $0.name == file.typeName }) else {
                 throw CommandFailure(
                     description: "'\(file.url.path)' is a \(file.typeName) store, which cannot be migrated here.")
             }
             let progress = ProgressDisplay()
-            let steps = try bundle.migrationPlan(mappingModels: mappingModels).migrateStore(
+            var plan = bundle.plan
+            plan.mappingModels = mappingModels
+            let steps = try plan.migrateStore(
                 at: file.url, type: type, configuration: file.configuration(in: target), to: target,
                 allowsInference: !noInference
             ) { progress.show($0) }

@@ -7,20 +7,22 @@ import StrataXcodeModel
 struct ModelOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The store's model: a model JSON file, an .xcdatamodeld bundle or an .xcdatamodel; "
-                + "by default the model the store records.", valueName: "model"))
+            "The store's model: a model JSON file, an .xcdatamodeld bundle, an .xcdatamodel, a compiled .momd "
+                + "or .mom; by default the model the store records.", valueName: "model"))
     var model: String?
 
     @Option(
         help: ArgumentHelp(
-            "The version of an .xcdatamodeld bundle to use instead of its current one.", valueName: "name"))
+            "The version of an .xcdatamodeld or .momd bundle to use instead of its current one.", valueName: "name"))
     var modelVersion: String?
 
-    /// The versioned model `--model` names, when it is an `.xcdatamodeld` bundle and no
-    /// `--model-version` picks one of its versions.
-    func versionedModel() throws -> XcodeVersionedModel? {
-        guard let model, modelVersion == nil, model.hasSuffix(".xcdatamodeld") else { return nil }
-        return try XcodeVersionedModel(contentsOf: URL(fileURLWithPath: model))
+    /// The versioned model `--model` names, when it is an `.xcdatamodeld` or `.momd` bundle
+    /// and no `--model-version` picks one of its versions.
+    func versionedModel() throws -> VersionedModelFile? {
+        guard let model, modelVersion == nil, model.hasSuffix(".xcdatamodeld") || model.hasSuffix(".momd") else {
+            return nil
+        }
+        return try VersionedModelFile(path: model)
     }
 
     /// The model named by `--model`, or `nil` when there is none.
@@ -37,6 +39,12 @@ struct ModelOptions: ParsableArguments {
         case "xcdatamodel":
             try checkNoVersion()
             return try XcodeModel.load(contentsOf: url)
+        case "momd":
+            let bundle = try CompiledVersionedModel(contentsOf: url)
+            return try modelVersion.map { try bundle.model(named: $0) } ?? bundle.currentModel()
+        case "mom":
+            try checkNoVersion()
+            return try CompiledModel.load(contentsOf: url)
         default:
             try checkNoVersion()
             guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -48,7 +56,7 @@ struct ModelOptions: ParsableArguments {
 
     private func checkNoVersion() throws {
         if modelVersion != nil {
-            throw CommandFailure(description: "--model-version applies only to an .xcdatamodeld bundle.")
+            throw CommandFailure(description: "--model-version applies only to an .xcdatamodeld or .momd bundle.")
         }
     }
 }

@@ -66,4 +66,27 @@ import Testing
         #expect(noInference.status == 1)
         #expect(noInference.error.contains("No mapping model takes a store"))
     }
+
+    @Test func aCompiledModelBundleServesInspectAndMigrate() throws {
+        let directory = try TemporaryDirectory()
+        let project = Self.fixtures.appendingPathComponent(
+            "alemar11-CoreDataPlus/Tests/Resources/SampleModel3/Fixtures")
+        let store = try Self.copy(project.appendingPathComponent("SampleModel3_V1.sqlite"), into: directory)
+        let bundle = project.appendingPathComponent("SampleModel3.momd").path
+
+        let before = try StrataProcess.run(["inspect", store.path, "--model", bundle])
+        #expect(before.output.contains("Model version: 'SampleModel3' of SampleModel3.momd"), "\(before.output)")
+        #expect(before.output.contains("User: 12"))
+
+        let outcome = try StrataProcess.run([
+            "migrate", store.path, "--model", bundle, "--to-version", "SampleModel3_v3",
+        ])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("SampleModel3_v2 → SampleModel3_v3 (inferred mapping)"))
+        let after = try StrataProcess.run([
+            "inspect", store.path, "--model", bundle, "--model-version", "SampleModel3_v3",
+        ])
+        #expect(after.output.contains("User: 12"), "\(after.output)")
+        #expect(after.output.contains("Pet: 0"))
+    }
 }
