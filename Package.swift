@@ -34,6 +34,11 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
         .systemLibrary(
+            name: "CStrataZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
             name: "CStrataXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
@@ -47,7 +52,7 @@ let package = Package(
         ),
         .target(
             name: "StrataXcodeModel",
-            dependencies: ["Strata", "CStrataXML2", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Strata", "CStrataXML2", "CStrataZlib", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "StrataSQLite",

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataStores
 import StrataXML
+import StrataXcodeModel
 
 /// A store file a command works on: its detected type and metadata, read without opening it.
 struct StoreFile {
@@ -23,9 +24,15 @@ struct StoreFile {
         self.metadata = metadata
     }
 
-    /// The model the store records, or `nil` for a store that does not record one (Core Data's).
+    /// The model the store records: Strata's JSON form, or the compiled model Core Data keeps
+    /// in an SQLite store's `Z_MODELCACHE`; `nil` for a store that records neither.
     var recordedModel: ManagedObjectModel? {
-        get throws { try metadata.modelJSON.map { try ManagedObjectModel(jsonData: $0) } }
+        get throws {
+            if let json = metadata.modelJSON { return try ManagedObjectModel(jsonData: json) }
+            guard typeName == StoreType.sqlite.name, let cache = try SQLiteModelCache.compressedModel(ofStoreAt: url)
+            else { return nil }
+            return try CompiledModel.load(modelCache: cache, file: url.path)
+        }
     }
 
     /// `model`, else the recorded model; fails when there is neither.

@@ -7,6 +7,10 @@ enum AppleFixtures {
         .deletingLastPathComponent().appendingPathComponent(
             "Fixtures/coredata/wibosco-CoreDataMigrationRevised-Example")
 
+    /// Apple's 2010 Recipes store, which keeps no model (no `Z_MODELCACHE`).
+    static let recipesStore = project.deletingLastPathComponent().appendingPathComponent(
+        "fruitsamples-iPhoneCoreDataRecipes/RecipeData/Recipes.sqlite")
+
     /// The model bundle whose first version the store was written with.
     static let modelBundle = project.appendingPathComponent(
         "CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")

@@ -15,14 +15,23 @@ import Testing
         #expect(outcome.output.contains("Version hashes layout: 3"))
     }
 
-    @Test func saysAnAppleStoreNeedsAModelForCounts() throws {
+    @Test func countsAnAppleStoreWithTheModelItKeeps() throws {
         let directory = try TemporaryDirectory()
         let copy = try AppleFixtures.copyStore(into: directory)
         let outcome = try StrataProcess.run(["inspect", copy.path])
         #expect(outcome.status == 0, "\(outcome.error)")
         #expect(outcome.output.contains("Type: SQLite"))
-        #expect(outcome.output.contains("does not record its model"))
         #expect(outcome.output.contains("Written by: Core Data"))
+        #expect(outcome.output.contains("  Post: 10"))
+    }
+
+    @Test func saysAnOldAppleStoreNeedsAModelForCounts() throws {
+        let directory = try TemporaryDirectory()
+        let copy = directory.file("Recipes.sqlite")
+        try FileManager.default.copyItem(at: AppleFixtures.recipesStore, to: copy)
+        let outcome = try StrataProcess.run(["inspect", copy.path])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(outcome.output.contains("does not record its model"))
     }
 
     @Test func countsAnAppleStoreWithAVersionOfAModelBundle() throws {

@@ -33,6 +33,19 @@ import Strata
 /// (loading fails with `ModelError/Code/unsupportedFormat`: dropping them would change the
 /// version hashes), and the optimized `.omo` files that sit next to `.mom` files.
 public enum CompiledModel {
+    /// Reads the model an SQLite store Core Data wrote keeps in its `Z_MODELCACHE` table: the
+    /// archive ``load(archive:file:logger:)`` reads, compressed as raw DEFLATE. `file` names it
+    /// in errors (the store's path, say).
+    ///
+    /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the data does not
+    ///   inflate; otherwise as ``load(archive:file:logger:)``.
+    public static func load(modelCache data: Data, file: String, logger: Logger = XcodeModel.defaultLogger)
+        throws(ModelError) -> ManagedObjectModel
+    {
+        let location = "\(file) (Z_MODELCACHE)"
+        return try load(archive: try RawDeflate.inflate(data, file: location), file: location, logger: logger)
+    }
+
     /// Reads the `.mom` file at `url`; the model is new and unfrozen.
     ///
     /// A `.momd` folder is read as ``CompiledVersionedModel`` reads it, and its current version
