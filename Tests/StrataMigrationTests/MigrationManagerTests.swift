@@ -185,3 +185,51 @@ import Testing
         #expect(try DirectorySnapshot(directory.url) == before)
     }
 }
+
+/// Bad input to a migration, for every file store type: a typed error naming what is wrong,
+/// and the store byte for byte as it was.
+@Suite struct MigrationBadInputTests {
+    enum Fault: String, CaseIterable, CustomTestStringConvertible {
+        case unknownKey, unevaluable, unregisteredPolicy, unknownVersion
+
+        var testDescription: String { rawValue }
+    }
+
+    static let cases = MigrationManagerTests.typeNames.flatMap { type in Fault.allCases.map { (type, $0) } }
+
+    @Test(arguments: cases)
+    func aBadMigrationIsNamedAndLeavesTheStore(_ typeName: String, _ fault: Fault) throws {
+        let type = try MigrationManagerTests.type(typeName)
+        let directory = try TemporaryDirectory()
+        let url = directory.file("library.store")
+        try LibraryVersions.writeVersion1(type, at: url)
+        let before = try DirectorySnapshot(directory.url)
+        let (version1, version2) = (LibraryVersions.model(1), LibraryVersions.model(2))
+        var mapping = try MappingModel.inferred(from: version1, to: version2)
+        let writer = try #require(mapping.entityMappings.firstIndex { $0.name == "AuthorToWriter" })
+        var source = version1
+        switch fault {
+        case .unknownKey:
+            mapping.entityMappings[writer].attributeMappings.append(
+                PropertyMapping(name: "nickname", valueExpression: .source("born")))
+        case .unevaluable:
+            mapping.entityMappings[writer].attributeMappings[0].valueExpression = .function("noSuchFunction", [])
+        case .unregisteredPolicy:
+            mapping.entityMappings[writer].migrationPolicyName = "App.Nobody"
+        case .unknownVersion:
+            source = LibraryVersions.model(3)
+        }
+        let error = #expect(throws: MigrationError.self) {
+            try MigrationManager(sourceModel: source, destinationModel: version2)
+                .migrateStore(at: url, type: type, mapping: mapping)
+        }
+        let expected: [Fault: (MigrationError.Code, String)] = [
+            .unknownKey: (.invalidMapping, "'nickname'"), .unevaluable: (.evaluationFailed, "noSuchFunction"),
+            .unregisteredPolicy: (.unknownPolicy, "App.Nobody"), .unknownVersion: (.noMatchingVersion, "'Author'"),
+        ]
+        let (code, named) = try #require(expected[fault])
+        #expect(error?.code == code)
+        #expect(error?.message.contains(named) == true, "\(error?.message ?? "")")
+        #expect(try DirectorySnapshot(directory.url) == before)
+    }
+}
