@@ -86,6 +86,9 @@ public struct MigrationPlan: Sendable {
     /// `target` is the plan's last version when it is not one of them.
     ///
     /// - Parameters:
+    ///   - metadata: The store's metadata.
+    ///   - configuration: The model configuration the store holds; `nil` for every entity.
+    ///   - target: The model the store is to reach.
     ///   - allowsInference: Whether a step without a mapping model may infer one.
     /// - Throws: ``MigrationError`` with code ``MigrationError/Code/noMatchingVersion`` naming
     ///   the store's versions when no version of the plan matches it (or only versions newer

@@ -2,11 +2,11 @@ import Foundation
 import Strata
 
 /// Turns an archived `NSExpression` (from a compiled mapping model, or the
-/// `valueExpressionData` of an Xcode mapping model) into a ``FetchExpression``.
+/// `valueExpressionData` of an Xcode mapping model) into a `FetchExpression`.
 ///
 /// | archived | expression |
 /// | --- | --- |
-/// | `NSConstantValueExpression` | `.constant`, the value as an ``AttributeValue`` |
+/// | `NSConstantValueExpression` | `.constant`, the value as an `AttributeValue` |
 /// | `NSSelfExpression` (type 1) | `.evaluatedObject` |
 /// | `NSVariableExpression` | `.variable(name)`, such as `$source` |
 /// | `NSKeyPathExpression` on `SELF`, or `NSKeyPathSpecifierExpression` | `.keyPath(path)` |

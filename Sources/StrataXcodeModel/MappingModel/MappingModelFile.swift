@@ -11,7 +11,7 @@ import Strata
 /// ```
 ///
 /// The mapping's value expressions are Core Data's archived `NSExpression`s, read as
-/// ``FetchExpression``s (see `ArchivedExpression` for which kinds); its entity migration
+/// `FetchExpression`s (see docs/MIGRATION.md for which kinds); its entity migration
 /// policies are names, found among the policies registered with the migration.
 public enum MappingModelFile {
     /// Reads the compiled mapping model (`.cdm`) at `url`.
