@@ -60,7 +60,7 @@ import Testing
         #expect(try AppleFixtures.objects(of: "Color", in: url, model: try bundle.currentModel()).count == 1001)
     }
 
-    @Test func theLoadedMappingMigratesAsTheHandWrittenOneDoes() throws {
+    @Test func theLoadedMappingIsTheHandWrittenOne() throws {
         let bundle = try MigrationPolicyTests.bundle()
         let loaded = try bundle.mappingModel(
             contentsOf: AppleFixtures.url(Self.mappings + "Migration2to3.xcmappingmodel"))

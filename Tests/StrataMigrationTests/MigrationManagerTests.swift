@@ -153,6 +153,46 @@ import Testing
             ])
     }
 
+    @Test func aMappingOfAnUnchangedEntityStillEvaluatesItsExpressions() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("library.sqlite")
+        try LibraryVersions.writeVersion1(.sqlite, at: url)
+        let (version1, sameAgain) = (LibraryVersions.model(1), LibraryVersions.model(1))
+        var mapping = try MappingModel.inferred(from: version1, to: sameAgain)
+        let author = try #require(mapping.entityMappings.firstIndex { $0.name == "AuthorToAuthor" })
+        #expect(mapping.entityMappings[author].kind == .copy)
+        let name = try #require(mapping.entityMappings[author].attributeMappings.firstIndex { $0.name == "name" })
+        mapping.entityMappings[author].attributeMappings[name].valueExpression = .function(
+            "uppercase", [.source("name")])
+
+        try MigrationManager(sourceModel: version1, destinationModel: sameAgain)
+            .migrateStore(at: url, type: .sqlite, mapping: mapping)
+
+        let names = try LibraryVersions.summary(of: url, type: .sqlite, model: sameAgain).filter {
+            $0.hasPrefix("Author")
+        }
+        #expect(names.count == 2)
+        #expect(names.allSatisfy { $0.contains("name=ANN") || $0.contains("name=BOB") }, "\(names)")
+    }
+
+    @Test func aSourceKeyTheSourceDoesNotStoreIsRefusedBeforeAnythingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("library.sqlite")
+        try LibraryVersions.writeVersion1(.sqlite, at: url)
+        let (version1, version2) = (LibraryVersions.model(1), LibraryVersions.model(2))
+        var mapping = try MappingModel.inferred(from: version1, to: version2)
+        let writer = try #require(mapping.entityMappings.firstIndex { $0.name == "AuthorToWriter" })
+        mapping.entityMappings[writer].attributeMappings[0].valueExpression = .source("nmae")
+        let before = try DirectorySnapshot(directory.url)
+        let error = #expect(throws: MigrationError.self) {
+            try MigrationManager(sourceModel: version1, destinationModel: version2)
+                .migrateStore(at: url, type: .sqlite, mapping: mapping)
+        }
+        #expect(error?.code == .invalidMapping)
+        #expect(error?.message.contains("$source.nmae") == true)
+        #expect(try DirectorySnapshot(directory.url) == before)
+    }
+
     @Test func progressIsReportedUpToEveryObject() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("library.sqlite")

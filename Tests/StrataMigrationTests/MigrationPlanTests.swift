@@ -49,8 +49,16 @@ import Testing
         try LibraryVersions.writeVersion1(.sqlite, at: url)
         let metadata = try #require(try StoreType.sqlite.metadata(ofFileAt: url))
 
+        let handWritten = try MappingModel(
+            entityMappings: jump.entityMappings.map { mapping in
+                var bare = mapping
+                bare.sourceEntityVersionHash = nil
+                bare.destinationEntityVersionHash = nil
+                return bare
+            }, sourceModel: version1, destinationModel: version3)
+        #expect(handWritten == jump)
         let plan = MigrationPlan(
-            models: [version1, LibraryVersions.model(2), version3], mappingModels: [jump])
+            models: [version1, LibraryVersions.model(2), version3], mappingModels: [handWritten])
         #expect(plan.version(matching: metadata)?.name == "1")
         let steps = try plan.steps(from: metadata, to: version3)
         #expect(steps.map { "\($0.source.name)→\($0.destination.name)" } == ["1→3"])
@@ -117,8 +125,11 @@ import Testing
         let before = try DirectorySnapshot(directory.url)
         let coordinator = try PersistentStoreCoordinator(model: LibraryVersions.model(2), storeTypes: [.sqlite])
 
-        let withoutPlan = #expect(throws: MigrationError.self) { try coordinator.addStore(.sqlite(at: url)) }
-        #expect(withoutPlan?.code == .noMatchingVersion)
+        let withoutPlan = #expect(throws: StoreError.self) { try coordinator.addStore(.sqlite(at: url)) }
+        #expect(withoutPlan?.code == .incompatibleModel)
+        coordinator.migrationPlan = Self.plan([3])
+        let unknownVersion = #expect(throws: MigrationError.self) { try coordinator.addStore(.sqlite(at: url)) }
+        #expect(unknownVersion?.code == .noMatchingVersion)
 
         coordinator.migrationPlan = Self.plan([1])
         var noMigration = PersistentStoreDescription.sqlite(at: url)

@@ -19,18 +19,17 @@ extension PersistentStoreCoordinator {
     /// try coordinator.addStore(.sqlite(at: url))
     /// ```
     public var migrationPlan: MigrationPlan? {
-        get { plan.withLock { $0 } }
-        set { plan.withLock { $0 = newValue } }
+        get { migrationPlanState.withLock { $0 } }
+        set { migrationPlanState.withLock { $0 = newValue } }
     }
 
     /// Migrates the store `description` describes in place when its description allows it
     /// and its metadata does not fit the model.
     func migrateIfNeeded(_ description: PersistentStoreDescription, of type: StoreType) throws {
-        guard description.shouldMigrateStoreAutomatically, let url = description.url, store(at: url) == nil,
-            let metadata = try type.readMetadata(url),
+        guard description.shouldMigrateStoreAutomatically, let plan = migrationPlan, let url = description.url,
+            store(at: url) == nil, let metadata = try type.readMetadata(url),
             !model.isConfiguration(description.configuration, compatibleWithStoreMetadata: metadata)
         else { return }
-        let plan = migrationPlan ?? MigrationPlan(versions: [])
         if description.isReadOnly {
             let steps = try plan.steps(
                 from: metadata, configuration: description.configuration, to: model,

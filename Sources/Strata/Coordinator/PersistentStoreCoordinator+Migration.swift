@@ -181,7 +181,7 @@ extension PersistentStoreCoordinator {
         }
         let held = Set(entityNames)
         let engine = MigrationEngine(
-            mapping: try MappingModel.inferred(from: model, to: model), source: source, sourceSchema: schema,
+            mapping: MappingModel.identity(of: schema), source: source, sourceSchema: schema,
             sourceEntityNames: held, destination: destination, destinationSchema: schema, destinationEntityNames: held,
             sourceName: Self.name(of: source), batchSize: Self.migrationBatchSize, progress: progress)
         try engine.run()

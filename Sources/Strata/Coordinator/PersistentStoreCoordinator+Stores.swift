@@ -41,9 +41,19 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func addStore(_ description: PersistentStoreDescription) throws -> any IncrementalStore {
         let type = try resolvedType(of: description)
-        try migrateIfNeeded(description, of: type)
-        return try addStore(
-            of: type, configuration: description.configuration, at: description.url, options: description.storeOptions)
+        func add() throws -> any IncrementalStore {
+            try addStore(
+                of: type, configuration: description.configuration, at: description.url,
+                options: description.storeOptions)
+        }
+        guard description.shouldMigrateStoreAutomatically, migrationPlan != nil, description.url != nil else {
+            return try add()
+        }
+        // One migrating addition at a time, so that no other one opens a file a migration is replacing.
+        return try migrationGate.withLock { _ in
+            try migrateIfNeeded(description, of: type)
+            return try add()
+        }
     }
 
     /// Opens the store `description` describes and adds it, off the caller's thread: the same

@@ -41,7 +41,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Stored snapshots shared by the contexts, so that one object is read from its store once.
     let rowCache = RowCache()
     /// The plan stores written with older model versions are migrated by.
-    let plan = Locked<MigrationPlan?>(nil)
+    let migrationPlanState = Locked<MigrationPlan?>(nil)
+    /// Held while a store is migrated and added, so that additions that may migrate run one at
+    /// a time.
+    let migrationGate = Locked<Void>(())
     /// The contexts that merge other contexts' saves as they happen.
     let mergingContexts = Locked<[ObjectIdentifier: WeakContext]>([:])
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,

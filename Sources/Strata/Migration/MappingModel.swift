@@ -40,3 +40,52 @@ public struct MappingModel: Sendable, Hashable {
         return hashes
     }
 }
+
+extension MappingModel {
+    /// A mapping model tied to its models: `entityMappings` with the version hashes of the
+    /// entities they name filled in from `sourceModel` and `destinationModel`, so that a
+    /// ``MigrationPlan`` finds it between those two versions. Hashes a mapping already has
+    /// are kept.
+    ///
+    /// - Throws: ``ModelError`` when either model is not valid.
+    public init(
+        entityMappings: [EntityMapping], sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel
+    ) throws(ModelError) {
+        try sourceModel.freeze()
+        try destinationModel.freeze()
+        self.init(
+            entityMappings: entityMappings.map { mapping in
+                var mapping = mapping
+                if mapping.sourceEntityVersionHash == nil, let name = mapping.sourceEntityName {
+                    mapping.sourceEntityVersionHash = sourceModel.schema.entitiesByName[name]?.versionHash
+                }
+                if mapping.destinationEntityVersionHash == nil, let name = mapping.destinationEntityName {
+                    mapping.destinationEntityVersionHash = destinationModel.schema.entitiesByName[name]?.versionHash
+                }
+                return mapping
+            })
+    }
+
+    /// The mapping that copies every entity of `schema` as it is, each property from the one
+    /// of its name: what moving a store to another type runs.
+    static func identity(of schema: ModelSchema) -> MappingModel {
+        MappingModel(
+            entityMappings: schema.entities.map { entity in
+                var mapping = EntityMapping(
+                    name: "\(entity.name)To\(entity.name)", kind: .copy, sourceEntityName: entity.name,
+                    destinationEntityName: entity.name,
+                    attributeMappings: entity.attributes.filter { !$0.isTransient }.map {
+                        PropertyMapping(name: $0.name, valueExpression: .source($0.name))
+                    },
+                    relationshipMappings: entity.relationships.filter { !$0.isTransient }.map {
+                        PropertyMapping(
+                            name: $0.name,
+                            valueExpression: .destinationInstances(
+                                forSourceRelationshipNamed: $0.name, sourceInstances: .source($0.name)))
+                    })
+                mapping.sourceEntityVersionHash = entity.versionHash
+                mapping.destinationEntityVersionHash = entity.versionHash
+                return mapping
+            })
+    }
+}

@@ -224,7 +224,7 @@ struct MigrationEngine {
                 do {
                     if try PredicateEvaluator().evaluate(filter, in: scope) { kept.append(snapshot.objectID) }
                 } catch {
-                    if let failure = reader.firstError { throw failure }
+                    if let failure = reader.takeError() { throw failure }
                     throw MigrationError(
                         code: .evaluationFailed,
                         message: "The source filter of entity mapping '\(plan.mapping.name)' failed for "

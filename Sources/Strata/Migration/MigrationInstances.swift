@@ -46,7 +46,7 @@ public struct MigrationSourceInstance {
 
     private func resolved(_ key: String) throws -> ResolvedValue {
         if let value = object.resolvedValue(forKey: key) { return value }
-        if let failure = object.reader.firstError { throw failure }
+        if let failure = object.reader.takeError() { throw failure }
         throw MigrationError(
             code: .invalidMapping, message: "Source entity '\(entityName)' has no property '\(key)'.",
             entityName: entityName, propertyName: key)
@@ -71,8 +71,8 @@ public final class MigrationDestinationInstance {
     public private(set) var values: [String: AttributeValue]
     /// The members of its to-many relationships, by name.
     public private(set) var members: [String: [ObjectID]] = [:]
-    /// The instances made so far, to keep inverses in step.
-    private unowned let registry: MigrationInstanceRegistry
+    /// The instances made so far, to keep inverses in step; gone once the migration ends.
+    private weak var registry: MigrationInstanceRegistry?
 
     init(
         objectID: ObjectID, entity: EntitySchema, values: [String: AttributeValue], registry: MigrationInstanceRegistry
@@ -107,7 +107,7 @@ public final class MigrationDestinationInstance {
         guard let relationship = entity.relationshipsByName[key], !relationship.isToMany else {
             throw invalid(key, "'\(entity.name)' has no to-one relationship '\(key)'.")
         }
-        if case .objectID(let old) = values[key], let previous = registry.instance(old),
+        if case .objectID(let old) = values[key], let previous = registry?.instance(old),
             let inverse = relationship.inverseName
         {
             previous.forget(objectID, inverse: inverse)
@@ -122,7 +122,7 @@ public final class MigrationDestinationInstance {
             throw invalid(key, "'\(entity.name)' has no to-many relationship '\(key)'.")
         }
         for old in members[key] ?? [] {
-            if let previous = registry.instance(old), let inverse = relationship.inverseName {
+            if let previous = registry?.instance(old), let inverse = relationship.inverseName {
                 previous.forget(objectID, inverse: inverse)
             }
         }
@@ -138,13 +138,20 @@ public final class MigrationDestinationInstance {
         members.merge(toMany) { _, new in new }
     }
 
+    /// Records `owner` in the inverse relationship `key`; a to-one inverse first leaves the
+    /// object it held, whose own relationship then forgets this one.
     private func remember(_ owner: MigrationDestinationInstance, inverse key: String) {
         guard let relationship = entity.relationshipsByName[key] else { return }
         if relationship.isToMany {
             if members[key]?.contains(owner.objectID) != true { members[key, default: []].append(owner.objectID) }
-        } else {
-            values[key] = .objectID(owner.objectID)
+            return
         }
+        if case .objectID(let old) = values[key], old != owner.objectID, let previous = registry?.instance(old),
+            let ownerSide = relationship.inverseName
+        {
+            previous.forget(objectID, inverse: ownerSide)
+        }
+        values[key] = .objectID(owner.objectID)
     }
 
     private func forget(_ owner: ObjectID, inverse key: String) {
@@ -171,12 +178,17 @@ final class MigrationInstanceRegistry {
     /// Each instance's place in the copying order.
     private(set) var places: [ObjectID: Int] = [:]
     private var byID: [ObjectID: MigrationDestinationInstance] = [:]
+    private var byEntity: [String: [MigrationDestinationInstance]] = [:]
 
     func add(_ instance: MigrationDestinationInstance, at place: Int) {
         instances.append(instance)
         byID[instance.objectID] = instance
+        byEntity[instance.entity.name, default: []].append(instance)
         places[instance.objectID] = place
     }
+
+    /// The instances of `entityName` (sub-entities excepted), in the order they were made.
+    func instances(ofEntity entityName: String) -> [MigrationDestinationInstance] { byEntity[entityName] ?? [] }
 
     func instance(_ id: ObjectID) -> MigrationDestinationInstance? { byID[id] }
 }

@@ -16,8 +16,10 @@ import Logging
 /// ```
 ///
 /// Objects are read, converted and saved ten thousand at a time (a whole-file destination is
-/// saved once, at the end); memory beyond the stores' own is two references per object and
-/// one batch. Run it in a `Task` to be able to cancel it: cancellation is checked between
+/// saved once, at the end); memory beyond the stores' own is two references per object, one
+/// batch, the objects waiting for to-many members in later batches, and whatever migration
+/// policies make (held until the end, with the source values of the objects whose
+/// relationships they set). Run it in a `Task` to be able to cancel it: cancellation is checked between
 /// batches, and throws ``MigrationError/Code/cancelled``.
 public struct MigrationManager: Sendable {
     /// The model the source store was written with.

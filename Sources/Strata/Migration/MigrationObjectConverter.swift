@@ -90,7 +90,9 @@ struct MigrationObjectConverter {
         var newMembers: [String: [ObjectID]] = [:]
         for (relationship, sourceMembers) in record.members {
             newMembers[relationship] = try sourceMembers.compactMap { member in
-                guard let (id, place) = try resolveFirst(member, heldBy: owner, in: relationship) else { return nil }
+                guard
+                    let (id, place) = try resolveFirst(member, heldBy: owner, in: relationship, accepting: relationship)
+                else { return nil }
                 lastMember = max(lastMember, place)
                 return id
             }
@@ -135,11 +137,22 @@ struct MigrationObjectConverter {
         for (relationship, mapping) in plan.relationships {
             var found: [ObjectID] = []
             if let mapping, mapping.valueExpression != nil {
-                let accepted = plan.acceptedEntityNames[relationship.name] ?? []
-                for (id, place) in try destinationObjects(by: mapping, from: record)
-                where id.storeIdentifier != associations.destinationStore || accepted.contains(id.entityName) {
-                    found.append(id)
-                    if relationship.isToMany { lastMember = max(lastMember, place) }
+                for (source, made) in try destinationObjects(by: mapping, from: record) {
+                    let kept = accepted(made, by: relationship.name)
+                    guard !made.isEmpty, !kept.isEmpty else {
+                        guard made.isEmpty else {
+                            throw invalidValue(
+                                relationship.name, of: owner,
+                                "\(source) became \(made.map(\.newID.entityName).joined(separator: ", ")), which "
+                                    + "'\(relationship.name)' cannot hold ('\(relationship.destinationEntityName)' objects)."
+                            )
+                        }
+                        continue
+                    }
+                    for (id, place) in kept {
+                        found.append(id)
+                        if relationship.isToMany { lastMember = max(lastMember, place) }
+                    }
                 }
             } else if onlyMapped {
                 continue
@@ -205,8 +218,22 @@ struct MigrationObjectConverter {
 
     /// The destination objects a relationship mapping gives for one source object, with their
     /// places in the copying order.
-    private func destinationObjects(by mapping: PropertyMapping, from record: SourceRecord) throws -> [(ObjectID, Int)]
-    {
+    /// The objects of `made` that the relationship `relationship` can hold: those of its
+    /// destination entity or below, and references to other stores.
+    private func accepted(_ made: [(newID: ObjectID, place: Int)], by relationship: String) -> [(
+        newID: ObjectID, place: Int
+    )] {
+        let names = plan.acceptedEntityNames[relationship] ?? []
+        return made.filter {
+            $0.newID.storeIdentifier != associations.destinationStore || names.contains($0.newID.entityName)
+        }
+    }
+
+    /// For each source object a relationship mapping gives, the objects made from it (with
+    /// their places in the copying order).
+    private func destinationObjects(by mapping: PropertyMapping, from record: SourceRecord) throws -> [(
+        source: ObjectID, made: [(newID: ObjectID, place: Int)]
+    )] {
         let (members, object) = (record.members, record.object)
         let sources: [ObjectID]
         let mappingName: String?
@@ -226,10 +253,8 @@ struct MigrationObjectConverter {
             mappingName = name
             sources = try objectIDs(in: try evaluate(expression, for: object, property: mapping.name), mapping)
         }
-        return try sources.flatMap {
-            try resolve($0, mapping: mappingName, heldBy: record.objectID, in: mapping.name).map {
-                ($0.newID, $0.place)
-            }
+        return try sources.map {
+            ($0, try resolve($0, mapping: mappingName, heldBy: record.objectID, in: mapping.name))
         }
     }
 
@@ -259,7 +284,7 @@ struct MigrationObjectConverter {
         do {
             return try evaluator.evaluate(expression, in: scope)
         } catch {
-            if let failure = reader.firstError { throw failure }
+            if let failure = reader.takeError() { throw failure }
             throw MigrationError(
                 code: .evaluationFailed,
                 message: "The value expression of '\(plan.mapping.name).\(property)' failed for \(object.objectID): "
@@ -284,11 +309,18 @@ struct MigrationObjectConverter {
     }
 
     /// The first object ``resolve(_:mapping:heldBy:in:)`` finds by `id`'s own entity mapping,
-    /// without collecting the others: the path every reference of a copied object takes.
-    private func resolveFirst(_ id: ObjectID, heldBy owner: ObjectID, in property: String) throws -> (
-        newID: ObjectID, place: Int
-    )? {
+    /// without collecting the others when no migration policy made several: the path every
+    /// reference of a copied object takes. With `relationship`, the first that relationship
+    /// can hold.
+    private func resolveFirst(
+        _ id: ObjectID, heldBy owner: ObjectID, in property: String, accepting relationship: String? = nil
+    ) throws -> (newID: ObjectID, place: Int)? {
         guard id.storeIdentifier == associations.sourceStore else { return (id, -1) }
+        if let relationship, associations.policyObjectCount > 0 {
+            let made = associations.lookUpAll(id)
+            if made.isEmpty { try checkNotDangling(id, heldBy: owner, in: property) }
+            return accepted(made, by: relationship).first
+        }
         if let found = associations.lookUp(id) { return found }
         try checkNotDangling(id, heldBy: owner, in: property)
         return nil

@@ -15,6 +15,10 @@ import Logging
 /// try plan.migrateStore(at: url, type: .sqlite, to: version4)
 /// ```
 ///
+/// A mapping model is found between two versions by the entity version hashes its entity
+/// mappings carry: inferred and loaded ones have them; give a hand-written one its models with
+/// ``MappingModel/init(entityMappings:sourceModel:destinationModel:)``.
+///
 /// A coordinator with a plan (``PersistentStoreCoordinator/migrationPlan``) migrates a store
 /// when it is added with `addStore(_:)`, as its description's
 /// ``PersistentStoreDescription/shouldMigrateStoreAutomatically`` and

@@ -7,8 +7,10 @@ struct MigrationPlannedMapping {
     /// The policy that runs the mapping; `nil` for one that makes one object per source
     /// object from its property mappings, a batch at a time.
     let policy: (any MigrationPolicy)?
-    /// Whether the source and destination entities are the same, so that values pass
-    /// through as they are (only references are renumbered).
+    /// Whether the mapping copies an unchanged entity as it is — kind ``EntityMapping/Kind/copy``,
+    /// the same name and version hash on both sides, every property mapped from the source's
+    /// property of its name — so that values pass through as the source holds them (only
+    /// references are renumbered).
     let passesValuesThrough: Bool
     /// Every stored attribute of the destination entity with its mapping, if it has one.
     let attributes: [(attribute: AttributeDescription, mapping: PropertyMapping?)]
@@ -23,8 +25,8 @@ struct MigrationPlannedMapping {
     /// Checks `mapping` against the two entities.
     ///
     /// - Throws: ``MigrationError/Code/invalidMapping`` when a property mapping names a
-    ///   property the destination entity does not have, or gives an attribute to a
-    ///   relationship (or the other way round).
+    ///   property the destination entity does not have, gives an attribute to a relationship
+    ///   (or the other way round), or reads a `$source` key the source entity does not store.
     init(
         _ mapping: EntityMapping, from sourceEntity: EntitySchema, to destinationEntity: EntitySchema,
         in destinationSchema: ModelSchema, policy: (any MigrationPolicy)?
@@ -33,21 +35,30 @@ struct MigrationPlannedMapping {
         self.policy = policy
         self.sourceEntity = sourceEntity
         self.destinationEntity = destinationEntity
-        passesValuesThrough =
-            sourceEntity.name == destinationEntity.name && sourceEntity.versionHash == destinationEntity.versionHash
         var attributeMappings: [String: PropertyMapping] = [:]
         for property in mapping.attributeMappings {
             guard let attribute = destinationEntity.attributesByName[property.name], !attribute.isTransient else {
                 throw Self.unknownProperty(property.name, "attribute", of: mapping, destinationEntity)
             }
+            if let key = property.copiedSourceKey { try Self.checkSourceKey(key, of: property, mapping, sourceEntity) }
             attributeMappings[property.name] = property
         }
         var relationshipMappings: [String: PropertyMapping] = [:]
         for property in mapping.relationshipMappings {
             guard let relationship = destinationEntity.relationshipsByName[property.name], !relationship.isTransient
             else { throw Self.unknownProperty(property.name, "relationship", of: mapping, destinationEntity) }
+            if let key = property.relationshipSource.sourceKey {
+                try Self.checkSourceKey(key, of: property, mapping, sourceEntity)
+            }
             relationshipMappings[property.name] = property
         }
+        passesValuesThrough =
+            mapping.kind == .copy && sourceEntity.name == destinationEntity.name
+            && sourceEntity.versionHash == destinationEntity.versionHash
+            && attributeMappings.values.allSatisfy { $0.copiedSourceKey == $0.name }
+            && relationshipMappings.values.allSatisfy {
+                $0.relationshipSource.sourceKey == $0.name && $0.relationshipSource.mappingName == nil
+            }
         attributes = destinationEntity.attributes.filter { !$0.isTransient }.map { ($0, attributeMappings[$0.name]) }
         relationships = destinationEntity.relationships.filter { !$0.isTransient }.map {
             ($0, relationshipMappings[$0.name])
@@ -64,6 +75,21 @@ struct MigrationPlannedMapping {
         } else {
             prefetchedToManyRelationships = Set(relationships.compactMap { $0.mapping?.relationshipSource.sourceKey })
                 .intersection(toMany).sorted()
+        }
+    }
+
+    /// Throws unless the source entity stores `key`, as an attribute or a relationship.
+    private static func checkSourceKey(
+        _ key: String, of property: PropertyMapping, _ mapping: EntityMapping, _ entity: EntitySchema
+    ) throws(MigrationError) {
+        let attribute = entity.attributesByName[key]
+        let relationship = entity.relationshipsByName[key]
+        guard attribute.map({ !$0.isTransient }) ?? relationship.map({ !$0.isTransient }) ?? false else {
+            throw MigrationError(
+                code: .invalidMapping,
+                message: "Entity mapping '\(mapping.name)' gives '\(property.name)' the value of $source.\(key), which "
+                    + "source entity '\(entity.name)' does not store.",
+                entityName: entity.name, propertyName: key)
         }
     }
 

@@ -24,6 +24,8 @@ public final class MigrationPolicyContext {
     private(set) var primary:
         [(instance: MigrationDestinationInstance, source: MigrationObjectConverter.SourceRecord)] =
             []
+    /// The source object of each of ``primary``, by the instance's ID.
+    private var sourceOfPrimary: [ObjectID: MigrationObjectConverter.SourceRecord] = [:]
 
     init(
         plan: MigrationPlannedMapping, converter: MigrationObjectConverter, sourceSchema: ModelSchema,
@@ -92,7 +94,7 @@ public final class MigrationPolicyContext {
     /// made so far, in the order they were made: to reuse one, such as a shared object made
     /// from a value many source objects hold.
     public func destinationInstances(ofEntity entityName: String) -> [MigrationDestinationInstance] {
-        registry.instances.filter { $0.entity.name == entityName }
+        registry.instances(ofEntity: entityName)
     }
 
     /// The object with the ID `id`, when a migration policy made it.
@@ -102,7 +104,7 @@ public final class MigrationPolicyContext {
     /// from the source object it was made from: what Core Data's default
     /// `createRelationships` does. An object not made from a source object is left as it is.
     public func setMappedRelationships(of destination: MigrationDestinationInstance) throws {
-        guard let source = primary.first(where: { $0.instance === destination })?.source else { return }
+        guard let source = sourceOfPrimary[destination.objectID] else { return }
         let related = try converter.relationships(of: source, onlyMapped: true)
         destination.setRelated(toOne: related.toOne, toMany: related.toMany)
     }
@@ -125,7 +127,10 @@ public final class MigrationPolicyContext {
         associations.associate(
             record.objectID, with: instance.objectID, at: registry.places[instance.objectID] ?? -1,
             mapping: mapping.name)
-        if instance.entity.name == plan.destinationEntity.name { primary.append((instance, record)) }
+        if instance.entity.name == plan.destinationEntity.name && sourceOfPrimary[instance.objectID] == nil {
+            primary.append((instance, record))
+            sourceOfPrimary[instance.objectID] = record
+        }
     }
 
     private func insert(_ entity: EntitySchema, values: [String: AttributeValue]) throws -> MigrationDestinationInstance

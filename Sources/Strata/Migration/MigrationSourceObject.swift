@@ -47,6 +47,12 @@ final class MigrationSourceReader {
     let schema: ModelSchema
     private(set) var firstError: (any Error)?
 
+    /// The first error a read met since the last call, which it forgets.
+    func takeError() -> (any Error)? {
+        defer { firstError = nil }
+        return firstError
+    }
+
     init(store: any IncrementalStore, schema: ModelSchema) {
         self.store = store
         self.schema = schema

@@ -21,6 +21,21 @@ enum ArchivedExpression {
     ///   and class for an expression type Strata does not evaluate (subqueries, blocks,
     ///   set operations), and `ModelError/Code/malformedFile` for one missing its fields.
     static func decode(_ object: KeyedArchive.Object) throws(ModelError) -> FetchExpression {
+        try decode(object, depth: 0)
+    }
+
+    /// How deeply expressions may nest: far beyond any mapping model's, so that an archive
+    /// whose expression contains itself fails rather than exhausts the stack.
+    static let maximumDepth = 64
+
+    private static func decode(_ object: KeyedArchive.Object, depth: Int) throws(ModelError) -> FetchExpression {
+        guard depth < maximumDepth else {
+            throw ModelError(
+                code: .malformedFile,
+                message: "'\(object.archive.file)': an archived expression nests more than \(maximumDepth) deep "
+                    + "(object \(object.index)).",
+                filePath: object.archive.file)
+        }
         let type = try object.integer("NSExpressionType") ?? -1
         switch type {
         case 0:
@@ -33,11 +48,11 @@ enum ArchivedExpression {
         case 3, 10:
             return .keyPath(try required(object.string("NSKeyPath"), "NSKeyPath", of: object))
         case 4:
-            return try function(object)
+            return try function(object, depth: depth)
         case 14:
             let elements = try required(object.objects("NSCollection"), "NSCollection", of: object)
             var decoded: [FetchExpression] = []
-            for element in elements { decoded.append(try decode(element)) }
+            for element in elements { decoded.append(try decode(element, depth: depth + 1)) }
             return .aggregate(decoded)
         default:
             throw ModelError(
@@ -49,19 +64,21 @@ enum ArchivedExpression {
     }
 
     /// A function expression: a key path, a built-in function, or a method call on an operand.
-    private static func function(_ object: KeyedArchive.Object) throws(ModelError) -> FetchExpression {
+    private static func function(_ object: KeyedArchive.Object, depth: Int) throws(ModelError) -> FetchExpression {
         let selector = try required(object.string("NSSelectorName"), "NSSelectorName", of: object)
         var arguments: [FetchExpression] = []
-        for argument in try object.objects("NSArguments") ?? [] { arguments.append(try decode(argument)) }
+        for argument in try object.objects("NSArguments") ?? [] {
+            arguments.append(try decode(argument, depth: depth + 1))
+        }
         let operand = try required(object.object("NSOperand"), "NSOperand", of: object)
         if selector == "valueForKeyPath:", arguments.count == 1, case .keyPath(let path) = arguments[0] {
-            let base = try decode(operand)
+            let base = try decode(operand, depth: depth + 1)
             return base == .evaluatedObject ? .keyPath(path) : .keyPathOn(base, path)
         }
         if operand.isKind(of: "NSConstantValueExpression"), try operand.string("NSConstantValueClassName") != nil {
             return .function(selector == "castObject:toType:" ? "CAST" : selector, arguments)
         }
-        return .function("FUNCTION", [try decode(operand), .constant(.string(selector))] + arguments)
+        return .function("FUNCTION", [try decode(operand, depth: depth + 1), .constant(.string(selector))] + arguments)
     }
 
     private static func constant(_ value: PropertyListValue?, in object: KeyedArchive.Object) throws(ModelError)

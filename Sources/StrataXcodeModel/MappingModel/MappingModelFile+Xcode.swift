@@ -33,7 +33,7 @@ extension MappingModelFile {
         source: String?, destination: String?
     ) {
         let store = try XcodeMappingStore(file: xcmappingFile(url))
-        let model = store.objects.values.first { $0.type == "XDDEVMAPPINGMODEL" }
+        let model = store.ordered.first { $0.type == "XDDEVMAPPINGMODEL" }
         func version(_ key: String) -> String? {
             model?.attributes[key].map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
         }
@@ -50,7 +50,7 @@ extension MappingModelFile {
         try sourceModel.freeze()
         try destinationModel.freeze()
         var mappings: [(number: Int64, mapping: EntityMapping)] = []
-        for object in store.objects.values where object.type == "XDDEVENTITYMAPPING" {
+        for object in store.ordered where object.type == "XDDEVENTITYMAPPING" {
             mappings.append(
                 (
                     Int64(object.attributes["mappingnumber"] ?? "") ?? 0,
@@ -58,7 +58,12 @@ extension MappingModelFile {
                         object, in: store, source: sourceModel.schema, destination: destinationModel.schema)
                 ))
         }
-        return MappingModel(entityMappings: mappings.sorted { $0.number < $1.number }.map(\.mapping))
+        // A stable sort: mappings of one number keep the file's order.
+        return MappingModel(
+            entityMappings: mappings.enumerated().sorted {
+                ($0.element.number, $0.offset) < ($1.element.number, $1.offset)
+            }
+            .map(\.element.mapping))
     }
 
     private static func entityMapping(
@@ -130,6 +135,8 @@ struct XcodeMappingStore {
 
     let file: String
     let objects: [String: Object]
+    /// The objects in the file's order.
+    let ordered: [Object]
 
     init(file url: URL) throws(ModelError) {
         file = url.path
@@ -140,6 +147,7 @@ struct XcodeMappingStore {
                 filePath: url.path, line: root.line)
         }
         var objects: [String: Object] = [:]
+        var ordered: [Object] = []
         for element in root.children where element.name == "object" {
             guard let id = element.attribute("id"), let type = element.attribute("type") else {
                 throw ModelError(
@@ -155,9 +163,12 @@ struct XcodeMappingStore {
                     relationships[name] = (child.attribute("idrefs") ?? "").split(separator: " ").map(String.init)
                 }
             }
-            objects[id] = Object(id: id, type: type, attributes: attributes, relationships: relationships)
+            let object = Object(id: id, type: type, attributes: attributes, relationships: relationships)
+            objects[id] = object
+            ordered.append(object)
         }
         self.objects = objects
+        self.ordered = ordered
     }
 
     /// The objects `object`'s relationship `name` refers to, in the file's order.

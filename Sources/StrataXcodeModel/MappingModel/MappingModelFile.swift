@@ -55,7 +55,13 @@ public enum MappingModelFile {
     {
         var mappings: [PropertyMapping] = []
         for object in objects ?? [] {
-            guard let name = try object.string("NSDestinationPropertyName") else { continue }
+            guard let name = try object.string("NSDestinationPropertyName") else {
+                throw ModelError(
+                    code: .malformedFile,
+                    message: "'\(object.archive.file)': a property mapping (object \(object.index)) names no "
+                        + "destination property.",
+                    filePath: object.archive.file)
+            }
             mappings.append(
                 PropertyMapping(
                     name: name, valueExpression: try object.object("NSValueExpression").map(ArchivedExpression.decode),

@@ -141,7 +141,7 @@ import Testing
         #expect(claimedTwice?.message.contains("'Agent'") == true)
     }
 
-    @Test func anInvalidModelIsReportedNotFrozenHalfway() {
+    @Test func anInvalidModelIsACannotInferErrorWithTheModelErrorBeneath() {
         let broken = ManagedObjectModel(entities: [
             EntityDescription("Author") { RelationshipDescription.toOne("agent", destination: "Nobody") }
         ])
