@@ -22,7 +22,7 @@ public enum SQLiteModelCache {
     ///   naming the file when it cannot be read as an SQLite database.
     public static func compressedModel(ofStoreAt url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
+        do throws(SQLiteError) {
             let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
             let tables = try connection.statement(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'"
@@ -31,7 +31,7 @@ public enum SQLiteModelCache {
             let rows = try connection.statement("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1").rows { $0.value(at: 0) }
             guard case .blob(let bytes)? = rows.first else { return nil }
             return Data(bytes)
-        } catch let error as SQLiteError {
+        } catch {
             throw SQLiteStoreFile.storeError(error, path: url.path, doing: "reading its model cache")
         }
     }
