@@ -80,14 +80,7 @@ public enum XcodeModel {
 
     /// The root element of the XML file at `url`.
     static func readXML(at url: URL) throws(ModelError) -> SourceElement {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile, message: "Cannot read '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
+        let data = try ModelFileContents.read(url)
         return try ParsedXMLDocument(data: data, path: url.path).rootElement()
     }
 }

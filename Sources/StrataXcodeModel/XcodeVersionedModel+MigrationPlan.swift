@@ -14,8 +14,6 @@ extension XcodeVersionedModel {
     public func migrationPlan(
         mappingModels: [MappingModel] = [], policies: [String: any MigrationPolicy] = [:]
     ) throws(ModelError) -> MigrationPlan {
-        var versions: [MigrationPlan.Version] = []
-        for name in versionNames { versions.append(MigrationPlan.Version(name: name, model: try model(named: name))) }
-        return MigrationPlan(versions: versions, mappingModels: mappingModels, policies: policies)
+        try plan(mappingModels: mappingModels, policies: policies)
     }
 }

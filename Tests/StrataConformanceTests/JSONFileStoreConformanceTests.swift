@@ -15,3 +15,25 @@ import Testing
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
 }
+
+/// Negative controls for the model-version checks: each fails against a store with the defect
+/// it is there to catch, and passes against the sound JSON store.
+@Suite struct ModelVersionCheckNegativeControlTests {
+    static func check(_ id: String) throws -> ConformanceCheck {
+        try #require(JSONFileStoreConformanceTests.suite.checks.first { $0.id == id })
+    }
+
+    @Test func aStoreThatTouchesItsFileWhenReadFailsTheUntouchedSourceCheck() throws {
+        let check = try Self.check("O.modelVersion.failureLeavesTheSource")
+        let touching = ConformanceSuite(
+            storeType: .jsonFile(name: "TouchyJSON", failure: .touchesFileOnLoad),
+            storage: .file(pathExtension: "json"),
+            seed: 1)
+        guard case .failed(let message) = touching.run(check).outcome else {
+            Issue.record("The check passed against a store that changes its file when it is read.")
+            return
+        }
+        #expect(message.contains("changed the file"), "\(message)")
+        #expect(JSONFileStoreConformanceTests.suite.run(check).outcome == .passed)
+    }
+}

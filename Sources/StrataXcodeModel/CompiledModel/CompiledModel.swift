@@ -69,14 +69,7 @@ public enum CompiledModel {
         if isFolder.boolValue {
             return try CompiledVersionedModel(contentsOf: url, logger: logger).currentModel()
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile, message: "Cannot read '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
+        let data = try ModelFileContents.read(url)
         return try load(archive: data, file: url.path, logger: logger)
     }
 

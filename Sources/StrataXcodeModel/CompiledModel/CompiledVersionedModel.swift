@@ -142,14 +142,7 @@ public struct CompiledVersionedModel: Sendable {
         func malformed(_ reason: String) -> ModelError {
             ModelError(code: .malformedFile, message: "'\(url.path)': \(reason)", filePath: url.path)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile, message: "Cannot read '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
+        let data = try ModelFileContents.read(url)
         let propertyList: Any
         do {
             propertyList = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

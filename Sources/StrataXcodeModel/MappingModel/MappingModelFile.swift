@@ -20,7 +20,7 @@ public enum MappingModelFile {
     ///   be read, `ModelError/Code/malformedFile` when it is not an archived `NSMappingModel`,
     ///   and `ModelError/Code/unsupportedFormat` for an expression Strata does not evaluate.
     public static func loadCompiled(contentsOf url: URL) throws(ModelError) -> MappingModel {
-        let archive = try KeyedArchive(data: try read(url), file: url.path)
+        let archive = try KeyedArchive(data: try ModelFileContents.read(url), file: url.path)
         let root = try archive.topObject()
         guard root.isKind(of: "NSMappingModel"), let mappings = try root.objects("NSEntityMappings") else {
             throw ModelError(
@@ -112,13 +112,4 @@ public enum MappingModelFile {
         }
     }
 
-    static func read(_ url: URL) throws(ModelError) -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile, message: "Cannot read '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
-    }
 }
