@@ -143,7 +143,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "StrataMigrationTests",
-            dependencies: ["Strata", "StrataStores", "StrataXcodeModel", "StrataTestSupport"]),
+            dependencies: ["Strata", "StrataStores", "StrataSQLite", "StrataXcodeModel", "StrataTestSupport"]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

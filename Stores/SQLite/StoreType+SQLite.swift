@@ -6,7 +6,9 @@ extension StoreType {
     /// `StoreOptions/settings` (`poolSize`, `busyTimeout` in milliseconds). Destroying a
     /// store empties it through SQLite before removing its file and its `-wal` and `-shm`
     /// files; replacing one copies the source with SQLite's backup API; a file is recognised by
-    /// SQLite's 16-byte header.
+    /// SQLite's 16-byte header. A lightweight migration changes the file in place, as Core
+    /// Data's does: only the tables that change are rebuilt, in one transaction, and objects
+    /// keep their IDs.
     public static let sqlite = sqliteType(nil)
 
     /// The SQLite store type opening stores with `options`.
@@ -34,6 +36,10 @@ extension StoreType {
                     + "version hashes version \(format.versionHashesVersion.map(String.init) ?? "missing"), "
                     + "Core Data framework version \(format.coreDataFrameworkVersion.map(String.init) ?? "missing"); "
                     + "SQLite journal mode \(format.journalMode), tables " + format.tables.joined(separator: ", ")
+            },
+            migrateInPlace: { request in
+                try SQLiteInPlaceMigration.migrate(
+                    request, settings: SQLiteStoreSettings(options, settings: StoreOptions(), logger: request.logger))
             })
     }
 

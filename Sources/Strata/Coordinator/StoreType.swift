@@ -28,6 +28,8 @@ import Foundation
 /// - `replace`, when given, swaps the destination's contents for a copy of the source's so that
 ///   a reader sees one or the other, never a mix. Checks: none yet.
 /// - `recognize`, when given, accepts the type's own files and no others. Checks: none yet.
+/// - `migrateInPlace`, when given, migrates a store's file where it is, all steps or none, or
+///   declines; a failure leaves the file as it was. Checks: `O.modelVersion.*`.
 public struct StoreType: Sendable, Hashable {
     /// The type's name, as used in `addStore(type:configuration:at:options:)`.
     public let name: String
@@ -41,6 +43,7 @@ public struct StoreType: Sendable, Hashable {
     let replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)?
     let recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)?
     let describeFormat: (@Sendable (URL) throws -> String)?
+    let migrateInPlace: (@Sendable (InPlaceMigrationRequest) throws -> Bool)?
 
     /// Creates a store type from its operations.
     ///
@@ -60,6 +63,9 @@ public struct StoreType: Sendable, Hashable {
     ///     `nil` when the type cannot tell, and then files are never taken for its own.
     ///   - describeFormat: The line `strata inspect` prints about a file's format (the versions
     ///     it records); `nil` when the type has nothing to say.
+    ///   - migrateInPlace: Migrates a store's file in place (see ``InPlaceMigrationRequest``),
+    ///     returning `false` to decline; `nil` when the type cannot, and then every migration
+    ///     copies the store into a new file.
     public init(
         name: String,
         variant: (any Hashable & Sendable)? = nil,
@@ -69,7 +75,8 @@ public struct StoreType: Sendable, Hashable {
         destroy: @escaping @Sendable (URL) throws -> Void,
         replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)? = nil,
         recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)? = nil,
-        describeFormat: (@Sendable (URL) throws -> String)? = nil
+        describeFormat: (@Sendable (URL) throws -> String)? = nil,
+        migrateInPlace: (@Sendable (InPlaceMigrationRequest) throws -> Bool)? = nil
     ) {
         self.name = name
         self.variant = variant
@@ -80,6 +87,7 @@ public struct StoreType: Sendable, Hashable {
         self.replace = replace
         self.recognize = recognize
         self.describeFormat = describeFormat
+        self.migrateInPlace = migrateInPlace
     }
 
     /// Whether the two are the same type made with the same variant.

@@ -33,7 +33,7 @@ extension AttributeValue {
     /// not fit: a number that `type` cannot hold exactly (see ``AttributeType/coerce(_:)``), a
     /// number other than 0 or 1 for a Boolean, a type ``AttributeType/canConvert(from:)`` does
     /// not allow. A Boolean becomes 0 or 1; `null` stays `null`.
-    func converted(to type: AttributeType) -> AttributeValue? {
+    package func converted(to type: AttributeType) -> AttributeValue? {
         if let exact = type.coerce(self) { return exact }
         switch (self, type) {
         case (.boolean(let value), _) where type.isNumeric: return type.coerce(.integer64(value ? 1 : 0))

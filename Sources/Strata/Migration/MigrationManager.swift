@@ -100,6 +100,14 @@ public struct MigrationManager: Sendable {
                 message: "Cannot migrate into '\(destinationURL.path)': a \(destinationType.name) store "
                     + "\(existing.storeIdentifier) is already there. Choose another URL, or destroy that store first.")
         }
+        if inPlace,
+            try Self.migratedInPlace(
+                url: sourceURL, type: sourceType, configuration: configuration,
+                steps: [.init(sourceModel: sourceModel, destinationModel: destinationModel, mapping: mapping)],
+                logger: logger, progress: progress)
+        {
+            return
+        }
         try Self.replacing(destinationURL, of: destinationType) { temporary in
             try migrate(
                 from: sourceURL, type: sourceType, configuration: configuration, into: temporary, type: destinationType,
@@ -142,6 +150,62 @@ public struct MigrationManager: Sendable {
                 + (url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"))
     }
 
+    /// Asks `type` to run `steps` on the store at `url` in place (see
+    /// ``InPlaceMigrationRequest``); `false` when it cannot or declines, and the store is then
+    /// as it was.
+    ///
+    /// - Throws: ``MigrationError/Code/noMatchingVersion`` when the store was not written with
+    ///   the first step's source model; what the type throws.
+    static func migratedInPlace(
+        url: URL, type: StoreType, configuration: String?, steps: [InPlaceMigrationRequest.Step], logger: Logger,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> Bool {
+        guard let migrateInPlace = type.migrateInPlace, let first = steps.first else { return false }
+        for step in steps {
+            try step.sourceModel.freeze()
+            try step.destinationModel.freeze()
+        }
+        try checkStore(at: url, type: type, configuration: configuration, writtenWith: first.sourceModel)
+        var logMetadata: Logger.Metadata = [
+            "store.url": "\(url.path)", "migration.from": "\(first.sourceModel.versionIdentifiers)",
+            "migration.to": "\(steps[steps.count - 1].destinationModel.versionIdentifiers)",
+        ]
+        let started = ContinuousClock.now
+        let migrated: Bool
+        do {
+            migrated = try migrateInPlace(
+                InPlaceMigrationRequest(
+                    url: url, configurationName: configuration, steps: steps, logger: logger, progress: progress))
+        } catch {
+            logMetadata["error"] = "\(error)"
+            logger.error("Migration in place failed", metadata: logMetadata)
+            throw error
+        }
+        if migrated {
+            logMetadata["migration.duration"] = "\(ContinuousClock.now - started)"
+            logger.info("Store migrated in place", metadata: logMetadata)
+        }
+        return migrated
+    }
+
+    /// Throws ``StoreError/Code/unknownObject`` when there is no store at `url`,
+    /// ``MigrationError/Code/noMatchingVersion`` when it was written with another model than `model`.
+    private static func checkStore(
+        at url: URL, type: StoreType, configuration: String?, writtenWith model: ManagedObjectModel
+    ) throws {
+        guard let metadata = try type.readMetadata(url) else {
+            throw StoreError(
+                code: .unknownObject, message: "There is no \(type.name) store at '\(url.path)' to migrate.")
+        }
+        let problems = model.compatibilityProblems(configuration: configuration, metadata: metadata)
+        guard problems.isEmpty else {
+            throw MigrationError(
+                code: .noMatchingVersion,
+                message: "The \(type.name) store at '\(url.path)' was not written with the migration's "
+                    + "source model: \(problems.joined(separator: " "))")
+        }
+    }
+
     /// Migrates the store at `sourceURL` into a new store at `freshURL`, where there is none.
     func migrate(
         from sourceURL: URL, type sourceType: StoreType, configuration: String?, into freshURL: URL,
@@ -149,18 +213,7 @@ public struct MigrationManager: Sendable {
     ) throws {
         try sourceModel.freeze()
         try destinationModel.freeze()
-        guard let metadata = try sourceType.readMetadata(sourceURL) else {
-            throw StoreError(
-                code: .unknownObject, message: "There is no \(sourceType.name) store at '\(sourceURL.path)' to migrate."
-            )
-        }
-        let problems = sourceModel.compatibilityProblems(configuration: configuration, metadata: metadata)
-        guard problems.isEmpty else {
-            throw MigrationError(
-                code: .noMatchingVersion,
-                message: "The \(sourceType.name) store at '\(sourceURL.path)' was not written with the migration's "
-                    + "source model: \(problems.joined(separator: " "))")
-        }
+        try Self.checkStore(at: sourceURL, type: sourceType, configuration: configuration, writtenWith: sourceModel)
         let source = try sourceType.open(
             StoreOpenRequest(
                 model: sourceModel, configurationName: configuration, url: sourceURL,

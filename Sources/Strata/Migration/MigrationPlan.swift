@@ -189,6 +189,14 @@ public struct MigrationPlan: Sendable {
         let steps = try steps(
             from: metadata, configuration: configuration, to: target, allowsInference: allowsInference)
         guard !steps.isEmpty else { return [] }
+        if try MigrationManager.migratedInPlace(
+            url: url, type: type, configuration: configuration,
+            steps: steps.map {
+                .init(sourceModel: $0.source.model, destinationModel: $0.destination.model, mapping: $0.mapping)
+            }, logger: logger, progress: progress)
+        {
+            return steps
+        }
         var intermediates: [URL] = []
         defer { for intermediate in intermediates { try? type.destroy(intermediate) } }
         try MigrationManager.replacing(url, of: type) { temporary in

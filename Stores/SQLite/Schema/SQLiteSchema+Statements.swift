@@ -9,21 +9,29 @@ extension SQLiteSchema {
     /// `CREATE TABLE` and `CREATE INDEX` statements for the whole layout, in Core Data's
     /// spelling: entity tables, join tables, then indexes.
     var createStatements: [String] {
-        let entityTables = entityTables.map { table in
-            let columns = table.columns.map { column in
-                column.role == .primaryKey ? "Z_PK INTEGER PRIMARY KEY" : "\(column.name) \(column.type.rawValue)"
-            }
-            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+        entityTables.map(Self.createStatement) + joinTables.map(Self.createStatement) + indexes.map(\.createStatement)
+    }
+
+    /// `CREATE TABLE` for an entity table.
+    static func createStatement(of table: EntityTable) -> String {
+        let columns = table.columns.map { column in
+            column.role == .primaryKey ? "Z_PK INTEGER PRIMARY KEY" : "\(column.name) \(column.type.rawValue)"
         }
-        let joinTables = joinTables.map { table in
-            let columns = [table.sourceColumn, table.destinationColumn] + (table.orderColumn.map { [$0] } ?? [])
-            let definitions = columns.map { "\($0) INTEGER" }.joined(separator: ", ")
-            return
-                "CREATE TABLE \(table.name) ( \(definitions), PRIMARY KEY (\(table.sourceColumn), \(table.destinationColumn)) )"
-        }
-        let indexes = indexes.map { index in
-            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"
-        }
-        return entityTables + joinTables + indexes
+        return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+    }
+
+    /// `CREATE TABLE` for a join table.
+    static func createStatement(of table: JoinTable) -> String {
+        let columns = [table.sourceColumn, table.destinationColumn] + (table.orderColumn.map { [$0] } ?? [])
+        let definitions = columns.map { "\($0) INTEGER" }.joined(separator: ", ")
+        return
+            "CREATE TABLE \(table.name) ( \(definitions), PRIMARY KEY (\(table.sourceColumn), \(table.destinationColumn)) )"
+    }
+}
+
+extension SQLiteSchema.Index {
+    /// `CREATE INDEX`, in Core Data's spelling.
+    var createStatement: String {
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"
     }
 }

@@ -157,7 +157,7 @@ enum SQLiteStoreFile {
         return counts.first == .integer(0)
     }
 
-    private static func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata? {
+    static func readMetadata(on connection: SQLiteConnection, path: String) throws -> StoreMetadata? {
         let tables = try connection.statement(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'"
         )
@@ -208,10 +208,17 @@ enum SQLiteStoreFile {
         let rows = try connection.statement("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
             .rows { ($0.value(at: 0), $0.value(at: 1)) }
         var numbersInFile: [String: Int64] = [:]
-        for case (.integer(let number), .text(let name)) in rows { numbersInFile[name] = number }
+        var namesInFile: [Int64: String] = [:]
+        for case (.integer(let number), .text(let name)) in rows {
+            numbersInFile[name] = number
+            namesInFile[number] = name
+        }
         for (name, number) in layout.entityNumbers {
+            // A migration keeps the name an entity had before it was renamed, as Core Data does:
+            // the row of the entity's number may name no entity of the model.
             let renamed = request.model.schema.entitiesByName[name]?.description.renamingIdentifier
-            let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] }
+            let formerName = namesInFile[number].flatMap { layout.entityNumbers[$0] == nil ? number : nil }
+            let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] } ?? formerName
             guard stored == number else {
                 throw StoreError(
                     code: .incompatibleModel,
