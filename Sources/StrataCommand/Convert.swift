@@ -40,7 +40,7 @@ struct Convert: ParsableCommand {
             let model = try file.model(try modelOptions.load())
             let coordinator = try StoreFile.coordinator(for: model)
             let opened = try file.open(in: coordinator)
-            let progress = ProgressDisplay()
+            let progress = ProgressDisplay(verb: "Copied")
             let copy = try coordinator.migratePersistentStore(opened, to: destinationURL, type: type) {
                 progress.show($0)
             }

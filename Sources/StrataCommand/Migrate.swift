@@ -45,7 +45,7 @@ struct Migrate: ParsableCommand {
                 throw CommandFailure(
                     description: "'\(file.url.path)' is a \(file.typeName) store, which cannot be migrated here.")
             }
-            let progress = ProgressDisplay()
+            let progress = ProgressDisplay(verb: "Migrated")
             var plan = bundle.plan
             plan.mappingModels = mappingModels
             let steps = try plan.migrateStore(

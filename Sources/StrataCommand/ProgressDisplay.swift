@@ -7,6 +7,10 @@ final class ProgressDisplay: Sendable {
     private static let width = 30
     private let isTerminal = isatty(FileHandle.standardError.fileDescriptor) != 0
     private let drewBar = Locked(false)
+    /// What the plain lines say is done to the objects: "Copied", "Migrated".
+    private let verb: String
+
+    init(verb: String) { self.verb = verb }
 
     /// Shows `progress`.
     func show(_ progress: MigrationProgress) {
@@ -17,7 +21,7 @@ final class ProgressDisplay: Sendable {
             write("\r[\(bar)] \(progress.completedObjects)/\(progress.totalObjects) objects")
             drewBar.withLock { $0 = true }
         } else {
-            write("Copied \(progress.completedObjects) of \(progress.totalObjects) objects\n")
+            write("\(verb) \(progress.completedObjects) of \(progress.totalObjects) objects\n")
         }
     }
 

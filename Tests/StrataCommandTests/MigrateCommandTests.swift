@@ -31,7 +31,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.error)")
         #expect(outcome.output.contains("to version 'v2.0.0'"))
         #expect(outcome.output.contains("v1.2.0 → v2.0.0 (inferred mapping)"))
-        #expect(outcome.error.contains("of 1 objects"))
+        #expect(outcome.error.contains("Migrated 1 of 1 objects"))
 
         let after = try StrataProcess.run(["inspect", store.path, "--model", bundle])
         #expect(after.output.contains("Model version: 'v2.0.0' of Model.xcdatamodeld"))

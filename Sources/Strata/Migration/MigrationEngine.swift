@@ -43,7 +43,8 @@ struct MigrationEngine {
         for plan in planned {
             guard let policy = plan.policy else { continue }
             let converter = MigrationObjectConverter(
-                plan: plan, associations: associations, reader: reader, sourceName: sourceName)
+                plan: plan, associations: associations, reader: reader, sourceName: sourceName,
+                policies: policies)
             let context = MigrationPolicyContext(
                 plan: plan, converter: converter, sourceSchema: sourceSchema, destinationSchema: destinationSchema,
                 associations: associations, registry: registry, destination: destination,
@@ -56,7 +57,8 @@ struct MigrationEngine {
             savesInBatches: !(destination is AtomicStoreAdapter))
         for (plan, table) in zip(streamed, associations.tables) {
             let converter = MigrationObjectConverter(
-                plan: plan, associations: associations, reader: reader, sourceName: sourceName)
+                plan: plan, associations: associations, reader: reader, sourceName: sourceName,
+                policies: policies)
             for start in stride(from: 0, to: max(table.entries.count, 1), by: batchSize) {
                 try checkCancellation()
                 let end = min(start + batchSize, table.entries.count)

@@ -4,7 +4,10 @@ import Logging
 /// Migrates a store file written with one model version to another through a mapping model:
 /// Core Data's `NSMigrationManager`.
 ///
-/// The source store is opened read-only and never changed. The migrated objects go into a
+/// A migration into the store's own place is first offered to its type (see
+/// ``InPlaceMigrationRequest``): the SQLite type changes the file where it is when SQL can run
+/// the mapping, and its objects keep their IDs. Otherwise the source store is opened read-only
+/// and never changed. The migrated objects go into a
 /// new store in a temporary file beside the destination, which replaces the destination
 /// (``StoreType``'s `replace`) only when every object is saved; when anything fails, the
 /// temporary store is removed and the error thrown, so that the source and any file at the
@@ -45,7 +48,8 @@ public struct MigrationManager: Sendable {
     }
 
     /// Migrates the store at `url` in place: the store is rewritten with the destination
-    /// model, keeping its identifier and metadata user keys.
+    /// model, keeping its identifier and metadata user keys — by its type, in the file, when
+    /// the type can (see ``InPlaceMigrationRequest``), else by a copy that replaces it.
     ///
     /// - Parameters:
     ///   - url: The store's file.

@@ -13,15 +13,21 @@ struct MigrationObjectConverter {
     /// How messages name the source store.
     let sourceName: String
     private let evaluator = PredicateEvaluator()
+    /// What `$entityPolicy` is in value expressions: the mapping's policy, or the default one.
+    private let entityPolicy: MigrationPolicyTarget
 
+    /// - Parameter policies: The registered policies, which value expressions may name as
+    ///   classes (`CAST("Name", "Class")`).
     init(
         plan: MigrationPlannedMapping, associations: MigrationAssociations, reader: MigrationSourceReader,
-        sourceName: String
+        sourceName: String, policies: [String: any MigrationPolicy]
     ) {
         self.plan = plan
         self.associations = associations
         self.reader = reader
         self.sourceName = sourceName
+        entityPolicy = MigrationPolicyTarget(plan.policy ?? DefaultMigrationPolicy(), reader: reader)
+        evaluator.classes = policies.mapValues { MigrationPolicyTarget($0, reader: reader) }
     }
 
     /// One source object as read for converting: its stored values and the members of the
@@ -280,7 +286,11 @@ struct MigrationObjectConverter {
         -> EvaluatedValue
     {
         let scope = EvaluationScope(
-            evaluatedObject: .object(object), bindings: [MigrationVariable.source.rawValue: .object(object)])
+            evaluatedObject: .object(object),
+            bindings: [
+                MigrationVariable.source.rawValue: .object(object),
+                MigrationVariable.entityPolicy.rawValue: .object(entityPolicy),
+            ])
         do {
             return try evaluator.evaluate(expression, in: scope)
         } catch {

@@ -160,9 +160,10 @@ public struct MigrationPlan: Sendable {
         return (Step(source: source, destination: next, mapping: mapping, isInferred: true), index + 1)
     }
 
-    /// Runs the steps that take the store at `url` to `target`, each into a temporary store,
-    /// and puts the last one in the place of the store only when every step succeeded; the
-    /// store is left as it was when one fails.
+    /// Runs the steps that take the store at `url` to `target`: all of them in the file, in
+    /// one go, when the store's type can (see ``InPlaceMigrationRequest``); else each into a
+    /// temporary store, the last one put in the place of the store only when every step
+    /// succeeded. The store is left as it was when one fails.
     ///
     /// - Parameters:
     ///   - url: The store's file.

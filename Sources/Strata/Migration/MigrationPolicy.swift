@@ -34,6 +34,19 @@ public protocol MigrationPolicy: Sendable {
 
     /// Finishes the mapping, after every object it made has its relationships.
     func endEntityMapping(in migration: MigrationPolicyContext) throws
+
+    /// Answers a function a value expression calls: `FUNCTION($entityPolicy, "selector:",
+    /// arguments…)` in an entity mapping that names this policy, or `FUNCTION(CAST("Name",
+    /// "Class"), "selector:", arguments…)` for a policy registered as `Name` — where Core Data
+    /// calls the method of that name on the policy or class.
+    ///
+    /// - Parameters:
+    ///   - selector: The method's name, such as `"hexFromColour:"`.
+    ///   - arguments: The values of the other arguments; a source object is its
+    ///     ``AttributeValue/objectID(_:)``.
+    /// - Returns: The value the expression gives.
+    /// - Throws: By default ``MigrationError/Code/evaluationFailed`` naming the selector.
+    func callFunction(_ selector: String, arguments: [AttributeValue]) throws -> AttributeValue
 }
 
 extension MigrationPolicy {
@@ -55,6 +68,51 @@ extension MigrationPolicy {
 
     /// Does nothing.
     public func endEntityMapping(in migration: MigrationPolicyContext) throws {}
+
+    /// Throws ``MigrationError/Code/evaluationFailed``: the policy answers no function.
+    public func callFunction(_ selector: String, arguments: [AttributeValue]) throws -> AttributeValue {
+        throw MigrationError(
+            code: .evaluationFailed,
+            message: "Migration policy \(type(of: self)) answers no function '\(selector)'; implement "
+                + "callFunction(_:arguments:) to answer it.")
+    }
+}
+
+/// A migration policy as the target of `FUNCTION($entityPolicy, …)` or of a class a value
+/// expression names, keeping the first error it throws for the migration to report.
+final class MigrationPolicyTarget: ExpressionFunctionTarget {
+    let policy: any MigrationPolicy
+    let reader: MigrationSourceReader
+
+    init(_ policy: any MigrationPolicy, reader: MigrationSourceReader) {
+        self.policy = policy
+        self.reader = reader
+    }
+
+    var objectIdentity: AttributeValue { .null }
+
+    func resolvedValue(forKey key: String) -> ResolvedValue? { nil }
+
+    func callFunction(_ selector: String, arguments: [EvaluatedValue], label: String) throws(FetchPredicateError)
+        -> EvaluatedValue
+    {
+        var values: [AttributeValue] = []
+        for argument in arguments {
+            switch argument {
+            case .value(let value): values.append(value)
+            case .object(let object): values.append(object.objectIdentity)
+            case .collection:
+                throw FetchPredicateError(
+                    code: .evaluation, message: "'\(label)' passes a collection to '\(selector)'; pass values.")
+            }
+        }
+        do {
+            return .value(try policy.callFunction(selector, arguments: values))
+        } catch {
+            reader.record(error)
+            throw FetchPredicateError(code: .evaluation, message: "'\(label)' failed: \(error)")
+        }
+    }
 }
 
 /// The policy of a custom entity mapping that names none: every stage does its default.

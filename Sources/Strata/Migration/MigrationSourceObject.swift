@@ -53,6 +53,11 @@ final class MigrationSourceReader {
         return firstError
     }
 
+    /// Keeps `error` unless an earlier one is kept.
+    func record(_ error: any Error) {
+        if firstError == nil { firstError = error }
+    }
+
     init(store: any IncrementalStore, schema: ModelSchema) {
         self.store = store
         self.schema = schema
@@ -63,7 +68,7 @@ final class MigrationSourceReader {
         do {
             return try store.snapshots(for: [id]).first?.values
         } catch {
-            if firstError == nil { firstError = error }
+            record(error)
             return nil
         }
     }
@@ -73,7 +78,7 @@ final class MigrationSourceReader {
         do {
             return try store.relatedObjectIDs(of: id, relationship: relationship)
         } catch {
-            if firstError == nil { firstError = error }
+            record(error)
             return nil
         }
     }

@@ -74,6 +74,8 @@ enum MigrationVariable: String {
     case source
     /// The migration itself, the target of `FUNCTION($manager, …)`.
     case manager
+    /// The entity mapping's migration policy, the target of `FUNCTION($entityPolicy, …)`.
+    case entityPolicy
 
     /// Whether `name`, with or without its `$`, is this variable.
     func matches(_ name: String) -> Bool {

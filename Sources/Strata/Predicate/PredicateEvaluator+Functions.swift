@@ -14,6 +14,10 @@ extension PredicateEvaluator {
     ///   an error.
     /// - `count:`, `sum:`, `average:`, `min:`, `max:` of a collection: as the collection
     ///   operators `@count`, `@sum`, `@avg`, `@min`, `@max`.
+    /// - `FUNCTION(target, "selector", arguments…)`: `valueForKey:` or `valueForKeyPath:` on
+    ///   any object, another selector on an ``ExpressionFunctionTarget`` (such as a migration's
+    ///   `$entityPolicy`); `CAST("Name", "Class")` is the class registered as `Name` in
+    ///   ``classes``.
     ///
     /// A null argument gives null.
     ///
@@ -24,6 +28,10 @@ extension PredicateEvaluator {
     {
         let function = Self.functionKey(name)
         switch function {
+        case "FUNCTION":
+            return try callOnTarget(arguments, label: label)
+        case "CAST" where Self.castsToClass(arguments):
+            return try classReference(arguments, label: label)
         case "now":
             try Self.expect(arguments, count: 0, label: label)
             return .value(.date(now))

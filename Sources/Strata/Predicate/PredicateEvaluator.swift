@@ -12,6 +12,8 @@ final class PredicateEvaluator {
     let now: Date
     /// Compiled string patterns.
     var patterns: [PatternKey: StringPattern] = [:]
+    /// The classes `CAST("Name", "Class")` may name, by name.
+    var classes: [String: any ExpressionFunctionTarget] = [:]
 
     /// Creates an evaluator with the given variable values and clock reading.
     init(variables: [String: AttributeValue] = [:], now: Date = Date()) {
