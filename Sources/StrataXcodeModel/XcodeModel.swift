@@ -20,10 +20,14 @@ import Strata
 /// layout, code-generation settings, `syncable`, …) is skipped and logged at `.debug`, once
 /// per kind and file.
 ///
+/// A model Xcode 3 saved (binary `elements` and `layout` files instead of `contents`) is read
+/// too: its entities, attributes and relationships; one with inheritance, fetch request
+/// templates, fetched properties or configurations fails with
+/// `ModelError/Code/unsupportedFormat`.
+///
 /// Not read: `Composite` attributes (loading fails with
-/// `ModelError/Code/unsupportedFormat`: dropping them would lose data), fetch indexes over
-/// expressions (skipped and logged), and the Xcode 3 binary format (`elements` and `layout`
-/// files instead of `contents`).
+/// `ModelError/Code/unsupportedFormat`: dropping them would lose data) and fetch indexes over
+/// expressions (skipped and logged).
 public enum XcodeModel {
     /// The logger used when the caller passes none: labelled `strata.xcodemodel`, discarding
     /// every message.
@@ -39,8 +43,8 @@ public enum XcodeModel {
     ///   - logger: receives `.debug` messages about the parts of the file that were skipped.
     /// - Returns: a new, unfrozen model.
     /// - Throws: `ModelError` with code `ModelError/Code/unreadableFile` when nothing can
-    ///   be read at `url`, `ModelError/Code/unsupportedFormat` for an Xcode 3 model or a
-    ///   `Composite` attribute, and `ModelError/Code/malformedFile` (with `ModelError/filePath`
+    ///   be read at `url`, `ModelError/Code/unsupportedFormat` for a `Composite` attribute or
+    ///   what Strata does not read of an Xcode 3 model, and `ModelError/Code/malformedFile` (with `ModelError/filePath`
     ///   and `ModelError/line`) for XML that is not well-formed or not a model.
     public static func load(contentsOf url: URL, logger: Logger = defaultLogger) throws(ModelError)
         -> ManagedObjectModel
@@ -57,12 +61,9 @@ public enum XcodeModel {
         }
         let contents = url.appendingPathComponent("contents")
         if FileManager.default.fileExists(atPath: contents.path) { return try loadFile(at: contents, logger: logger) }
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
-            throw ModelError(
-                code: .unsupportedFormat,
-                message:
-                    "'\(url.path)' is an Xcode 3 model (a binary 'elements' file), which Strata does not read. Open the model in a recent Xcode and save it: Xcode then writes the XML 'contents' file.",
-                filePath: url.path)
+        let elements = url.appendingPathComponent("elements")
+        if FileManager.default.fileExists(atPath: elements.path) {
+            return try Xcode3ModelReader(contentsOf: elements).model()
         }
         throw ModelError(
             code: .unreadableFile, message: "'\(url.path)' is a folder without a model 'contents' file.",

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataSQLite
 import StrataXcodeModel
 import Testing
 
@@ -73,20 +74,73 @@ import Testing
         #expect(model.entity(named: "Workout")?.relationships[0].inverseName == nil)
     }
 
+    /// Xcode 3's binary models: Apple's 2010 Recipes store records the version hashes of the
+    /// model its sample ships, and the model read from the `elements` archive has them.
     @Test(arguments: [
         "fruitsamples-iPhoneCoreDataRecipes/Recipes.xcdatamodel",
         "fruitsamples-iPhoneCoreDataRecipes/DesktopRecipes/Recipes.xcdatamodel",
-        "fruitsamples-MigrationV2/Models/Migration.xcdatamodeld/Migration_Old.xcdatamodel",
-        "fruitsamples-MigrationV2/Models/Migration.xcdatamodeld",
     ])
-    func xcode3ModelsAreUnsupported(_ path: String) {
-        #expect {
-            _ = try XcodeModel.load(contentsOf: FixturePaths.url(path))
-        } throws: { error in
-            let error = error as! ModelError
-            return error.code == .unsupportedFormat && error.message.contains("Xcode 3")
-                && error.message.contains("recent Xcode")
+    func anXcode3ModelHasTheHashesItsStoreRecords(_ path: String) throws {
+        let model = try XcodeModel.load(contentsOf: FixturePaths.url(path))
+        try model.freeze()
+        let directory = try TemporaryDirectory()
+        let store = try directory.copyStore("fruitsamples-iPhoneCoreDataRecipes/RecipeData/Recipes.sqlite")
+        let metadata = try #require(try StoreType.sqlite.metadata(ofFileAt: store))
+        #expect(model.schema.entityVersionHashes == metadata.versionHashes)
+        let ingredient = try #require(model.entity(named: "Ingredient"))
+        #expect(ingredient.attributes.map(\.name) == ["amount", "displayOrder", "name"])
+        #expect(ingredient.attributes[1].defaultValue == .integer16(0))
+        #expect(ingredient.attributes[2].isOptional == false)
+        #expect(ingredient.relationships.first?.inverseName == "ingredients")
+        let recipe = try #require(model.entity(named: "Recipe"))
+        #expect(recipe.className == "Recipe")
+        #expect(
+            recipe.attributes.first { $0.name == "thumbnailImage" }?.valueTransformerName?.hasSuffix(
+                "ImageToDataTransformer") == true)
+        #expect(recipe.relationships.first { $0.name == "ingredients" }?.deleteRule == .cascade)
+    }
+
+    /// With its Xcode 3 model, Apple's 2010 store opens and reads: seven recipes, each of a type.
+    @Test func theOldestStoreOpensWithItsXcode3Model() throws {
+        let model = try XcodeModel.load(
+            contentsOf: FixturePaths.url("fruitsamples-iPhoneCoreDataRecipes/Recipes.xcdatamodel"))
+        let directory = try TemporaryDirectory()
+        let store = try directory.copyStore("fruitsamples-iPhoneCoreDataRecipes/RecipeData/Recipes.sqlite")
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+        var description = PersistentStoreDescription.sqlite(at: store)
+        description.isReadOnly = true
+        try coordinator.addStore(description)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let counts = try context.performAndWait {
+            try ["Recipe", "Ingredient", "RecipeType", "Image"].map {
+                try context.count(for: FetchRequest<ManagedObject>(entityName: $0))
+            }
         }
+        #expect(counts == [7, 31, 5, 7])
+        let typed = try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Recipe")).filter {
+                try $0.object(forKey: "type") != nil
+            }.count
+        }
+        #expect(typed == 7)
+    }
+
+    /// Apple's MigrationV2 sample's two versions, Xcode 3 models in an `.xcdatamodeld`.
+    @Test func anXcode3VersionedModelReadsEachVersion() throws {
+        let bundle = try XcodeVersionedModel(
+            contentsOf: FixturePaths.url("fruitsamples-MigrationV2/Models/Migration.xcdatamodeld"))
+        let old = try bundle.model(named: "Migration_Old")
+        let new = try bundle.model(named: "Migration_New")
+        #expect(old.entities.map(\.name) == ["Chef", "Ingredient", "Recipe"])
+        #expect(new.entities.map(\.name) == ["Chef", "Cuisine", "Ingredient", "Recipe"])
+        let rating = try #require(new.entity(named: "Recipe")?.attributes.first { $0.name == "rating" })
+        #expect(rating.type == .integer16)
+        #expect(rating.defaultValue == .integer16(3))
+        #expect(rating.minValue == .integer16(0))
+        #expect(rating.maxValue == .integer16(5))
+        #expect(new.entity(named: "Chef")?.relationships.first?.isToMany == true)
+        try old.freeze()
+        try new.freeze()
     }
 
     @Test func sampleModelMapsEveryFeature() throws {

@@ -88,16 +88,15 @@ extension MappingModelFile {
         for property in try store.related(object, "relationshipmappings") {
             let name = property.attributes["name"] ?? ""
             var expression = try store.expression(of: property)
-            let keyPath = property.attributes["sourcekeypath"] ?? name
+            let keyPath = Self.relativeKeyPath(property.attributes["sourcekeypath"] ?? name)
             if expression == nil, property.generates(default: generates),
-                sourceEntity?.relationshipsByName[keyPath] != nil
+                keyPath.isEmpty || sourceEntity?.relationshipsByName[keyPath] != nil
             {
+                let sources: FetchExpression = keyPath.isEmpty ? .variable("source") : .source(keyPath)
                 if let mapping = property.attributes["sourcemappingname"] {
-                    expression = .destinationInstances(
-                        forEntityMappingNamed: mapping, sourceInstances: .source(keyPath))
+                    expression = .destinationInstances(forEntityMappingNamed: mapping, sourceInstances: sources)
                 } else {
-                    expression = .destinationInstances(
-                        forSourceRelationshipNamed: keyPath, sourceInstances: .source(keyPath))
+                    expression = .destinationInstances(forSourceRelationshipNamed: keyPath, sourceInstances: sources)
                 }
             }
             relationships.append(PropertyMapping(name: name, valueExpression: expression))
@@ -115,6 +114,13 @@ extension MappingModelFile {
         mapping.sourceEntityVersionHash = sourceEntity?.versionHash
         mapping.destinationEntityVersionHash = destinationName.flatMap { destination.entitiesByName[$0] }?.versionHash
         return mapping
+    }
+
+    /// A relationship mapping's source key path relative to the source object: `$source.posts`
+    /// and `posts` are `posts`; `$source`, the source object itself, is empty.
+    static func relativeKeyPath(_ keyPath: String) -> String {
+        if keyPath == "$source" { return "" }
+        return keyPath.hasPrefix("$source.") ? String(keyPath.dropFirst("$source.".count)) : keyPath
     }
 }
 

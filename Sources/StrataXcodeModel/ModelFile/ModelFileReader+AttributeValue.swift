@@ -12,6 +12,21 @@ extension ModelFileReader {
     func value(
         _ text: String, as type: AttributeType, from key: String, of element: SourceElement, in context: String
     ) throws(ModelError) -> AttributeValue {
+        let value = AttributeValue(modelText: text, as: type)
+        guard let value else {
+            throw malformed(
+                element, in: context, "has \(key)=\"\(text)\", which is not a valid \(type.modelFileName) value.")
+        }
+        return value
+    }
+}
+
+extension AttributeValue {
+    /// The value a model file writes as `text`, read as a value of `type`: integers, decimals
+    /// and floating-point numbers in the POSIX number syntax, Booleans as `YES` or `NO`, UUIDs
+    /// and URIs in their usual text forms; `nil` for text that is not one, and for dates,
+    /// binary data and transformable values, which have no text form.
+    init?(modelText text: String, as type: AttributeType) {
         let value: AttributeValue? =
             switch type {
             case .integer16: Int16(text).map(AttributeValue.integer16)
@@ -26,10 +41,7 @@ extension ModelFileReader {
             case .uri: URL(string: text).map(AttributeValue.uri)
             case .undefined, .date, .binary, .transformable, .objectID: nil
             }
-        guard let value else {
-            throw malformed(
-                element, in: context, "has \(key)=\"\(text)\", which is not a valid \(type.modelFileName) value.")
-        }
-        return value
+        guard let value else { return nil }
+        self = value
     }
 }
