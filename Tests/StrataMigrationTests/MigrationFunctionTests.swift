@@ -18,7 +18,8 @@ import Testing
         }
     }
 
-    /// What Apple's MigrationV2 sample's `MigrationFunctions` class answers: a name's parts.
+    /// What Apple's MigrationV2 sample's `MigrationFunctions` class answers: a name's first word
+    /// (`getFirstName:`) and the rest (`getLastName:`).
     struct NameFunctions: MigrationPolicy {
         func callFunction(_ selector: String, arguments: [AttributeValue]) throws -> AttributeValue {
             guard case .string(let name)? = arguments.first else { return .null }

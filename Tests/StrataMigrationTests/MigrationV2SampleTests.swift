@@ -29,19 +29,6 @@ import Testing
         }
     }
 
-    /// The sample's `getFirstName:` and `getLastName:`: a name's first word and the rest.
-    struct MigrationFunctions: MigrationPolicy {
-        func callFunction(_ selector: String, arguments: [AttributeValue]) throws -> AttributeValue {
-            guard case .string(let name)? = arguments.first else { return .null }
-            let words = name.split(separator: " ", maxSplits: 1).map(String.init)
-            switch selector {
-            case "getFirstName:": return .string(words[0])
-            case "getLastName:": return words.count > 1 ? .string(words[1]) : .null
-            default: throw MigrationError(code: .evaluationFailed, message: "No function '\(selector)'.")
-            }
-        }
-    }
-
     static func bundle() throws -> XcodeVersionedModel {
         try XcodeVersionedModel(contentsOf: AppleFixtures.url(folder + "Migration.xcdatamodeld"))
     }
@@ -86,7 +73,10 @@ import Testing
 
         try MigrationManager(
             sourceModel: old, destinationModel: new,
-            policies: ["CuisineMigrationPolicy": CuisineMigrationPolicy(), "MigrationFunctions": MigrationFunctions()]
+            policies: [
+                "CuisineMigrationPolicy": CuisineMigrationPolicy(),
+                "MigrationFunctions": MigrationFunctionTests.NameFunctions(),
+            ]
         ).migrateStore(at: url, type: .sqlite, mapping: mapping)
 
         let labels = ["Chef": "lastName", "Cuisine": "name", "Recipe": "name", "Ingredient": "name"]
