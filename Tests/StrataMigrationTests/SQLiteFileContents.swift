@@ -61,3 +61,10 @@ struct SQLiteSchemaEntries {
         self.rowIDs = rowIDs
     }
 }
+
+/// Changes an SQLite file behind Strata's back, as another program might.
+enum SQLiteFileEditor {
+    static func execute(_ sql: String, on url: URL) throws {
+        try SQLiteConnection(path: url.path, mode: .readWrite).execute(script: sql)
+    }
+}

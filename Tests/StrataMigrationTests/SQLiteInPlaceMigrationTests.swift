@@ -155,6 +155,30 @@ import Testing
         #expect(try DirectorySnapshot(directory.url) == before)
     }
 
+    /// A file whose `Z_PRIMARYKEY` numbers entities otherwise than Strata's layout is not
+    /// changed in place, where renumbering would mislabel its rows: the migration declines,
+    /// and the copy's source fails to open, naming the entity.
+    @Test func aFileNumberingItsEntitiesOtherwiseIsNotChangedInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("notes.sqlite")
+        try Self.create(url, model: Self.notes(pinned: false))
+        try SQLiteFileEditor.execute(
+            "UPDATE Z_PRIMARYKEY SET Z_NAME = CASE Z_NAME WHEN 'Note' THEN 'Tag' ELSE 'Note' END", on: url)
+        let before = try DirectorySnapshot(directory.url)
+        let (version1, version2) = (Self.notes(pinned: false), Self.notes(pinned: true))
+        let log = CapturedLog()
+
+        let error = #expect(throws: StoreError.self) {
+            try MigrationManager(sourceModel: version1, destinationModel: version2, logger: log.logger())
+                .migrateStore(at: url, type: .sqlite, mapping: try .inferred(from: version1, to: version2))
+        }
+
+        #expect(error?.code == .incompatibleModel)
+        let reason = log.lines("Migrating by copy: the store cannot be migrated in place").first?.metadata["reason"]
+        #expect(reason?.contains("numbers entity 'Note' 2 in Z_PRIMARYKEY") == true)
+        #expect(try DirectorySnapshot(directory.url) == before)
+    }
+
     /// An entity renamed twice keeps its first name in `Z_PRIMARYKEY`, as Core Data keeps it,
     /// and the store still opens with the newest model.
     @Test func anEntityRenamedTwiceStillOpens() throws {

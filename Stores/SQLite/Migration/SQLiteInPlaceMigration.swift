@@ -7,9 +7,10 @@ import Strata
 /// `Z_PRIMARYKEY` rows and the metadata in one transaction. Objects keep their primary keys,
 /// and so their IDs.
 ///
-/// A step whose mapping cannot run in place (see `InPlaceMapping`), or a file with triggers
-/// (Core Data's derived attributes, which Strata does not rewrite), is declined before
-/// anything is written; the migration then copies the store.
+/// A step whose mapping cannot run in place (see `InPlaceMapping`), a file with triggers
+/// (Core Data's derived attributes, which Strata does not rewrite) or one that numbers its
+/// entities otherwise than the source model's layout is declined before anything is written;
+/// the migration then copies the store.
 enum SQLiteInPlaceMigration {
     static func migrate(_ request: InPlaceMigrationRequest, settings: SQLiteStoreSettings) throws -> Bool {
         let path = request.url.path
@@ -32,6 +33,13 @@ enum SQLiteInPlaceMigration {
                 .rows { $0.value(at: 0) }
             guard triggers.isEmpty else {
                 decline(request, because: "the file has triggers (derived attributes)")
+                return false
+            }
+            if let first = request.steps.first, let layout = changes.first?.source,
+                let problem = try SQLiteStoreFile.numberingProblem(
+                    of: layout, model: first.sourceModel.schema, on: connection)
+            {
+                decline(request, because: "the file \(problem)")
                 return false
             }
             try connection.execute(script: "PRAGMA wal_checkpoint(TRUNCATE)")

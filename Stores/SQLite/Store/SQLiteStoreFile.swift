@@ -205,6 +205,16 @@ enum SQLiteStoreFile {
                 message: "'\(path)' was written with another model; migrate it first. "
                     + problems.joined(separator: " "))
         }
+        if let problem = try numberingProblem(of: layout, model: request.model.schema, on: connection) {
+            throw StoreError(code: .incompatibleModel, message: "'\(path)' \(problem).")
+        }
+    }
+
+    /// How the file's `Z_PRIMARYKEY` numbers an entity differently from `layout`; `nil` when
+    /// it numbers every entity as the layout does.
+    static func numberingProblem(of layout: SQLiteSchema, model: ModelSchema, on connection: SQLiteConnection)
+        throws -> String?
+    {
         let rows = try connection.statement("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
             .rows { ($0.value(at: 0), $0.value(at: 1)) }
         var numbersInFile: [String: Int64] = [:]
@@ -213,20 +223,18 @@ enum SQLiteStoreFile {
             numbersInFile[name] = number
             namesInFile[number] = name
         }
-        for (name, number) in layout.entityNumbers {
+        for (name, number) in layout.entityNumbers.sorted(by: { $0.value < $1.value }) {
             // A migration keeps the name an entity had before it was renamed, as Core Data does:
             // the row of the entity's number may name no entity of the model.
-            let renamed = request.model.schema.entitiesByName[name]?.description.renamingIdentifier
+            let renamed = model.entitiesByName[name]?.description.renamingIdentifier
             let formerName = namesInFile[number].flatMap { layout.entityNumbers[$0] == nil ? number : nil }
             let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] } ?? formerName
             guard stored == number else {
-                throw StoreError(
-                    code: .incompatibleModel,
-                    message:
-                        "'\(path)' numbers entity '\(name)' \(stored.map(String.init) ?? "nowhere") in Z_PRIMARYKEY, "
-                        + "but its model gives it \(number).")
+                return "numbers entity '\(name)' \(stored.map(String.init) ?? "nowhere") in Z_PRIMARYKEY, but its "
+                    + "model gives it \(number)"
             }
         }
+        return nil
     }
 }
 
