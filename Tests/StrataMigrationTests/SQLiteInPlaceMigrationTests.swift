@@ -206,6 +206,86 @@ import Testing
         #expect(names == ["kept"])
     }
 
+    /// Two tables each converting an attribute's type: each gets its own conversion.
+    @Test func eachTableConvertsWithItsOwnConversion() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("shop.sqlite")
+        func shop(_ rating: AttributeType, _ price: AttributeType) -> ManagedObjectModel {
+            ManagedObjectModel {
+                EntityDescription("Author") { AttributeDescription("rating", rating) }
+                EntityDescription("Book") { AttributeDescription("price", price) }
+            }
+        }
+        let (version1, version2) = (shop(.integer64, .integer64), shop(.boolean, .double))
+        try Self.create(url, model: version1) { context in
+            try context.insertNewObject(forEntityName: "Author").setValue(.integer64(1), forKey: "rating")
+            try context.insertNewObject(forEntityName: "Book").setValue(.integer64(5), forKey: "price")
+        }
+        let log = CapturedLog()
+
+        try MigrationManager(sourceModel: version1, destinationModel: version2, logger: log.logger())
+            .migrateStore(at: url, type: .sqlite, mapping: try .inferred(from: version1, to: version2))
+
+        #expect(log.lines("Store migrated in place").count == 1)
+        #expect(try AppleFixtures.objects(of: "Author", in: url, model: version2).map { $0["rating"] } == ["true"])
+        #expect(try AppleFixtures.objects(of: "Book", in: url, model: version2).map { $0["price"] } == ["5.0"])
+    }
+
+    /// A hand-written `copy` of an unchanged entity without property mappings passes its
+    /// objects through as they are, in place as by copy.
+    @Test func aCopyWithoutPropertyMappingsKeepsEveryValue() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("notes.sqlite")
+        let version1 = Self.notes(pinned: false)
+        let version2 = ManagedObjectModel(versionIdentifiers: ["2"]) {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+            EntityDescription("Tag") { AttributeDescription("name", .string) }
+            EntityDescription("Folder") { AttributeDescription("title", .string) }
+        }
+        try Self.create(url, model: version1) { context in
+            try context.insertNewObject(forEntityName: "Note").setValue("kept", forKey: "text")
+            try context.insertNewObject(forEntityName: "Tag").setValue("work", forKey: "name")
+        }
+        let mapping = try MappingModel(
+            entityMappings: [
+                EntityMapping(name: "NoteToNote", kind: .copy, sourceEntityName: "Note", destinationEntityName: "Note"),
+                EntityMapping(name: "TagToTag", kind: .copy, sourceEntityName: "Tag", destinationEntityName: "Tag"),
+                EntityMapping(name: "Folder", kind: .add, sourceEntityName: nil, destinationEntityName: "Folder"),
+            ], sourceModel: version1, destinationModel: version2)
+
+        try MigrationManager(sourceModel: version1, destinationModel: version2)
+            .migrateStore(at: url, type: .sqlite, mapping: mapping)
+
+        #expect(try AppleFixtures.objects(of: "Note", in: url, model: version2).map { $0["text"] } == ["kept"])
+        #expect(try AppleFixtures.objects(of: "Tag", in: url, model: version2).map { $0["name"] } == ["work"])
+    }
+
+    /// Renaming `A` to `C` and `B` to `A` in one step: `Z_PRIMARYKEY` cannot keep the old name
+    /// `A` for `C`, which the new `A` now has, so `C` gets its own, and the store opens.
+    @Test func anOldNameAnotherEntityNowHasIsNotKept() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("swap.sqlite")
+        let version1 = ManagedObjectModel(versionIdentifiers: ["1"]) {
+            EntityDescription("A") { AttributeDescription("name", .string) }
+            EntityDescription("B") { AttributeDescription("name", .string) }
+        }
+        let version2 = ManagedObjectModel(versionIdentifiers: ["2"]) {
+            EntityDescription("A") { AttributeDescription("name", .string) }.renamed(from: "B")
+            EntityDescription("C") { AttributeDescription("name", .string) }.renamed(from: "A")
+        }
+        try Self.create(url, model: version1) { context in
+            try context.insertNewObject(forEntityName: "A").setValue("was A", forKey: "name")
+            try context.insertNewObject(forEntityName: "B").setValue("was B", forKey: "name")
+        }
+
+        try MigrationManager(sourceModel: version1, destinationModel: version2)
+            .migrateStore(at: url, type: .sqlite, mapping: try .inferred(from: version1, to: version2))
+
+        #expect(try SQLiteFileContents(url).rows["Z_PRIMARYKEY"] == ["1 | B | 0 | 1", "2 | C | 0 | 1"])
+        #expect(try AppleFixtures.objects(of: "A", in: url, model: version2).map { $0["name"] } == ["was B"])
+        #expect(try AppleFixtures.objects(of: "C", in: url, model: version2).map { $0["name"] } == ["was A"])
+    }
+
     // MARK: Helpers
 
     static func notes(pinned: Bool) -> ManagedObjectModel {

@@ -81,18 +81,44 @@ package struct InPlaceMapping: Sendable {
         }
         var entities: [String: Entity] = [:]
         for (sourceName, (entityMapping, sourceEntity, destinationEntity)) in bySource {
-            entities[sourceName] = Entity(
-                destination: destinationEntity, source: sourceEntity,
-                attributes: try Self.attributes(of: entityMapping, from: sourceEntity, to: destinationEntity),
-                relationships: try Self.relationships(
-                    of: entityMapping, from: sourceEntity, to: destinationEntity, source: source,
-                    mappingSources: mappingSources))
+            entities[sourceName] =
+                Self.passesThrough(entityMapping, from: sourceEntity, to: destinationEntity)
+                ? Entity(
+                    destination: destinationEntity, source: sourceEntity,
+                    attributes: Dictionary(
+                        uniqueKeysWithValues: sourceEntity.attributes.filter { !$0.isTransient }.map {
+                            ($0.name, AttributeSource.attribute($0.name, type: $0.type))
+                        }),
+                    relationships: Dictionary(
+                        uniqueKeysWithValues: sourceEntity.relationships.filter { !$0.isTransient }.map {
+                            ($0.name, $0.name)
+                        }))
+                : Entity(
+                    destination: destinationEntity, source: sourceEntity,
+                    attributes: try Self.attributes(of: entityMapping, from: sourceEntity, to: destinationEntity),
+                    relationships: try Self.relationships(
+                        of: entityMapping, from: sourceEntity, to: destinationEntity, source: source,
+                        mappingSources: mappingSources))
         }
         entitiesBySource = entities
         entitiesByDestination = Dictionary(
             entities.values.map { ($0.destination.name, $0) }, uniquingKeysWith: { first, _ in first })
         try checkRelationshipTargets(source: source)
         try checkInverses(destination: destination)
+    }
+
+    /// Whether the copy migration passes the mapping's objects through as they are: a `copy`
+    /// of an unchanged entity whose property mappings, if any, copy each property from itself
+    /// (as `MigrationPlannedMapping` decides), so that properties without a mapping keep
+    /// their values rather than take their defaults.
+    private static func passesThrough(
+        _ mapping: EntityMapping, from source: EntitySchema, to destination: EntitySchema
+    ) -> Bool {
+        mapping.kind == .copy && source.name == destination.name && source.versionHash == destination.versionHash
+            && mapping.attributeMappings.allSatisfy { $0.copiedSourceKey == $0.name }
+            && mapping.relationshipMappings.allSatisfy {
+                $0.relationshipSource.sourceKey == $0.name && $0.relationshipSource.mappingName == nil
+            }
     }
 
     private static func attributes(
@@ -107,6 +133,10 @@ package struct InPlaceMapping: Sendable {
         }
         var attributes: [String: AttributeSource] = [:]
         for attribute in destination.attributes where !attribute.isTransient {
+            guard attribute.type != .objectID else {
+                throw Declined(
+                    description: "'\(destination.name).\(attribute.name)' holds object IDs, which a copy renumbers")
+            }
             let expression = mapped[attribute.name]?.valueExpression
             switch expression {
             case nil:

@@ -138,7 +138,33 @@ struct Xcode3ModelReader {
         return relationship
     }
 
+    /// The tagged values the reader knows, by stereotype; `XD_PPSK_isSpotlightIndexed` and
+    /// `XD_PPSK_isStoredInTruthFile` (Spotlight settings) and `XD_PSK_classMapping` change neither
+    /// the stored data nor the version hashes.
+    private static let knownTaggedValues: [String: Set<String>] = [
+        "XD_PStereotype": [
+            "XD_PSK_entityClassName", "XD_PSK_classMapping", "XD_PSK_isAbstract", "XD_PSK_fetchRequestsArray",
+            "XD_PSK_userInfo",
+        ],
+        "XD_PAtt_Stereotype": [
+            "XD_PAttK_attributeType", "XD_PAttK_defaultValueAsString", "XD_PAttK_minValueString",
+            "XD_PAttK_maxValueString", "XD_PAttK_valueTransformerName", "XD_PAttK_regularExpressionString",
+        ],
+        "XD_PPropStereotype": [
+            "XD_PPSK_isOptional", "XD_PPSK_isTransient", "XD_PPSK_userInfo", "XD_PPSK_isIndexed",
+            "XD_PPSK_isSpotlightIndexed", "XD_PPSK_isStoredInTruthFile",
+        ],
+        "XD_PR_Stereotype": [
+            "XD_PRK_deleteRule", "XD_PRK_destination", "XD_PRK_maxCount", "XD_PRK_minCount",
+            "XD_PRK_inverseRelationship", "XD_PRK_isToMany",
+        ],
+    ]
+
     /// Each stereotype of `object` by name, with its tagged values by name.
+    ///
+    /// - Throws: `ModelError.Code.unsupportedFormat` for a stereotype or tagged value the
+    ///   reader does not know, such as a renaming identifier, that holds something: leaving it
+    ///   out could change what a migration infers.
     private func stereotypes(of object: KeyedArchive.Object) throws(ModelError) -> [String: [String: PropertyListValue]]
     {
         var stereotypes: [String: [String: PropertyListValue]] = [:]
@@ -147,7 +173,11 @@ struct Xcode3ModelReader {
             var values: [String: PropertyListValue] = [:]
             for (key, tagged) in try stereotype.dictionary("XDBucketForOwnedAttributesstorage") ?? [:] {
                 guard let property = try archive.object(tagged) else { continue }
-                values[key] = try property.plainValue("_default") ?? .null
+                let value = try property.plainValue("_default") ?? .null
+                guard Self.knownTaggedValues[name]?.contains(key) == true || value.isEmpty else {
+                    throw unsupported("the setting '\(key)' (\(name)) of object \(object.index)")
+                }
+                values[key] = value
             }
             stereotypes[name] = values
         }
@@ -194,6 +224,15 @@ struct Xcode3ModelReader {
 }
 
 extension PropertyListValue {
+    /// Whether the value says nothing: null, false, zero or an empty string.
+    fileprivate var isEmpty: Bool {
+        switch self {
+        case .null, .boolean(false), .integer(0): true
+        case .string(let text): text.isEmpty
+        default: false
+        }
+    }
+
     /// The flag this value holds: a Boolean, or the integer 0 or 1.
     fileprivate var flag: Bool? {
         switch self {

@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 extension SQLiteInPlaceMigration {
@@ -94,7 +95,8 @@ extension SQLiteInPlaceMigration {
                 if wanted[name] == sql {
                     kept.insert(name)
                 } else {
-                    try connection.execute(script: "DROP INDEX \(name)")
+                    try connection.execute(
+                        script: "DROP INDEX \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
                 }
             }
             for index in change.destination.indexes where !kept.contains(index.name) {
@@ -118,8 +120,9 @@ extension SQLiteInPlaceMigration {
         }
 
         /// Rewrites the `Z_PRIMARYKEY` rows for the new entity numbers. An entity made from an
-        /// old one keeps the old one's name, as Core Data keeps it after a rename; a root keeps
-        /// the largest primary key of the old roots its rows come from.
+        /// old one keeps the old one's name, as Core Data keeps it after a rename, unless another
+        /// entity now has that name; a root keeps the largest primary key of the old roots its
+        /// rows come from.
         private func updatePrimaryKeys(
             _ change: SQLiteSchemaChange, stored: [Int64: (name: String, max: Int64)]
         ) throws {
@@ -141,7 +144,11 @@ extension SQLiteInPlaceMigration {
                         largest = max(largest, stored[root]?.max ?? 0)
                     }
                 }
-                let storedName = oldNumber.flatMap { stored[$0]?.name } ?? name
+                // The old name, unless another entity of the new layout has it.
+                let storedName =
+                    oldNumber.flatMap { stored[$0]?.name }.flatMap {
+                        $0 == name || destination.entityNumbers[$0] == nil ? $0 : nil
+                    } ?? name
                 try insert.execute([.integer(number), .text(storedName), .integer(parent), .integer(largest)])
             }
         }

@@ -8,9 +8,10 @@ import Strata
 /// and so their IDs.
 ///
 /// A step whose mapping cannot run in place (see `InPlaceMapping`), a file with triggers
-/// (Core Data's derived attributes, which Strata does not rewrite) or one that numbers its
-/// entities otherwise than the source model's layout is declined before anything is written;
-/// the migration then copies the store.
+/// (Core Data's derived attributes, which Strata does not rewrite), one that numbers its
+/// entities otherwise than the source model's layout, or one whose persistent history
+/// (`ACHANGE`) names entities by numbers a step changes is declined before anything is
+/// written; the migration then copies the store.
 enum SQLiteInPlaceMigration {
     static func migrate(_ request: InPlaceMigrationRequest, settings: SQLiteStoreSettings) throws -> Bool {
         let path = request.url.path
@@ -33,6 +34,12 @@ enum SQLiteInPlaceMigration {
                 .rows { $0.value(at: 0) }
             guard triggers.isEmpty else {
                 decline(request, because: "the file has triggers (derived attributes)")
+                return false
+            }
+            let hasHistory = try !connection.statement("SELECT 1 FROM sqlite_master WHERE name = 'ACHANGE'")
+                .rows { $0.value(at: 0) }.isEmpty
+            if hasHistory, changes.contains(where: \.renumbersEntities) {
+                decline(request, because: "the file's persistent history names entities by numbers that change")
                 return false
             }
             if let first = request.steps.first, let layout = changes.first?.source,

@@ -121,7 +121,7 @@ extension SQLiteSchemaChange {
                 value = Value(sql: old.name, sources: old.sources)
                 mayBeNull = entity.source.attributesByName[key]?.isOptional ?? true
                 if type != attribute.type {
-                    let index = change.firstConversion + conversions.count
+                    let index = change.firstConversion + change.conversions.count + conversions.count
                     conversions.append(
                         Conversion(from: type, to: attribute.type, entity: entity.destination.name, attribute: name))
                     value = Value(sql: "strata_migration_convert(\(old.name), \(index), Z_PK)", sources: old.sources)
@@ -222,6 +222,8 @@ extension SQLiteSchemaChange {
             case .integer(let number): sql = String(number)
             case .real(let number) where number.isFinite: sql = "\(number)"
             case .real: throw InPlaceMapping.Declined(description: "\(value) has no SQL literal")
+            case .text(let text) where text.contains("\0"):
+                throw InPlaceMapping.Declined(description: "a text constant holds a NUL character")
             case .text(let text): sql = "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
             case .blob(let bytes): sql = "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
             }

@@ -48,6 +48,13 @@ struct SQLiteSchemaChange {
     private(set) var requiredColumns: [RequiredColumn] = []
     private(set) var conversions: [Conversion] = []
 
+    /// Whether an entity whose objects are kept gets another number.
+    var renumbersEntities: Bool {
+        mapping.entitiesBySource.values.contains {
+            source.entityNumbers[$0.source.name] != destination.entityNumbers[$0.destination.name]
+        }
+    }
+
     /// The name an old table has while its rows are copied.
     static func asideName(of table: String) -> String { "Z_MIGRATING_" + table }
 
@@ -65,12 +72,15 @@ struct SQLiteSchemaChange {
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel
         self.firstConversion = firstConversion
-        var used: Set<String> = []
+        var used: [String: Int] = [:]
         for table in destination.entityTables { try plan(table, used: &used) }
         for table in destination.joinTables { try plan(table, used: &used) }
+        if let shared = unchanged.first(where: { used[$0, default: 0] > 1 }) {
+            throw InPlaceMapping.Declined(description: "table \(shared) would stay and also feed another table")
+        }
         let oldTables = source.entityTables.map(\.name) + source.joinTables.map(\.name)
-        droppedTables = oldTables.filter { !used.contains($0) }
-        tablesAside = oldTables.filter { used.contains($0) && !unchanged.contains($0) }
+        droppedTables = oldTables.filter { used[$0] == nil }
+        tablesAside = oldTables.filter { used[$0] != nil && !unchanged.contains($0) }
     }
 
     /// Old tables kept as they are.
@@ -78,7 +88,7 @@ struct SQLiteSchemaChange {
 
     // MARK: Entity tables
 
-    private mutating func plan(_ table: SQLiteSchema.EntityTable, used: inout Set<String>) throws(InPlaceMapping
+    private mutating func plan(_ table: SQLiteSchema.EntityTable, used: inout [String: Int]) throws(InPlaceMapping
         .Declined)
     {
         let create = SQLiteSchema.createStatement(of: table)
@@ -92,13 +102,15 @@ struct SQLiteSchemaChange {
             throw InPlaceMapping.Declined(
                 description: "table \(table.name) would take rows from \(sourceTables.sorted())")
         }
-        used.insert(old.name)
+        used[old.name, default: 0] += 1
         var builder = RowBuilder(change: self, table: table, old: old, kept: kept)
         var expressions: [String] = []
         for column in table.columns { expressions.append(try builder.expression(for: column)) }
         conversions += builder.conversions
         requiredColumns += builder.requiredColumns
-        let keptNumbers = kept.compactMap { source.entityNumbers[$0.source.name] }
+        let keptNumbers = kept.filter { !$0.source.description.isAbstract }.compactMap {
+            source.entityNumbers[$0.source.name]
+        }
         let rowsOfOld = old.entities.filter { sourceModel.entitiesByName[$0]?.description.isAbstract == false }
         let filter =
             Set(keptNumbers) == Set(rowsOfOld.compactMap { source.entityNumbers[$0] })
@@ -117,7 +129,8 @@ struct SQLiteSchemaChange {
 
     // MARK: Join tables
 
-    private mutating func plan(_ table: SQLiteSchema.JoinTable, used: inout Set<String>) throws(InPlaceMapping.Declined)
+    private mutating func plan(_ table: SQLiteSchema.JoinTable, used: inout [String: Int]) throws(InPlaceMapping
+        .Declined)
     {
         let create = SQLiteSchema.createStatement(of: table)
         let owners = mapping.entitiesByDestination.values.filter {
@@ -129,11 +142,35 @@ struct SQLiteSchemaChange {
             rebuilds.append(Rebuild(table: table.name, create: create, insert: nil))
             return
         }
-        guard keys.count == 1, let relationship = first.source.relationshipsByName[key],
+        let oldTables = Set(
+            owners.map { owner -> String? in
+                guard let relationship = owner.source.relationshipsByName[key],
+                    case .joinTable(let name, _, _, _, _)? = source.toManyStorage(
+                        of: relationship, in: owner.source, model: sourceModel)
+                else { return nil }
+                return name
+            })
+        guard keys.count == 1, oldTables.count == 1, let relationship = first.source.relationshipsByName[key],
             case .joinTable(let oldName, let ownColumn, let memberColumn, _, _)? = source.toManyStorage(
                 of: relationship, in: first.source, model: sourceModel),
             let old = source.joinTables.first(where: { $0.name == oldName })
         else { throw declined(table, "does not come from one join table") }
+        let newRelationship = destinationModel.entitiesByName[table.entity]?.relationshipsByName[table.relationship]
+        let newInverse = destinationModel.entitiesByName[table.inverseEntity]?.relationshipsByName[
+            table.inverseRelationship]
+        if newRelationship?.isOrdered == true && newInverse?.isOrdered == true
+            && table.inverseRelationship
+                != table.relationship
+        {
+            throw declined(table, "keeps two orders")
+        }
+        if relationship.isOrdered,
+            let inverse = relationship.inverseName.flatMap({
+                sourceModel.entitiesByName[relationship.destinationEntityName]?.relationshipsByName[$0]
+            }), inverse.isOrdered, inverse.isToMany
+        {
+            throw declined(table, "comes from a join table that keeps two orders")
+        }
         try checkEveryObjectKept(of: relationship, in: first.source, for: table)
         var columns = [table.sourceColumn, table.destinationColumn]
         var values = [ownColumn, memberColumn]
@@ -141,7 +178,7 @@ struct SQLiteSchemaChange {
             columns.append(orderColumn)
             values.append(try oldOrderColumn(of: relationship, in: first.source, for: table))
         }
-        used.insert(old.name)
+        used[old.name, default: 0] += 1
         let oldColumns = [old.sourceColumn, old.destinationColumn] + (old.orderColumn.map { [$0] } ?? [])
         if table.name == old.name && columns == values && columns == oldColumns {
             unchanged.insert(old.name)

@@ -224,15 +224,15 @@ enum SQLiteStoreFile {
             namesInFile[number] = name
         }
         for (name, number) in layout.entityNumbers.sorted(by: { $0.value < $1.value }) {
-            // A migration keeps the name an entity had before it was renamed, as Core Data does:
-            // the row of the entity's number may name no entity of the model.
+            // The row of the entity's number names it, or its name before a rename (Core Data
+            // keeps that name after migrating, so it may name no entity of the model at all).
             let renamed = model.entitiesByName[name]?.description.renamingIdentifier
-            let formerName = namesInFile[number].flatMap { layout.entityNumbers[$0] == nil ? number : nil }
-            let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] } ?? formerName
-            guard stored == number else {
-                return "numbers entity '\(name)' \(stored.map(String.init) ?? "nowhere") in Z_PRIMARYKEY, but its "
-                    + "model gives it \(number)"
-            }
+            let named = namesInFile[number]
+            if named == name || (named != nil && named == renamed) { continue }
+            if let named, layout.entityNumbers[named] == nil { continue }
+            let stored = numbersInFile[name] ?? renamed.flatMap { numbersInFile[$0] }
+            return "numbers entity '\(name)' \(stored.map(String.init) ?? "nowhere") in Z_PRIMARYKEY, but its "
+                + "model gives it \(number)"
         }
         return nil
     }
