@@ -37,3 +37,50 @@ import Testing
         #expect(JSONFileStoreConformanceTests.suite.run(check).outcome == .passed)
     }
 }
+
+/// Negative controls for the checks that round-trip integers beyond 2^53, keep a copied
+/// store's identifier and keep user keys across object saves: a JSON store with one of those
+/// defects fails exactly the checks listed for it, among the lifecycle, attribute, predicate
+/// and migration categories.
+@Suite struct StoreDefectNegativeControlTests {
+    static let categories: Set<ConformanceCategory> = [.lifecycle, .attributes, .predicates, .migration]
+
+    static func failures(of failure: JSONFileStore.Failure, named name: String) -> [String] {
+        let suite = ConformanceSuite(
+            storeType: .jsonFile(name: name, failure: failure), storage: .file(pathExtension: "json"), seed: 1)
+        let checks = suite.checks.filter { categories.contains($0.category) }
+        return checks.filter { check in
+            if case .failed = suite.run(check).outcome { return true }
+            return false
+        }.map(\.id).sorted()
+    }
+
+    /// Only the checks with odd values beyond 2^53 see the loss; before them, no check did.
+    @Test func integersKeptAsDoubles() {
+        #expect(
+            Self.failures(of: .keepsIntegersAsDoubles, named: "DoubleJSON") == [
+                "C.int64.maxMinusOne", "C.int64.minusTwoToThe53MinusOne", "C.int64.twoToThe53PlusOne",
+                "F.compare.integersBeyondDoubles",
+            ])
+    }
+
+    /// A whole-file store cannot ignore the identifier it is handed consistently (the adapter
+    /// keeps it in memory), so this control's new files disagree with the open store: the
+    /// copy check sees the copy's identifier change, and the checks that reopen see the rest.
+    @Test func anIdentifierForANewStoreIgnored() {
+        #expect(
+            Self.failures(of: .ignoresIdentifierForNewStore, named: "ForgetfulJSON") == [
+                "A.copyKeepsIdentifier", "A.userKeysWithoutOpening", "A.uuidStableAcrossReopen",
+                "O.modelVersion.attributes", "O.modelVersion.entityAdded", "O.modelVersion.failureLeavesTheSource",
+                "O.modelVersion.toOneBecomesToMany", "O.sourceFileUntouched",
+            ])
+    }
+
+    @Test func userKeysDroppedWithObjects() {
+        #expect(
+            Self.failures(of: .dropsUserKeysWithObjects, named: "KeylessJSON") == [
+                "A.copyKeepsIdentifier", "A.userKeysAfterReopen", "A.userKeysSurviveObjectSaves",
+                "A.userKeysWithoutOpening",
+            ])
+    }
+}

@@ -22,6 +22,13 @@ public struct JSONFileStore: AtomicStore {
         /// Every load appends a space to the file, as a store that touches its file when it
         /// is only read would: a negative control for the checks that a source stays as it was.
         case touchesFileOnLoad
+        /// Integer 64 values are written through `Double`, losing what a Double cannot hold.
+        case keepsIntegersAsDoubles
+        /// A new file gets an identifier of its own rather than the one the store was opened
+        /// with (`identifierForNewStore`).
+        case ignoresIdentifierForNewStore
+        /// A write holding objects leaves the user keys out.
+        case dropsUserKeysWithObjects
     }
 
     public let typeName: String
@@ -63,7 +70,7 @@ public struct JSONFileStore: AtomicStore {
     public func write(_ contents: AtomicStoreContents) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Document(contents))
+        let data = try encoder.encode(Document(defective(contents)))
         try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try data.write(to: $0) }
         if failure == .afterWriting {
             throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
@@ -72,6 +79,35 @@ public struct JSONFileStore: AtomicStore {
 }
 
 extension JSONFileStore {
+    /// `contents` with the store's ``Failure`` applied.
+    private func defective(_ contents: AtomicStoreContents) -> AtomicStoreContents {
+        var contents = contents
+        switch failure {
+        case .none, .afterWriting, .touchesFileOnLoad:
+            break
+        case .keepsIntegersAsDoubles:
+            contents.nodes = contents.nodes.map { node in
+                var node = node
+                var values = node.snapshot.values.dictionary
+                for (key, value) in values {
+                    guard case .integer64(let integer) = value else { continue }
+                    let double = Double(integer)
+                    values[key] = .integer64(double >= 0x1p63 ? .max : Int64(double))
+                }
+                node.snapshot = Snapshot(
+                    objectID: node.snapshot.objectID, values: values, version: node.snapshot.version)
+                return node
+            }
+        case .ignoresIdentifierForNewStore:
+            if !FileManager.default.fileExists(atPath: fileURL.path) {
+                contents.metadata.storeIdentifier = UUID().uuidString
+            }
+        case .dropsUserKeysWithObjects:
+            if !contents.nodes.isEmpty { contents.metadata.userInfo = [:] }
+        }
+        return contents
+    }
+
     /// Rewrites the closed store file at `url` so that it claims the format version after
     /// ``formatVersion``, for tests of how newer files are refused.
     @Sendable public static func markNewerFormatVersion(at url: URL) throws {

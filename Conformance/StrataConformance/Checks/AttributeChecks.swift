@@ -19,6 +19,11 @@ enum AttributeChecks {
         (.integer32, "zero", .integer32(0)), (.integer32, "minusOne", .integer32(-1)),
         (.integer64, "min", .integer64(.min)), (.integer64, "max", .integer64(.max)),
         (.integer64, "zero", .integer64(0)), (.integer64, "minusOne", .integer64(-1)),
+        // Odd values beyond 2^53, which a Double cannot hold: a store keeping integers through
+        // floating point changes them.
+        (.integer64, "twoToThe53PlusOne", .integer64(9_007_199_254_740_993)),
+        (.integer64, "maxMinusOne", .integer64(.max - 1)),
+        (.integer64, "minusTwoToThe53MinusOne", .integer64(-9_007_199_254_740_993)),
     ]
 
     private static let floatingPointEdges: [(type: AttributeType, edge: String, value: AttributeValue)] = [

@@ -7,7 +7,8 @@ enum LifecycleChecks {
     static var all: [ConformanceCheck] {
         [
             createsAtMissingURL, zeroLengthFileIsNewStore, metadataNamesTypeAndUUID, metadataHoldsVersionHashes,
-            uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysWithoutOpening,
+            uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysSurviveObjectSaves, copyKeepsIdentifier,
+            userKeysWithoutOpening,
             metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore, secondWriterRefused,
         ]
     }
@@ -100,6 +101,44 @@ enum LifecycleChecks {
         try harness.withStore { stack in
             try expectEqual(stack.store.metadata.userInfo, userInfo, "metadata.userInfo after reopening")
             try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples after a metadata-only save")
+        }
+    }
+
+    static let userKeysSurviveObjectSaves = category.check(
+        "userKeysSurviveObjectSaves", "User keys set before objects are saved are still there after reopening."
+    ) { harness in
+        try harness.withStore { stack in
+            try stack.coordinator.setUserInfo(userInfo, for: stack.store)
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            try stack.insert(ConformanceModel.sample, ["serial": 2])
+            try stack.save()
+        }
+        try harness.withStore { stack in
+            try expectEqual(stack.store.metadata.userInfo, userInfo, "User keys after two object saves and reopening")
+        }
+    }
+
+    static let copyKeepsIdentifier = category.check(
+        "copyKeepsIdentifier",
+        "A store copied to a new file of its type keeps the source's identifier and user keys, also after reopening.",
+        requires: .fileStorage
+    ) { harness in
+        let copyURL = try require(harness.storeURL("copy"), "File storage has no store URL.")
+        let identifier: String = try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            try stack.coordinator.setUserInfo(userInfo, for: stack.store)
+            let copy = try stack.coordinator.migratePersistentStore(
+                stack.store, to: copyURL, type: harness.suite.storeType.name)
+            try expectEqual(copy.identifier, stack.store.identifier, "The copy's identifier")
+            try stack.coordinator.remove(copy)
+            return stack.store.identifier
+        }
+        try harness.withStore("copy") { stack in
+            try expectEqual(stack.store.identifier, identifier, "The copy's identifier after reopening")
+            try expectEqual(stack.store.metadata.userInfo, userInfo, "The copy's user keys after reopening")
+            try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples in the copy")
         }
     }
 

@@ -14,7 +14,7 @@ enum PredicateChecks {
                 quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, subquery,
                 compoundAnd,
                 compoundOr, compoundNot, nesting, truePredicate,
-                falsePredicate, functions,
+                falsePredicate, functions, integersBeyondDoubles,
             ]
     }
 
@@ -128,6 +128,39 @@ enum PredicateChecks {
     static let decimalAgainstDouble = check(
         "decimal.againstDouble", "A decimal attribute meets a double constant as its shortest decimal form.",
         [sample("decimal == 0.07"), sample("decimal < 0.1"), sample("decimal >= -0.05"), sample("decimal == 327.67")])
+
+    /// Integers a Double cannot tell apart, compared and sorted exactly after reopening.
+    static let integersBeyondDoubles = category.check(
+        "compare.integersBeyondDoubles",
+        "Integer 64 values beyond 2^53 that a Double cannot tell apart compare and sort exactly."
+    ) { harness in
+        let values: [Int64] = [9_007_199_254_740_992, 9_007_199_254_740_993, .max - 1, .max]
+        try harness.withStore { stack in
+            for (index, value) in values.enumerated() {
+                _ = try stack.insert(
+                    ConformanceModel.sample, ["serial": .integer64(Int64(index)), "int64": .integer64(value)])
+            }
+            try stack.save()
+        }
+        try harness.withStore { stack in
+            func serials(_ format: String, _ value: Int64) throws -> [AttributeValue] {
+                try stack.objects(
+                    ConformanceModel.sample, where: format, arguments: [value],
+                    sortedBy: [FetchSortDescriptor("serial")]
+                ).map { try stack.value($0, "serial") }
+            }
+            try expectEqual(try serials("int64 == %@", 9_007_199_254_740_993), [.integer64(1)], "int64 == 2^53 + 1")
+            try expectEqual(
+                try serials("int64 > %@", 9_007_199_254_740_992), [.integer64(1), .integer64(2), .integer64(3)],
+                "int64 > 2^53")
+            try expectEqual(
+                try serials("int64 < %@", .max), [.integer64(0), .integer64(1), .integer64(2)], "int64 < max")
+            let sorted = try stack.objects(
+                ConformanceModel.sample, sortedBy: [FetchSortDescriptor("int64", ascending: false)]
+            ).map { try stack.value($0, "int64") }
+            try expectEqual(sorted, values.reversed().map { .integer64($0) }, "Sorted by int64, descending")
+        }
+    }
 
     static let booleanLiterals = check(
         "boolean.literals", "YES, NO, TRUE and FALSE compare with boolean attributes; != YES matches nil.",
