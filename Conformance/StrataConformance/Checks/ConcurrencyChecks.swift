@@ -5,7 +5,9 @@ import Synchronization
 /// K: readers running while a writer saves see whole saves, never part of one; writers in
 /// separate contexts never lose an update or an insert silently.
 enum ConcurrencyChecks {
-    static var all: [ConformanceCheck] { [readersSeeWholeSaves, concurrentInsertsAllKept, concurrentUpdatesNeverLost] }
+    static var all: [ConformanceCheck] {
+        [readersSeeWholeSaves, concurrentInsertsAllKept, concurrentUpdatesNeverLost, batchLoadsSeeOtherOpeningsSaves]
+    }
 
     private static let category = ConformanceCategory.concurrency
 
@@ -123,6 +125,36 @@ enum ConcurrencyChecks {
             let version = try stack.store.snapshot(for: object.objectID)?.version
             try expectEqual(version, 41, "The counter's version after 40 saved increments")
         }
+    }
+
+    static let batchLoadsSeeOtherOpeningsSaves = category.check(
+        "batchLoadsSeeOtherOpeningsSaves",
+        "A batch load after another opening of the file saved an update gives the new version and value, as "
+            + "single loads do.",
+        requires: .capabilities(.multiProcessAccess)
+    ) { harness in
+        let first = try harness.makeCoordinator()
+        let store = try harness.openStore(in: first)
+        defer { try? first.remove(store) }
+        let setup = CheckStack(coordinator: first, store: store)
+        let samples = try (1...3).map { try setup.insert(ConformanceModel.sample, ["serial": .integer64(Int64($0))]) }
+        try setup.save()
+        let ids = setup.run { samples.map(\.objectID) }
+        let before = try store.snapshots(for: ids)
+        try expectEqual(before.map(\.version), [1, 1, 1], "Versions read in a batch before the update")
+        let second = try harness.makeCoordinator()
+        let other = try harness.openStore(in: second)
+        let writer = CheckStack(coordinator: second, store: other)
+        let updated = try require(
+            try writer.objects(ConformanceModel.sample, where: "serial == 2").first, "Sample 2 is missing.")
+        try writer.run { try updated.setValue("changed", forKey: "string") }
+        try writer.save()
+        try second.remove(other)
+        let batch = try store.snapshots(for: ids)
+        let single = try ids.map { try require(try store.snapshot(for: $0), "\($0) is missing.") }
+        try expectEqual(batch.map(\.version), single.map(\.version), "Batch-loaded versions against single loads")
+        try expectEqual(batch.map(\.version), [1, 2, 1], "Batch-loaded versions after the other opening's update")
+        try expectEqual(batch[1].values["string"], .string("changed"), "Sample 2's string, batch-loaded")
     }
 
     /// Adds one to `object`'s `int64` and saves, reloading and retrying while the save meets
