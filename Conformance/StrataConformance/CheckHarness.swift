@@ -20,7 +20,16 @@ final class CheckHarness {
         self.suite = suite
         directory = suite.workDirectory.appendingPathComponent(checkID, isDirectory: true)
         try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Another check's harness may remove the suite's folder between the two `mkdir`s
+        // (see `deinit`): try again, and the check's folder then keeps it.
+        for attempt in 1...5 {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                break
+            } catch  where attempt < 5 {
+                continue
+            }
+        }
         seed = suite.seed ^ Self.stableHash(checkID)
         random = SeededGenerator(seed: seed)
     }
@@ -28,6 +37,9 @@ final class CheckHarness {
     deinit {
         // The folder is scratch space; a leftover one is removed by the next run of the check.
         try? FileManager.default.removeItem(at: directory)
+        // The suite's own temporary folder goes with its last check folder. `rmdir` removes
+        // only an empty folder, so a check running beside this one keeps its files.
+        if suite.ownsWorkDirectory { rmdir(suite.workDirectory.path) }
     }
 
     /// The model every check uses.

@@ -34,6 +34,9 @@ public struct ConformanceSuite: Sendable {
     public let seed: UInt64
     /// The folder where checks create their files.
     public let workDirectory: URL
+    /// Whether ``workDirectory`` is the suite's own temporary folder, removed once its checks
+    /// are done, rather than one the caller gave.
+    let ownsWorkDirectory: Bool
     /// The store's worker executable, which calls ``ConformanceWorker/run(storeType:options:arguments:)``;
     /// the durability checks and the unreadable-file check run it in a child process.
     public let workerExecutable: URL?
@@ -59,8 +62,9 @@ public struct ConformanceSuite: Sendable {
     ///   - options: The options each store under test is opened with.
     ///   - waivers: Check identifiers the author waives, each with a reason for the report.
     ///   - seed: The seed of every random choice; a random one when `nil`. The report prints it.
-    ///   - workDirectory: Where checks create files; a fresh temporary folder when `nil`. A worker
-    ///     dropping root privileges must be able to reach it (the default, under `/tmp`, is).
+    ///   - workDirectory: Where checks create files; a fresh temporary folder when `nil`, removed
+    ///     when its checks are done. A worker dropping root privileges must be able to reach it
+    ///     (the default, under `/tmp`, is).
     ///   - workerExecutable: The store's worker executable (see ``ConformanceWorker``); without
     ///     it, the checks requiring ``ConformanceRequirement/workerExecutable`` are skipped.
     ///   - durabilityKills: How many times each durability check kills the worker;
@@ -81,6 +85,7 @@ public struct ConformanceSuite: Sendable {
             workDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "StrataConformance-\(storeType.name)-\(UUID().uuidString)", isDirectory: true)
+        ownsWorkDirectory = workDirectory == nil
         self.workerExecutable = workerExecutable
         self.durabilityKills = max(durabilityKills ?? Self.defaultDurabilityKills, 1)
         self.markNewerFormatVersion = markNewerFormatVersion
