@@ -47,6 +47,9 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
     /// The store keeps its objects in a file, and its type is not the named one: a check that
     /// hands the store a file of another store type does not run against that type itself.
     case storeTypeOtherThan(String)
+    /// The store keeps its objects in a file, and the suite knows the files it may keep beside
+    /// it (``ConformanceSuite/documentedSideFiles``).
+    case documentedSideFiles
 
     public var description: String {
         switch self {
@@ -55,6 +58,7 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
         case .workerExecutable: "a worker executable (ConformanceSuite workerExecutable:, see ConformanceWorker)"
         case .newerFormatVersion: "a way to mark a file as a newer format version (markNewerFormatVersion:)"
         case .storeTypeOtherThan(let name): "file storage of a store type other than \(name)"
+        case .documentedSideFiles: "the store's documented side files (ConformanceSuite documentedSideFiles:)"
         }
     }
 }

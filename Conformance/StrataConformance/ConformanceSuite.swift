@@ -34,6 +34,9 @@ public struct ConformanceSuite: Sendable {
     public let seed: UInt64
     /// The folder where checks create their files.
     public let workDirectory: URL
+    /// What the store adds to its file's name for the files it keeps beside it; `nil` when the
+    /// suite was not told.
+    public let documentedSideFiles: [String]?
     /// Whether ``workDirectory`` is the suite's own temporary folder, removed once its checks
     /// are done, rather than one the caller gave.
     let ownsWorkDirectory: Bool
@@ -71,11 +74,15 @@ public struct ConformanceSuite: Sendable {
     ///     ``defaultDurabilityKills`` when `nil`.
     ///   - markNewerFormatVersion: Rewrites a closed store file so that it claims a newer format
     ///     version; without it, ``ConformanceRequirement/newerFormatVersion`` checks are skipped.
+    ///   - documentedSideFiles: What the store may add to its file's name for the files it keeps
+    ///     beside it, such as `["-wal", "-shm"]`; without it, the check that lists the store's
+    ///     folder (``ConformanceRequirement/documentedSideFiles``) is skipped.
     public init(
         storeType: StoreType, storage: Storage, options: StoreOptions = StoreOptions(), waivers: [String: String] = [:],
         seed: UInt64? = nil, workDirectory: URL? = nil, workerExecutable: URL? = nil, durabilityKills: Int? = nil,
-        markNewerFormatVersion: (@Sendable (URL) throws -> Void)? = nil
+        markNewerFormatVersion: (@Sendable (URL) throws -> Void)? = nil, documentedSideFiles: [String]? = nil
     ) {
+        self.documentedSideFiles = documentedSideFiles
         self.storeType = storeType
         self.storage = storage
         self.options = options
@@ -139,6 +146,7 @@ public struct ConformanceSuite: Sendable {
         case .workerExecutable: storage != .memory && workerExecutable != nil
         case .newerFormatVersion: storage != .memory && markNewerFormatVersion != nil
         case .storeTypeOtherThan(let name): storage != .memory && storeType.name != name
+        case .documentedSideFiles: storage != .memory && documentedSideFiles != nil
         }
     }
 

@@ -14,7 +14,7 @@ import Testing
     static let suite = ConformanceSuite(
         storeType: .binary, storage: .file(pathExtension: "strata"),
         workerExecutable: ConformanceWorker.executable(named: "BinaryStoreConformanceWorker"),
-        markNewerFormatVersion: BinaryStoreFiles.markNewerFormatVersion)
+        markNewerFormatVersion: BinaryStoreFiles.markNewerFormatVersion, documentedSideFiles: [".lock"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

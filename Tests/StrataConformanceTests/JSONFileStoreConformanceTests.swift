@@ -10,7 +10,7 @@ import Testing
     static let suite = ConformanceSuite(
         storeType: .jsonFile(), storage: .file(pathExtension: "json"),
         workerExecutable: ConformanceWorker.executable(named: "JSONStoreConformanceWorker"),
-        markNewerFormatVersion: JSONFileStore.markNewerFormatVersion)
+        markNewerFormatVersion: JSONFileStore.markNewerFormatVersion, documentedSideFiles: [".lock"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
@@ -39,15 +39,16 @@ import Testing
 }
 
 /// Negative controls for the checks that round-trip integers beyond 2^53, keep a copied
-/// store's identifier and keep user keys across object saves: a JSON store with one of those
-/// defects fails exactly the checks listed for it, among the lifecycle, attribute, predicate
-/// and migration categories.
+/// store's identifier, keep user keys across object saves and list the store's folder: a JSON
+/// store with one of those defects fails exactly the checks listed for it, among the
+/// lifecycle, attribute, predicate and migration categories.
 @Suite struct StoreDefectNegativeControlTests {
     static let categories: Set<ConformanceCategory> = [.lifecycle, .attributes, .predicates, .migration]
 
     static func failures(of failure: JSONFileStore.Failure, named name: String) -> [String] {
         let suite = ConformanceSuite(
-            storeType: .jsonFile(name: name, failure: failure), storage: .file(pathExtension: "json"), seed: 1)
+            storeType: .jsonFile(name: name, failure: failure), storage: .file(pathExtension: "json"), seed: 1,
+            documentedSideFiles: [".lock"])
         let checks = suite.checks.filter { categories.contains($0.category) }
         return checks.filter { check in
             if case .failed = suite.run(check).outcome { return true }
@@ -74,6 +75,11 @@ import Testing
                 "O.modelVersion.attributes", "O.modelVersion.entityAdded", "O.modelVersion.failureLeavesTheSource",
                 "O.modelVersion.toOneBecomesToMany", "O.sourceFileUntouched",
             ])
+    }
+
+    /// A stray file beside the store after its saves: seen by the check that lists the folder.
+    @Test func aTemporaryFileLeftAfterEverySave() {
+        #expect(Self.failures(of: .leavesTemporaryFile, named: "LitteringJSON") == ["A.onlyDocumentedFiles"])
     }
 
     @Test func userKeysDroppedWithObjects() {

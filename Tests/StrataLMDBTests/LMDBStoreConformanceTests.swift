@@ -13,7 +13,8 @@ import Testing
     static let suite = ConformanceSuite(
         storeType: .lmdb, storage: .file(pathExtension: "lmdb"),
         workerExecutable: ConformanceWorker.executable(named: "LMDBStoreConformanceWorker"),
-        markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) })
+        markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) },
+        documentedSideFiles: ["-lock"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

@@ -29,6 +29,9 @@ public struct JSONFileStore: AtomicStore {
         case ignoresIdentifierForNewStore
         /// A write holding objects leaves the user keys out.
         case dropsUserKeysWithObjects
+        /// Every write leaves a copy of the file beside it, as a store that forgets to remove
+        /// its temporary file would.
+        case leavesTemporaryFile
     }
 
     public let typeName: String
@@ -75,6 +78,9 @@ public struct JSONFileStore: AtomicStore {
         if failure == .afterWriting {
             throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
         }
+        if failure == .leavesTemporaryFile {
+            try data.write(to: fileURL.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)"))
+        }
     }
 }
 
@@ -83,7 +89,7 @@ extension JSONFileStore {
     private func defective(_ contents: AtomicStoreContents) -> AtomicStoreContents {
         var contents = contents
         switch failure {
-        case .none, .afterWriting, .touchesFileOnLoad:
+        case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile:
             break
         case .keepsIntegersAsDoubles:
             contents.nodes = contents.nodes.map { node in

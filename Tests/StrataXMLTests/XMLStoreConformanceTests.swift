@@ -13,7 +13,7 @@ import Testing
     static let suite = ConformanceSuite(
         storeType: .xml, storage: .file(pathExtension: "xml"),
         workerExecutable: ConformanceWorker.executable(named: "XMLStoreConformanceWorker"),
-        markNewerFormatVersion: XMLStoreTestFiles.markNewerFormatVersion)
+        markNewerFormatVersion: XMLStoreTestFiles.markNewerFormatVersion, documentedSideFiles: [".lock"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

@@ -10,6 +10,7 @@ enum LifecycleChecks {
             uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysSurviveObjectSaves, copyKeepsIdentifier,
             userKeysWithoutOpening,
             metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore, secondWriterRefused,
+            onlyDocumentedFiles,
         ]
     }
 
@@ -140,6 +141,38 @@ enum LifecycleChecks {
             try expectEqual(stack.store.metadata.userInfo, userInfo, "The copy's user keys after reopening")
             try expectEqual(try stack.objects(ConformanceModel.sample).count, 1, "Samples in the copy")
         }
+    }
+
+    static let onlyDocumentedFiles = category.check(
+        "onlyDocumentedFiles",
+        "After saves and after removal the store's folder holds only its file and documented side files; after "
+            + "destroying it, nothing.",
+        requires: .documentedSideFiles
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let allowed = Set(
+            [url.lastPathComponent]
+                + (harness.suite.documentedSideFiles ?? []).map {
+                    url.lastPathComponent + $0
+                })
+        func expectOnlyDocumentedFiles(_ moment: String, allowing allowed: Set<String> = allowed) throws {
+            let stray = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+                .filter { !allowed.contains($0) }.sorted()
+            try expect(stray.isEmpty, "Beside the store, \(moment): \(stray.joined(separator: ", ")).")
+        }
+        let coordinator = try harness.makeCoordinator()
+        let store = try harness.openStore(in: coordinator)
+        let stack = CheckStack(coordinator: coordinator, store: store)
+        for serial in 1...3 {
+            try stack.insert(ConformanceModel.sample, ["serial": .integer64(Int64(serial))])
+            try stack.save()
+        }
+        try coordinator.setUserInfo(userInfo, for: store)
+        try expectOnlyDocumentedFiles("after three saves")
+        try coordinator.remove(store)
+        try expectOnlyDocumentedFiles("after removing it")
+        try coordinator.destroyStore(type: harness.suite.storeType.name, at: url)
+        try expectOnlyDocumentedFiles("after destroying it", allowing: [])
     }
 
     static let userKeysWithoutOpening = category.check(

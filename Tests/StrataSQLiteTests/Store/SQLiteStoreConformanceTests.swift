@@ -11,7 +11,8 @@ import Testing
 @Suite struct SQLiteStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .sqlite, storage: .file(pathExtension: "sqlite"),
-        workerExecutable: ConformanceWorker.executable(named: "SQLiteStoreConformanceWorker"))
+        workerExecutable: ConformanceWorker.executable(named: "SQLiteStoreConformanceWorker"),
+        documentedSideFiles: ["-wal", "-shm", "-journal"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
