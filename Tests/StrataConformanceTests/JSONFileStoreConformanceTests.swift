@@ -82,6 +82,11 @@ import Testing
         #expect(Self.failures(of: .leavesTemporaryFile, named: "LitteringJSON") == ["A.onlyDocumentedFiles"])
     }
 
+    /// A file opened to everyone: seen by the check that compares permissions with the umask's.
+    @Test func aFileOpenedToEveryone() {
+        #expect(Self.failures(of: .opensItsFileToEveryone, named: "OpenJSON") == ["A.filesKeepTheUmask"])
+    }
+
     @Test func userKeysDroppedWithObjects() {
         #expect(
             Self.failures(of: .dropsUserKeysWithObjects, named: "KeylessJSON") == [

@@ -32,6 +32,9 @@ public struct JSONFileStore: AtomicStore {
         /// Every write leaves a copy of the file beside it, as a store that forgets to remove
         /// its temporary file would.
         case leavesTemporaryFile
+        /// Every write makes the file readable, writable and executable by everyone, whatever
+        /// the umask.
+        case opensItsFileToEveryone
     }
 
     public let typeName: String
@@ -78,6 +81,9 @@ public struct JSONFileStore: AtomicStore {
         if failure == .afterWriting {
             throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
         }
+        if failure == .opensItsFileToEveryone {
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: fileURL.path)
+        }
         if failure == .leavesTemporaryFile {
             try data.write(to: fileURL.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)"))
         }
@@ -89,7 +95,7 @@ extension JSONFileStore {
     private func defective(_ contents: AtomicStoreContents) -> AtomicStoreContents {
         var contents = contents
         switch failure {
-        case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile:
+        case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile, .opensItsFileToEveryone:
             break
         case .keepsIntegersAsDoubles:
             contents.nodes = contents.nodes.map { node in

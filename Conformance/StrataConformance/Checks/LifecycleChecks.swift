@@ -10,7 +10,7 @@ enum LifecycleChecks {
             uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysSurviveObjectSaves, copyKeepsIdentifier,
             userKeysWithoutOpening,
             metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore, secondWriterRefused,
-            onlyDocumentedFiles,
+            onlyDocumentedFiles, filesKeepTheUmask,
         ]
     }
 
@@ -173,6 +173,41 @@ enum LifecycleChecks {
         try expectOnlyDocumentedFiles("after removing it")
         try coordinator.destroyStore(type: harness.suite.storeType.name, at: url)
         try expectOnlyDocumentedFiles("after destroying it", allowing: [])
+    }
+
+    static let filesKeepTheUmask = category.check(
+        "filesKeepTheUmask",
+        "Every file the store creates has at most the permissions of a file the process creates: no execute or "
+            + "world-write bits beyond the umask.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let folder = url.deletingLastPathComponent()
+        let reference = folder.appendingPathComponent("reference")
+        try expect(FileManager.default.createFile(atPath: reference.path, contents: Data()), "No reference file.")
+        let allowed = try permissions(of: reference)
+        try FileManager.default.removeItem(at: reference)
+        func expectAllowedPermissions(_ moment: String) throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                let mode = try permissions(of: folder.appendingPathComponent(name))
+                try expect(
+                    mode & ~allowed == 0,
+                    "'\(name)' has permissions \(String(mode, radix: 8)) \(moment); a file the process creates has "
+                        + "\(String(allowed, radix: 8)).")
+            }
+        }
+        try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 1])
+            try stack.save()
+            try expectAllowedPermissions("while the store is open")
+        }
+        try expectAllowedPermissions("after the store is removed")
+    }
+
+    /// The permission bits of the file at `url`.
+    private static func permissions(of url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return try require(attributes[.posixPermissions] as? Int, "No permissions for '\(url.path)'.") & 0o7777
     }
 
     static let userKeysWithoutOpening = category.check(
