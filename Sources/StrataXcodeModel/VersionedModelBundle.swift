@@ -1,3 +1,4 @@
+import Foundation
 import Strata
 
 /// A folder of model versions, source (`.xcdatamodeld`) or compiled (`.momd`): what a
@@ -17,6 +18,34 @@ extension VersionedModelBundle {
         var versions: [MigrationPlan.Version] = []
         for name in versionNames { versions.append(MigrationPlan.Version(name: name, model: try model(named: name))) }
         return MigrationPlan(versions: versions, mappingModels: mappingModels, policies: policies)
+    }
+}
+
+extension VersionedModelBundle {
+    /// The names of the versions in the folder at `url`: its entries ending in `suffix`, without
+    /// it, in numeric order (`Model`, `Model 2`, …, `Model 10`).
+    ///
+    /// - Throws: `ModelError` with code `ModelError/Code/unreadableFile` when the folder cannot
+    ///   be listed (naming it as `folderKind`), or holds no version (with `emptyMessage`).
+    static func versionNames(
+        in url: URL, suffix: String, folderKind: String, emptyMessage: String
+    ) throws(ModelError) -> [String] {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        } catch {
+            throw ModelError(
+                code: .unreadableFile,
+                message: "Cannot list the \(folderKind) '\(url.path)': \(error.localizedDescription)",
+                filePath: url.path, underlying: error)
+        }
+        let names = entries.filter { $0.hasSuffix(suffix) && $0.count > suffix.count }
+            .map { String($0.dropLast(suffix.count)) }
+            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+        guard !names.isEmpty else {
+            throw ModelError(code: .unreadableFile, message: emptyMessage, filePath: url.path)
+        }
+        return names
     }
 }
 

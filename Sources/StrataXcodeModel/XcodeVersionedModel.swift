@@ -37,22 +37,9 @@ public struct XcodeVersionedModel: Sendable {
     ///   `ModelError/Code/malformedFile` when `.xccurrentversion` is not the expected property
     ///   list or names a version that does not exist.
     public init(contentsOf url: URL, logger: Logger = XcodeModel.defaultLogger) throws(ModelError) {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile,
-                message: "Cannot list the versioned model '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
-        let suffix = ".xcdatamodel"
-        let names = entries.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }
-            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
-        guard !names.isEmpty else {
-            throw ModelError(
-                code: .unreadableFile, message: "'\(url.path)' holds no '.xcdatamodel' version.", filePath: url.path)
-        }
+        let names = try Self.versionNames(
+            in: url, suffix: ".xcdatamodel", folderKind: "versioned model",
+            emptyMessage: "'\(url.path)' holds no '.xcdatamodel' version.")
         let marker = url.appendingPathComponent(".xccurrentversion")
         let current: String
         if FileManager.default.fileExists(atPath: marker.path) {

@@ -64,6 +64,18 @@ public struct EntityMapping: Sendable, Hashable {
     }
 
     /// Whether the mapping makes destination objects from source objects.
+    /// Whether the mapping copies an unchanged entity as it is — kind ``Kind/copy``, the same
+    /// name and version hash on both sides, every property mapping copying the source's
+    /// property of its name — so that values pass through as the source holds them, mapped
+    /// or not.
+    func passesValuesThrough(from source: EntitySchema, to destination: EntitySchema) -> Bool {
+        kind == .copy && source.name == destination.name && source.versionHash == destination.versionHash
+            && attributeMappings.allSatisfy { $0.copiedSourceKey == $0.name }
+            && relationshipMappings.allSatisfy {
+                $0.relationshipSource.sourceKey == $0.name && $0.relationshipSource.mappingName == nil
+            }
+    }
+
     var makesObjects: Bool {
         sourceEntityName != nil && destinationEntityName != nil && kind != .add && kind != .remove
     }

@@ -82,7 +82,7 @@ package struct InPlaceMapping: Sendable {
         var entities: [String: Entity] = [:]
         for (sourceName, (entityMapping, sourceEntity, destinationEntity)) in bySource {
             entities[sourceName] =
-                Self.passesThrough(entityMapping, from: sourceEntity, to: destinationEntity)
+                entityMapping.passesValuesThrough(from: sourceEntity, to: destinationEntity)
                 ? Entity(
                     destination: destinationEntity, source: sourceEntity,
                     attributes: Dictionary(
@@ -105,20 +105,6 @@ package struct InPlaceMapping: Sendable {
             entities.values.map { ($0.destination.name, $0) }, uniquingKeysWith: { first, _ in first })
         try checkRelationshipTargets(source: source)
         try checkInverses(destination: destination)
-    }
-
-    /// Whether the copy migration passes the mapping's objects through as they are: a `copy`
-    /// of an unchanged entity whose property mappings, if any, copy each property from itself
-    /// (as `MigrationPlannedMapping` decides), so that properties without a mapping keep
-    /// their values rather than take their defaults.
-    private static func passesThrough(
-        _ mapping: EntityMapping, from source: EntitySchema, to destination: EntitySchema
-    ) -> Bool {
-        mapping.kind == .copy && source.name == destination.name && source.versionHash == destination.versionHash
-            && mapping.attributeMappings.allSatisfy { $0.copiedSourceKey == $0.name }
-            && mapping.relationshipMappings.allSatisfy {
-                $0.relationshipSource.sourceKey == $0.name && $0.relationshipSource.mappingName == nil
-            }
     }
 
     private static func attributes(

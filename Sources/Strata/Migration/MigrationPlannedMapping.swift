@@ -52,13 +52,7 @@ struct MigrationPlannedMapping {
             }
             relationshipMappings[property.name] = property
         }
-        passesValuesThrough =
-            mapping.kind == .copy && sourceEntity.name == destinationEntity.name
-            && sourceEntity.versionHash == destinationEntity.versionHash
-            && attributeMappings.values.allSatisfy { $0.copiedSourceKey == $0.name }
-            && relationshipMappings.values.allSatisfy {
-                $0.relationshipSource.sourceKey == $0.name && $0.relationshipSource.mappingName == nil
-            }
+        passesValuesThrough = mapping.passesValuesThrough(from: sourceEntity, to: destinationEntity)
         attributes = destinationEntity.attributes.filter { !$0.isTransient }.map { ($0, attributeMappings[$0.name]) }
         relationships = destinationEntity.relationships.filter { !$0.isTransient }.map {
             ($0, relationshipMappings[$0.name])

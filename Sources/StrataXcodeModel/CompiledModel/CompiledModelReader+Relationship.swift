@@ -43,14 +43,9 @@ extension CompiledModelReader {
         }
         let maxCount = try object.integer("NSMaxCount") ?? 0
         let minCount = try object.integer("NSMinCount") ?? 0
-        let deleteRule: RelationshipDescription.DeleteRule
-        switch try object.integer("NSDeleteRule") ?? 0 {
-        case 0: deleteRule = .noAction
-        case 1: deleteRule = .nullify
-        case 2: deleteRule = .cascade
-        case 3: deleteRule = .deny
-        case let other:
-            throw malformed(object, "\(relationshipWhat) has the delete rule \(other); expected 0, 1, 2 or 3")
+        let code = try object.integer("NSDeleteRule") ?? 0
+        guard let deleteRule = RelationshipDescription.DeleteRule(coreDataCode: code) else {
+            throw malformed(object, "\(relationshipWhat) has the delete rule \(code); expected 0, 1, 2 or 3")
         }
         var relationship = RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: maxCount != 1,
@@ -111,5 +106,19 @@ extension CompiledModelReader {
         }
         property.userInfo = try userInfo(of: object, in: propertyWhat)
         return property
+    }
+}
+
+extension RelationshipDescription.DeleteRule {
+    /// The rule Core Data's `NSDeleteRule` code names: 0 no action, 1 nullify, 2 cascade,
+    /// 3 deny; `nil` for any other code.
+    init?(coreDataCode code: Int64) {
+        switch code {
+        case 0: self = .noAction
+        case 1: self = .nullify
+        case 2: self = .cascade
+        case 3: self = .deny
+        default: return nil
+        }
     }
 }

@@ -44,24 +44,9 @@ public struct CompiledVersionedModel: Sendable {
     ///   list, lacks the current version's name while there are several versions, or names a
     ///   version that does not exist.
     public init(contentsOf url: URL, logger: Logger = XcodeModel.defaultLogger) throws(ModelError) {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        } catch {
-            throw ModelError(
-                code: .unreadableFile,
-                message: "Cannot list the compiled versioned model '\(url.path)': \(error.localizedDescription)",
-                filePath: url.path, underlying: error)
-        }
-        let suffix = ".mom"
-        let names = entries.filter { $0.hasSuffix(suffix) && $0.count > suffix.count }
-            .map { String($0.dropLast(suffix.count)) }
-            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
-        guard !names.isEmpty else {
-            throw ModelError(
-                code: .unreadableFile, message: "'\(url.path)' holds no compiled model version ('.mom' file).",
-                filePath: url.path)
-        }
+        let names = try Self.versionNames(
+            in: url, suffix: ".mom", folderKind: "compiled versioned model",
+            emptyMessage: "'\(url.path)' holds no compiled model version ('.mom' file).")
         let infoURL = url.appendingPathComponent("VersionInfo.plist")
         var current: String?
         var hashes: [String: [String: [UInt8]]] = [:]

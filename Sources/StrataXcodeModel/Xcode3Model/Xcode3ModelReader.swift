@@ -120,13 +120,9 @@ struct Xcode3ModelReader {
         }
         let inverse = try archive.object(settings["XD_PRK_inverseRelationship"] ?? .null)?.string("_name")
         let isToMany = settings["XD_PRK_isToMany"]?.flag ?? false
-        let deleteRule: RelationshipDescription.DeleteRule
-        switch settings["XD_PRK_deleteRule"]?.integer ?? 1 {
-        case 0: deleteRule = .noAction
-        case 1: deleteRule = .nullify
-        case 2: deleteRule = .cascade
-        case 3: deleteRule = .deny
-        case let other: throw malformed("\(what) has the delete rule code \(other), which Strata does not know")
+        let code = settings["XD_PRK_deleteRule"]?.integer ?? 1
+        guard let deleteRule = RelationshipDescription.DeleteRule(coreDataCode: code) else {
+            throw malformed("\(what) has the delete rule code \(code), which Strata does not know")
         }
         var relationship = RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: isToMany,
