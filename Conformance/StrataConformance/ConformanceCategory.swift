@@ -17,6 +17,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case badFiles = "N"
     case migration = "O"
     case errors = "P"
+    case queryGenerations = "Q"
     case workloads = "R"
 
     /// The category's name in reports.
@@ -38,6 +39,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .badFiles: "Bad files"
         case .migration: "Moving data"
         case .errors: "Errors"
+        case .queryGenerations: "Query generations"
         case .workloads: "Random workloads"
         }
     }
@@ -61,6 +63,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .badFiles: BadFileChecks.all
         case .migration: MigrationChecks.all
         case .errors: ErrorChecks.all
+        case .queryGenerations: QueryGenerationChecks.all
         case .workloads: WorkloadChecks.all
         }
     }

@@ -22,16 +22,40 @@ extension IncrementalStore {
         }
     }
 
-    /// Runs `request` for `resultType` and unwraps the result; a result of another type fails the check.
     private func fetched<T>(
         _ request: StoreFetchRequest, as resultType: StoreFetchRequest.ResultType, _ unwrap: (StoreFetchResult) -> T?
     ) throws -> T {
-        var request = request
-        request.resultType = resultType
-        let result = try execute(request)
-        guard let value = unwrap(result) else {
-            throw CheckFailure("A fetch of \(request.entityName) for \(resultType) returned \(result).")
-        }
-        return value
+        try fetchResult(request, as: resultType, from: execute, unwrap)
     }
+}
+
+extension StoreGeneration {
+    /// The snapshots the view answers `request` with, asked for as `StoreFetchRequest/ResultType/snapshots`.
+    func fetchedSnapshots(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        try fetchResult(request, as: .snapshots, from: execute) { result in
+            if case .snapshots(let snapshots) = result { snapshots } else { nil }
+        }
+    }
+
+    /// The count the view answers `request` with, asked for as `StoreFetchRequest/ResultType/count`.
+    func fetchedCount(_ request: StoreFetchRequest) throws -> Int {
+        try fetchResult(request, as: .count, from: execute) { result in
+            if case .count(let count) = result { count } else { nil }
+        }
+    }
+}
+
+/// Runs `request` for `resultType` with `execute` and unwraps the result; a result of another
+/// type fails the check.
+private func fetchResult<T>(
+    _ request: StoreFetchRequest, as resultType: StoreFetchRequest.ResultType,
+    from execute: (StoreFetchRequest) throws -> StoreFetchResult, _ unwrap: (StoreFetchResult) -> T?
+) throws -> T {
+    var request = request
+    request.resultType = resultType
+    let result = try execute(request)
+    guard let value = unwrap(result) else {
+        throw CheckFailure("A fetch of \(request.entityName) for \(resultType) returned \(result).")
+    }
+    return value
 }

@@ -7,7 +7,7 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
-                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass
+                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration
         }
         private let kind: Kind
 
@@ -35,6 +35,10 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         public static let wrongContext = Code(kind: .wrongContext)
         /// An object is not of the class a typed request asked for.
         public static let wrongClass = Code(kind: .wrongClass)
+
+        /// A query generation token came from another coordinator, or a child context (which
+        /// reads through its parent's generation) was asked to pin one.
+        public static let invalidQueryGeneration = Code(kind: .invalidQueryGeneration)
 
         /// The code's name.
         public var description: String { "\(kind)" }

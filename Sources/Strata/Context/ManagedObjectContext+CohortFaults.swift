@@ -27,9 +27,10 @@ extension ManagedObjectContext {
     /// Reads the snapshots of those of `objectIDs` that are neither loaded nor waiting in the
     /// snapshot cache into the coordinator's row cache (at most
     /// ``FetchCohort/memberSnapshotLimit``), where loading them finds them. Best effort: an
-    /// object whose snapshot cannot be read reports why when it is used. A child context,
-    /// which reads its parent rather than the row cache, and a context that never accepts
-    /// cached snapshots read nothing ahead.
+    /// object whose snapshot cannot be read reports why when it is used. A context reading a
+    /// query generation keeps them in its own snapshot cache instead. A child context, which
+    /// reads its parent rather than the row cache, and a context that never accepts cached
+    /// snapshots read nothing ahead.
     private func readAheadSnapshots(of objectIDs: [ObjectID]) {
         guard parent == nil, stalenessInterval != 0 else { return }
         var missing: [ObjectID] = []
@@ -38,8 +39,12 @@ extension ManagedObjectContext {
             if missing.count == FetchCohort.memberSnapshotLimit { break }
         }
         for (store, ids) in groupedByStore(missing) {
-            guard let snapshots = try? store.snapshots(for: ids) else { continue }
-            shareSnapshots(snapshots, from: store)
+            guard let snapshots = try? reads(of: store).snapshots(for: ids) else { continue }
+            if readsQueryGeneration {
+                for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
+            } else {
+                shareSnapshots(snapshots, from: store)
+            }
         }
     }
 }

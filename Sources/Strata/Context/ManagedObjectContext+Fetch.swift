@@ -53,7 +53,9 @@ extension ManagedObjectContext {
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
         assertOnQueue()
         if let plan = try directPlan(for: request) {
-            guard case .count(let count) = try plan.store.execute(plan.storeRequest(.count)) else { return 0 }
+            guard case .count(let count) = try reads(of: plan.store).execute(plan.storeRequest(.count)) else {
+                return 0
+            }
             return count
         }
         return try matchingObjectIDs(request, loadingSnapshots: true).count
@@ -87,32 +89,36 @@ extension ManagedObjectContext {
             if let cached = cachedSnapshot(of: id) { snapshotCache[id] = cached } else { missing.append(id) }
         }
         for (store, ids) in groupedByStore(missing) {
-            let snapshots = (try? store.snapshots(for: ids)) ?? []
+            let snapshots = (try? reads(of: store).snapshots(for: ids)) ?? []
             shareSnapshots(snapshots, from: store)
             for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
         }
     }
 
     /// The stored snapshot of `objectID`: from the coordinator's shared cache when one is there
-    /// and ``stalenessInterval`` accepts its age (and `fresh` is off), else from its store,
-    /// which then refreshes the cache (unless it keeps its snapshots in memory). `nil` when the
-    /// store no longer has the object.
-    func storedSnapshot(of objectID: ObjectID, fresh: Bool = false) throws -> Snapshot? {
+    /// and ``stalenessInterval`` accepts its age (and `fresh` is off), else from its store as
+    /// the context reads it (in its query generation), which then refreshes the cache (unless
+    /// it keeps its snapshots in memory). With `latest`, the store's latest state is read
+    /// whatever the context's generation: what a save's conflicts are settled against. `nil`
+    /// when the store no longer has the object.
+    func storedSnapshot(of objectID: ObjectID, fresh: Bool = false, latest: Bool = false) throws -> Snapshot? {
         if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
         let store = try source(for: objectID)
-        let snapshot = try store.snapshot(for: objectID)
+        let reads = latest ? StoreReads(store: store, view: nil) : try reads(of: store)
+        let snapshot = try reads.snapshot(for: objectID)
         if let snapshot {
-            shareSnapshots([snapshot], from: store)
-        } else if parent == nil {
+            if reads.view == nil { shareSnapshots([snapshot], from: store) }
+        } else if parent == nil, reads.view == nil {
             coordinator.rowCache.remove([objectID])
         }
         return snapshot
     }
 
     /// The coordinator's cached snapshot of `objectID`, if ``stalenessInterval`` accepts its age;
-    /// never for a child context, which sees its parent's values instead.
+    /// never for a child context, which sees its parent's values instead, nor for a context
+    /// reading a query generation.
     private func cachedSnapshot(of objectID: ObjectID) -> Snapshot? {
-        guard stalenessInterval != 0, parent == nil else { return nil }
+        guard stalenessInterval != 0, parent == nil, !readsQueryGeneration else { return nil }
         return coordinator.rowCache.snapshot(for: objectID, maximumAge: stalenessInterval < 0 ? nil : stalenessInterval)
     }
 

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
                 code: .noStore,
                 message: "No store added to the coordinator"
                     + (request.affectedStores == nil ? "" : " among the request's affected stores")
+                    + (readsQueryGeneration ? " among those added when the context's query generation was taken" : "")
                     + " holds entity '\(request.entityName)'.")
         }
         return stores
@@ -66,7 +67,8 @@ extension ManagedObjectContext {
     ) throws -> [ObjectID] {
         if let plan = try directPlan(for: request) {
             if loadingSnapshots {
-                guard case .snapshots(let snapshots) = try plan.store.execute(plan.storeRequest(.snapshots)) else {
+                guard case .snapshots(let snapshots) = try reads(of: plan.store).execute(plan.storeRequest(.snapshots))
+                else {
                     return []
                 }
                 shareSnapshots(snapshots, from: plan.store)
@@ -74,7 +76,9 @@ extension ManagedObjectContext {
                 registered.reserveCapacity(registered.count + snapshots.count)
                 return snapshots.map(adopt)
             }
-            guard case .objectIDs(let ids) = try plan.store.execute(plan.storeRequest(.objectIDs)) else { return [] }
+            guard case .objectIDs(let ids) = try reads(of: plan.store).execute(plan.storeRequest(.objectIDs)) else {
+                return []
+            }
             return ids
         }
         return try mergedObjects(request).map(\.objectID)
@@ -98,7 +102,7 @@ extension ManagedObjectContext {
                 predicate: native ? request.predicate : nil, sortDescriptors: request.sortDescriptors,
                 fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
-            guard case .snapshots(let snapshots) = try store.execute(storeRequest) else { continue }
+            guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { continue }
             shareSnapshots(snapshots, from: store)
             for snapshot in snapshots {
                 let object = object(with: cache(snapshot))

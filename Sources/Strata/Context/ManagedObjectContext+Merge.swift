@@ -2,11 +2,13 @@ extension ManagedObjectContext {
     /// Applies another context's save (its ``ContextNotification/Kind/didSave`` notification):
     /// registered objects it updated are refreshed, keeping this context's own unsaved changes
     /// on top; objects it deleted become deleted and leave the context; pending changes to
-    /// other objects are untouched. Posts objects-did-change for what changed.
+    /// other objects are untouched. Posts objects-did-change for what changed. A pinned context
+    /// moves to the newest query generation first.
     ///
     /// - Throws: the error reading a store gave.
     public func mergeChanges(fromContextDidSave notification: ContextNotification) throws {
         assertOnQueue()
+        advanceQueryGeneration()
         for id in notification.updatedObjectIDs {
             guard let object = registered[id] else { continue }
             if object.faulted {

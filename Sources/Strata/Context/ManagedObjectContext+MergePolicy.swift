@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         for conflict in conflicts {
             guard let object = objects[conflict.objectID] else { continue }
             let isDeletion = share.deleted.contains(object)
-            guard let stored = try storedSnapshot(of: object.objectID, fresh: true) else {
+            guard let stored = try storedSnapshot(of: object.objectID, fresh: true, latest: true) else {
                 share.updated.removeAll { $0 === object }
                 share.deleted.removeAll { $0 === object }
                 dropVanished(object)

@@ -163,7 +163,7 @@ extension ManagedObjectContext {
         loadMembersAlongCohort(of: object, relationship)
         if let current = object.currentMembers[relationship.name] { return current.elements }
         let store = try source(for: object.objectID)
-        let loaded = try store.relatedObjectIDs(of: object.objectID, relationship: relationship.name)
+        let loaded = try reads(of: store).relatedObjectIDs(of: object.objectID, relationship: relationship.name)
         return setLoadedMembers(loaded, of: object, forKey: relationship.name).elements
     }
 }

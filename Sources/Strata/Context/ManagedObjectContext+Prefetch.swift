@@ -43,7 +43,7 @@ extension ManagedObjectContext {
         }
         var loaded: [ObjectID] = []
         for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
-            for (id, members) in try store.relatedObjectIDs(ofEach: ids, relationship: key) {
+            for (id, members) in try reads(of: store).relatedObjectIDs(ofEach: ids, relationship: key) {
                 guard let object = registered[id] else { continue }
                 setLoadedMembers(members, of: object, forKey: key)
                 loaded += members

@@ -25,7 +25,8 @@ extension ManagedObjectContext {
     }
 
     /// Forgets every object and unsaved change. The context's objects must not be used
-    /// afterwards; fetch them again. The ``undoManager`` forgets every group.
+    /// afterwards; fetch them again. The ``undoManager`` forgets every group. A pinned context
+    /// moves to the newest query generation.
     public func reset() {
         assertOnQueue()
         undoManager?.removeAllActions()
@@ -43,6 +44,7 @@ extension ManagedObjectContext {
         pendingDeletions.removeAll()
         snapshotCache.removeAll()
         unprocessedChanges.removeAll()
+        advanceQueryGeneration()
     }
 
     /// Reloads `object` from its store. With `mergeChanges`, the object's unsaved changes are
@@ -77,9 +79,11 @@ extension ManagedObjectContext {
     }
 
     /// Turns every registered object that has no unsaved changes back into a fault, so that
-    /// its next use reads its store's current values.
+    /// its next use reads its store's current values (a pinned context moves to the newest
+    /// query generation first).
     public func refreshAllObjects() throws {
         assertOnQueue()
+        advanceQueryGeneration()
         for object in Array(registered.values) where !object.hasChanges {
             try refresh(object, mergeChanges: false)
         }

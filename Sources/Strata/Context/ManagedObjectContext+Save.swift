@@ -59,7 +59,10 @@ extension ManagedObjectContext {
         try plan.assignPermanentIDs()
         var saved = ObjectChanges()
         defer {
-            if !saved.isEmpty { post(saved, as: .didSave) }
+            if !saved.isEmpty {
+                advanceQueryGeneration()
+                post(saved, as: .didSave)
+            }
         }
         for (index, share) in plan.shares.enumerated() {
             do {

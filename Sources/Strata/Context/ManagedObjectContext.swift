@@ -100,6 +100,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let children = ChildContexts()
     /// The versions of objects handed to child contexts, to find conflicts when they save.
     var childVersions = ChildVersions()
+    /// The query generation the context reads.
+    var generationPin = GenerationPin.unpinned
 
     /// Creates a context on `coordinator`.
     public convenience init(

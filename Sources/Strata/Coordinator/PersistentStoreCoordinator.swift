@@ -47,6 +47,11 @@ public final class PersistentStoreCoordinator: Sendable {
     let migrationGate = Locked<Void>(())
     /// The contexts that merge other contexts' saves as they happen.
     let mergingContexts = Locked<[ObjectIdentifier: WeakContext]>([:])
+    /// The coordinator's number among the coordinators of the process, which query generation
+    /// tokens carry.
+    let serial = PersistentStoreCoordinator.nextSerial()
+    /// How many query generations the coordinator has taken.
+    let generationSequence = Atomic<UInt64>(0)
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,
     /// migrations, save conflicts retried, and what each store logs of its own (an SQLite
     /// store's slow statements, say).

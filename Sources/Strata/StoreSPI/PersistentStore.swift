@@ -113,6 +113,9 @@ extension PersistentStore {
 ///   set may hold nothing else: a metadata-only save). A save that returned survives the
 ///   process being killed; a kill during a save leaves the state before or after it. Checks:
 ///   `I.*`, `J.*`, `M.killDuringSaves`, `M.killDuringMetadataSaves`.
+/// - ``openGeneration()`` returns a read view pinned to the last saved state when the store
+///   declares ``StoreCapabilities/queryGenerations``, and `nil` when it does not (contexts
+///   pinned to a generation then read the store's latest state, as documented). Checks: `Q.*`.
 public protocol IncrementalStore: PersistentStore {
     /// The parts of predicate syntax the store evaluates itself.
     var predicateFeatures: PredicateFeatures { get }
@@ -141,9 +144,20 @@ public protocol IncrementalStore: PersistentStore {
 
     /// Applies `changes` all or nothing.
     func save(_ changes: StoreChangeSet) throws
+
+    /// A read view pinned to the store's last saved state, for a query generation; `nil` when
+    /// the store has no such views (it does not declare ``StoreCapabilities/queryGenerations``).
+    /// The default returns `nil`.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/generationUnavailable`` when the
+    ///   store cannot hold another view now (its limit is reached), or a read error.
+    func openGeneration() throws -> (any StoreGeneration)?
 }
 
 extension IncrementalStore {
+    /// No pinned views: a context pinned to a generation reads the store's latest state.
+    public func openGeneration() throws -> (any StoreGeneration)? { nil }
+
     /// Asks ``snapshot(for:)`` for each of `objectIDs`.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
@@ -151,10 +165,6 @@ extension IncrementalStore {
 
     /// Asks ``relatedObjectIDs(of:relationship:)`` for each of `objectIDs`.
     public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
-        var members: [ObjectID: [ObjectID]] = [:]
-        for objectID in objectIDs {
-            members[objectID] = try relatedObjectIDs(of: objectID, relationship: relationship)
-        }
-        return members
+        try membersOfEach(objectIDs) { try relatedObjectIDs(of: $0, relationship: relationship) }
     }
 }

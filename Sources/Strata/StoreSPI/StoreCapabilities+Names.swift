@@ -1,7 +1,8 @@
 extension StoreCapabilities: CustomStringConvertible {
     /// Every capability with its name, in declaration order.
     public static let named: [(name: String, capability: StoreCapabilities)] = [
-        ("multiProcessAccess", .multiProcessAccess), ("relaxedDurability", .relaxedDurability),
+        ("queryGenerations", .queryGenerations), ("multiProcessAccess", .multiProcessAccess),
+        ("relaxedDurability", .relaxedDurability),
     ]
 
     /// The names of the capabilities in the set, in declaration order.

@@ -1,6 +1,7 @@
 /// What a store can do beyond the obligations every store has, as reports and tools show it.
 /// The conformance suite skips the checks that need a second process unless the store declares
-/// ``multiProcessAccess``. A capability is added with the first store that has it and the
+/// ``multiProcessAccess``, and the query-generation checks unless it declares
+/// ``queryGenerations``. A capability is added with the first store that has it and the
 /// first code or check that reads it.
 public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// The capabilities as bits.
@@ -10,6 +11,9 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
 
     /// Several processes may open the store's file at once.
     public static let multiProcessAccess = StoreCapabilities(rawValue: 1 << 5)
+    /// The store opens read views pinned to one saved state (``IncrementalStore/openGeneration()``),
+    /// so that a context pinned to a query generation reads it as it was, whatever is saved since.
+    public static let queryGenerations = StoreCapabilities(rawValue: 1 << 1)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.

@@ -8,7 +8,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
                 incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed,
-                invalidOption
+                invalidOption, generationUnavailable
         }
         private let kind: Kind
 
@@ -40,6 +40,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidOption = Code(kind: .invalidOption)
         /// The store, its file or its identifier is already in use.
         public static let inUse = Code(kind: .inUse)
+        /// A query generation's read view of the store cannot be opened (the store's limit on
+        /// views is reached) or can no longer read (the store was closed, or the view outlived
+        /// the store's limit on its age); pin the context again to read on.
+        public static let generationUnavailable = Code(kind: .generationUnavailable)
         /// Moving a store to another URL or type failed; the source is untouched and the partial
         /// destination removed.
         public static let migrationFailed = Code(kind: .migrationFailed)

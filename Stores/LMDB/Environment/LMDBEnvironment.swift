@@ -1,14 +1,20 @@
 import CStrataLMDB
 import Foundation
+import Strata
 
 /// One open liblmdb environment: a single data file plus its `-lock` file (`MDB_NOSUBDIR`).
 ///
 /// Threading follows liblmdb's rules. The environment is opened with `MDB_NOTLS`, so a read
 /// transaction is not tied to a thread's slot and many threads read at once; every transaction
-/// still begins and ends on the thread that calls ``read(_:)`` or ``write(_:)``. Writers are
-/// serialised by ``writerLock`` (liblmdb's own writer mutex does the same across processes).
-/// Every transaction holds ``mapLock`` shared; growing the map holds it exclusively, since
-/// `mdb_env_set_mapsize` needs the process to have no open transaction.
+/// begins and ends on the thread that calls ``read(_:)`` or ``write(_:)``, but for the read
+/// transactions query generations hold (``beginHeldRead()``), which move between threads one
+/// call at a time, as `MDB_NOTLS` allows. Writers are serialised by ``writerLock`` (liblmdb's
+/// own writer mutex does the same across processes). Every transaction, and every call in a
+/// held one, holds ``mapLock`` shared; growing the map holds it exclusively, since
+/// `mdb_env_set_mapsize` remaps the file under every reader. A held read transaction may stay
+/// open across a remap: between calls it keeps only its snapshot's page numbers and reader
+/// slot, never a pointer into the map, and every page of its snapshot lies inside the new,
+/// larger map.
 final class LMDBEnvironment: @unchecked Sendable {
     // Safe: liblmdb's environment handle may be shared by threads when opened with MDB_NOTLS;
     // its transactions never leave the call that opened them, writers are serialised by
@@ -23,6 +29,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     private let mapLock = LMDBReadWriteLock()
     private let writerLock = NSLock()
     private let databaseLock = NSLock()
+    /// How many read transactions query generations hold.
+    private let heldReads = Locked(0)
+    /// The most read transactions query generations may hold at once: half the reader table,
+    /// so that the other half is left to the calls that read and to other processes.
+    let maximumHeldReads: Int
 
     /// The most named databases an environment holds: 6 of Strata's own plus one per root entity.
     static let maximumDatabases: UInt32 = 256
@@ -49,6 +60,9 @@ final class LMDBEnvironment: @unchecked Sendable {
             mdb_env_close(environment)
             throw error
         }
+        var readers: UInt32 = 0
+        mdb_env_get_maxreaders(environment, &readers)
+        self.maximumHeldReads = max(Int(readers) / 2, 1)
         self.handle = environment
         self.path = path
         self.isReadOnly = readOnly
@@ -72,6 +86,41 @@ final class LMDBEnvironment: @unchecked Sendable {
         if keepingDatabases { databaseLock.lock() }
         defer { if keepingDatabases { databaseLock.unlock() } }
         return try retrying { try transaction(flags: UInt32(MDB_RDONLY), commit: keepingDatabases, body) }
+    }
+
+    /// Begins a read transaction that outlives the call, for a query generation; `nil` when
+    /// query generations hold ``maximumHeldReads`` already. End it with ``endHeldRead(_:)``.
+    func beginHeldRead() throws -> OpaquePointer? {
+        let taken = heldReads.withLock { count in
+            guard count < maximumHeldReads else { return false }
+            count += 1
+            return true
+        }
+        guard taken else { return nil }
+        do {
+            return try retrying {
+                try mapLock.withShared {
+                    var handle: OpaquePointer?
+                    try LMDBError.check(mdb_txn_begin(self.handle, nil, UInt32(MDB_RDONLY), &handle), "mdb_txn_begin")
+                    guard let handle else { throw LMDBError(code: ENOMEM, call: "mdb_txn_begin") }
+                    return handle
+                }
+            }
+        } catch {
+            heldReads.withLock { $0 -= 1 }
+            throw error
+        }
+    }
+
+    /// Runs `body` in the held read transaction `handle`; calls on one handle must not overlap.
+    func read<T>(inHeld handle: OpaquePointer, _ body: (LMDBTransaction) throws -> T) throws -> T {
+        try mapLock.withShared { try body(LMDBTransaction(handle: handle)) }
+    }
+
+    /// Ends the held read transaction `handle`, freeing its reader slot.
+    func endHeldRead(_ handle: OpaquePointer) {
+        mapLock.withShared { mdb_txn_abort(handle) }
+        heldReads.withLock { $0 -= 1 }
     }
 
     /// Runs `body` in one write transaction and commits it. When the map is full, the

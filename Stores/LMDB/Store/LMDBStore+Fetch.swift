@@ -8,6 +8,11 @@ extension LMDBStore {
     /// a predicate reads no record: the root's entry count, or each record's entity number;
     /// nor does a count whose index plan is exact (``LMDBIndexPlan/isExact``).
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try execute(request, in: nil)
+    }
+
+    /// Runs `request` on the latest committed state, or in `generation`'s read transaction.
+    func execute(_ request: StoreFetchRequest, in generation: LMDBGeneration?) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
         let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
             .filter(entityNames.contains)
@@ -15,7 +20,7 @@ extension LMDBStore {
         guard let database = databases.records[root] else {
             throw StoreError(code: .corrupt, message: "\(storeName) has no records database for '\(root)'.")
         }
-        return try read("fetching \(request.entityName)") { loader in
+        return try read("fetching \(request.entityName)", in: generation) { loader in
             if request.resultType == .count, request.predicate == nil {
                 statistics.recordFetch(indexed: false)
                 let total = try count(kinds, root: root, database: database, loader.transaction)

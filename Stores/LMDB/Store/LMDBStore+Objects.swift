@@ -2,14 +2,24 @@ import Strata
 
 extension LMDBStore {
     public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        try snapshot(for: objectID, in: nil)
+    }
+
+    /// The state of `objectID`, latest or in `generation`'s read transaction.
+    func snapshot(for objectID: ObjectID, in generation: LMDBGeneration?) throws -> Snapshot? {
         _ = try entitySchema(named: objectID.entityName)
-        return try read("loading \(objectID)") { try $0.snapshot(of: objectID) }
+        return try read("loading \(objectID)", in: generation) { try $0.snapshot(of: objectID) }
     }
 
     /// Loads every snapshot in one read transaction.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        try snapshots(for: objectIDs, in: nil)
+    }
+
+    /// Loads every snapshot in one read transaction, latest or `generation`'s.
+    func snapshots(for objectIDs: [ObjectID], in generation: LMDBGeneration?) throws -> [Snapshot] {
         for objectID in objectIDs { _ = try entitySchema(named: objectID.entityName) }
-        return try read("loading \(objectIDs.count) objects") { loader in
+        return try read("loading \(objectIDs.count) objects", in: generation) { loader in
             try objectIDs.compactMap { try loader.snapshot(of: $0) }
         }
     }
@@ -20,11 +30,18 @@ extension LMDBStore {
 
     /// Loads the members of every object in one read transaction.
     public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
+        try relatedObjectIDs(ofEach: objectIDs, relationship: relationship, in: nil)
+    }
+
+    /// Loads the members of every object in one read transaction, latest or `generation`'s.
+    func relatedObjectIDs(
+        ofEach objectIDs: [ObjectID], relationship: String, in generation: LMDBGeneration?
+    ) throws -> [ObjectID: [ObjectID]] {
         for objectID in objectIDs {
             _ = try entitySchema(named: objectID.entityName).toManyRelationship(
                 named: relationship, storeName: storeName)
         }
-        return try read("loading '\(relationship)'") { loader in
+        return try read("loading '\(relationship)'", in: generation) { loader in
             var members: [ObjectID: [ObjectID]] = [:]
             for objectID in objectIDs {
                 guard try loader.snapshot(of: objectID) != nil else {

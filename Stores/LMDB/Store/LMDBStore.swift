@@ -41,6 +41,8 @@ final class LMDBStore: IncrementalStore {
     let entityNames: Set<String>
     /// How fetches were answered and how many records were decoded.
     let statistics = LMDBStoreStatistics()
+    /// The read views of query generations still open, released when the store closes.
+    let generations = OpenGenerations()
     private let currentMetadata: Locked<StoreMetadata>
     private let request: StoreOpenRequest
 
@@ -52,7 +54,7 @@ final class LMDBStore: IncrementalStore {
         self.identifier = metadata.storeIdentifier
         self.capabilities =
             environment.hasRelaxedDurability
-            ? [.multiProcessAccess, .relaxedDurability] : [.multiProcessAccess]
+            ? [.queryGenerations, .multiProcessAccess, .relaxedDurability] : [.queryGenerations, .multiProcessAccess]
         self.environment = environment
         self.layout = layout
         self.databases = databases
@@ -83,15 +85,40 @@ final class LMDBStore: IncrementalStore {
         throw StoreError(code: .unknownEntity, message: "\(storeName)\(configuration) holds no entity '\(name)'.")
     }
 
-    /// Runs `body` in one read transaction with a loader for its records.
-    func read<T>(_ action: String, _ body: (LMDBObjectLoader) throws -> T) throws -> T {
+    /// A read view pinned to the last committed state: a liblmdb read transaction held while
+    /// the view lives.
+    ///
+    /// - Throws: `StoreError/Code/generationUnavailable` when query generations hold half the
+    ///   reader table already.
+    public func openGeneration() throws -> (any StoreGeneration)? {
         do {
-            return try environment.read { transaction in
-                let loader = LMDBObjectLoader(store: self, transaction: transaction)
-                let result = try body(loader)
-                if let failure = loader.failure { throw failure }
-                return result
-            }
+            let generation = try LMDBGeneration(store: self)
+            generations.add(generation)
+            return generation
+        } catch let error as LMDBError {
+            throw LMDBStoreFile.storeError(error, path: environment.path, doing: "opening a query generation")
+        }
+    }
+
+    /// Releases every query generation's read view: a removed store holds no reader slot.
+    public func close() {
+        generations.releaseAll(because: "its store was closed")
+    }
+
+    /// Runs `body` in one read transaction with a loader for its records: in `generation`'s
+    /// transaction when one is given.
+    func read<T>(
+        _ action: String, in generation: LMDBGeneration? = nil, _ body: (LMDBObjectLoader) throws -> T
+    ) throws -> T {
+        func load(_ transaction: LMDBTransaction) throws -> T {
+            let loader = LMDBObjectLoader(store: self, transaction: transaction)
+            let result = try body(loader)
+            if let failure = loader.failure { throw failure }
+            return result
+        }
+        do {
+            if let generation { return try generation.withTransaction(load) }
+            return try environment.read(load)
         } catch let error as LMDBError {
             throw LMDBStoreFile.storeError(error, path: environment.path, doing: action)
         }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the writer is used and replaced only while `writerLock` is held; the
 /// idle readers, the count of open ones and the generation only while `readers` is locked; a
-/// checked-out reader by the one thread that checked it out, until it is returned.
+/// checked-out reader by the one thread that checked it out, until it is returned; a reader
+/// held by a query generation only under that generation's lock.
 final class SQLiteConnectionPool: @unchecked Sendable {
     /// The most readers the pool opens.
     let maximumReaders: Int
@@ -80,6 +81,32 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         let (reader, checkedOutIn) = try checkOutReader()
         defer { checkIn(reader, checkedOutIn: checkedOutIn) }
         return try body(reader)
+    }
+
+    /// A reader for a query generation to hold for as long as it lives, outside the readers'
+    /// count so that held connections never keep reads waiting: an idle reader when there is
+    /// one, else a new one. Hand it back with ``checkInHeld(_:checkedOutIn:)``.
+    func checkOutHeld() throws -> (SQLiteConnection, generation: Int) {
+        readers.lock()
+        let current = generation
+        if let reader = idleReaders.popLast() {
+            openReaders -= 1
+            readers.unlock()
+            return (reader, current)
+        }
+        readers.unlock()
+        return (try openReader(), current)
+    }
+
+    /// Takes back a connection a query generation held: it joins the idle readers when the
+    /// pool has room for it and was not closed since, and closes otherwise.
+    func checkInHeld(_ reader: SQLiteConnection, checkedOutIn checkedOutGeneration: Int) {
+        readers.lock()
+        defer { readers.unlock() }
+        guard checkedOutGeneration == generation, maximumReaders > 1, openReaders < maximumReaders else { return }
+        openReaders += 1
+        idleReaders.append(reader)
+        readers.signal()
     }
 
     private func checkOutReader() throws -> (SQLiteConnection, generation: Int) {

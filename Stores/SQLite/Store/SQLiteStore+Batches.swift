@@ -8,9 +8,14 @@ extension SQLiteStore {
     /// The rows of `objectIDs`, read by primary key: one statement per table and batch of
     /// ``batchKeyCount`` keys.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        try snapshots(for: objectIDs, in: nil)
+    }
+
+    /// The rows of `objectIDs`, latest or in `generation`'s read transaction.
+    func snapshots(for objectIDs: [ObjectID], in generation: SQLiteGeneration?) throws -> [Snapshot] {
         let wanted = Set(objectIDs.filter { $0.storeIdentifier == identifier })
         let groups = try keysByTable(Array(wanted))
-        return try read("loading \(wanted.count) objects") { connection in
+        return try read("loading \(wanted.count) objects", in: generation) { connection in
             var snapshots: [Snapshot] = []
             for (table, keys) in groups {
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Self.keyList))"
@@ -37,8 +42,16 @@ extension SQLiteStore {
     public func relatedObjectIDs(
         ofEach objectIDs: [ObjectID], relationship: String
     ) throws -> [ObjectID: [ObjectID]] {
+        try relatedObjectIDs(ofEach: objectIDs, relationship: relationship, in: nil)
+    }
+
+    /// The members of `relationship` of each of `objectIDs`, latest or in `generation`'s read
+    /// transaction.
+    func relatedObjectIDs(
+        ofEach objectIDs: [ObjectID], relationship: String, in generation: SQLiteGeneration?
+    ) throws -> [ObjectID: [ObjectID]] {
         let owners = Set(objectIDs)
-        return try read("loading \(relationship) of \(owners.count) objects") { connection in
+        return try read("loading \(relationship) of \(owners.count) objects", in: generation) { connection in
             var members: [ObjectID: [ObjectID]] = [:]
             for (entityName, ids) in Dictionary(grouping: owners, by: \.entityName) {
                 let entity = try entitySchema(named: entityName)

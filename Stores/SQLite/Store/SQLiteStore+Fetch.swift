@@ -2,6 +2,11 @@ import Strata
 
 extension SQLiteStore {
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try execute(request, in: nil)
+    }
+
+    /// Runs `request` on the latest state, or in `generation`'s read transaction.
+    func execute(_ request: StoreFetchRequest, in generation: SQLiteGeneration?) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
         let table = try table(of: entity.name)
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
@@ -27,7 +32,7 @@ extension SQLiteStore {
         let parameters = translator.parameters
         if inMemory {
             let residual = remaining.count == 1 ? remaining[0] : FetchPredicate.and(remaining)
-            return try read("fetching \(entity.name)") { connection in
+            return try read("fetching \(entity.name)", in: generation) { connection in
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)"
                 trace.explain(sql, parameters, on: connection)
                 let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
@@ -56,7 +61,7 @@ extension SQLiteStore {
         // table in key order instead of searching an index for the condition.
         let sortsByKey = isWhole && request.sortDescriptors.isEmpty
         let sqlOrder = sortsByKey ? "" : order
-        return try read("fetching \(entity.name)") { connection in
+        return try read("fetching \(entity.name)", in: generation) { connection in
             switch request.resultType {
             case .count:
                 // Without a limit or an offset the count needs no subquery, and with no

@@ -2,15 +2,27 @@ import Strata
 
 extension SQLiteStore {
     public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        try snapshot(for: objectID, in: nil)
+    }
+
+    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try relatedObjectIDs(of: objectID, relationship: relationship, in: nil)
+    }
+
+    /// The state of `objectID`, latest or in `generation`'s read transaction.
+    func snapshot(for objectID: ObjectID, in generation: SQLiteGeneration?) throws -> Snapshot? {
         if entityRowsByNamespace[objectID.namespace] == nil {
             _ = try entitySchema(named: objectID.entityName)
             guard objectID.storeIdentifier == identifier else { return nil }
         }
         guard case .integer = objectID.reference else { return nil }
-        return try read("loading \(objectID)") { try loadSnapshot(objectID, on: $0) }
+        return try read("loading \(objectID)", in: generation) { try loadSnapshot(objectID, on: $0) }
     }
 
-    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+    /// The members of `relationship` of `objectID`, latest or in `generation`'s read transaction.
+    func relatedObjectIDs(
+        of objectID: ObjectID, relationship: String, in generation: SQLiteGeneration?
+    ) throws -> [ObjectID] {
         let key = try primaryKey(of: objectID)
         let sql: String
         if let known = entityRowsByNamespace[objectID.namespace]?.membersByKey[relationship] {
@@ -20,7 +32,7 @@ extension SQLiteStore {
             let description = try entity.toManyRelationship(named: relationship, storeName: storeName)
             sql = try membersStatement(of: description, in: entity, owners: "= ?")
         }
-        return try read("loading \(objectID).\(relationship)") { connection in
+        return try read("loading \(objectID).\(relationship)", in: generation) { connection in
             // One statement answers whether the owner exists and who its members are: a row
             // per member, or one row with a null member for an owner without any.
             statistics.recordSingleLoad()

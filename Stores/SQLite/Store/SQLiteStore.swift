@@ -30,7 +30,7 @@ final class SQLiteStore: IncrementalStore {
     public let url: URL?
     public let configurationName: String?
     public let options: StoreOptions
-    public let capabilities: StoreCapabilities = [.multiProcessAccess]
+    public let capabilities: StoreCapabilities = [.queryGenerations, .multiProcessAccess]
     public let predicateFeatures = PredicateFeatures.all
 
     let layout: SQLiteSchema
@@ -61,16 +61,31 @@ final class SQLiteStore: IncrementalStore {
         /// The statement reading one owner's members, by to-many relationship name.
         let membersByKey: [String: String]
     }
+    /// The file's journal mode.
+    enum Journal: Sendable {
+        /// Write-ahead logging: readers read while the writer writes.
+        case wal
+        /// Another mode, to be switched to WAL before the first save writes (opening a store
+        /// never writes to its file).
+        case switchesToWALOnSave
+        /// Another mode, kept: the store was opened read-only.
+        case other
+    }
+
+    /// How long a query generation's read view may hold its read transaction.
+    let maximumGenerationAge: Duration
+    /// The read views of query generations still open, released when the store closes or
+    /// when they outlive ``maximumGenerationAge``.
+    let generations = OpenGenerations()
     private let currentMetadata: Locked<StoreMetadata>
-    /// Whether the file is still in another journal mode than WAL, to be switched before the
-    /// first save writes (opening a store never writes to its file).
-    private let switchesToWAL: Locked<Bool>
+    private let journal: Locked<Journal>
 
     init(
         request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
-        metadata: StoreMetadata, switchesToWAL: Bool, trace: SQLiteDebugTrace
+        metadata: StoreMetadata, journal: Journal, settings: SQLiteStoreSettings
     ) {
-        self.trace = trace
+        self.trace = settings.trace
+        self.maximumGenerationAge = settings.maximumGenerationAge
         self.identifier = metadata.storeIdentifier
         self.url = request.url
         self.configurationName = request.configurationName
@@ -103,16 +118,34 @@ final class SQLiteStore: IncrementalStore {
         self.pool = pool
         self.path = path
         self.currentMetadata = Locked(metadata)
-        self.switchesToWAL = Locked(switchesToWAL)
+        self.journal = Locked(journal)
     }
 
     public var metadata: StoreMetadata { currentMetadata.withLock { $0 } }
 
     func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
 
-    /// Closes every connection to the file, so that the last one to close removes the WAL's
-    /// `-wal` and `-shm` files; the next read or save opens them again.
-    public func close() { pool.close() }
+    /// Releases every query generation's read view, then closes every connection to the file,
+    /// so that the last one to close removes the WAL's `-wal` and `-shm` files; the next read
+    /// or save opens them again.
+    public func close() {
+        generations.releaseAll(because: "its store was closed")
+        pool.close()
+    }
+
+    /// A read view pinned to the last saved state: a read transaction on a connection of the
+    /// pool, held while the view lives. `nil` while the file is not in WAL mode, where a held
+    /// read transaction would keep every save waiting: the context then reads the latest state.
+    public func openGeneration() throws -> (any StoreGeneration)? {
+        guard journal.withLock({ $0 }) == .wal else { return nil }
+        do {
+            let generation = try SQLiteGeneration(store: self)
+            generations.add(generation)
+            return generation
+        } catch let error as SQLiteError {
+            throw storeError(error, doing: "opening a query generation")
+        }
+    }
 
     /// The store as messages name it.
     var storeName: String { "The SQLite store at '\(path)'" }
@@ -132,9 +165,14 @@ final class SQLiteStore: IncrementalStore {
         SQLiteStoreFile.storeError(error, path: path, doing: action)
     }
 
-    /// Runs `body` with a reader in one read transaction, so that it sees one state of the file.
-    func read<T>(_ action: @autoclosure () -> String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` with a reader in one read transaction, so that it sees one state of the
+    /// file: in `generation`'s transaction when one is given.
+    func read<T>(
+        _ action: @autoclosure () -> String, in generation: SQLiteGeneration? = nil,
+        _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
         do {
+            if let generation { return try generation.withConnection(body) }
             return try pool.withReader { connection in
                 try connection.transaction(immediate: false) { try body(connection) }
             }
@@ -143,16 +181,19 @@ final class SQLiteStore: IncrementalStore {
         }
     }
 
-    /// Runs `body` with the writer in one write transaction.
+    /// Runs `body` with the writer in one write transaction, after releasing the query
+    /// generations' read views that outlived ``maximumGenerationAge`` (each save grows the WAL
+    /// they keep from being checkpointed).
     func write<T>(_ action: @autoclosure () -> String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
+        generations.releaseExpired(maximumAge: maximumGenerationAge)
         do {
             return try pool.withWriter { connection in
-                if switchesToWAL.withLock({ $0 }) {
+                if journal.withLock({ $0 }) == .switchesToWALOnSave {
                     try connection.execute(script: "PRAGMA journal_mode = WAL")
-                    switchesToWAL.withLock { $0 = false }
+                    journal.withLock { $0 = .wal }
                 }
                 return try connection.transaction(immediate: true) { try body(connection) }
             }

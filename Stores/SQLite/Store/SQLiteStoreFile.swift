@@ -28,7 +28,7 @@ enum SQLiteStoreFile {
         }
         let writer: SQLiteConnection
         let metadata: StoreMetadata
-        var switchesToWAL = false
+        var journal = SQLiteStore.Journal.wal
         do {
             writer = try connection(path: path, readOnly: request.options.isReadOnly, settings: settings, create: true)
             if try hasNoTables(writer) {
@@ -56,7 +56,7 @@ enum SQLiteStoreFile {
                 // Opening never writes to the file: a store in another journal mode moves to WAL
                 // with its first save.
                 let mode = try writer.cachedStatement("PRAGMA journal_mode").rows([]) { $0.value(at: 0) }.first
-                switchesToWAL = !request.options.isReadOnly && mode != .text("wal")
+                if mode != .text("wal") { journal = request.options.isReadOnly ? .other : .switchesToWALOnSave }
             }
         } catch let error as SQLiteError {
             throw fail(error, "opening")
@@ -68,8 +68,8 @@ enum SQLiteStoreFile {
             },
             openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
         return SQLiteStore(
-            request: request, path: path, layout: layout, pool: pool, metadata: metadata, switchesToWAL: switchesToWAL,
-            trace: settings.trace)
+            request: request, path: path, layout: layout, pool: pool, metadata: metadata, journal: journal,
+            settings: settings)
     }
 
     /// A connection to `path` with Strata's functions and settings.
@@ -255,6 +255,8 @@ struct SQLiteStoreSettings: Sendable {
     let busyTimeoutMilliseconds: Int32
     /// What the store's connections log of their statements.
     let trace: SQLiteDebugTrace
+    /// How long a query generation's read view may hold its read transaction.
+    let maximumGenerationAge: Duration
 
     /// Twice the processors, from 2 to 16: worked out once, as asking costs reading files.
     private static let defaultPoolSize = min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 2), 16)
@@ -277,5 +279,9 @@ struct SQLiteStoreSettings: Sendable {
             try typed?.slowStatementThreshold
             ?? options.integer("slowStatementThreshold", of: name).map { .milliseconds($0) } ?? .milliseconds(500)
         trace = SQLiteDebugTrace(logger: logger, slowStatementThreshold: slow)
+        let age =
+            try typed?.maximumGenerationAge
+            ?? options.integer("maximumGenerationAge", of: name).map { .milliseconds($0) } ?? .seconds(900)
+        maximumGenerationAge = min(max(age, .seconds(1)), .seconds(86_400))
     }
 }

@@ -12,34 +12,12 @@ import Testing
 /// changes it, fails that check and no other concurrency check.
 @Suite struct BatchCacheNegativeControlTests {
     /// The SQLite store with a batch-load cache that saves through other openings do not reach.
-    final class CachingStore: IncrementalStore {
-        let base: any IncrementalStore
+    final class CachingStore: ForwardingStore, @unchecked Sendable {
+        // Safe: the cache is guarded by its lock.
         /// What batch loads read, by object; kept for the opening's life.
         private let cache = Locked<[ObjectID: Snapshot]>([:])
 
-        init(_ base: any IncrementalStore) { self.base = base }
-
-        var typeName: String { base.typeName }
-        var identifier: String { base.identifier }
-        var url: URL? { base.url }
-        var configurationName: String? { base.configurationName }
-        var options: StoreOptions { base.options }
-        var capabilities: StoreCapabilities { base.capabilities }
-        var metadata: StoreMetadata { base.metadata }
-        var predicateFeatures: PredicateFeatures { base.predicateFeatures }
-
-        func willAttach() throws { try base.willAttach() }
-        func close() { base.close() }
-        func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }
-        func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }
-        func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-            try base.relatedObjectIDs(of: objectID, relationship: relationship)
-        }
-        func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
-            try base.permanentIDs(forEntities: entityNames)
-        }
-
-        func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        override func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
             let cached = cache.withLock { cache in objectIDs.compactMap { cache[$0] } }
             if cached.count == objectIDs.count { return cached }
             let loaded = try base.snapshots(for: objectIDs)
@@ -47,7 +25,7 @@ import Testing
             return loaded
         }
 
-        func save(_ changes: StoreChangeSet) throws {
+        override func save(_ changes: StoreChangeSet) throws {
             try base.save(changes)
             cache.withLock { cache in
                 for change in changes.updated { cache[change.objectID] = nil }

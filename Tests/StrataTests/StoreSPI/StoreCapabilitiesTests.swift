@@ -3,15 +3,16 @@ import Testing
 
 @Suite struct StoreCapabilitiesTests {
     @Test func everyCapabilityHasAName() {
-        #expect(StoreCapabilities.named.map(\.name) == ["multiProcessAccess", "relaxedDurability"])
+        #expect(
+            StoreCapabilities.named.map(\.name) == ["queryGenerations", "multiProcessAccess", "relaxedDurability"])
         let all = StoreCapabilities.named.reduce(into: StoreCapabilities()) { $0.insert($1.capability) }
-        #expect(all == [.multiProcessAccess, .relaxedDurability])
+        #expect(all == [.queryGenerations, .multiProcessAccess, .relaxedDurability])
     }
 
     @Test func namesComeInDeclarationOrder() {
         #expect(
-            StoreCapabilities([.relaxedDurability, .multiProcessAccess]).names == [
-                "multiProcessAccess", "relaxedDurability",
+            StoreCapabilities([.relaxedDurability, .multiProcessAccess, .queryGenerations]).names == [
+                "queryGenerations", "multiProcessAccess", "relaxedDurability",
             ])
         #expect(StoreCapabilities().description == "none")
         #expect(StoreCapabilities.multiProcessAccess.description == "multiProcessAccess")
