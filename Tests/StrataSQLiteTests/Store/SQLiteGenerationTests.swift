@@ -128,4 +128,19 @@ import Testing
         #expect(error?.code == .generationUnavailable)
         #expect(error?.message.contains("closed") == true)
     }
+
+    @Test func aViewDoesNotSeeWhatAnotherProcessSaves() throws {
+        let (_, store) = try open("process.sqlite")
+        try ContentionModel.writeEntries(2, as: "parent", into: store)
+        let view = try #require(try store.openGeneration())
+        let process = Process()
+        process.executableURL = BuiltProducts.executable("SQLiteContentionWorker")
+        process.arguments = [directory.file("process.sqlite").path, "child", "5"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try view.execute(entries) == .count(2))
+        #expect(try store.execute(entries) == .count(7))
+    }
 }
