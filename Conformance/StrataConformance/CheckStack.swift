@@ -8,10 +8,10 @@ final class CheckStack {
     let store: any IncrementalStore
     let context: ManagedObjectContext
 
-    init(coordinator: PersistentStoreCoordinator, store: any IncrementalStore) {
+    init(coordinator: PersistentStoreCoordinator, store: any IncrementalStore, contextName: String? = nil) {
         self.coordinator = coordinator
         self.store = store
-        self.context = ManagedObjectContext(coordinator: coordinator)
+        self.context = ManagedObjectContext(coordinator: coordinator, name: contextName)
     }
 
     /// Runs `body` on the context's queue.

@@ -19,6 +19,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case errors = "P"
     case queryGenerations = "Q"
     case workloads = "R"
+    case history = "T"
 
     /// The category's name in reports.
     public var title: String {
@@ -41,6 +42,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .errors: "Errors"
         case .queryGenerations: "Query generations"
         case .workloads: "Random workloads"
+        case .history: "Persistent history"
         }
     }
 
@@ -65,6 +67,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .errors: ErrorChecks.all
         case .queryGenerations: QueryGenerationChecks.all
         case .workloads: WorkloadChecks.all
+        case .history: HistoryChecks.all
         }
     }
 }

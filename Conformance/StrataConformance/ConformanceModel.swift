@@ -63,7 +63,7 @@ enum ConformanceModel {
                     "passport", destination: "Passport", inverse: "holder", deleteRule: .cascade)
             }
             EntityDescription("Passport") {
-                AttributeDescription("number", .string)
+                AttributeDescription("number", .string).preservedAfterDeletion()
                 RelationshipDescription.toOne("holder", destination: "Person", inverse: "passport")
             }
             EntityDescription("Team") {

@@ -61,6 +61,38 @@ enum ContainerExamples {
         return container
     }
 
+    /// Opens an SQLite store that records its history, saves as an importer, then reads what
+    /// was saved since `lastToken`, merges it into the view context and deletes what was read.
+    @MainActor static func followHistory(
+        model: ManagedObjectModel, in folder: URL
+    ) async throws -> (transactions: [PersistentHistoryTransaction], lastToken: PersistentHistoryToken?) {
+        // snippet: history
+        var description = PersistentStoreDescription.sqlite(at: folder.appendingPathComponent("Shared.sqlite"))
+        description.tracksPersistentHistory = true  // Core Data's NSPersistentHistoryTrackingKey
+        let container = try PersistentContainer(name: "Shared", model: model, directory: folder)
+        container.persistentStoreDescriptions = [description]
+        try await container.loadPersistentStores()
+        try await container.performBackgroundTask { context in
+            context.transactionAuthor = "importer"
+            try context.insertNewObject(forEntityName: "Author").setValue(.string("Grace Hopper"), forKey: "name")
+            try context.save()  // one transaction in the store's history
+        }
+        var lastToken: PersistentHistoryToken? = nil  // kept between launches: tokens are Codable
+        var request = PersistentHistoryRequest.fetchHistory(after: .token(lastToken))
+        request.transactionPredicate = try FetchPredicate(format: "author == %@", "importer")
+        guard case .transactions(let transactions) = try container.coordinator.execute(request) else {
+            return ([], nil)
+        }
+        let view = container.viewContext
+        try view.performAndWait {
+            for transaction in transactions { try view.mergeChanges(fromHistoryTransaction: transaction) }
+        }
+        lastToken = transactions.last?.token ?? lastToken
+        _ = try container.coordinator.execute(.deleteHistory(before: .token(lastToken)))
+        // end snippet
+        return (transactions, lastToken)
+    }
+
     /// Moves the container's SQLite store into a binary store file in `folder`.
     static func move(_ container: PersistentContainer, in folder: URL) throws {
         // snippet: migration

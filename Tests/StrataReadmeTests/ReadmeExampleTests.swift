@@ -36,6 +36,19 @@ import Testing
         #expect(metadata.versionIdentifiers == ["4"])
     }
 
+    @Test @MainActor func anImportersSavesAreReadFromTheHistoryMergedAndDeleted() async throws {
+        let directory = try TemporaryDirectory()
+        let (transactions, lastToken) = try await ContainerExamples.followHistory(
+            model: LibraryModel.make(), in: directory.url)
+        #expect(transactions.map(\.author) == ["importer"])
+        #expect(transactions.first?.changes?.map(\.changeType) == [.insert])
+        #expect(lastToken?.transactionNumber == 1)
+        let coordinator = try PersistentStoreCoordinator(model: LibraryModel.make(), storeTypes: [.sqlite])
+        try await coordinator.addStore(
+            type: "SQLite", at: directory.file("Shared.sqlite"), options: StoreOptions(tracksPersistentHistory: true))
+        #expect(try coordinator.execute(.fetchHistory(after: .token(nil))) == .transactions([]))
+    }
+
     @Test func stripedStoresHoldTheirConfigurationsAndMoveToABinaryStore() async throws {
         let directory = try TemporaryDirectory()
         let container = try await ContainerExamples.stripe(model: LibraryModel.make(), in: directory.url)

@@ -8,7 +8,7 @@ import Testing
         #expect(
             Set(compiled.keys) == [
                 "model", "container", "insert-fetch", "striping", "migration", "model-versions", "custom-store",
-                "conformance",
+                "conformance", "history",
             ])
         #expect(Set(shown.keys) == Set(compiled.keys))
         for (name, text) in compiled.sorted(by: { $0.key < $1.key }) {

@@ -42,6 +42,19 @@ import Testing
         return (url, ManagedObjectContext(coordinator: coordinator))
     }
 
+    /// Saves a new page 1000 of the book "title 2 - author 2" of `SampleModel2`; returns its ID.
+    static func savePage(in context: ManagedObjectContext) throws -> ObjectID {
+        var request = FetchRequest<ManagedObject>(entityName: "Book")
+        request.predicate = try FetchPredicate(format: "title == %@", "title 2 - author 2")
+        let book = try #require(try context.fetch(request).first)
+        let page = try context.insertNewObject(forEntityName: "Page")
+        try page.setValue(.integer32(1000), forKey: "number")
+        try page.setValue(.binary(Data("a new page".utf8)), forKey: "content")
+        try page.setObject(book, forKey: "book")
+        try context.save()
+        return page.objectID
+    }
+
     @Test func savesIntoTheStoreWhoseRowsAreAllInItsWriteAheadLog() async throws {
         let directory = try TemporaryDirectory()
         let (url, context) = try Self.open("CoreDataMigration_Example_WAL.sqlite", in: directory)
@@ -77,16 +90,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, context) = try Self.open("SampleModel2_V1.sqlite", in: directory)
         let before = try Self.integers("SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = 1", in: url)
-        try await context.perform {
-            var request = FetchRequest<ManagedObject>(entityName: "Book")
-            request.predicate = try FetchPredicate(format: "title == %@", "title 2 - author 2")
-            let book = try #require(try context.fetch(request).first)
-            let page = try context.insertNewObject(forEntityName: "Page")
-            try page.setValue(.integer32(1000), forKey: "number")
-            try page.setValue(.binary(Data("a new page".utf8)), forKey: "content")
-            try page.setObject(book, forKey: "book")
-            try context.save()
-        }
+        _ = try await context.perform { try Self.savePage(in: context) }
         #expect(before == [99])
         #expect(try Self.integers("SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = 1", in: url) == [100])
         #expect(try Self.integers("SELECT COUNT(*) FROM ZPAGE WHERE ZBOOK = 1", in: url) == [100])

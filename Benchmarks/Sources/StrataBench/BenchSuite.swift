@@ -45,15 +45,16 @@ struct BenchSuite {
                 store: setup.name, subject: subject, rawFolder: floor.folder, repetitions: repetitions)
             for workload in Workload.allCases where workload != .memory && runs(workload) {
                 log("\(setup.name) \(workload.rawValue)")
-                let grdb = setup.name == "SQLite" ? try sample(peer, workload, repetitions: repetitions) : nil
+                let grdb =
+                    setup.name == "SQLite" ? try sample(peer, workload.withoutHistory, repetitions: repetitions) : nil
                 if workload == .fetchAll {
                     results.append(try probes.fetchAll(grdb: grdb))
                     continue
                 }
                 guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
                 let raw = try sample(
-                    workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject, workload,
-                    repetitions: repetitions)
+                    workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject,
+                    workload.withoutHistory, repetitions: repetitions)
                 results.append(
                     BenchResult(
                         store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,

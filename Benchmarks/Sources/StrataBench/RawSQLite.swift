@@ -150,7 +150,7 @@ final class RawSQLite: BenchSubject {
                     UPDATE item SET rank = 0; COMMIT;
                     """)
             }
-        case .convert, .memory: return nil
+        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory: return nil
         }
     }
 

@@ -44,10 +44,11 @@ final class StrataSubject: BenchSubject {
     /// The store file inside `folder`.
     func file(in folder: URL) -> URL { folder.appendingPathComponent(setup.fileName) }
 
-    /// A new coordinator with the store in `folder` added.
-    func open(_ folder: URL) throws -> PersistentStoreCoordinator {
+    /// A new coordinator with the store in `folder` added, recording its history when `history`.
+    func open(_ folder: URL, history: Bool = false) throws -> PersistentStoreCoordinator {
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: Self.storeTypes)
-        try coordinator.addStore(type: setup.type.name, at: file(in: folder))
+        try coordinator.addStore(
+            type: setup.type.name, at: file(in: folder), options: StoreOptions(tracksPersistentHistory: history))
         return coordinator
     }
 
@@ -79,6 +80,17 @@ final class StrataSubject: BenchSubject {
         case .convert: return try convert()
         case .migrate: return try migrate()
         case .memory: return nil
+        case .insertHistory, .updateHistory, .deleteHistory:
+            guard setup.type == .sqlite else { return nil }
+            if workload == .insertHistory {
+                let coordinator = try open(try scratch.fresh("insert"), history: true)
+                return try clock { try insertAll(coordinator) }
+            }
+            if workload == .updateHistory {
+                return try change(history: true) { object, context in try object.setValue(.double(-1), forKey: "score")
+                }
+            }
+            return try change(history: true) { object, context in try context.delete(object) }
         }
     }
 
@@ -157,11 +169,21 @@ final class StrataSubject: BenchSubject {
         }
     }
 
-    /// Applies `body` to each touched object of a fresh copy of the full store, then saves.
-    private func change(_ body: @escaping (ManagedObject, ManagedObjectContext) throws -> Void) throws -> Duration {
-        let coordinator = try open(try scratch.copy(full, as: "changed"))
+    /// Applies `body` to each touched object of a fresh copy of the full store, then saves;
+    /// with `history`, the store records the save in its persistent history, after an untimed
+    /// first save of one new object has created the history tables.
+    private func change(
+        history: Bool = false, _ body: @escaping (ManagedObject, ManagedObjectContext) throws -> Void
+    ) throws -> Duration {
+        let coordinator = try open(try scratch.copy(full, as: "changed"), history: history)
         let ids = try touched()
         let context = ManagedObjectContext(coordinator: coordinator)
+        if history {
+            try context.performAndWait {
+                try BenchModel.fill(try context.insertNewObject(forEntityName: BenchModel.entity), from: records[0])
+                try context.save()
+            }
+        }
         return try clock {
             try context.performAndWait {
                 for id in ids { try body(context.object(with: id), context) }

@@ -65,7 +65,7 @@ final class WholeFileFloor: BenchSubject {
                 try format.write(items, to: url)
             }
         case .openCount: return try clock { consume(try format.read(full).count) }
-        case .convert, .migrate, .memory: return nil
+        case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory: return nil
         }
     }
 

@@ -13,14 +13,32 @@ enum Workload: String, CaseIterable, Sendable {
     /// SQLite and LMDB, against a raw `ALTER TABLE` + `UPDATE` and a raw rewrite.
     case migrate
     case memory
+    /// `insert`, `update` and `delete` on a store that records its persistent history (SQLite),
+    /// against the same floor as without it, to compare with the rows beside them.
+    case insertHistory = "insert-history"
+    case updateHistory = "update-history"
+    case deleteHistory = "delete-history"
+
+    /// The workload without persistent history: what floors and the peer measure for this one.
+    var withoutHistory: Workload {
+        switch self {
+        case .insertHistory: .insert
+        case .updateHistory: .update
+        case .deleteHistory: .delete
+        default: self
+        }
+    }
+
+    /// Whether the store records its persistent history in this workload.
+    var tracksHistory: Bool { withoutHistory != self }
 
     /// How many objects one run of the workload handles in `report`, for its time per object;
     /// `nil` for `open-count`, whose cost is the opening, not the objects.
     func objectCount(in report: BenchReport) -> Int? {
         switch self {
-        case .insert, .fetchAll, .convert, .migrate, .memory: report.n
+        case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory: report.n
         case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
-        case .loadByID, .update, .delete: report.touched
+        case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
         case .openCount: nil
         }

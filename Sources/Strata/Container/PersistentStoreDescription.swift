@@ -42,6 +42,9 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     public var shouldAddStoreAsynchronously = false
     /// Store-specific settings passed as they are (see each store type's documentation).
     public var settings: [String: String] = [:]
+    /// Whether the store records every save in its persistent history
+    /// (``StoreOptions/tracksPersistentHistory``), as Core Data's `NSPersistentHistoryTrackingKey`.
+    public var tracksPersistentHistory = false
 
     /// Describes a store of the type named `type` at `url`, holding `configuration`.
     public init(type: String, url: URL? = nil, configuration: String? = nil) {
@@ -63,7 +66,8 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
         var settings = settings
         if let timeout { settings["busyTimeout"] = String(Int((timeout * 1000).rounded())) }
         if let poolSize { settings["poolSize"] = String(poolSize) }
-        return StoreOptions(isReadOnly: isReadOnly, settings: settings)
+        return StoreOptions(
+            isReadOnly: isReadOnly, settings: settings, tracksPersistentHistory: tracksPersistentHistory)
     }
 
     /// The type and where the store is, for messages.

@@ -24,6 +24,16 @@ extension ManagedObjectContext {
         processPendingChanges()
     }
 
+    /// Applies a transaction of a store's persistent history, as
+    /// ``mergeChanges(fromContextDidSave:)`` applies a save: registered objects it updated are
+    /// refreshed, objects it deleted leave the context. Fetch the transaction with its changes
+    /// (``PersistentHistoryRequest/ResultType/transactionsAndChanges``).
+    ///
+    /// - Throws: the error reading a store gave.
+    public func mergeChanges(fromHistoryTransaction transaction: PersistentHistoryTransaction) throws {
+        try mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+    }
+
     /// Applies another context's save for ``automaticallyMergesChangesFromParent``. When a
     /// store cannot be read, the objects it could not refresh are turned into faults (unless
     /// they have unsaved changes), so that their next use reads the store again.

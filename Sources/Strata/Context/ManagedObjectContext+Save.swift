@@ -117,7 +117,8 @@ extension ManagedObjectContext {
                     // The parent validates the changes when it saves them to its stores.
                     try share.store.save(share.changeSet())
                 } else {
-                    try coordinator.save(share.changeSet(), to: share.store)
+                    let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
+                    try coordinator.save(share.changeSet(history: history), to: share.store)
                 }
                 break
             } catch let error as StoreError where error.code == .conflict {

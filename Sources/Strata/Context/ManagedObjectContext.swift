@@ -48,6 +48,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// default) accepts any age, 0 always reads the store. Fetches always read the store.
     /// Set it on the context's queue.
     public var stalenessInterval: TimeInterval = -1
+    /// The author its saves record in the persistent history of the stores that track it
+    /// (``PersistentHistoryTransaction/author``); `nil` by default. Set it on the context's queue.
+    public var transactionAuthor: String?
     /// Whether the context merges the saves of the other contexts on its coordinator (for a
     /// child context: of its parent, and of its siblings into the parent) as they happen
     /// (`false` by default, as in Core Data): each save is applied on this context's

@@ -12,7 +12,8 @@ struct SavePlan {
 
         init(store: any IncrementalStore) { self.store = store }
 
-        func changeSet() -> StoreChangeSet {
+        /// The share's changes, recorded in history as made by `history`.
+        func changeSet(history: StoreChangeSet.HistoryInfo? = nil) -> StoreChangeSet {
             StoreChangeSet(
                 inserted: inserted.map { object in
                     .init(
@@ -20,12 +21,18 @@ struct SavePlan {
                         toManyRelationships: object.persistentMembers(changedOnly: false), expectedVersion: 0)
                 },
                 updated: updated.map { object in
-                    .init(
-                        objectID: object.objectID, values: object.persistentValues,
-                        toManyRelationships: object.persistentMembers(changedOnly: true),
-                        expectedVersion: object.committedVersion)
+                    let members = object.persistentMembers(changedOnly: true)
+                    return .init(
+                        objectID: object.objectID, values: object.persistentValues, toManyRelationships: members,
+                        expectedVersion: object.committedVersion,
+                        changedKeys: Set(
+                            object.changedSlots(in: 0..<object.entity.persistentSlotCount).map {
+                                object.entity.slotNames[$0]
+                            }
+                        ).union(members.keys))
                 },
-                deleted: deleted.map { .init(objectID: $0.objectID, expectedVersion: $0.committedVersion) })
+                deleted: deleted.map { .init(objectID: $0.objectID, expectedVersion: $0.committedVersion) },
+                history: history)
         }
     }
 

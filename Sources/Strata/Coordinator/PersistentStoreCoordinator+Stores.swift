@@ -116,10 +116,17 @@ extension PersistentStoreCoordinator {
     /// Adds a store that is already open, such as one a third-party author built by hand.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownConfiguration`` when the
-    ///   store's configuration is not in the model, or ``StoreError/Code/inUse`` when a store
-    ///   with the same identifier or URL is already added.
+    ///   store's configuration is not in the model, ``StoreError/Code/inUse`` when a store
+    ///   with the same identifier or URL is already added, or ``StoreError/Code/unsupported``
+    ///   when it was opened with ``StoreOptions/tracksPersistentHistory`` but keeps no history.
     public func add(_ store: any IncrementalStore) throws {
         try checkConfiguration(store.configurationName)
+        if store.options.tracksPersistentHistory, !store.capabilities.contains(.persistentHistory) {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(store.nameInMessages) keeps no persistent history; open it without "
+                    + "tracksPersistentHistory, or use a store type that declares persistentHistory.")
+        }
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
         try state.withLock { try Self.checkNoClash(with: store, among: $0.stores) }
         // The store is called without the lock held, so that it may take its time or call back.

@@ -6,11 +6,16 @@ public struct StoreOptions: Sendable, Hashable {
     public var isReadOnly: Bool
     /// Store-specific settings by name, documented by each store type.
     public var settings: [String: String]
+    /// Whether the store records every save in its persistent history (docs/HISTORY.md), as
+    /// Core Data's `NSPersistentHistoryTrackingKey` asks; a store type without
+    /// ``StoreCapabilities/persistentHistory`` refuses to open with it.
+    public var tracksPersistentHistory: Bool
 
     /// Creates options.
-    public init(isReadOnly: Bool = false, settings: [String: String] = [:]) {
+    public init(isReadOnly: Bool = false, settings: [String: String] = [:], tracksPersistentHistory: Bool = false) {
         self.isReadOnly = isReadOnly
         self.settings = settings
+        self.tracksPersistentHistory = tracksPersistentHistory
     }
 }
 
@@ -152,11 +157,41 @@ public protocol IncrementalStore: PersistentStore {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/generationUnavailable`` when the
     ///   store cannot hold another view now (its limit is reached), or a read error.
     func openGeneration() throws -> (any StoreGeneration)?
+
+    /// The transactions of the store's persistent history after `bound`, oldest first, with
+    /// their changes when `includingChanges`. The default throws
+    /// ``StoreError/Code/unsupported``.
+    func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+
+    /// Deletes the transactions of the store's persistent history up to `bound`, in one step;
+    /// returns how many it deleted. Later transactions keep their tokens. The default throws
+    /// ``StoreError/Code/unsupported``.
+    func deleteHistory(before bound: StoreHistoryBound) throws -> Int
+
+    /// The token of the store's newest transaction; `nil` when it has none (or does not track
+    /// history). The default returns `nil`.
+    func lastHistoryToken() throws -> PersistentHistoryToken?
 }
 
 extension IncrementalStore {
     /// No pinned views: a context pinned to a generation reads the store's latest state.
     public func openGeneration() throws -> (any StoreGeneration)? { nil }
+
+    /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
+    public func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
+        throw StoreError(code: .unsupported, message: "\(nameInMessages) keeps no persistent history.")
+    }
+
+    /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
+    public func deleteHistory(before bound: StoreHistoryBound) throws -> Int {
+        throw StoreError(code: .unsupported, message: "\(nameInMessages) keeps no persistent history.")
+    }
+
+    /// No history: `nil`.
+    public func lastHistoryToken() throws -> PersistentHistoryToken? { nil }
 
     /// Asks ``snapshot(for:)`` for each of `objectIDs`.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {

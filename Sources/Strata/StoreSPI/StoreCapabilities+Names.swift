@@ -1,7 +1,8 @@
 extension StoreCapabilities: CustomStringConvertible {
     /// Every capability with its name, in declaration order.
     public static let named: [(name: String, capability: StoreCapabilities)] = [
-        ("queryGenerations", .queryGenerations), ("multiProcessAccess", .multiProcessAccess),
+        ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
+        ("multiProcessAccess", .multiProcessAccess),
         ("relaxedDurability", .relaxedDurability),
     ]
 

@@ -14,6 +14,10 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// The store opens read views pinned to one saved state (``IncrementalStore/openGeneration()``),
     /// so that a context pinned to a query generation reads it as it was, whatever is saved since.
     public static let queryGenerations = StoreCapabilities(rawValue: 1 << 1)
+    /// The store records every save in a persistent history when it is opened with
+    /// ``StoreOptions/tracksPersistentHistory``, and answers history fetches and deletions
+    /// (``IncrementalStore/historyTransactions(after:includingChanges:)``).
+    public static let persistentHistory = StoreCapabilities(rawValue: 1 << 2)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.

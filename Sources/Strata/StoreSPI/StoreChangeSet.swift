@@ -17,26 +17,32 @@ public struct StoreChangeSet: Sendable, Hashable {
         public var toManyRelationships: [String: [ObjectID]]
         /// The version the saving context last saw; 0 for an inserted object.
         public var expectedVersion: Int64
+        /// For an update, the names of the attributes and relationships that changed, which a
+        /// store recording persistent history lists; `nil` when unknown (the store then lists
+        /// every attribute and to-one relationship of ``values`` and every to-many of
+        /// ``toManyRelationships``).
+        public var changedKeys: Set<String>?
 
         /// Creates a change.
         public init(
             objectID: ObjectID, values: PropertyValues, toManyRelationships: [String: [ObjectID]] = [:],
-            expectedVersion: Int64
+            expectedVersion: Int64, changedKeys: Set<String>? = nil
         ) {
             self.objectID = objectID
             self.values = values
             self.toManyRelationships = toManyRelationships
             self.expectedVersion = expectedVersion
+            self.changedKeys = changedKeys
         }
 
         /// Creates a change from values by name.
         public init(
             objectID: ObjectID, values: [String: AttributeValue], toManyRelationships: [String: [ObjectID]] = [:],
-            expectedVersion: Int64
+            expectedVersion: Int64, changedKeys: Set<String>? = nil
         ) {
             self.init(
                 objectID: objectID, values: PropertyValues(values), toManyRelationships: toManyRelationships,
-                expectedVersion: expectedVersion)
+                expectedVersion: expectedVersion, changedKeys: changedKeys)
         }
     }
 
@@ -63,17 +69,25 @@ public struct StoreChangeSet: Sendable, Hashable {
     /// The store's new user metadata keys (``StoreMetadata/userInfo``), saved in the same
     /// all-or-nothing step as the object changes; `nil` leaves them as they are.
     public var userInfo: [String: AttributeValue]?
+    /// Who saves, for a store that records its saves in its persistent history; `nil` records
+    /// a save made now by this process, with no author or context name.
+    public var history: HistoryInfo?
 
     /// Creates a change set.
     public init(
         inserted: [ObjectChange] = [], updated: [ObjectChange] = [], deleted: [Deletion] = [],
-        userInfo: [String: AttributeValue]? = nil
+        userInfo: [String: AttributeValue]? = nil, history: HistoryInfo? = nil
     ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.userInfo = userInfo
+        self.history = history
     }
+
+    /// Whether the change set changes objects, which a store recording persistent history
+    /// records as one transaction (a save of user keys alone is not recorded).
+    public var changesObjects: Bool { !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) }
 
     /// Whether the change set changes nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && userInfo == nil }

@@ -41,12 +41,15 @@ extension SQLiteStore {
                     + changes.deleted.map(\.objectID),
                 on: connection)
             try changes.checkVersions { versions[$0] }
+            let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
+            let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted, on: connection) : [:]
             try delete(changes.deleted.map(\.objectID), on: connection)
             for change in changes.inserted { try insert(change, on: connection) }
             try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
             for change in changes.updated { try update(change, on: connection) }
             for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
             for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+            if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, on: connection) }
             if let userInfo = changes.userInfo {
                 var metadata = self.metadata
                 metadata.userInfo = userInfo

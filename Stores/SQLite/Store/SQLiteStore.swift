@@ -30,7 +30,7 @@ final class SQLiteStore: IncrementalStore {
     public let url: URL?
     public let configurationName: String?
     public let options: StoreOptions
-    public let capabilities: StoreCapabilities = [.queryGenerations, .multiProcessAccess]
+    public let capabilities: StoreCapabilities = [.queryGenerations, .persistentHistory, .multiProcessAccess]
     public let predicateFeatures = PredicateFeatures.all
 
     let layout: SQLiteSchema
@@ -51,6 +51,8 @@ final class SQLiteStore: IncrementalStore {
     let entityRowsByNumber: [Int64: EntityRow]
     /// Where each entity of the store keeps its rows, by the namespace of its IDs here.
     let entityRowsByNamespace: [ObjectID.Namespace: EntityRow]
+    /// How the history tables list each entity's properties, by entity name.
+    let historyEntities: [String: SQLiteHistoryEntity]
 
     /// Where an entity's rows are and how to read them.
     struct EntityRow: Sendable {
@@ -114,6 +116,9 @@ final class SQLiteStore: IncrementalStore {
         }
         self.entityRowsByNamespace = entityRowsByNumber.reduce(into: [:]) { [namespacesByNumber] rows, entry in
             if let namespace = namespacesByNumber[entry.key] { rows[namespace] = entry.value }
+        }
+        self.historyEntities = entityNames.reduce(into: [:]) { [model = request.model.schema] entities, name in
+            if let entity = model.entitiesByName[name] { entities[name] = SQLiteHistoryEntity(entity) }
         }
         self.pool = pool
         self.path = path

@@ -34,4 +34,11 @@ class ForwardingStore: IncrementalStore, @unchecked Sendable {
     }
     func save(_ changes: StoreChangeSet) throws { try base.save(changes) }
     func openGeneration() throws -> (any StoreGeneration)? { try base.openGeneration() }
+    func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
+        try base.historyTransactions(after: bound, includingChanges: includingChanges)
+    }
+    func deleteHistory(before bound: StoreHistoryBound) throws -> Int { try base.deleteHistory(before: bound) }
+    func lastHistoryToken() throws -> PersistentHistoryToken? { try base.lastHistoryToken() }
 }

@@ -4,9 +4,11 @@ import Testing
 @Suite struct StoreCapabilitiesTests {
     @Test func everyCapabilityHasAName() {
         #expect(
-            StoreCapabilities.named.map(\.name) == ["queryGenerations", "multiProcessAccess", "relaxedDurability"])
+            StoreCapabilities.named.map(\.name) == [
+                "queryGenerations", "persistentHistory", "multiProcessAccess", "relaxedDurability",
+            ])
         let all = StoreCapabilities.named.reduce(into: StoreCapabilities()) { $0.insert($1.capability) }
-        #expect(all == [.queryGenerations, .multiProcessAccess, .relaxedDurability])
+        #expect(all == [.queryGenerations, .persistentHistory, .multiProcessAccess, .relaxedDurability])
     }
 
     @Test func namesComeInDeclarationOrder() {

@@ -1,0 +1,198 @@
+import Foundation
+import Strata
+
+/// T: a store that declares persistent history and is opened with `tracksPersistentHistory`
+/// records every save that changes objects as exactly one transaction, with its author, context
+/// name and changes (tombstones for deletions), numbers transactions so that tokens only grow,
+/// also across reopening and deletions, deletes up to a point and nothing after it, and records
+/// nothing for a save that fails.
+enum HistoryChecks {
+    static var all: [ConformanceCheck] {
+        [
+            everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
+            deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
+        ]
+    }
+
+    private static let category = ConformanceCategory.history
+    private static let requirement = ConformanceRequirement.capabilities(.persistentHistory)
+
+    static let everySaveRecordedOnce = category.check(
+        "everySaveRecordedOnce",
+        "Each save that changes objects is one transaction with the context's author and name and one change per "
+            + "object (an update listing the properties it changed); a save of user keys alone records nothing.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            stack.context.performAndWait {
+                stack.context.transactionAuthor = "importer"
+            }
+            let ids = try stack.saveSamples(1...3)
+            try stack.run {
+                try stack.context.existingObject(with: ids[0]).setValue("renamed", forKey: "string")
+                try stack.context.save()
+                try stack.context.delete(try stack.context.existingObject(with: ids[1]))
+                try stack.context.save()
+            }
+            try stack.save(StoreChangeSet(userInfo: ["note": "metadata only"]))
+            let transactions = try fetch(stack, after: .token(nil))
+            try expectEqual(transactions.count, 3, "The number of transactions after three saves of objects")
+            for transaction in transactions {
+                try expectEqual(transaction.author, "importer", "The author of \(transaction.token)")
+                try expectEqual(transaction.contextName, "checks", "The context name of \(transaction.token)")
+                try expectEqual(
+                    transaction.storeIdentifier, stack.store.identifier, "The store of \(transaction.token)")
+            }
+            let shapes = transactions.map { transaction in
+                (transaction.changes ?? []).map { "\($0.changeType) \($0.changedObjectID.uriString)" }.sorted()
+            }
+            try expectEqual(
+                shapes,
+                [
+                    ids.map { "insert \($0.uriString)" }.sorted(), ["update \(ids[0].uriString)"],
+                    ["delete \(ids[1].uriString)"],
+                ], "The changes of the three transactions")
+            try expectEqual(
+                transactions[1].changes?.first?.updatedProperties, ["string"],
+                "The updated properties of the renaming")
+        }
+    }
+
+    static let deletionsKeepTombstones = category.check(
+        "deletionsKeepTombstones",
+        "A deletion's change keeps the values of the attributes marked preservedAfterDeletion, and only those.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            let passport = try stack.insert("Passport", ["number": "P-1234"])
+            try stack.save()
+            let id = stack.run { passport.objectID }
+            try stack.run {
+                try stack.context.delete(passport)
+                try stack.context.save()
+            }
+            let deletion = try require(
+                try fetch(stack, after: .token(nil)).last?.changes?.first, "The deletion recorded no change.")
+            try expectEqual(deletion.changeType, .delete, "The change type of the deletion")
+            try expectEqual(deletion.changedObjectID, id, "The object of the deletion")
+            try expectEqual(deletion.tombstone, ["number": "P-1234"], "The tombstone of the deleted Passport")
+        }
+    }
+
+    static let tokensGrowAcrossReopenAndDeletion = category.check(
+        "tokensGrowAcrossReopenAndDeletion",
+        "Transaction tokens only grow: after reopening the store, and after its whole history is deleted.",
+        requires: requirement
+    ) { harness in
+        var tokens: [PersistentHistoryToken] = []
+        for serial in 1...2 {
+            try withHistory(harness) { stack in
+                _ = try stack.saveSamples(serial...serial)
+                tokens += try stack.coordinator.currentPersistentHistoryTokens()
+            }
+        }
+        try withHistory(harness) { stack in
+            let before = try fetch(stack, after: .token(nil)).map(\.token)
+            try expectEqual(before, tokens, "The tokens read back after reopening")
+            _ = try stack.coordinator.execute(.deleteHistory(before: .token(tokens.last)))
+            try expectEqual(try fetch(stack, after: .token(nil)).count, 0, "Transactions left after deleting all")
+            _ = try stack.saveSamples(3...3)
+            tokens += try stack.coordinator.currentPersistentHistoryTokens()
+        }
+        try expect(
+            tokens.count == 3 && tokens[0] < tokens[1] && tokens[1] < tokens[2], "The tokens \(tokens) do not grow.")
+        let data = try JSONEncoder().encode(tokens[2])
+        try expectEqual(
+            try JSONDecoder().decode(PersistentHistoryToken.self, from: data), tokens[2], "A token through JSON")
+    }
+
+    static let deleteBeforeKeepsLaterTransactions = category.check(
+        "deleteBeforeKeepsLaterTransactions",
+        "Deleting history up to a transaction removes it and those before it, and leaves the later ones as they were.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            for serial in 1...3 { _ = try stack.saveSamples(serial...serial) }
+            let all = try fetch(stack, after: .token(nil))
+            try expectEqual(all.count, 3, "Transactions after three saves")
+            let result = try stack.coordinator.execute(.deleteHistory(before: .transaction(all[1])))
+            try expectEqual(result, .count(2), "The result of deleting up to the second transaction")
+            try expectEqual(try fetch(stack, after: .token(nil)), [all[2]], "The transactions left")
+            try expectEqual(
+                try fetch(stack, after: .transaction(all[1])), [all[2]], "The transactions after the second")
+            _ = try stack.coordinator.execute(.deleteHistory(before: .date(all[2].timestamp.addingTimeInterval(-1))))
+            try expectEqual(
+                try fetch(stack, after: .token(nil)), [all[2]], "The transactions left after a date before them")
+        }
+    }
+
+    static let failedSaveRecordsNothing = category.check(
+        "failedSaveRecordsNothing",
+        "A save that conflicts writes no transaction; the next save's token follows the last one.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            let ids = try stack.saveSamples(1...1)
+            let before = try fetch(stack, after: .token(nil))
+            let stale = StoreChangeSet(
+                updated: [.init(objectID: ids[0], values: ["serial": .integer64(1)], expectedVersion: 7)])
+            try expectError(
+                "StoreError.conflict from a save expecting version 7", { try stack.save(stale) },
+                matches: { ($0 as? StoreError)?.code == .conflict })
+            try expectEqual(try fetch(stack, after: .token(nil)), before, "The history after a conflicting save")
+            _ = try stack.saveSamples(2...2)
+            let after = try fetch(stack, after: .token(nil))
+            try expect(
+                after.count == 2 && after[0].token < after[1].token, "The history after the next save is \(after).")
+        }
+    }
+
+    static let requestsFilterAndShapeResults = category.check(
+        "requestsFilterAndShapeResults",
+        "History requests filter transactions by author and changes by type, and answer with counts, transactions "
+            + "without changes, or changes alone.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            for (author, serial) in [("a", 1), ("b", 2), ("a", 3)] {
+                stack.context.performAndWait { stack.context.transactionAuthor = author }
+                _ = try stack.saveSamples(serial...serial)
+            }
+            var request = PersistentHistoryRequest.fetchHistory(after: .token(nil))
+            request.transactionPredicate = try FetchPredicate(format: "author == 'a'")
+            request.resultType = .count
+            try expectEqual(try stack.coordinator.execute(request), .count(2), "Transactions by author a")
+            request.resultType = .transactionsOnly
+            guard case .transactions(let bare) = try stack.coordinator.execute(request) else {
+                throw CheckFailure("A transactions-only fetch gave no transactions.")
+            }
+            try expect(bare.count == 2 && bare.allSatisfy { $0.changes == nil }, "Transactions only: \(bare).")
+            request.resultType = .changesOnly
+            request.changePredicate = try FetchPredicate(format: "changeType == 0 AND entityName == 'Sample'")
+            guard case .changes(let changes) = try stack.coordinator.execute(request) else {
+                throw CheckFailure("A changes-only fetch gave no changes.")
+            }
+            try expectEqual(changes.count, 2, "Insertions of Samples by author a")
+        }
+    }
+
+    /// Runs `body` with a stack whose store tracks history and whose context is named `checks`.
+    private static func withHistory(_ harness: CheckHarness, _ body: (CheckStack) throws -> Void) throws {
+        var options = harness.suite.options
+        options.tracksPersistentHistory = true
+        let coordinator = try harness.makeCoordinator()
+        let store = try harness.openStore(options: options, in: coordinator)
+        defer { try? coordinator.remove(store) }
+        try body(CheckStack(coordinator: coordinator, store: store, contextName: "checks"))
+    }
+
+    /// The transactions after `point`, with their changes.
+    private static func fetch(
+        _ stack: CheckStack, after point: PersistentHistoryRequest.Point
+    ) throws -> [PersistentHistoryTransaction] {
+        guard case .transactions(let transactions) = try stack.coordinator.execute(.fetchHistory(after: point)) else {
+            throw CheckFailure("A history fetch gave no transactions.")
+        }
+        return transactions
+    }
+}
