@@ -38,36 +38,18 @@ extension SQLiteStore {
             [.integer(transaction), .integer(SQLiteHistoryTables.transactionEntity)] + strings
                 + [.real(info.timestamp.timeIntervalSinceReferenceDate)])
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
-        var next = try SQLiteHistoryTables.reserveKeys(count, of: SQLiteHistoryTables.changeEntity, on: connection)
-        let widest = tombstones.values.map(\.count).max() ?? 0
-        let tombstoneColumns = widest == 0 ? [] : try SQLiteHistoryTables.ensureTombstoneColumns(widest, on: connection)
-        func record(_ id: ObjectID, _ type: PersistentHistoryChange.ChangeType, columns: SQLiteValue) throws {
-            let values = tombstones[id] ?? []
-            let names = tombstoneColumns.prefix(values.count).map { ", \($0)" }.joined()
-            let marks = String(repeating: ", ?", count: values.count)
-            guard let number = layout.entityNumbers[id.entityName] else {
-                throw StoreError(
-                    code: .unknownEntity,
-                    message: "\(storeName) has no entity number for \(id) to record in its history.")
-            }
-            try connection.cachedStatement(
-                "INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(names)) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?\(marks))"
-            ).execute(
-                [
-                    .integer(next), .integer(SQLiteHistoryTables.changeEntity), .integer(Int64(type.rawValue)),
-                    .integer(number), .integer(try primaryKey(of: id)), .integer(transaction), columns,
-                ] + values.map(SQLiteValueCodec.encode))
-            next += 1
-        }
-        for change in changes.inserted { try record(change.objectID, .insert, columns: .null) }
+        let first = try SQLiteHistoryTables.reserveKeys(count, of: SQLiteHistoryTables.changeEntity, on: connection)
+        var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first)
+        for change in changes.inserted { try rows.append(change.objectID, .insert, store: self) }
         for change in changes.updated {
-            let keys =
-                change.changedKeys
-                ?? Set(change.values.keys).union(change.toManyRelationships.keys)
-            try record(change.objectID, .update, columns: .blob(try historyEntity(of: change.objectID).columns(keys)))
+            let keys = change.changedKeys ?? Set(change.values.keys).union(change.toManyRelationships.keys)
+            let columns = try historyEntity(of: change.objectID).columns(keys)
+            try rows.append(change.objectID, .update, columns: .blob(columns), store: self)
         }
-        for deletion in changes.deleted { try record(deletion.objectID, .delete, columns: .null) }
+        for deletion in changes.deleted {
+            try rows.append(deletion.objectID, .delete, tombstone: tombstones[deletion.objectID] ?? [], store: self)
+        }
+        try rows.write(on: connection)
     }
 
     /// The primary key of `name` in `ATRANSACTIONSTRING`, adding it when it is not there.

@@ -1,0 +1,105 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataSQLite
+
+/// The SQLite store's persistent history at sizes the conformance checks do not reach: change
+/// rows written in batches and one at a time with tombstones, in one transaction, in order.
+@Suite struct SQLiteHistoryTests {
+    static let model: ManagedObjectModel = {
+        let model = ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("title", .string).preservedAfterDeletion()
+                AttributeDescription("body", .string)
+            }
+        }
+        try! model.freeze()  // A fixed, valid model: freezing cannot fail.
+        return model
+    }()
+
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func open(tracking: Bool = true) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.sqlite])
+        try coordinator.addStore(
+            type: "SQLite", at: directory.file("notes.sqlite"), options: StoreOptions(tracksPersistentHistory: tracking)
+        )
+        return (coordinator, ManagedObjectContext(coordinator: coordinator))
+    }
+
+    private func transactions(_ coordinator: PersistentStoreCoordinator) throws -> [PersistentHistoryTransaction] {
+        guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
+            return []
+        }
+        return transactions
+    }
+
+    @Test func aLargeSaveIsOneTransactionWithEveryChangeInOrder() throws {
+        let (coordinator, context) = try open()
+        let ids = try context.performAndWait { () throws in
+            let notes = try (0..<300).map { index in
+                let note = try context.insertNewObject(forEntityName: "Note")
+                try note.setValue(.string("note \(index)"), forKey: "title")
+                return note
+            }
+            try context.save()
+            return notes.map(\.objectID)
+        }
+        try context.performAndWait { () throws in
+            for id in ids[0..<200] { try context.delete(context.object(with: id)) }
+            try context.object(with: ids[250]).setValue("changed", forKey: "body")
+            try context.save()
+        }
+        let history = try transactions(coordinator)
+        #expect(history.count == 2)
+        let inserts = try #require(history.first?.changes)
+        #expect(inserts.map(\.changedObjectID) == ids)
+        #expect(inserts.map(\.changeIdentifier) == Array(1...300))
+        let second = try #require(history.last?.changes)
+        #expect(second.filter { $0.changeType == .update }.map(\.updatedProperties) == [["body"]])
+        let deletions = second.filter { $0.changeType == .delete }
+        #expect(
+            deletions.map(\.changedObjectID).sorted { "\($0)" < "\($1)" } == ids[0..<200].sorted { "\($0)" < "\($1)" })
+        let titles = Set(deletions.compactMap { $0.tombstone?["title"] })
+        #expect(titles == Set((0..<200).map { AttributeValue.string("note \($0)") }))
+        #expect(deletions.allSatisfy { $0.tombstone?.keys.sorted() == ["title"] })
+    }
+
+    @Test func aStoreOpenedWithoutTrackingRecordsNothing() throws {
+        try {
+            let (coordinator, context) = try open(tracking: false)
+            try context.performAndWait { () throws in
+                try context.insertNewObject(forEntityName: "Note").setValue("untracked", forKey: "title")
+                try context.save()
+            }
+            let store = try #require(coordinator.stores.first)
+            #expect(try store.lastHistoryToken() == nil)
+            #expect(try coordinator.execute(.fetchHistory(after: .token(nil))) == .transactions([]))
+            let error = #expect(throws: StoreError.self) {
+                try coordinator.execute(PersistentHistoryRequest(.fetch(after: .token(nil)), affectedStores: [store]))
+            }
+            #expect(error?.code == .unsupported)
+        }()
+        let (coordinator, context) = try open()
+        #expect(try transactions(coordinator).isEmpty)
+        try context.performAndWait { () throws in
+            try context.insertNewObject(forEntityName: "Note").setValue("tracked", forKey: "title")
+            try context.save()
+        }
+        #expect(try transactions(coordinator).map(\.token.transactionNumber) == [1])
+    }
+
+    @Test func aStoreTypeWithoutHistoryRefusesToTrackIt() throws {
+        let coordinator = try PersistentStoreCoordinator(model: Self.model)
+        let error = #expect(throws: StoreError.self) {
+            try coordinator.addStore(
+                type: StoreType.inMemory.name, options: StoreOptions(tracksPersistentHistory: true))
+        }
+        #expect(error?.code == .unsupported)
+        #expect(coordinator.stores.isEmpty)
+    }
+}
