@@ -50,13 +50,7 @@ import Testing
         try ContentionModel.writeEntries(2, as: "parent", into: store)
         let entries = StoreFetchRequest(entityName: "Entry", resultType: .count)
         let view = try #require(try store.openGeneration())
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("LMDBReadWriteWorker")
-        process.arguments = ["write", url.path, "5"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try BuiltProducts.run("LMDBReadWriteWorker", ["write", url.path, "5"]) == 0)
         #expect(try view.execute(entries) == .count(2))
         #expect(try store.execute(entries) == .count(7))
     }

@@ -9,4 +9,16 @@ public enum BuiltProducts {
 
     /// The built executable called `name`.
     public static func executable(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+    /// Runs the built executable `name` with `arguments` to its end, its output discarded;
+    /// returns its exit status.
+    public static func run(_ name: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = executable(name)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 }

@@ -19,9 +19,11 @@ struct SQLiteHistoryChangeRows {
     /// The rows with tombstones: their six values and their tombstone's.
     private var tombstoneRows: [(values: [SQLiteValue], tombstone: [SQLiteValue])] = []
 
-    init(transaction: Int64, firstKey: Int64) {
+    /// Rows for a transaction numbered `transaction` whose `count` changes have the keys from `firstKey` on.
+    init(transaction: Int64, firstKey: Int64, count: Int) {
         self.transaction = transaction
         nextKey = firstKey
+        values.reserveCapacity(count * 6)
     }
 
     /// Adds the change of `objectID`, its key the next of those reserved.
@@ -34,16 +36,22 @@ struct SQLiteHistoryChangeRows {
                 code: .unknownEntity,
                 message: "\(store.storeName) has no entity number for \(objectID) to record in its history.")
         }
-        let row: [SQLiteValue] = [
-            .integer(nextKey), .integer(Int64(type.rawValue)), .integer(number),
-            .integer(try store.primaryKey(of: objectID)), .integer(transaction), columns,
-        ]
-        nextKey += 1
-        if tombstone.isEmpty {
-            values += row
-        } else {
+        let key = try store.primaryKey(of: objectID)
+        defer { nextKey += 1 }
+        guard tombstone.isEmpty else {
+            let row: [SQLiteValue] = [
+                .integer(nextKey), .integer(Int64(type.rawValue)), .integer(number), .integer(key),
+                .integer(transaction), columns,
+            ]
             tombstoneRows.append((row, tombstone.map(SQLiteValueCodec.encode)))
+            return
         }
+        values.append(.integer(nextKey))
+        values.append(.integer(Int64(type.rawValue)))
+        values.append(.integer(number))
+        values.append(.integer(key))
+        values.append(.integer(transaction))
+        values.append(columns)
     }
 
     /// Inserts the rows: full batches through one cached statement, the rest through one

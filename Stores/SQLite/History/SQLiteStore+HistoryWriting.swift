@@ -39,7 +39,7 @@ extension SQLiteStore {
                 + [.real(info.timestamp.timeIntervalSinceReferenceDate)])
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
         let first = try SQLiteHistoryTables.reserveKeys(count, of: SQLiteHistoryTables.changeEntity, on: connection)
-        var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first)
+        var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first, count: count)
         for change in changes.inserted { try rows.append(change.objectID, .insert, store: self) }
         for change in changes.updated {
             let keys = change.changedKeys ?? Set(change.values.keys).union(change.toManyRelationships.keys)

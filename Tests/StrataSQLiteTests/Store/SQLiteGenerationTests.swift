@@ -133,13 +133,8 @@ import Testing
         let (_, store) = try open("process.sqlite")
         try ContentionModel.writeEntries(2, as: "parent", into: store)
         let view = try #require(try store.openGeneration())
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("SQLiteContentionWorker")
-        process.arguments = [directory.file("process.sqlite").path, "child", "5"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let path = directory.file("process.sqlite").path
+        #expect(try BuiltProducts.run("SQLiteContentionWorker", [path, "child", "5"]) == 0)
         #expect(try view.execute(entries) == .count(2))
         #expect(try store.execute(entries) == .count(7))
     }
