@@ -69,6 +69,37 @@ import Testing
         #expect(deletions.allSatisfy { $0.tombstone?.keys.sorted() == ["title"] })
     }
 
+    @Test func aContextMergesTransactionsFetchedAfterADate() throws {
+        let (coordinator, writer) = try open()
+        let ids = try writer.performAndWait { () throws in
+            let notes = try (0..<2).map { index in
+                let note = try writer.insertNewObject(forEntityName: "Note")
+                try note.setValue(.string("note \(index)"), forKey: "title")
+                return note
+            }
+            try writer.save()
+            return notes.map(\.objectID)
+        }
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        let loaded = try reader.performAndWait { () throws in try ids.map { try reader.existingObject(with: $0) } }
+        let start = Date()
+        try writer.performAndWait { () throws in
+            try writer.object(with: ids[0]).setValue("renamed", forKey: "title")
+            try writer.delete(writer.object(with: ids[1]))
+            try writer.save()
+        }
+        guard case .transactions(let since) = try coordinator.execute(.fetchHistory(after: .date(start))) else {
+            Issue.record("A history fetch after a date gave no transactions.")
+            return
+        }
+        #expect(since.map(\.token.transactionNumber) == [2])
+        try reader.performAndWait { () throws in
+            for transaction in since { try reader.mergeChanges(fromHistoryTransaction: transaction) }
+            #expect(try loaded[0].value(forKey: "title") == "renamed")
+            #expect(loaded[1].isDeleted && reader.registeredObject(for: ids[1]) == nil)
+        }
+    }
+
     @Test func aStoreOpenedWithoutTrackingRecordsNothing() throws {
         try {
             let (coordinator, context) = try open(tracking: false)
