@@ -21,7 +21,7 @@ import Testing
             return try #require(first.queryGenerationToken)
         }
         let writerDone = Atomic(false)
-        let problems = Mutex<[String]>([])
+        let problems = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 5) { worker in
             let context = ManagedObjectContext(coordinator: coordinator)
             do {
