@@ -50,11 +50,7 @@ final class ParentContextStore: IncrementalStore {
 
     func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
         try parent.performAndWait {
-            var members: [ObjectID: [ObjectID]] = [:]
-            for objectID in objectIDs {
-                members[objectID] = try parent.membersForChild(of: objectID, relationship: relationship)
-            }
-            return members
+            try membersOfEach(objectIDs) { try parent.membersForChild(of: $0, relationship: relationship) }
         }
     }
 

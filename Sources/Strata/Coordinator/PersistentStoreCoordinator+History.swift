@@ -47,12 +47,12 @@ extension PersistentStoreCoordinator {
             transactions += try store.historyTransactions(after: bound, includingChanges: wantsChanges)
         }
         if let predicate = request.transactionPredicate {
-            transactions = try transactions.filter { try predicate.evaluate(with: HistoryRecord($0)) }
+            transactions = try transactions.filter { try predicate.evaluate(with: KeyValueRecord($0)) }
         }
         if let predicate = request.changePredicate {
             for index in transactions.indices {
                 transactions[index].changes = try transactions[index].changes?.filter {
-                    try predicate.evaluate(with: HistoryRecord($0))
+                    try predicate.evaluate(with: KeyValueRecord($0))
                 }
             }
         }
@@ -102,33 +102,29 @@ extension PersistentStoreCoordinator {
     }
 }
 
-/// A transaction or a change as a history request's predicates see it.
-private struct HistoryRecord: KeyValueResolving {
-    let values: [String: AttributeValue]
-    let objectIdentity: AttributeValue
-
-    init(_ transaction: PersistentHistoryTransaction) {
-        values = [
-            "author": transaction.author.map(AttributeValue.string) ?? .null,
-            "contextName": transaction.contextName.map(AttributeValue.string) ?? .null,
-            "processIdentifier": transaction.processIdentifier.map(AttributeValue.string) ?? .null,
-            "bundleIdentifier": transaction.bundleIdentifier.map(AttributeValue.string) ?? .null,
-            "timestamp": .date(transaction.timestamp),
-            "storeIdentifier": .string(transaction.storeIdentifier),
-            "transactionNumber": .integer64(transaction.token.transactionNumber),
+extension KeyValueRecord {
+    /// A transaction as a history request's transaction predicate sees it.
+    fileprivate init(_ transaction: PersistentHistoryTransaction) {
+        let strings: [String: String?] = [
+            "author": transaction.author, "contextName": transaction.contextName,
+            "processIdentifier": transaction.processIdentifier, "bundleIdentifier": transaction.bundleIdentifier,
         ]
-        objectIdentity = .integer64(transaction.token.transactionNumber)
+        var values = strings.mapValues { ResolvedValue.value($0.map(AttributeValue.string) ?? .null) }
+        values["timestamp"] = .value(.date(transaction.timestamp))
+        values["storeIdentifier"] = .value(.string(transaction.storeIdentifier))
+        values["transactionNumber"] = .value(.integer64(transaction.token.transactionNumber))
+        self.init(identity: .integer64(transaction.token.transactionNumber), values)
     }
 
-    init(_ change: PersistentHistoryChange) {
-        values = [
-            "changeType": .integer64(Int64(change.changeType.rawValue)),
-            "entityName": .string(change.changedObjectID.entityName),
-            "changeIdentifier": .integer64(change.changeIdentifier),
-            "changedObjectID": .objectID(change.changedObjectID),
-        ]
-        objectIdentity = .integer64(change.changeIdentifier)
+    /// A change as a history request's change predicate sees it.
+    fileprivate init(_ change: PersistentHistoryChange) {
+        self.init(
+            identity: .integer64(change.changeIdentifier),
+            [
+                "changeType": .value(.integer64(Int64(change.changeType.rawValue))),
+                "entityName": .value(.string(change.changedObjectID.entityName)),
+                "changeIdentifier": .value(.integer64(change.changeIdentifier)),
+                "changedObjectID": .value(.objectID(change.changedObjectID)),
+            ])
     }
-
-    func resolvedValue(forKey key: String) -> ResolvedValue? { values[key].map(ResolvedValue.value) }
 }
