@@ -22,11 +22,22 @@ extension SQLiteStore {
                 guard case .integer(let number) = row.value(at: 0) else {
                     throw StoreError(code: .corrupt, message: "\(storeName) has a history transaction without a key.")
                 }
+                guard case .date(let timestamp)? = SQLiteValueCodec.decode(row.value(at: 1), as: .date) else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "\(storeName) has no timestamp in ZTIMESTAMP of ATRANSACTION row \(number) (it holds "
+                            + "\(row.value(at: 1))).")
+                }
+                func text(_ column: Int) -> String? {
+                    guard case .string(let text)? = SQLiteValueCodec.decode(row.value(at: column), as: .string) else {
+                        return nil
+                    }
+                    return text
+                }
                 return PersistentHistoryTransaction(
                     token: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: number),
-                    timestamp: Date(timeIntervalSinceReferenceDate: row.value(at: 1).doubleValue ?? 0),
-                    author: row.value(at: 2).textValue, contextName: row.value(at: 4).textValue,
-                    processIdentifier: row.value(at: 5).textValue, bundleIdentifier: row.value(at: 3).textValue)
+                    timestamp: timestamp, author: text(2), contextName: text(4), processIdentifier: text(5),
+                    bundleIdentifier: text(3))
             }
             guard includingChanges, let first = transactions.first?.token.transactionNumber else {
                 return transactions
@@ -94,8 +105,15 @@ extension SQLiteStore {
             if type == .delete, !entity.tombstoneAttributes.isEmpty {
                 var tombstone: [String: AttributeValue] = [:]
                 for (index, attribute) in entity.tombstoneAttributes.enumerated() where index < tombstoneColumns.count {
-                    tombstone[attribute.name] =
-                        SQLiteValueCodec.decode(statement.value(at: 6 + index), as: attribute.type) ?? .null
+                    let stored = statement.value(at: 6 + index)
+                    guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {
+                        throw StoreError(
+                            code: .corrupt,
+                            message: "\(storeName) keeps \(stored) in \(tombstoneColumns[index]) of ACHANGE row "
+                                + "\(number), the tombstone of '\(objectID.entityName).\(attribute.name)', which is "
+                                + "not a \(attribute.type) value.")
+                    }
+                    tombstone[attribute.name] = value
                 }
                 change.tombstone = tombstone
             }
@@ -117,23 +135,6 @@ extension SQLiteStore {
         switch bound {
         case .transactionNumber(let number): ("t.Z_PK <= ?", .integer(number))
         case .date(let date): ("t.ZTIMESTAMP < ?", .real(date.timeIntervalSinceReferenceDate))
-        }
-    }
-}
-
-extension SQLiteValue {
-    /// The text, when the value is text.
-    fileprivate var textValue: String? {
-        if case .text(let text) = self { return text }
-        return nil
-    }
-
-    /// The number, when the value is a real or an integer.
-    fileprivate var doubleValue: Double? {
-        switch self {
-        case .real(let number): number
-        case .integer(let number): Double(number)
-        default: nil
         }
     }
 }

@@ -100,6 +100,31 @@ import Testing
         }
     }
 
+    @Test func damagedHistoryRowsAreReportedNamingTheRowAndColumn() throws {
+        let (coordinator, context) = try open()
+        try context.performAndWait { () throws in
+            let note = try context.insertNewObject(forEntityName: "Note")
+            try note.setValue("kept", forKey: "title")
+            try context.save()
+            try context.delete(note)
+            try context.save()
+        }
+        let url = directory.file("notes.sqlite")
+        try SQLiteConnection(path: url.path, mode: .readWrite).execute(
+            script: "UPDATE ACHANGE SET ZTOMBSTONE0 = x'00' WHERE ZCHANGETYPE = 2")
+        let tombstone = #expect(throws: StoreError.self) { try transactions(coordinator) }
+        #expect(tombstone?.code == .corrupt)
+        #expect(tombstone?.message.contains("ZTOMBSTONE0") == true)
+        #expect(tombstone?.message.contains("'Note.title'") == true)
+        try SQLiteConnection(path: url.path, mode: .readWrite).execute(
+            script: "UPDATE ATRANSACTION SET ZTIMESTAMP = NULL WHERE Z_PK = 1")
+        let timestamp = #expect(throws: StoreError.self) {
+            try coordinator.execute(PersistentHistoryRequest(.fetch(after: .token(nil)), resultType: .transactionsOnly))
+        }
+        #expect(timestamp?.code == .corrupt)
+        #expect(timestamp?.message.contains("ATRANSACTION row 1") == true)
+    }
+
     @Test func aStoreOpenedWithoutTrackingRecordsNothing() throws {
         try {
             let (coordinator, context) = try open(tracking: false)
