@@ -5,12 +5,14 @@ import Strata
 /// records every save that changes objects as exactly one transaction, with its author, context
 /// name and changes (tombstones for deletions), numbers transactions so that tokens only grow,
 /// also across reopening and deletions, deletes up to a point and nothing after it, and records
-/// nothing for a save that fails.
+/// nothing for a save that fails; and, when it can be opened twice, tells another coordinator's
+/// saves from its own (`remoteHistory(after:)`), which contexts merging automatically then merge.
 enum HistoryChecks {
     static var all: [ConformanceCheck] {
         [
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
             deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
+            remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts,
         ]
     }
 
@@ -174,6 +176,90 @@ enum HistoryChecks {
             }
             try expectEqual(changes.count, 2, "Insertions of Samples by author a")
         }
+    }
+
+    static let remoteHistoryFindsOtherWritersSaves = category.check(
+        "remoteHistoryFindsOtherWritersSaves",
+        "remoteHistory(after:) answers nil while nothing was written, finds another coordinator's save with its "
+            + "changes, and moves past the store's own saves without reporting them.",
+        requires: .capabilities([.persistentHistory, .multiProcessAccess])
+    ) { harness in
+        try withWatcherAndWriter(harness, posts: false) { watcher, writer in
+            _ = try watcher.store.remoteHistory(after: 0)
+            try expect(
+                try watcher.store.remoteHistory(after: 0) == nil,
+                "remoteHistory(after:) found something although nothing was written since it was last asked.")
+            let own = try watcher.saveSamples(1...1)
+            let afterOwn = try require(
+                try watcher.store.remoteHistory(after: 0), "remoteHistory(after:) gave nil after the store's own save.")
+            try expectEqual(afterOwn.transactions, [], "The transactions found after the store's own save")
+            try expect(afterOwn.lastTransactionNumber > 0, "The last transaction number after a save is 0.")
+            let others = try writer.saveSamples(2...3)
+            let found = try require(
+                try watcher.store.remoteHistory(after: afterOwn.lastTransactionNumber),
+                "remoteHistory(after:) gave nil after another coordinator's save.")
+            try expectEqual(found.transactions.count, 1, "The transactions found after another coordinator's save")
+            try expectEqual(
+                Set((found.transactions.first?.changes ?? []).map(\.changedObjectID)), Set(others),
+                "The objects of the other coordinator's transaction")
+            try expect(
+                found.lastTransactionNumber > afterOwn.lastTransactionNumber,
+                "The last transaction number did not move past the other coordinator's save.")
+            try expect(
+                !found.transactions.contains { ($0.changes ?? []).contains { own.contains($0.changedObjectID) } },
+                "The store's own save was reported as another writer's.")
+            try expect(
+                try watcher.store.remoteHistory(after: found.lastTransactionNumber) == nil,
+                "remoteHistory(after:) found something again although nothing was written since.")
+        }
+    }
+
+    static let remoteChangesMergeIntoContexts = category.check(
+        "remoteChangesMergeIntoContexts",
+        "A coordinator posting remote changes makes contexts that merge automatically see another coordinator's "
+            + "update and deletion after checkForRemoteChanges(), through its row cache.",
+        requires: .capabilities([.persistentHistory, .multiProcessAccess])
+    ) { harness in
+        try withWatcherAndWriter(harness, posts: true) { watcher, writer in
+            let ids = try writer.saveSamples(1...2)
+            try watcher.coordinator.checkForRemoteChanges()
+            watcher.run { watcher.context.automaticallyMergesChangesFromParent = true }
+            let objects = try watcher.run { try ids.map { try watcher.context.existingObject(with: $0) } }
+            try expectEqual(try watcher.value(objects[0], "string"), "s1", "The first Sample's string")
+            try writer.run {
+                try writer.context.existingObject(with: ids[0]).setValue("changed elsewhere", forKey: "string")
+                try writer.context.delete(try writer.context.existingObject(with: ids[1]))
+                try writer.context.save()
+            }
+            try watcher.coordinator.checkForRemoteChanges()
+            try expectEqual(
+                try watcher.value(objects[0], "string"), "changed elsewhere",
+                "The first Sample's string after the other coordinator's update was merged")
+            try expect(
+                watcher.run { objects[1].isDeleted || objects[1].managedObjectContext == nil },
+                "The Sample the other coordinator deleted is still in the merging context.")
+        }
+    }
+
+    /// Runs `body` with two coordinators on the store: a watcher, whose store tracks history
+    /// (and posts remote changes when `posts`), and a writer, whose store tracks history too.
+    private static func withWatcherAndWriter(
+        _ harness: CheckHarness, posts: Bool, _ body: (_ watcher: CheckStack, _ writer: CheckStack) throws -> Void
+    ) throws {
+        var options = harness.suite.options
+        options.tracksPersistentHistory = true
+        let writerCoordinator = try harness.makeCoordinator()
+        let writerStore = try harness.openStore(options: options, in: writerCoordinator)
+        options.postsRemoteChangeNotifications = posts
+        let watcherCoordinator = try harness.makeCoordinator()
+        let watcherStore = try harness.openStore(options: options, in: watcherCoordinator)
+        defer {
+            try? watcherCoordinator.remove(watcherStore)
+            try? writerCoordinator.remove(writerStore)
+        }
+        try body(
+            CheckStack(coordinator: watcherCoordinator, store: watcherStore),
+            CheckStack(coordinator: writerCoordinator, store: writerStore))
     }
 
     /// Runs `body` with a stack whose store tracks history and whose context is named `checks`.

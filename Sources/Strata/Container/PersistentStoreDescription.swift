@@ -45,6 +45,11 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     /// Whether the store records every save in its persistent history
     /// (``StoreOptions/tracksPersistentHistory``), as Core Data's `NSPersistentHistoryTrackingKey`.
     public var tracksPersistentHistory = false
+    /// Whether the coordinator announces saves other coordinators and processes make to the
+    /// store (``StoreOptions/postsRemoteChangeNotifications``), as Core Data's
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`; it needs
+    /// ``tracksPersistentHistory``.
+    public var postsRemoteChangeNotifications = false
 
     /// Describes a store of the type named `type` at `url`, holding `configuration`.
     public init(type: String, url: URL? = nil, configuration: String? = nil) {
@@ -67,7 +72,8 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
         if let timeout { settings["busyTimeout"] = String(Int((timeout * 1000).rounded())) }
         if let poolSize { settings["poolSize"] = String(poolSize) }
         return StoreOptions(
-            isReadOnly: isReadOnly, settings: settings, tracksPersistentHistory: tracksPersistentHistory)
+            isReadOnly: isReadOnly, settings: settings, tracksPersistentHistory: tracksPersistentHistory,
+            postsRemoteChangeNotifications: postsRemoteChangeNotifications)
     }
 
     /// The type and where the store is, for messages.

@@ -118,7 +118,9 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownConfiguration`` when the
     ///   store's configuration is not in the model, ``StoreError/Code/inUse`` when a store
     ///   with the same identifier or URL is already added, or ``StoreError/Code/unsupported``
-    ///   when it was opened with ``StoreOptions/tracksPersistentHistory`` but keeps no history.
+    ///   when it was opened with ``StoreOptions/tracksPersistentHistory`` but keeps no history,
+    ///   or with ``StoreOptions/postsRemoteChangeNotifications`` but without
+    ///   ``StoreOptions/tracksPersistentHistory``.
     public func add(_ store: any IncrementalStore) throws {
         try checkConfiguration(store.configurationName)
         if store.options.tracksPersistentHistory, !store.capabilities.contains(.persistentHistory) {
@@ -126,6 +128,12 @@ extension PersistentStoreCoordinator {
                 code: .unsupported,
                 message: "\(store.nameInMessages) keeps no persistent history; open it without "
                     + "tracksPersistentHistory, or use a store type that declares persistentHistory.")
+        }
+        if store.options.postsRemoteChangeNotifications, !store.options.tracksPersistentHistory {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(store.nameInMessages) was opened with postsRemoteChangeNotifications but without "
+                    + "tracksPersistentHistory: remote changes are found in the store's history, so turn both on.")
         }
         let entityNames = Set(model.entityNames(inConfiguration: store.configurationName))
         try state.withLock { try Self.checkNoClash(with: store, among: $0.stores) }
@@ -138,6 +146,13 @@ extension PersistentStoreCoordinator {
             }
         } catch {
             store.close()
+            throw error
+        }
+        guard store.options.postsRemoteChangeNotifications else { return }
+        do {
+            try startWatching(store)
+        } catch {
+            try? remove(store)
             throw error
         }
     }

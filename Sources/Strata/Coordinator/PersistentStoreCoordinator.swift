@@ -50,6 +50,9 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The coordinator's number among the coordinators of the process, which query generation
     /// tokens carry.
     let serial = PersistentStoreCoordinator.nextSerial()
+    /// Where the coordinator got to in the history of the stores it watches for other
+    /// writers' saves, and who listens for them.
+    let remoteChangeWatch = RemoteChangeWatch()
     /// How many query generations the coordinator has taken.
     let generationSequence = Atomic<UInt64>(0)
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,

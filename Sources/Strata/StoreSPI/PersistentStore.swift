@@ -10,12 +10,21 @@ public struct StoreOptions: Sendable, Hashable {
     /// Core Data's `NSPersistentHistoryTrackingKey` asks; a store type without
     /// ``StoreCapabilities/persistentHistory`` refuses to open with it.
     public var tracksPersistentHistory: Bool
+    /// Whether the coordinator watches the store for saves made by other coordinators and
+    /// processes and announces them (``PersistentStoreCoordinator/remoteChanges``), as Core
+    /// Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey` asks. It needs
+    /// ``tracksPersistentHistory``.
+    public var postsRemoteChangeNotifications: Bool
 
     /// Creates options.
-    public init(isReadOnly: Bool = false, settings: [String: String] = [:], tracksPersistentHistory: Bool = false) {
+    public init(
+        isReadOnly: Bool = false, settings: [String: String] = [:], tracksPersistentHistory: Bool = false,
+        postsRemoteChangeNotifications: Bool = false
+    ) {
         self.isReadOnly = isReadOnly
         self.settings = settings
         self.tracksPersistentHistory = tracksPersistentHistory
+        self.postsRemoteChangeNotifications = postsRemoteChangeNotifications
     }
 }
 
@@ -172,6 +181,16 @@ public protocol IncrementalStore: PersistentStore {
     /// The token of the store's newest transaction; `nil` when it has none (or does not track
     /// history). The default returns `nil`.
     func lastHistoryToken() throws -> PersistentHistoryToken?
+
+    /// The transactions of the store's persistent history after transaction `number` that were
+    /// saved by anyone but this store instance (another coordinator, in this process or
+    /// another), with their changes; `nil` when nothing has written the store since the last
+    /// call. The coordinator asks it every ``PersistentStoreCoordinator/remoteChangeInterval``
+    /// for a store opened with ``StoreOptions/postsRemoteChangeNotifications``, so it must
+    /// answer `nil` cheaply, without reading the history: from a counter of commits such as
+    /// SQLite's `PRAGMA data_version` or LMDB's last transaction ID. ``RemoteHistoryWatch``
+    /// does the bookkeeping. The default returns `nil`: the store announces no remote changes.
+    func remoteHistory(after number: Int64) throws -> RemoteHistory?
 }
 
 extension IncrementalStore {
@@ -192,6 +211,9 @@ extension IncrementalStore {
 
     /// No history: `nil`.
     public func lastHistoryToken() throws -> PersistentHistoryToken? { nil }
+
+    /// No remote changes are found: `nil`.
+    public func remoteHistory(after number: Int64) throws -> RemoteHistory? { nil }
 
     /// Asks ``snapshot(for:)`` for each of `objectIDs`.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {

@@ -71,6 +71,14 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     deinit { mdb_env_close(handle) }
 
+    /// The number of the last committed write transaction, by this or any other process:
+    /// it changes with every commit and is read without a transaction.
+    var lastTransactionID: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_last_txnid
+    }
+
     /// The map's current size in bytes.
     var mapSize: Int {
         var info = MDB_envinfo()
@@ -125,8 +133,12 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in one write transaction and commits it. When the map is full, the
     /// transaction is abandoned, the map doubled, and `body` run again in a new transaction,
-    /// so `body` must do nothing outside the transaction that it cannot repeat.
-    func write<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
+    /// so `body` must do nothing outside the transaction that it cannot repeat. With
+    /// `keepingDatabases`, `body` may open named databases: such calls are serialised with
+    /// the reads that do, as liblmdb asks of `mdb_dbi_open`.
+    func write<T>(keepingDatabases: Bool = false, _ body: (LMDBTransaction) throws -> T) throws -> T {
+        if keepingDatabases { databaseLock.lock() }
+        defer { if keepingDatabases { databaseLock.unlock() } }
         writerLock.lock()
         defer { writerLock.unlock() }
         return try retrying { try transaction(flags: 0, commit: true, body) }

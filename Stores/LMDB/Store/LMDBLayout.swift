@@ -134,4 +134,6 @@ struct LMDBDatabases: Sendable {
     let index: MDB_dbi
     /// The records of each root entity, by root entity name.
     let records: [String: MDB_dbi]
+    /// The persistent history's databases, when the file has them.
+    var history: LMDBHistoryLayout?
 }

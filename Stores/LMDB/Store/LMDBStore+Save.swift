@@ -29,6 +29,11 @@ extension LMDBStore {
                 guard let old = stored[deletion.objectID] else { continue }
                 try remove(old, loader)
             }
+            if options.tracksPersistentHistory, changes.changesObjects, let history = databases.history {
+                let number = try recordHistory(
+                    of: changes, stored: stored, history: history, in: loader.transaction)
+                recordedHistory.noteRecorded(number)
+            }
             guard let userInfo = changes.userInfo else { return nil as StoreMetadata? }
             var metadata = try LMDBStoreFile.readMetadata(
                 in: loader.transaction, databases.meta, path: environment.path)

@@ -43,6 +43,8 @@ final class LMDBStore: IncrementalStore {
     let statistics = LMDBStoreStatistics()
     /// The read views of query generations still open, released when the store closes.
     let generations = OpenGenerations()
+    /// The history transactions this store recorded, told apart from other writers'.
+    let recordedHistory = RemoteHistoryWatch()
     private let currentMetadata: Locked<StoreMetadata>
     private let request: StoreOpenRequest
 
@@ -54,7 +56,8 @@ final class LMDBStore: IncrementalStore {
         self.identifier = metadata.storeIdentifier
         self.capabilities =
             environment.hasRelaxedDurability
-            ? [.queryGenerations, .multiProcessAccess, .relaxedDurability] : [.queryGenerations, .multiProcessAccess]
+            ? [.queryGenerations, .persistentHistory, .multiProcessAccess, .relaxedDurability]
+            : [.queryGenerations, .persistentHistory, .multiProcessAccess]
         self.environment = environment
         self.layout = layout
         self.databases = databases

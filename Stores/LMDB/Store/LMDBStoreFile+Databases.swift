@@ -26,9 +26,10 @@ extension LMDBStoreFile {
                     message: "'\(path)' was written with another model; migrate it first. "
                         + problems.joined(separator: " "))
             }
-            let databases = try environment.read(keepingDatabases: true) { transaction in
+            var databases = try environment.read(keepingDatabases: true) { transaction in
                 try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
             }
+            databases.history = try historyDatabases(in: environment, for: request)
             return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
         }
         guard !environment.isReadOnly, !request.options.isReadOnly else {
@@ -38,7 +39,7 @@ extension LMDBStoreFile {
             storeType: LMDBStore.storeTypeName, storeIdentifier: request.identifierForNewStore,
             model: request.model, configuration: request.configurationName, userInfo: request.userInfoForNewStore)
         let (entities, properties) = LMDBLayout.tables(for: request.model.schema)
-        let databases = try environment.write { transaction in
+        var databases = try environment.write(keepingDatabases: true) { transaction in
             let databases = try create(in: transaction, roots: roots)
             try transaction.put(databases.meta, LMDBLayout.formatKey, bigEndian(LMDBLayout.formatVersion))
             try transaction.put(databases.meta, LMDBLayout.entitiesKey, LMDBLayout.encode(names: entities))
@@ -46,6 +47,7 @@ extension LMDBStoreFile {
             try writeMetadata(metadata, in: transaction, databases.meta)
             return databases
         }
+        databases.history = try historyDatabases(in: environment, for: request)
         return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
     }
 
@@ -56,6 +58,24 @@ extension LMDBStoreFile {
             context: BinaryCodingContext(
                 homeStoreIdentifier: metadata.storeIdentifier, entityNames: entities, propertyNames: properties),
             source: "'\(path)'", entities: entities.map { schema.entitiesByName[$0] })
+    }
+
+    /// The history databases of the store: created when the store tracks history and may
+    /// write, opened when the file has them; `nil` otherwise.
+    private static func historyDatabases(
+        in environment: LMDBEnvironment, for request: StoreOpenRequest
+    ) throws -> LMDBHistoryLayout? {
+        func open(_ transaction: LMDBTransaction, create: Bool) throws -> LMDBHistoryLayout? {
+            guard
+                let transactions = try transaction.openDatabase(LMDBHistoryLayout.transactionDatabase, create: create),
+                let changes = try transaction.openDatabase(LMDBHistoryLayout.changeDatabase, create: create)
+            else { return nil }
+            return LMDBHistoryLayout(transactions: transactions, changes: changes)
+        }
+        if request.options.tracksPersistentHistory, !request.options.isReadOnly, !environment.isReadOnly {
+            return try environment.write(keepingDatabases: true) { try open($0, create: true) }
+        }
+        return try environment.read(keepingDatabases: true) { try open($0, create: false) }
     }
 
     /// The meta database, coding tables and metadata of an existing store; `nil` for an empty

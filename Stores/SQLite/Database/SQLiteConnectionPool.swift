@@ -8,7 +8,8 @@ import Foundation
 /// `@unchecked Sendable`: the writer is used and replaced only while `writerLock` is held; the
 /// idle readers, the count of open ones and the generation only while `readers` is locked; a
 /// checked-out reader by the one thread that checked it out, until it is returned; a reader
-/// held by a query generation only under that generation's lock.
+/// held by a query generation only under that generation's lock; the watcher only while
+/// `watcherLock` is held.
 final class SQLiteConnectionPool: @unchecked Sendable {
     /// The most readers the pool opens.
     let maximumReaders: Int
@@ -20,6 +21,9 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     /// How many times the pool was closed: a reader checked out before a close is closed when
     /// it comes back instead of being kept.
     private var generation = 0
+    /// The connection that only watches the file for commits, once opened.
+    private var watcher: SQLiteConnection?
+    private let watcherLock = NSLock()
     private let openWriter: () throws -> SQLiteConnection
     private let openReader: () throws -> SQLiteConnection
 
@@ -60,6 +64,9 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         readers.broadcast()
         readers.unlock()
         withExtendedLifetime(closing) {}
+        watcherLock.lock()
+        watcher = nil
+        watcherLock.unlock()
         writerLock.lock()
         writer = nil
         writerLock.unlock()
@@ -72,6 +79,18 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         if let writer { return try body(writer) }
         let opened = try openWriter()
         writer = opened
+        return try body(opened)
+    }
+
+    /// Runs `body` with the connection kept for watching the file: a reader that never reads
+    /// rows or writes, so that its `PRAGMA data_version` moves with every commit made by any
+    /// other connection, this store's writer included. Opened when first needed.
+    func withWatcher<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        watcherLock.lock()
+        defer { watcherLock.unlock() }
+        if let watcher { return try body(watcher) }
+        let opened = try openReader()
+        watcher = opened
         return try body(opened)
     }
 

@@ -71,6 +71,26 @@ extension SQLiteStore {
         }
     }
 
+    /// The transactions other writers saved after `number`, found when the watching
+    /// connection's `PRAGMA data_version` moved since the last call.
+    public func remoteHistory(after number: Int64) throws -> RemoteHistory? {
+        let counter: Int64
+        do {
+            counter = try pool.withWatcher { connection in
+                let rows = try connection.cachedStatement("PRAGMA data_version").rows([]) { $0.value(at: 0) }
+                guard case .integer(let version)? = rows.first else {
+                    throw StoreError(code: .io, message: "\(storeName) answered PRAGMA data_version with \(rows).")
+                }
+                return version
+            }
+        } catch let error as SQLiteError {
+            throw storeError(error, doing: "watching for other writers' saves")
+        }
+        return try recordedHistory.remoteHistory(after: number, counter: counter) {
+            try historyTransactions(after: .transactionNumber($0), includingChanges: $1)
+        }
+    }
+
     /// The changes of the transactions numbered `first` and above, by transaction number, in order.
     private func historyChanges(
         from first: Int64, on connection: SQLiteConnection

@@ -31,6 +31,7 @@ extension SQLiteStore {
         }
         let transaction = try SQLiteHistoryTables.reserveKeys(
             1, of: SQLiteHistoryTables.transactionEntity, on: connection)
+        recordedHistory.noteRecorded(transaction)
         try connection.cachedStatement(
             "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?)"

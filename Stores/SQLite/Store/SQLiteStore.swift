@@ -79,6 +79,8 @@ final class SQLiteStore: IncrementalStore {
     /// The read views of query generations still open, released when the store closes or
     /// when they outlive ``maximumGenerationAge``.
     let generations = OpenGenerations()
+    /// The history transactions this store recorded, told apart from other writers'.
+    let recordedHistory = RemoteHistoryWatch()
     private let currentMetadata: Locked<StoreMetadata>
     private let journal: Locked<Journal>
 

@@ -17,6 +17,10 @@ import Testing
         case dropsTombstones
         /// Transactions are numbered by their place in what is left of the history.
         case numbersTransactionsByPlace
+        /// Other writers' saves are never found.
+        case ignoresOtherWriters
+        /// The store's own saves are reported as other writers'.
+        case reportsOwnSaves
     }
 
     final class DefectiveStore: ForwardingStore, @unchecked Sendable {
@@ -44,7 +48,7 @@ import Testing
             -> [PersistentHistoryTransaction]
         {
             switch defect {
-            case .recordsEachObjectAsItsOwnTransaction:
+            case .recordsEachObjectAsItsOwnTransaction, .ignoresOtherWriters, .reportsOwnSaves:
                 return try base.historyTransactions(after: bound, includingChanges: includingChanges)
             case .dropsTombstones:
                 return try base.historyTransactions(after: bound, includingChanges: includingChanges).map {
@@ -74,6 +78,17 @@ import Testing
             return count == 0
                 ? nil : PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: Int64(count))
         }
+
+        override func remoteHistory(after number: Int64) throws -> RemoteHistory? {
+            switch defect {
+            case .ignoresOtherWriters: return nil
+            case .reportsOwnSaves:
+                guard let found = try base.remoteHistory(after: number) else { return nil }
+                let all = try base.historyTransactions(after: .transactionNumber(number), includingChanges: true)
+                return RemoteHistory(lastTransactionNumber: found.lastTransactionNumber, transactions: all)
+            default: return try base.remoteHistory(after: number)
+            }
+        }
     }
 
     static func failures(of defect: Defect) -> [String] {
@@ -90,8 +105,11 @@ import Testing
         }.map(\.id).sorted()
     }
 
-    @Test func savesSplitIntoATransactionPerObjectFailTheOneTransactionCheck() {
-        #expect(Self.failures(of: .recordsEachObjectAsItsOwnTransaction) == ["T.everySaveRecordedOnce"])
+    @Test func savesSplitIntoATransactionPerObjectFailTheChecksCountingTransactions() {
+        #expect(
+            Self.failures(of: .recordsEachObjectAsItsOwnTransaction) == [
+                "T.everySaveRecordedOnce", "T.remoteHistoryFindsOtherWritersSaves",
+            ])
     }
 
     @Test func tombstonesDroppedFailTheTombstoneCheck() {
@@ -103,5 +121,16 @@ import Testing
             Self.failures(of: .numbersTransactionsByPlace) == [
                 "T.deleteBeforeKeepsLaterTransactions", "T.tokensGrowAcrossReopenAndDeletion",
             ])
+    }
+
+    @Test func otherWritersIgnoredFailTheRemoteChecks() {
+        #expect(
+            Self.failures(of: .ignoresOtherWriters) == [
+                "T.remoteChangesMergeIntoContexts", "T.remoteHistoryFindsOtherWritersSaves",
+            ])
+    }
+
+    @Test func ownSavesReportedAsOthersFailTheRemoteHistoryCheck() {
+        #expect(Self.failures(of: .reportsOwnSaves) == ["T.remoteHistoryFindsOtherWritersSaves"])
     }
 }
