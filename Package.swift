@@ -116,6 +116,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
+            name: "HistoryWriterWorker", dependencies: ["StrataSQLite", "StrataLMDB", "StrataTestSupport"],
+            path: "Tests/HistoryWriterWorker"),
+        .executableTarget(
             name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
             path: "Tests/LMDBReadWriteWorker"),
         .target(

@@ -72,7 +72,9 @@ extension PersistentStoreCoordinator {
     private func watchedStores() -> [any IncrementalStore] {
         let watched = stores.filter(\.options.postsRemoteChangeNotifications)
         let kept = Set(watched.map(ObjectIdentifier.init))
-        remoteChangeWatch.state.withLock { state in state.lastNumbers = state.lastNumbers.filter { kept.contains($0.key) } }
+        remoteChangeWatch.state.withLock { state in
+            state.lastNumbers = state.lastNumbers.filter { kept.contains($0.key) }
+        }
         return watched
     }
 
