@@ -13,23 +13,9 @@ extension LMDBStore {
         let counters = try LMDBHistoryLayout.decodeCounters(
             transaction.get(databases.meta, LMDBHistoryLayout.countersKey), source: layout.source)
         let number = counters.transaction + 1
-        var records: [LMDBHistoryLayout.Change] = []
-        records.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
-        for change in changes.inserted { records.append(.init(objectID: change.objectID, type: .insert)) }
-        for change in changes.updated {
-            let keys = change.changedKeys ?? Set(change.values.keys).union(change.toManyRelationships.keys)
-            records.append(.init(objectID: change.objectID, type: .update, updatedProperties: keys))
-        }
-        for deletion in changes.deleted {
-            var tombstone: [String: AttributeValue] = [:]
-            if let entity = model.entitiesByName[deletion.objectID.entityName], let old = stored[deletion.objectID] {
-                for attribute in entity.attributes
-                where attribute.preservesValueInHistoryOnDeletion && !attribute.isTransient {
-                    tombstone[attribute.name] = old.values[attribute.name] ?? .null
-                }
-            }
-            records.append(.init(objectID: deletion.objectID, type: .delete, tombstone: tombstone))
-        }
+        let records = changes.historyChanges(
+            token: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: number),
+            firstChange: counters.change + 1, schema: model, stored: { stored[$0] })
         let key = LMDBLayout.key(number)
         try transaction.put(
             history.transactions, key, LMDBHistoryLayout.encode(changes.history ?? StoreChangeSet.HistoryInfo()))

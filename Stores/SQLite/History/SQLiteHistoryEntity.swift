@@ -13,8 +13,7 @@ struct SQLiteHistoryEntity {
         properties =
             (entity.attributes.filter { !$0.isTransient }.map(\.name)
             + entity.relationships.filter { !$0.isTransient }.map(\.name)).sorted()
-        tombstoneAttributes = entity.attributes.filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient }
-            .sorted { $0.name < $1.name }
+        tombstoneAttributes = StoreChangeSet.tombstoneAttributes(of: entity)
     }
 
     /// The `ZCOLUMNS` bit mask of `keys`.

@@ -43,8 +43,7 @@ extension SQLiteStore {
         var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first, count: count)
         for change in changes.inserted { try rows.append(change.objectID, .insert, store: self) }
         for change in changes.updated {
-            let keys = change.changedKeys ?? Set(change.values.keys).union(change.toManyRelationships.keys)
-            let columns = try historyEntity(of: change.objectID).columns(keys)
+            let columns = try historyEntity(of: change.objectID).columns(change.historyUpdatedKeys)
             try rows.append(change.objectID, .update, columns: .blob(columns), store: self)
         }
         for deletion in changes.deleted {
