@@ -71,7 +71,9 @@ final class BrokenStore: IncrementalStore {
     var url: URL? { base.url }
     var configurationName: String? { base.configurationName }
     var options: StoreOptions { base.options }
-    var capabilities: StoreCapabilities { base.capabilities }
+    /// The base's, without persistent history: the defects aim at other categories, and the
+    /// history checks have negative controls of their own.
+    var capabilities: StoreCapabilities { base.capabilities.subtracting(.persistentHistory) }
     var metadata: StoreMetadata {
         var metadata = base.metadata
         metadata.storeType = typeName

@@ -83,7 +83,8 @@ enum HistoryChecks {
 
     static let tokensGrowAcrossReopenAndDeletion = category.check(
         "tokensGrowAcrossReopenAndDeletion",
-        "Transaction tokens only grow: after reopening the store, and after its whole history is deleted.",
+        "Transaction tokens only grow: after reopening the store, and after its whole history is deleted, when "
+            + "the current token stays the newest recorded.",
         requires: requirement
     ) { harness in
         var tokens: [PersistentHistoryToken] = []
@@ -98,6 +99,9 @@ enum HistoryChecks {
             try expectEqual(before, tokens, "The tokens read back after reopening")
             _ = try stack.coordinator.execute(.deleteHistory(before: .token(tokens.last)))
             try expectEqual(try fetch(stack, after: .token(nil)).count, 0, "Transactions left after deleting all")
+            try expectEqual(
+                try stack.coordinator.currentPersistentHistoryTokens(), [tokens[1]],
+                "The current token after deleting all history (the newest recorded)")
             _ = try stack.saveSamples(3...3)
             tokens += try stack.coordinator.currentPersistentHistoryTokens()
         }

@@ -18,7 +18,11 @@ extension StoreType {
         StoreType(
             name: name, variant: variant,
             open: { request in try makeStore(request.url).incrementalStore(for: request) },
-            readMetadata: { url in try makeStore(url).load()?.metadata },
+            readMetadata: { url in
+                var metadata = try makeStore(url).load()?.metadata
+                metadata?.userInfo[AtomicStoreHistory.metadataKey] = nil
+                return metadata
+            },
             writeMetadata: { metadata, url in
                 let store = try makeStore(url)
                 try StoreFileLock.whileLocked(url, storeName: name) {
@@ -27,7 +31,11 @@ extension StoreType {
                             code: .unknownObject,
                             message: "There is no \(name) store at '\(url.path)' to write metadata to.")
                     }
+                    try AtomicStoreHistory.checkUnreserved(
+                        metadata.userInfo, storeName: "The \(name) store at '\(url.path)'")
+                    let history = contents.metadata.userInfo[AtomicStoreHistory.metadataKey]
                     contents.metadata = metadata
+                    contents.metadata.userInfo[AtomicStoreHistory.metadataKey] = history
                     try store.write(contents)
                 }
             },

@@ -41,9 +41,17 @@ extension IncrementalStore {
 /// take no lock.
 final class AtomicStoreAdapter: IncrementalStore {
     private struct State: Sendable {
+        /// The metadata, without the history's key.
         var metadata: StoreMetadata
         var nodes: AtomicNodeTable
         var nextReference: Int64
+        var history: AtomicStoreHistory
+
+        /// What the file holds.
+        var contents: AtomicStoreContents {
+            AtomicStoreContents(
+                metadata: history.adding(to: metadata), nodes: nodes.allNodes, nextReference: nextReference)
+        }
     }
 
     let typeName: String
@@ -67,7 +75,7 @@ final class AtomicStoreAdapter: IncrementalStore {
             return try AtomicStoreWriterLock(url: url, storeName: store.typeName)
         }
         writerLock?.recordFile()
-        let contents: AtomicStoreContents
+        var contents: AtomicStoreContents
         if let loaded = try store.load(slotsOf: model.schema) {
             let problems = model.compatibilityProblems(configuration: configuration, metadata: loaded.metadata)
             guard problems.isEmpty else {
@@ -87,10 +95,12 @@ final class AtomicStoreAdapter: IncrementalStore {
                     storeType: store.typeName, storeIdentifier: request.identifierForNewStore,
                     model: model, configuration: configuration, userInfo: request.userInfoForNewStore))
         }
+        let history = try AtomicStoreHistory.take(
+            from: &contents.metadata, source: store.url.map { "'\($0.path)'" } ?? "the \(store.typeName) store")
         self.store = store
         self.typeName = store.typeName
         self.url = store.url
-        self.capabilities = store.capabilities
+        self.capabilities = store.capabilities.union(.persistentHistory)
         self.identifier = contents.metadata.storeIdentifier
         self.configurationName = configuration
         self.options = request.options
@@ -99,7 +109,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         self.state = Locked(
             State(
                 metadata: contents.metadata, nodes: AtomicNodeTable(contents.nodes),
-                nextReference: contents.nextReference))
+                nextReference: contents.nextReference, history: history))
     }
 
     var metadata: StoreMetadata { state.withLock { $0.metadata } }
@@ -175,14 +185,47 @@ final class AtomicStoreAdapter: IncrementalStore {
                         toManyRelationships: change.toManyRelationships)
                 },
                 updated: updated, deleted: changes.deleted.map(\.objectID))
-            if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
-            try writerLock?.ensureHeld()
-            defer { writerLock?.recordFile() }
-            try store.write(
-                AtomicStoreContents(
-                    metadata: next.metadata, nodes: next.nodes.allNodes, nextReference: next.nextReference))
+            if let userInfo = changes.userInfo {
+                try AtomicStoreHistory.checkUnreserved(userInfo, storeName: nameInMessages)
+                next.metadata.userInfo = userInfo
+            }
+            if options.tracksPersistentHistory, changes.changesObjects {
+                next.history.record(changes, storeIdentifier: identifier, schema: schema, stored: stored)
+            }
+            try write(next)
             state = next
         }
+    }
+
+    /// Writes the file `state` stands for; called with the state's lock held.
+    private func write(_ state: State) throws {
+        try writerLock?.ensureHeld()
+        defer { writerLock?.recordFile() }
+        try store.write(state.contents)
+    }
+
+    func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
+        state.withLock { $0.history.transactions(after: bound, includingChanges: includingChanges) }
+    }
+
+    func deleteHistory(before bound: StoreHistoryBound) throws -> Int {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
+        }
+        return try state.withLock { (state: inout State) throws in
+            var next = state
+            let deleted = next.history.delete(before: bound)
+            guard deleted > 0 else { return 0 }
+            try write(next)
+            state = next
+            return deleted
+        }
+    }
+
+    func lastHistoryToken() throws -> PersistentHistoryToken? {
+        state.withLock { $0.history.lastToken(storeIdentifier: identifier) }
     }
 
     func willAttach() throws { try writerLock?.attach() }

@@ -178,8 +178,9 @@ public protocol IncrementalStore: PersistentStore {
     /// ``StoreError/Code/unsupported``.
     func deleteHistory(before bound: StoreHistoryBound) throws -> Int
 
-    /// The token of the store's newest transaction; `nil` when it has none (or does not track
-    /// history). The default returns `nil`.
+    /// The token of the newest transaction the store recorded, also when it was deleted since
+    /// (where a reader that has seen everything stands); `nil` before the first (or when the
+    /// store keeps no history). The default returns `nil`.
     func lastHistoryToken() throws -> PersistentHistoryToken?
 
     /// The transactions of the store's persistent history after transaction `number` that were

@@ -65,8 +65,11 @@ extension SQLiteStore {
     public func lastHistoryToken() throws -> PersistentHistoryToken? {
         try read("reading its persistent history") { connection in
             guard try SQLiteHistoryTables.exist(on: connection) else { return nil }
-            let rows = try connection.cachedStatement("SELECT max(Z_PK) FROM ATRANSACTION").rows([]) { $0.value(at: 0) }
-            guard case .integer(let number)? = rows.first else { return nil }
+            let rows = try connection.cachedStatement(
+                "SELECT max(coalesce((SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?), 0), "
+                    + "coalesce((SELECT max(Z_PK) FROM ATRANSACTION), 0))"
+            ).rows([.integer(SQLiteHistoryTables.transactionEntity)]) { $0.value(at: 0) }
+            guard case .integer(let number)? = rows.first, number > 0 else { return nil }
             return PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: number)
         }
     }

@@ -149,11 +149,21 @@ import Testing
         #expect(try transactions(coordinator).map(\.token.transactionNumber) == [1])
     }
 
+    /// A store that declares no persistent history, whatever it was opened with.
+    final class StoreWithoutHistory: ForwardingStore, @unchecked Sendable {
+        // Safe: it adds nothing to its base class.
+        override var capabilities: StoreCapabilities { base.capabilities.subtracting(.persistentHistory) }
+    }
+
     @Test func aStoreTypeWithoutHistoryRefusesToTrackIt() throws {
+        let folder = try TemporaryDirectory()
         let coordinator = try PersistentStoreCoordinator(model: Self.model)
+        let base = try SQLiteStoreFile.open(
+            StoreOpenRequest(
+                model: Self.model, url: folder.file("plain.sqlite"),
+                options: StoreOptions(tracksPersistentHistory: true)))
         let error = #expect(throws: StoreError.self) {
-            try coordinator.addStore(
-                type: StoreType.inMemory.name, options: StoreOptions(tracksPersistentHistory: true))
+            try coordinator.add(StoreWithoutHistory(base))
         }
         #expect(error?.code == .unsupported)
         #expect(coordinator.stores.isEmpty)
