@@ -5,14 +5,15 @@ import Strata
 /// records every save that changes objects as exactly one transaction, with its author, context
 /// name and changes (tombstones for deletions), numbers transactions so that tokens only grow,
 /// also across reopening and deletions, deletes up to a point and nothing after it, and records
-/// nothing for a save that fails; and, when it can be opened twice, tells another coordinator's
+/// nothing for a save that fails, lets a migration replace its history keeping the numbers; and,
+/// when it can be opened twice, tells another coordinator's
 /// saves from its own (`remoteHistory(after:)`), which contexts merging automatically then merge.
 enum HistoryChecks {
     static var all: [ConformanceCheck] {
         [
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
             deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
-            remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts,
+            remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts, replacedHistoryKeepsNumbers,
         ]
     }
 
@@ -242,6 +243,46 @@ enum HistoryChecks {
             try expect(
                 watcher.run { objects[1].isDeleted || objects[1].managedObjectContext == nil },
                 "The Sample the other coordinator deleted is still in the merging context.")
+        }
+    }
+
+    static let replacedHistoryKeepsNumbers = category.check(
+        "replacedHistoryKeepsNumbers",
+        "replaceHistory(with:) swaps the whole history for the given transactions, keeping their numbers, fields "
+            + "and changes; the next save follows the last given; numbers that do not grow are invalidChange.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            stack.context.performAndWait { stack.context.transactionAuthor = "first" }
+            _ = try stack.saveSamples(1...2)
+            stack.context.performAndWait { stack.context.transactionAuthor = "second" }
+            let second = try stack.saveSamples(3...3)
+            var kept = try require(fetch(stack, after: .token(nil)).last, "The second save recorded nothing.")
+            kept.token.transactionNumber = 5
+            kept.changes = kept.changes?.map { change in
+                var change = change
+                change.transactionToken = kept.token
+                return change
+            }
+            try stack.store.replaceHistory(with: [kept])
+            let replaced = try fetch(stack, after: .token(nil))
+            try expectEqual(replaced.map(\.token.transactionNumber), [5], "The transaction numbers after replacing")
+            try expectEqual(replaced.first?.author, "second", "The author of the kept transaction")
+            try expectEqual(
+                replaced.first?.changes?.map(\.changedObjectID), second, "The objects of the kept transaction")
+            _ = try stack.saveSamples(4...4)
+            try expectEqual(
+                try fetch(stack, after: .token(nil)).map(\.token.transactionNumber), [5, 6],
+                "The transaction numbers after the next save")
+            try expectError(
+                "StoreError.invalidChange for transactions numbered 2 then 1",
+                {
+                    var first = kept
+                    first.token.transactionNumber = 1
+                    var later = kept
+                    later.token.transactionNumber = 2
+                    try stack.store.replaceHistory(with: [later, first])
+                }, matches: { ($0 as? StoreError)?.code == .invalidChange })
         }
     }
 

@@ -27,7 +27,8 @@ struct MigrationEngine {
     var batchSize = 10_000
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
-    /// Copies the objects; the destination must be empty.
+    /// Copies the objects, then the persistent history (``copyHistory(_:_:)``); the
+    /// destination must be empty.
     ///
     /// Mappings without a policy first give every object they make its new ID; policy
     /// mappings then make their objects (held in memory); the other mappings' objects are
@@ -81,6 +82,7 @@ struct MigrationEngine {
                     lastMember: -1)
             }, through: Int.max, validating: true)
         try writer.finish()
+        try copyHistory(associations, planned)
         progress?(MigrationProgress(completedObjects: associations.count, totalObjects: associations.count))
     }
 

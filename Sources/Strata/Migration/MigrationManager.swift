@@ -226,7 +226,10 @@ public struct MigrationManager: Sendable {
         defer { source.close() }
         let destination = try destinationType.open(
             StoreOpenRequest(
-                model: destinationModel, configurationName: configuration, url: freshURL, options: StoreOptions(),
+                model: destinationModel, configurationName: configuration, url: freshURL,
+                options: StoreOptions(
+                    tracksPersistentHistory: source.capabilities.contains(.persistentHistory)
+                        && (try source.lastHistoryToken()) != nil),
                 identifierForNewStore: source.identifier, userInfoForNewStore: source.metadata.userInfo, logger: logger)
         )
         try destination.willAttach()

@@ -224,6 +224,19 @@ final class AtomicStoreAdapter: IncrementalStore {
         }
     }
 
+    func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
+        }
+        try transactions.checkReplacementOrder(storeName: nameInMessages)
+        try state.withLock { (state: inout State) throws in
+            var next = state
+            next.history.replace(with: transactions, storeIdentifier: identifier)
+            try write(next)
+            state = next
+        }
+    }
+
     func lastHistoryToken() throws -> PersistentHistoryToken? {
         state.withLock { $0.history.lastToken(storeIdentifier: identifier) }
     }

@@ -109,6 +109,26 @@ struct AtomicStoreHistory: Sendable {
         if transactions.count > Self.limit { transactions.removeFirst(transactions.count - Self.limit) }
     }
 
+    /// Replaces the transactions with `replacements` (checked by the caller) as the history of
+    /// the store `storeIdentifier`, numbering their changes after every change handed out.
+    mutating func replace(with replacements: [PersistentHistoryTransaction], storeIdentifier: String) {
+        transactions = []
+        lastTransaction = 0
+        for var transaction in replacements {
+            transaction.token.storeIdentifier = storeIdentifier
+            transaction.changes = (transaction.changes ?? []).map { change in
+                var change = change
+                lastChange += 1
+                change.changeIdentifier = lastChange
+                change.transactionToken = transaction.token
+                return change
+            }
+            lastTransaction = transaction.token.transactionNumber
+            transactions.append(transaction)
+        }
+        if transactions.count > Self.limit { transactions.removeFirst(transactions.count - Self.limit) }
+    }
+
     /// The transactions after `bound`, with or without their changes.
     func transactions(after bound: StoreHistoryBound, includingChanges: Bool) -> [PersistentHistoryTransaction] {
         transactions.filter { transaction in

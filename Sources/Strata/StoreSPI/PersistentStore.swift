@@ -192,6 +192,16 @@ public protocol IncrementalStore: PersistentStore {
     /// SQLite's `PRAGMA data_version` or LMDB's last transaction ID. ``RemoteHistoryWatch``
     /// does the bookkeeping. The default returns `nil`: the store announces no remote changes.
     func remoteHistory(after number: Int64) throws -> RemoteHistory?
+
+    /// Replaces the store's whole history with `transactions` (oldest first, with their
+    /// changes), keeping their numbers, timestamps and fields, in one write: what a migration
+    /// that copies a store does with the source's history, so that readers' tokens stay good
+    /// and the copy itself is not recorded. Later saves are numbered after the last given (from
+    /// 1 when none is); change identifiers may be handed out afresh. The default throws
+    /// ``StoreError/Code/unsupported``.
+    ///
+    /// - Throws: ``StoreError/Code/invalidChange`` when the numbers do not grow from 1 up.
+    func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws
 }
 
 extension IncrementalStore {
@@ -215,6 +225,11 @@ extension IncrementalStore {
 
     /// No remote changes are found: `nil`.
     public func remoteHistory(after number: Int64) throws -> RemoteHistory? { nil }
+
+    /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
+    public func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
+        throw StoreError(code: .unsupported, message: "\(nameInMessages) keeps no persistent history.")
+    }
 
     /// Asks ``snapshot(for:)`` for each of `objectIDs`.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {

@@ -55,6 +55,11 @@ struct LMDBTransaction {
         return true
     }
 
+    /// Removes every key of `database`, keeping the database (`mdb_drop` without deleting it).
+    func empty(_ database: MDB_dbi) throws(LMDBError) {
+        try LMDBError.check(mdb_drop(handle, database, 0), "mdb_drop")
+    }
+
     /// The number of keys in `database`, from its B-tree's header (`mdb_stat`).
     func count(_ database: MDB_dbi) throws(LMDBError) -> Int {
         var stat = MDB_stat()

@@ -28,6 +28,45 @@ extension LMDBStore {
         return number
     }
 
+    /// Empties the history databases and writes `transactions` into them in one write
+    /// transaction, keeping their numbers and numbering their changes after every change
+    /// handed out.
+    public func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
+        try transactions.checkReplacementOrder(storeName: storeName)
+        guard let history = databases.history else {
+            if transactions.isEmpty { return }
+            throw StoreError(
+                code: .unsupported,
+                message: "\(storeName) has no history databases; open it with tracksPersistentHistory to give it a "
+                    + "history.")
+        }
+        try write("replacing its persistent history") { loader in
+            let transaction = loader.transaction
+            let counters = try LMDBHistoryLayout.decodeCounters(
+                transaction.get(databases.meta, LMDBHistoryLayout.countersKey), source: layout.source)
+            try transaction.empty(history.transactions)
+            try transaction.empty(history.changes)
+            var lastChange = counters.change
+            for replacement in transactions {
+                let key = LMDBLayout.key(replacement.token.transactionNumber)
+                let changes = replacement.changes ?? []
+                let info = StoreChangeSet.HistoryInfo(
+                    timestamp: replacement.timestamp, author: replacement.author,
+                    contextName: replacement.contextName, processIdentifier: replacement.processIdentifier,
+                    bundleIdentifier: replacement.bundleIdentifier)
+                try transaction.put(history.transactions, key, LMDBHistoryLayout.encode(info))
+                try transaction.put(
+                    history.changes, key,
+                    LMDBHistoryLayout.encode(changes, firstChange: lastChange + 1, context: layout.context))
+                lastChange += Int64(changes.count)
+            }
+            try transaction.put(
+                databases.meta, LMDBHistoryLayout.countersKey,
+                LMDBHistoryLayout.encodeCounters(
+                    transaction: transactions.last?.token.transactionNumber ?? 0, change: lastChange))
+        }
+    }
+
     public func historyTransactions(
         after bound: StoreHistoryBound, includingChanges: Bool
     ) throws -> [PersistentHistoryTransaction] {

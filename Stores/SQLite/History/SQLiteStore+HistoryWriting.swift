@@ -25,19 +25,8 @@ extension SQLiteStore {
         of changes: StoreChangeSet, tombstones: [ObjectID: [AttributeValue]], on connection: SQLiteConnection
     ) throws {
         try SQLiteHistoryTables.create(on: connection)
-        let info = changes.history ?? StoreChangeSet.HistoryInfo()
-        let strings = try [info.author, info.bundleIdentifier, info.contextName, info.processIdentifier].map {
-            try $0.map { try internHistoryString($0, on: connection) }.map(SQLiteValue.integer) ?? .null
-        }
-        let transaction = try SQLiteHistoryTables.reserveKeys(
-            1, of: SQLiteHistoryTables.transactionEntity, on: connection)
+        let transaction = try insertHistoryTransaction(changes.history ?? StoreChangeSet.HistoryInfo(), on: connection)
         recordedHistory.noteRecorded(transaction)
-        try connection.cachedStatement(
-            "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?)"
-        ).execute(
-            [.integer(transaction), .integer(SQLiteHistoryTables.transactionEntity)] + strings
-                + [.real(info.timestamp.timeIntervalSinceReferenceDate)])
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
         let first = try SQLiteHistoryTables.reserveKeys(count, of: SQLiteHistoryTables.changeEntity, on: connection)
         var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first, count: count)
@@ -50,6 +39,68 @@ extension SQLiteStore {
             try rows.append(deletion.objectID, .delete, tombstone: tombstones[deletion.objectID] ?? [], store: self)
         }
         try rows.write(on: connection)
+    }
+
+    /// Replaces the history tables' transactions and changes with `transactions` in the
+    /// writer's transaction, keeping their numbers (`Z_PRIMARYKEY` is set to hand out each
+    /// one's number next, and the last one's at the end); change keys go on from the last.
+    public func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
+        try transactions.checkReplacementOrder(storeName: storeName)
+        try write("replacing its persistent history") { connection in
+            try SQLiteHistoryTables.create(on: connection)
+            try connection.execute(script: "DELETE FROM ACHANGE; DELETE FROM ATRANSACTION")
+            try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = 0 WHERE Z_ENT = ?").execute([
+                .integer(SQLiteHistoryTables.transactionEntity)
+            ])
+            for imported in transactions {
+                try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute([
+                    .integer(imported.token.transactionNumber - 1), .integer(SQLiteHistoryTables.transactionEntity),
+                ])
+                let info = StoreChangeSet.HistoryInfo(
+                    timestamp: imported.timestamp, author: imported.author, contextName: imported.contextName,
+                    processIdentifier: imported.processIdentifier, bundleIdentifier: imported.bundleIdentifier)
+                let number = try insertHistoryTransaction(info, on: connection)
+                let changes = imported.changes ?? []
+                let first = try SQLiteHistoryTables.reserveKeys(
+                    changes.count, of: SQLiteHistoryTables.changeEntity, on: connection)
+                var rows = SQLiteHistoryChangeRows(transaction: number, firstKey: first, count: changes.count)
+                for change in changes {
+                    let entity = try historyEntity(of: change.changedObjectID)
+                    switch change.changeType {
+                    case .insert: try rows.append(change.changedObjectID, .insert, store: self)
+                    case .update:
+                        try rows.append(
+                            change.changedObjectID, .update,
+                            columns: .blob(entity.columns(change.updatedProperties ?? [])), store: self)
+                    case .delete:
+                        let tombstone = change.tombstone.map { values in
+                            entity.tombstoneAttributes.map { values[$0.name] ?? .null }
+                        }
+                        try rows.append(change.changedObjectID, .delete, tombstone: tombstone ?? [], store: self)
+                    }
+                }
+                try rows.write(on: connection)
+            }
+        }
+    }
+
+    /// Inserts the `ATRANSACTION` row of a save by `info`, numbered by `Z_PRIMARYKEY`; returns
+    /// its number.
+    private func insertHistoryTransaction(_ info: StoreChangeSet.HistoryInfo, on connection: SQLiteConnection)
+        throws -> Int64
+    {
+        let strings = try [info.author, info.bundleIdentifier, info.contextName, info.processIdentifier].map {
+            try $0.map { try internHistoryString($0, on: connection) }.map(SQLiteValue.integer) ?? .null
+        }
+        let transaction = try SQLiteHistoryTables.reserveKeys(
+            1, of: SQLiteHistoryTables.transactionEntity, on: connection)
+        try connection.cachedStatement(
+            "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)"
+        ).execute(
+            [.integer(transaction), .integer(SQLiteHistoryTables.transactionEntity)] + strings
+                + [.real(info.timestamp.timeIntervalSinceReferenceDate)])
+        return transaction
     }
 
     /// The primary key of `name` in `ATRANSACTIONSTRING`, adding it when it is not there.

@@ -42,4 +42,7 @@ class ForwardingStore: IncrementalStore, @unchecked Sendable {
     func deleteHistory(before bound: StoreHistoryBound) throws -> Int { try base.deleteHistory(before: bound) }
     func lastHistoryToken() throws -> PersistentHistoryToken? { try base.lastHistoryToken() }
     func remoteHistory(after number: Int64) throws -> RemoteHistory? { try base.remoteHistory(after: number) }
+    func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
+        try base.replaceHistory(with: transactions)
+    }
 }
