@@ -38,13 +38,6 @@ import Testing
         }
     }
 
-    static func history(_ coordinator: PersistentStoreCoordinator) throws -> [PersistentHistoryTransaction] {
-        guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
-            return []
-        }
-        return transactions
-    }
-
     @Test(arguments: pairs)
     func aCopyingMigrationCarriesTheHistory(from sourceType: String, to destinationType: String) throws {
         let folder = try TemporaryDirectory()
@@ -70,7 +63,7 @@ import Testing
         let moved = try coordinator.migratePersistentStore(
             source, to: folder.file("destination.\(destinationType)"), type: destinationType, options: Self.tracking)
         let after = try Self.entryIDs(in: coordinator)
-        let transactions = try Self.history(coordinator)
+        let transactions = try ContentionModel.history(of: coordinator)
         #expect(transactions.map(\.token.transactionNumber) == [1, 2, 3])
         #expect(transactions.allSatisfy { $0.storeIdentifier == moved.identifier })
         #expect(transactions.map(\.author) == ["a", "b", "c"])
@@ -91,7 +84,7 @@ import Testing
         try Self.save(as: "d", through: coordinator) { context in
             try context.existingObject(with: after[2]!).setValue(.string("d"), forKey: "writer")
         }
-        #expect(try Self.history(coordinator).last?.token.transactionNumber == 4)
+        #expect(try ContentionModel.history(of: coordinator).last?.token.transactionNumber == 4)
     }
 
     @Test(arguments: [StoreType.lmdb, .binary])
@@ -119,7 +112,7 @@ import Testing
         try MigrationPlan(models: [version1, version2]).migrateStore(at: url, type: type, to: version2)
         let coordinator = try PersistentStoreCoordinator(model: version2, storeTypes: [type])
         try coordinator.addStore(type: type.name, at: url, options: Self.tracking)
-        let transactions = try Self.history(coordinator)
+        let transactions = try ContentionModel.history(of: coordinator)
         #expect(transactions.map(\.author) == ["a", "b"])
         #expect(transactions.map(\.token.transactionNumber) == [1, 2])
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -21,16 +21,6 @@ import Testing
         return (coordinator, try coordinator.addStore(type: type.name, at: url, options: options))
     }
 
-    /// Saves one entry tagged `writer` through a context of `coordinator` whose author is `writer`.
-    static func save(_ writer: String, through coordinator: PersistentStoreCoordinator) throws {
-        let context = ManagedObjectContext(coordinator: coordinator)
-        try context.performAndWait { () throws in
-            context.transactionAuthor = writer
-            try context.insertNewObject(forEntityName: "Entry").setValue(.string(writer), forKey: "writer")
-            try context.save()
-        }
-    }
-
     /// The changes `stream` carries until they hold `count` transactions, or until 60 seconds
     /// pass.
     static func changes(
@@ -62,8 +52,8 @@ import Testing
         let (watcher, store) = try Self.coordinator(type, at: url, options: Self.watching)
         let (writer, _) = try Self.coordinator(type, at: url, options: StoreOptions(tracksPersistentHistory: true))
         let stream = watcher.remoteChanges
-        try Self.save("watcher", through: watcher)
-        try Self.save("writer", through: writer)
+        try ContentionModel.saveEntry(tagged: "watcher", through: watcher)
+        try ContentionModel.saveEntry(tagged: "writer", through: writer)
         let changes = await Self.changes(in: stream, holding: 1)
         let transactions = changes.flatMap(\.transactions)
         #expect(transactions.map(\.author) == ["writer"])
@@ -109,7 +99,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let url = folder.file("shared.\(type.name)")
         let (writer, _) = try Self.coordinator(type, at: url, options: StoreOptions(tracksPersistentHistory: true))
-        try Self.save("first", through: writer)
+        try ContentionModel.saveEntry(tagged: "first", through: writer)
         let (watcher, _) = try Self.coordinator(type, at: url, options: Self.watching)
         let stream = watcher.remoteChanges
         let context = ManagedObjectContext(coordinator: watcher)

@@ -21,32 +21,16 @@ import Testing
         return (coordinator, try coordinator.addStore(type: type.name, at: url, options: options))
     }
 
-    static func save(_ writer: String, through coordinator: PersistentStoreCoordinator) throws {
-        let context = ManagedObjectContext(coordinator: coordinator)
-        try context.performAndWait { () throws in
-            context.transactionAuthor = writer
-            try context.insertNewObject(forEntityName: "Entry").setValue(.string(writer), forKey: "writer")
-            try context.save()
-        }
-    }
-
-    static func transactions(_ coordinator: PersistentStoreCoordinator) throws -> [PersistentHistoryTransaction] {
-        guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
-            return []
-        }
-        return transactions
-    }
-
     @Test(arguments: types)
     func historyIsKeptInTheFileAndHiddenFromItsMetadata(_ type: StoreType) throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("history.\(type.name)")
         do {
             let (coordinator, store) = try Self.coordinator(type, at: url)
-            try Self.save("first", through: coordinator)
+            try ContentionModel.saveEntry(tagged: "first", through: coordinator)
             try coordinator.setUserInfo(["note": "kept"], for: store)
             #expect(throws: StoreError.self) { try coordinator.setUserInfo(["StrataPersistentHistory": 1], for: store) }
-            try Self.save("second", through: coordinator)
+            try ContentionModel.saveEntry(tagged: "second", through: coordinator)
             #expect(store.metadata.userInfo == ["note": "kept"])
         }
         let files = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [type])
@@ -57,7 +41,7 @@ import Testing
         try files.setMetadata(replaced, forStoreOfType: type.name, at: url)
         let (coordinator, store) = try Self.coordinator(type, at: url)
         #expect(store.metadata.userInfo == ["note": "replaced"])
-        let transactions = try Self.transactions(coordinator)
+        let transactions = try ContentionModel.history(of: coordinator)
         #expect(transactions.map(\.author) == ["first", "second"])
         #expect(transactions.map(\.token.transactionNumber) == [1, 2])
         #expect(transactions.allSatisfy { $0.changes?.map(\.changeType) == [.insert] })
@@ -65,14 +49,14 @@ import Testing
 
     @Test func theNewestThousandTransactionsAreKeptAndNumbersGoOn() throws {
         let (coordinator, store) = try Self.coordinator(.inMemory, at: nil)
-        for serial in 0...1_000 { try Self.save("writer \(serial)", through: coordinator) }
-        let transactions = try Self.transactions(coordinator)
+        for serial in 0...1_000 { try ContentionModel.saveEntry(tagged: "writer \(serial)", through: coordinator) }
+        let transactions = try ContentionModel.history(of: coordinator)
         #expect(transactions.count == 1_000)
         #expect(transactions.first?.token.transactionNumber == 2)
         #expect(try store.lastHistoryToken()?.transactionNumber == 1_001)
         _ = try coordinator.execute(.deleteHistory(before: .token(try store.lastHistoryToken())))
-        try Self.save("after", through: coordinator)
-        #expect(try Self.transactions(coordinator).map(\.token.transactionNumber) == [1_002])
+        try ContentionModel.saveEntry(tagged: "after", through: coordinator)
+        #expect(try ContentionModel.history(of: coordinator).map(\.token.transactionNumber) == [1_002])
     }
 
     @Test(arguments: types)
@@ -81,7 +65,7 @@ import Testing
         let url = folder.file("damaged.\(type.name)")
         do {
             let (coordinator, _) = try Self.coordinator(type, at: url)
-            try Self.save("first", through: coordinator)
+            try ContentionModel.saveEntry(tagged: "first", through: coordinator)
         }
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [type])
         var metadata = try #require(try coordinator.metadataForStore(type: type.name, at: url))
@@ -91,7 +75,7 @@ import Testing
             try coordinator.setMetadata(metadata, forStoreOfType: type.name, at: url)
         }
         #expect(refused?.code == .invalidChange)
-        #expect(try Self.transactions(try Self.coordinator(type, at: url).0).map(\.author) == ["first"])
+        #expect(try ContentionModel.history(of: try Self.coordinator(type, at: url).0).map(\.author) == ["first"])
         let store: any AtomicStore =
             type.name == StoreType.xml.name
             ? XMLStore(fileURL: url, model: ContentionModel.model) : BinaryStore(fileURL: url)

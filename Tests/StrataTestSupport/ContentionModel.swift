@@ -23,4 +23,23 @@ public enum ContentionModel {
             try store.save(StoreChangeSet(inserted: [.init(objectID: id, values: values, expectedVersion: 0)]))
         }
     }
+
+    /// Saves one entry tagged `writer` through a new context of `coordinator` whose
+    /// transaction author is `writer`.
+    public static func saveEntry(tagged writer: String, through coordinator: PersistentStoreCoordinator) throws {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait { () throws in
+            context.transactionAuthor = writer
+            try context.insertNewObject(forEntityName: "Entry").setValue(.string(writer), forKey: "writer")
+            try context.save()
+        }
+    }
+
+    /// Every transaction of the persistent history of `coordinator`'s stores, with changes.
+    public static func history(of coordinator: PersistentStoreCoordinator) throws -> [PersistentHistoryTransaction] {
+        guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
+            return []
+        }
+        return transactions
+    }
 }
