@@ -81,7 +81,7 @@ final class StrataSubject: BenchSubject {
         case .migrate: return try migrate()
         case .memory: return nil
         case .insertHistory, .updateHistory, .deleteHistory:
-            guard setup.type == .sqlite else { return nil }
+            guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
             if workload == .insertHistory {
                 let coordinator = try open(try scratch.fresh("insert"), history: true)
                 return try clock { try insertAll(coordinator) }

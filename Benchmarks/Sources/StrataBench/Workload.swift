@@ -13,7 +13,7 @@ enum Workload: String, CaseIterable, Sendable {
     /// SQLite and LMDB, against a raw `ALTER TABLE` + `UPDATE` and a raw rewrite.
     case migrate
     case memory
-    /// `insert`, `update` and `delete` on a store that records its persistent history (SQLite),
+    /// `insert`, `update` and `delete` on a store that records its persistent history (SQLite, LMDB),
     /// against the same floor as without it, to compare with the rows beside them.
     case insertHistory = "insert-history"
     case updateHistory = "update-history"
