@@ -93,6 +93,36 @@ enum ContainerExamples {
         return (transactions, lastToken)
     }
 
+    /// Opens the shared store in `folder` watching for other processes' saves, runs `others`
+    /// (which saves from elsewhere), and returns the first change announced with the context
+    /// that merged it.
+    @MainActor static func watchOtherProcesses(
+        model: ManagedObjectModel, in folder: URL, others: @escaping @Sendable () async throws -> Void
+    ) async throws -> (RemoteStoreChange?, ManagedObjectContext) {
+        // snippet: remote-changes
+        var description = PersistentStoreDescription.sqlite(at: folder.appendingPathComponent("Shared.sqlite"))
+        description.tracksPersistentHistory = true
+        description.postsRemoteChangeNotifications = true  // NSPersistentStoreRemoteChangeNotificationPostOptionKey
+        let container = try PersistentContainer(name: "Shared", model: model, directory: folder)
+        container.persistentStoreDescriptions = [description]
+        try await container.loadPersistentStores()
+        container.viewContext.automaticallyMergesChangesFromParent = true  // other processes' saves merge too
+        let changes = container.coordinator.remoteChanges  // the saves found from now on
+        // end snippet
+        Task.detached { try await others() }
+        var first: RemoteStoreChange?
+        // snippet: remote-changes-loop
+        for await change in changes {  // within remoteChangeInterval (250 ms) of each save elsewhere
+            for transaction in change.transactions {
+                print("\(transaction.processIdentifier ?? "?") saved \(transaction.changes?.count ?? 0) changes")
+            }
+            first = change
+            break
+        }
+        // end snippet
+        return (first, container.viewContext)
+    }
+
     /// Moves the container's SQLite store into a binary store file in `folder`.
     static func move(_ container: PersistentContainer, in folder: URL) throws {
         // snippet: migration

@@ -49,6 +49,29 @@ import Testing
         #expect(try coordinator.execute(.fetchHistory(after: .token(nil))) == .transactions([]))
     }
 
+    @Test @MainActor func anotherCoordinatorsSaveIsAnnouncedAndMerged() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Shared.sqlite")
+        let (change, view) = try await ContainerExamples.watchOtherProcesses(
+            model: LibraryModel.make(), in: directory.url
+        ) {
+            let other = try PersistentStoreCoordinator(model: LibraryModel.make(), storeTypes: [.sqlite])
+            try other.addStore(type: "SQLite", at: url, options: StoreOptions(tracksPersistentHistory: true))
+            let context = ManagedObjectContext(coordinator: other)
+            try context.performAndWait { () throws in
+                context.transactionAuthor = "elsewhere"
+                try context.insertNewObject(forEntityName: "Author").setValue(.string("Ada"), forKey: "name")
+                try context.save()
+            }
+        }
+        let transactions = try #require(change?.transactions)
+        #expect(transactions.map(\.author) == ["elsewhere"])
+        let names = try view.performAndWait { () throws in
+            try view.fetch(FetchRequest<ManagedObject>(entityName: "Author")).map { try $0.value(forKey: "name") }
+        }
+        #expect(names == [.string("Ada")])
+    }
+
     @Test func stripedStoresHoldTheirConfigurationsAndMoveToABinaryStore() async throws {
         let directory = try TemporaryDirectory()
         let container = try await ContainerExamples.stripe(model: LibraryModel.make(), in: directory.url)

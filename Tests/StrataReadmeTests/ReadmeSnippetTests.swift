@@ -8,7 +8,7 @@ import Testing
         #expect(
             Set(compiled.keys) == [
                 "model", "container", "insert-fetch", "striping", "migration", "model-versions", "custom-store",
-                "conformance", "history",
+                "conformance", "history", "remote-changes", "remote-changes-loop",
             ])
         #expect(Set(shown.keys) == Set(compiled.keys))
         for (name, text) in compiled.sorted(by: { $0.key < $1.key }) {
