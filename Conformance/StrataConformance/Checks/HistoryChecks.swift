@@ -157,7 +157,7 @@ enum HistoryChecks {
     static let requestsFilterAndShapeResults = category.check(
         "requestsFilterAndShapeResults",
         "History requests filter transactions by author and changes by type, and answer with counts, transactions "
-            + "without changes, or changes alone.",
+            + "without changes, changes alone, or a status.",
         requires: requirement
     ) { harness in
         try withHistory(harness) { stack in
@@ -180,6 +180,12 @@ enum HistoryChecks {
                 throw CheckFailure("A changes-only fetch gave no changes.")
             }
             try expectEqual(changes.count, 2, "Insertions of Samples by author a")
+            var deletion = PersistentHistoryRequest.deleteHistory(before: .token(bare.first?.token))
+            deletion.resultType = .statusOnly
+            try expectEqual(try stack.coordinator.execute(deletion), .status(true), "A status-only deletion")
+            try expectEqual(
+                try fetch(stack, after: .token(nil)).map(\.author), ["b", "a"],
+                "The authors left after deleting up to the first transaction")
         }
     }
 
