@@ -11,7 +11,7 @@ enum InheritanceChecks {
         [
             fetchParentIncludesSubentities, fetchParentExcludesSubentities, abstractRootFetch, leafEntityFetch,
             countWithSubentities, predicateOnInheritedAttribute, predicateOnParentAttribute, sortOnInheritedAttribute,
-            sortedPageAcrossSubentities, entityKeptAfterReopen, inheritedValuesAfterReopen,
+            sortedPageAcrossSubentities, entityKeptAfterReopen, inheritedValuesAfterReopen, abstractRootRefused,
         ]
     }
 
@@ -45,6 +45,29 @@ enum InheritanceChecks {
             let ids = try stack.store.fetchedIDs(StoreFetchRequest(entityName: "Shape"))
             try expectEqual(
                 ids.map(\.entityName).sorted(), shapes.map(\.entity).sorted(), "The entities of the fetched Shape IDs")
+        }
+    }
+
+    static let abstractRootRefused = category.check(
+        "abstractRootRefused",
+        "An object of the abstract root can be neither inserted into a context (abstractEntity) nor saved to the "
+            + "store (invalidChange); the store stays empty."
+    ) { harness in
+        try harness.withStore { stack in
+            try expectError(
+                "ContextError.abstractEntity inserting a Shape",
+                { try stack.run { _ = try stack.context.insertNewObject(forEntityName: "Shape") } },
+                matches: { ($0 as? ContextError)?.code == .abstractEntity })
+            let id = try stack.store.permanentIDs(forEntities: ["Shape"])[0]
+            try expectError(
+                "StoreError.invalidChange saving a Shape",
+                {
+                    try stack.save(
+                        StoreChangeSet(inserted: [.init(objectID: id, values: ["name": "abstract"], expectedVersion: 0)]
+                        ))
+                }, matches: { ($0 as? StoreError)?.code == .invalidChange })
+            try expectEqual(
+                try stack.store.fetchedIDs(StoreFetchRequest(entityName: "Shape")), [], "The Shapes in the store")
         }
     }
 

@@ -14,7 +14,7 @@ enum PredicateChecks {
                 quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, subquery,
                 compoundAnd,
                 compoundOr, compoundNot, nesting, truePredicate,
-                falsePredicate, functions, integersBeyondDoubles,
+                falsePredicate, functions, arithmetic, integersBeyondDoubles,
             ]
     }
 
@@ -423,6 +423,17 @@ enum PredicateChecks {
         [
             sample("lowercase(string) == 'apple'"), sample("uppercase(string) BEGINSWITH 'CAF'"),
             sample("abs(int16) <= 5"),
+        ])
+
+    static let arithmetic = check(
+        "arithmetic",
+        "Infix arithmetic (+ - * / **, unary minus, parentheses) and modulus:by: over attributes of every numeric "
+            + "type.",
+        [
+            sample("int16 * 2 + 1 > 5"), sample("(int16 + 1) * 2 == 16"), sample("double - 0.5 < 1"),
+            sample("int32 / 1000 >= 7"), sample("int16 ** 2 < 50"), sample("-int16 > 0"),
+            sample("modulus:by:(int16, 2) == 1"), sample("int64 + 1 == 7000000000022"), sample("decimal * 2 > 10"),
+            sample("float + double > 4"),
         ])
 
     // Building checks.

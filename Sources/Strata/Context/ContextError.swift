@@ -7,7 +7,7 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
-                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration
+                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity
         }
         private let kind: Kind
 
@@ -39,6 +39,8 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         /// A query generation token came from another coordinator, or a child context (which
         /// reads through its parent's generation) was asked to pin one.
         public static let invalidQueryGeneration = Code(kind: .invalidQueryGeneration)
+        /// The entity is abstract: only its concrete sub-entities have objects.
+        public static let abstractEntity = Code(kind: .abstractEntity)
 
         /// The code's name.
         public var description: String { "\(kind)" }

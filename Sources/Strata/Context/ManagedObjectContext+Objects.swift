@@ -2,11 +2,20 @@ extension ManagedObjectContext {
     /// Creates an object of the entity `entityName`, as an instance of the class registered for
     /// it, and inserts it; attributes start at the model's default values.
     ///
-    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownEntity``.
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownEntity``, or
+    ///   ``ContextError/Code/abstractEntity`` naming the concrete sub-entities for an abstract
+    ///   entity.
     @discardableResult
     public func insertNewObject(forEntityName entityName: String) throws(ContextError) -> ManagedObject {
         assertOnQueue()
         let entity = try entitySchema(named: entityName)
+        guard !entity.description.isAbstract else {
+            let concrete = entity.descendantNames.filter { schema.entitiesByName[$0]?.description.isAbstract == false }
+            throw ContextError(
+                code: .abstractEntity,
+                message: "Entity '\(entityName)' is abstract and has no objects of its own; insert one of its concrete "
+                    + "sub-entities (\(concrete.sorted().joined(separator: ", "))) instead.")
+        }
         let type = coordinator.objectClass(forEntity: entityName)
         let object = type.init(
             creating: ManagedObject.Creation(

@@ -32,18 +32,60 @@ extension FetchExpression: CustomStringConvertible {
         case .keyPath(let path):
             return Self.escapingFirstKey(path)
         case .keyPathOn(let base, let path):
-            return "\(base).\(path)"
+            return base.infixOperator == nil ? "\(base).\(path)" : "(\(base)).\(path)"
         case .constant(let value):
             return PredicateLiteral.format(value)
         case .variable(let name):
             return "$" + name
         case .aggregate(let elements):
             return "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .function(_, let arguments) where infixOperator != nil:
+            guard let infix = infixOperator else { return "" }
+            return operand(arguments[0], of: infix, onTheLeft: true) + " \(infix.symbol) "
+                + operand(arguments[1], of: infix, onTheLeft: false)
         case .function(let name, let arguments):
             return Self.escapingFirstKey(name) + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(collection), $\(variable), \(predicate))"
         }
+    }
+
+    /// An infix operator and how tightly it binds.
+    struct InfixOperator {
+        let symbol: String
+        let precedence: Int
+        let isRightAssociative: Bool
+    }
+
+    /// The operators the parser turns into functions, by function name.
+    private static let infixOperators: [String: InfixOperator] = [
+        PredicateParser.additionFunction: InfixOperator(symbol: "+", precedence: 1, isRightAssociative: false),
+        PredicateParser.subtractionFunction: InfixOperator(symbol: "-", precedence: 1, isRightAssociative: false),
+        PredicateParser.multiplicationFunction: InfixOperator(symbol: "*", precedence: 2, isRightAssociative: false),
+        PredicateParser.divisionFunction: InfixOperator(symbol: "/", precedence: 2, isRightAssociative: false),
+        PredicateParser.powerFunction: InfixOperator(symbol: "**", precedence: 3, isRightAssociative: true),
+    ]
+
+    /// The infix operator the expression is written with: a two-argument arithmetic function.
+    var infixOperator: InfixOperator? {
+        guard case .function(let name, let arguments) = self, arguments.count == 2 else { return nil }
+        return Self.infixOperators[name]
+    }
+
+    /// `expression` as an operand of `infix`, in parentheses when it binds less tightly (or as
+    /// tightly, on the side the operator does not associate to), or is a negative number before
+    /// `**`.
+    private func operand(_ expression: FetchExpression, of infix: InfixOperator, onTheLeft: Bool) -> String {
+        let text = expression.description
+        if let inner = expression.infixOperator {
+            let sameSideAssociates = onTheLeft != infix.isRightAssociative
+            if inner.precedence < infix.precedence || (inner.precedence == infix.precedence && !sameSideAssociates) {
+                return "(\(text))"
+            }
+            return text
+        }
+        if infix.precedence == 3, onTheLeft, text.hasPrefix("-") { return "(\(text))" }
+        return text
     }
 
     /// `path` with a `#` before its first key when that key is a keyword.

@@ -83,4 +83,39 @@ extension NumericValue {
             return .floating(Swift.abs(value))
         }
     }
+
+    /// `lhs` raised to the power `rhs`: exact for an integer to a non-negative integer power
+    /// while the result fits in `Int64`, `Double` otherwise (as `pow`).
+    static func power(_ lhs: NumericValue, _ rhs: NumericValue) -> NumericValue {
+        if case .integer(let base) = lhs, case .integer(let exponent) = rhs, exponent >= 0 {
+            var result: Int64 = 1
+            var overflow = false
+            for _ in 0..<min(exponent, 64) where !overflow {
+                (result, overflow) = result.multipliedReportingOverflow(by: base)
+            }
+            if !overflow && (exponent <= 64 || base == 0 || base == 1) { return .integer(result) }
+            if !overflow && base == -1 { return .integer(exponent % 2 == 0 ? 1 : -1) }
+        }
+        return .floating(Foundation.pow(lhs.doubleValue, rhs.doubleValue))
+    }
+
+    /// The remainder of `lhs` divided by `rhs`, with the sign of `lhs`: exact for integers and
+    /// decimals, `fmod` as soon as either side is floating-point; `nil` when `rhs` is zero and
+    /// neither side is floating-point.
+    static func remainder(_ lhs: NumericValue, _ rhs: NumericValue) -> NumericValue? {
+        switch (lhs, rhs) {
+        case (.integer(let a), .integer(let b)):
+            guard b != 0 else { return nil }
+            return b == -1 ? .integer(0) : .integer(a % b)
+        case (.floating, _), (_, .floating):
+            return .floating(Foundation.fmod(lhs.doubleValue, rhs.doubleValue))
+        default:
+            let (a, b) = (lhs.decimalValue, rhs.decimalValue)
+            guard !b.isZero else { return nil }
+            var quotient = a / b
+            var truncated = Decimal()
+            NSDecimalRound(&truncated, &quotient, 0, .down)
+            return .decimal(a - truncated * b)
+        }
+    }
 }

@@ -8,10 +8,11 @@ extension PredicateEvaluator {
     ///   of any locale.
     /// - `abs(x)`: the absolute value.
     /// - `add:to:(a, b)`, `from:subtract:(a, b)`, `multiply:by:(a, b)`,
-    ///   `divide:by:(a, b)`: `a + b`, `a - b`, `a * b`, `a / b`. Integers compute exactly
-    ///   (a decimal on overflow), division of integers or decimals gives a decimal, and any
-    ///   floating-point operand gives a `double`. Dividing an integer or decimal by zero is
-    ///   an error.
+    ///   `divide:by:(a, b)`, `modulus:by:(a, b)`, `raise:toPower:(a, b)`: `a + b`, `a - b`,
+    ///   `a * b`, `a / b`, the remainder of `a / b` (with the sign of `a`), `a ** b`. Integers
+    ///   compute exactly (a decimal on overflow; a power that overflows, or a negative power, is
+    ///   a `double`), division of integers or decimals gives a decimal, and any floating-point
+    ///   operand gives a `double`. Dividing an integer or decimal by zero is an error.
     /// - `count:`, `sum:`, `average:`, `min:`, `max:` of a collection: as the collection
     ///   operators `@count`, `@sum`, `@avg`, `@min`, `@max`.
     /// - `FUNCTION(target, "selector", arguments…)`: `valueForKey:` or `valueForKeyPath:` on
@@ -62,8 +63,8 @@ extension PredicateEvaluator {
             throw FetchPredicateError(
                 code: .evaluation,
                 message: "'\(label)' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
-                    + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, count:, sum:, average:, "
-                    + "min: and max:."
+                    + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, modulus:by:, "
+                    + "raise:toPower:, count:, sum:, average:, min: and max:."
             )
         }
     }
@@ -79,6 +80,8 @@ extension PredicateEvaluator {
         case subtract = "from:subtract:"
         case multiply = "multiply:by:"
         case divide = "divide:by:"
+        case modulus = "modulus:by:"
+        case power = "raise:toPower:"
 
         func apply(_ a: NumericValue, _ b: NumericValue, label: String) throws(FetchPredicateError) -> NumericValue {
             switch self {
@@ -90,6 +93,12 @@ extension PredicateEvaluator {
                     throw FetchPredicateError(code: .evaluation, message: "'\(label)' divides by zero.")
                 }
                 return quotient
+            case .modulus:
+                guard let remainder = NumericValue.remainder(a, b) else {
+                    throw FetchPredicateError(code: .evaluation, message: "'\(label)' takes a remainder by zero.")
+                }
+                return remainder
+            case .power: return NumericValue.power(a, b)
             }
         }
     }

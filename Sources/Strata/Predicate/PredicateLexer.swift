@@ -119,6 +119,7 @@ struct PredicateLexer {
         case ">": symbol = pair("=", .greaterThanOrEqualTo) ?? .greaterThan
         case "&": symbol = pair("&", .and)
         case "|": symbol = pair("|", .or)
+        case "*": symbol = pair("*", .power) ?? .star
         default: symbol = PredicateToken.Symbol(rawValue: String(c))
         }
         guard let symbol else {

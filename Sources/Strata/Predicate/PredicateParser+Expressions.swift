@@ -1,9 +1,14 @@
 /// The expression half of the grammar:
 /// ```
-/// expression := primary ( '.' key )*
+/// expression := term ( ( '+' | '-' ) term )*
+/// term       := unary ( ( '*' | '/' ) unary )*
+/// unary      := ( '-' | '+' ) unary | power
+/// power      := postfix [ '**' unary ]
+/// postfix    := primary ( '.' key )*
 /// key        := name | #name | @count | @sum | @avg | @min | @max
 /// primary    := number | '-' number | string | nil | NULL | YES | NO | TRUE | FALSE | SELF
 ///             | name | #name | name '(' [list] ')' | $variable | placeholder | '{' [list] '}'
+///             | '(' expression ')'
 ///             | SUBQUERY '(' expression ',' $variable ',' predicate ')'
 ///             | CAST '(' expression ',' string ')'
 /// list       := expression ( ',' expression )*
@@ -11,19 +16,117 @@
 /// Dotted names become one ``FetchExpression/keyPath(_:)``; a key path after anything else
 /// (`$x.name`, `SELF.name`, `SUBQUERY(…).@count`) becomes ``FetchExpression/keyPathOn(_:_:)``.
 /// Integers are ``AttributeValue/integer64``, other numbers ``AttributeValue/double``, and
-/// `CAST` turns a literal into any other kind (see ``PredicateLiteral``).
+/// `CAST` turns a literal into any other kind (see ``PredicateLiteral``). Arithmetic becomes
+/// Core Data's functions, as `NSExpression` has it: `a + b` is `add:to:(a, b)`, `a - b`
+/// `from:subtract:(a, b)`, `a * b` `multiply:by:(a, b)`, `a / b` `divide:by:(a, b)`, `a ** b`
+/// `raise:toPower:(a, b)` (right-associative), and `-a` `from:subtract:(0, a)`; a minus
+/// directly before a number is part of the number.
 extension PredicateParser {
     /// The collection operators a key path may use, without the `@`.
     static let collectionOperators: Set<String> = ["count", "sum", "avg", "min", "max"]
 
-    /// Parses `expression`.
+    /// Parses `expression`: operands and operators read in one loop that applies them by
+    /// precedence as it goes (operator precedence parsing), so that a long sum costs no stack.
     mutating func parseExpression() throws(FetchPredicateError) -> FetchExpression {
-        var expression = try parsePrimaryExpression()
-        while try peek().is(.dot) {
+        var operands: [FetchExpression] = []
+        var operators: [ArithmeticOperator] = []
+        while true {
+            while let sign = try prefixSign() {
+                try advance()
+                if sign == .negation { operators.append(.negation) }
+            }
+            var operand = try parsePrimaryExpression()
+            while try peek().is(.dot) {
+                try advance()
+                operand = Self.appending(try parseKey(), to: operand)
+            }
+            operands.append(operand)
+            guard let next = ArithmeticOperator(try peek()) else { break }
             try advance()
-            expression = Self.appending(try parseKey(), to: expression)
+            while let top = operators.last, top.isApplied(before: next) {
+                Self.apply(operators.removeLast(), to: &operands)
+            }
+            operators.append(next)
         }
-        return expression
+        while let top = operators.popLast() { Self.apply(top, to: &operands) }
+        return operands[0]
+    }
+
+    /// The function names of the infix operators.
+    static let additionFunction = "add:to:"
+    static let subtractionFunction = "from:subtract:"
+    static let multiplicationFunction = "multiply:by:"
+    static let divisionFunction = "divide:by:"
+    static let powerFunction = "raise:toPower:"
+
+    /// An arithmetic operator of the expression grammar.
+    enum ArithmeticOperator: Equatable {
+        case addition, subtraction, multiplication, division, power
+        /// A `-` before an operand that is not a number literal.
+        case negation
+
+        /// The binary operator `token` spells, if any.
+        init?(_ token: PredicateToken) {
+            switch token.kind {
+            case .symbol(.plus): self = .addition
+            case .symbol(.minus): self = .subtraction
+            case .symbol(.star): self = .multiplication
+            case .symbol(.slash): self = .division
+            case .symbol(.power): self = .power
+            default: return nil
+            }
+        }
+
+        /// How tightly the operator binds: `+ -` 1, `* /` 2, a sign 3, `**` 4.
+        var precedence: Int {
+            switch self {
+            case .addition, .subtraction: 1
+            case .multiplication, .division: 2
+            case .negation: 3
+            case .power: 4
+            }
+        }
+
+        /// Whether this operator, waiting on the stack, applies before `next` is pushed: when
+        /// it binds more tightly, or as tightly and `next` associates to the left (`**` and
+        /// signs associate to the right).
+        func isApplied(before next: ArithmeticOperator) -> Bool {
+            precedence > next.precedence || (precedence == next.precedence && next != .power && next != .negation)
+        }
+
+        /// The function the operator stands for.
+        var function: String {
+            switch self {
+            case .addition: PredicateParser.additionFunction
+            case .subtraction, .negation: PredicateParser.subtractionFunction
+            case .multiplication: PredicateParser.multiplicationFunction
+            case .division: PredicateParser.divisionFunction
+            case .power: PredicateParser.powerFunction
+            }
+        }
+    }
+
+    /// The sign before the next operand, unless it is a minus that starts a number literal.
+    private mutating func prefixSign() throws(FetchPredicateError) -> ArithmeticOperator? {
+        let token = try peek()
+        if token.is(.plus) { return .addition }
+        guard token.is(.minus) else { return nil }
+        let saved = self
+        try advance()
+        let startsNumber = try peek().isNumber
+        self = saved
+        return startsNumber ? nil : .negation
+    }
+
+    /// Replaces the last operands with `operation` applied to them.
+    private static func apply(_ operation: ArithmeticOperator, to operands: inout [FetchExpression]) {
+        let right = operands.removeLast()
+        if operation == .negation {
+            operands.append(.function(operation.function, [.constant(.integer64(0)), right]))
+        } else {
+            let left = operands.removeLast()
+            operands.append(.function(operation.function, [left, right]))
+        }
     }
 
     /// `expression` followed by the key path component `key`.
@@ -72,6 +175,12 @@ extension PredicateParser {
             try enterNesting(at: token)
             defer { leaveNesting() }
             return .aggregate(try parseList(closedBy: .closeBrace))
+        case .symbol(.openParenthesis):
+            try enterNesting(at: token)
+            defer { leaveNesting() }
+            let inner = try parseExpression()
+            try expect(.closeParenthesis)
+            return inner
         case .identifier(let word):
             guard let keyword = PredicateKeyword(word) else { return try parseName(word) }
             return try parseKeywordExpression(keyword, token)

@@ -45,14 +45,7 @@ extension PredicateParser {
 
     private mutating func parsePrimaryPredicate() throws(FetchPredicateError) -> FetchPredicate {
         let token = try peek()
-        if token.is(.openParenthesis) {
-            try advance()
-            try enterNesting(at: token)
-            defer { leaveNesting() }
-            let inner = try parseOr()
-            try expect(.closeParenthesis)
-            return inner
-        }
+        if token.is(.openParenthesis) { return try parseParenthesized(token) }
         switch token.keyword {
         case .truePredicate:
             try advance()
@@ -62,6 +55,30 @@ extension PredicateParser {
             return .constant(false)
         default:
             return try parseComparison()
+        }
+    }
+
+    /// Parses a predicate in parentheses, or, when the parentheses hold an expression instead
+    /// (`(price - discount) * 2 > 10`), a comparison starting with it. When neither parses, the
+    /// error that got further is thrown.
+    private mutating func parseParenthesized(_ token: PredicateToken) throws(FetchPredicateError) -> FetchPredicate {
+        let saved = self
+        let predicateError: FetchPredicateError
+        do {
+            try advance()
+            try enterNesting(at: token)
+            defer { leaveNesting() }
+            let inner = try parseOr()
+            try expect(.closeParenthesis)
+            return inner
+        } catch {
+            predicateError = error
+        }
+        self = saved
+        do {
+            return try parseComparison()
+        } catch {
+            throw (error.offset ?? 0) > (predicateError.offset ?? 0) ? error : predicateError
         }
     }
 
@@ -106,7 +123,8 @@ extension PredicateParser {
             default: false
             }
         case .escapedIdentifier, .variable, .placeholder, .integer, .real, .string: true
-        case .symbol(let symbol): symbol == .minus || symbol == .openBrace
+        case .symbol(let symbol):
+            symbol == .minus || symbol == .plus || symbol == .openBrace || symbol == .openParenthesis
         case .collectionOperator, .end: false
         }
     }

@@ -32,6 +32,10 @@ struct PredicateToken: Equatable {
         case comma = ","
         case dot = "."
         case minus = "-"
+        case plus = "+"
+        case star = "*"
+        case slash = "/"
+        case power = "**"
         case not = "!"
         case and = "&&"
         case or = "||"
@@ -76,6 +80,14 @@ struct PredicateToken: Equatable {
 
     /// Whether the token is `symbol`.
     func `is`(_ symbol: Symbol) -> Bool { kind == .symbol(symbol) }
+
+    /// Whether the token is a number literal.
+    var isNumber: Bool {
+        switch kind {
+        case .integer, .real: true
+        default: false
+        }
+    }
 
     /// The keyword the token spells, if it is a bare word that is one.
     var keyword: PredicateKeyword? {

@@ -2,7 +2,8 @@
 /// refuses the same changes with the same errors.
 extension StoreChangeSet {
     /// Throws ``StoreError/Code/invalidChange`` for the first change that is not for a
-    /// permanent object of the store `storeIdentifier`, names a property its entity does not
+    /// permanent object of the store `storeIdentifier`, is of an abstract entity, names a
+    /// property its entity does not
     /// store, gives a value its attribute cannot hold, or refers to an object its relationship
     /// cannot hold; ``StoreError/Code/unknownEntity`` for an entity outside `entityNames`.
     ///
@@ -89,6 +90,10 @@ private struct ChangeValidator {
             entity = known
         } else {
             entity = try self.entity(named: change.objectID.entityName)
+            guard !entity.description.isAbstract else {
+                throw invalid(
+                    "entity '\(entity.name)' is abstract; only objects of its concrete sub-entities are saved.")
+            }
             try checkPermanent(change.objectID, invalid)
             guard change.objectID.storeIdentifier == storeIdentifier else {
                 throw invalid(
