@@ -11,7 +11,7 @@ enum PredicateChecks {
                 mixedNumbers, keyPathToKeyPath, decimalAgainstDouble, booleanLiterals, equalsNil, notEqualsNil,
                 notEqualMatchesNil, comparisonExcludesNil, stringOperatorsOnNil, comparisonOptions, sharpS, dottedI,
                 normalization, emoji, keyPathToOne, objectReferences, keyPathNilInMiddle,
-                quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, subquery,
+                quantifierAny, quantifierAll, quantifierNone, count, sum, average, minimum, maximum, unions, subquery,
                 compoundAnd,
                 compoundOr, compoundNot, nesting, truePredicate,
                 falsePredicate, functions, arithmetic, integersBeyondDoubles,
@@ -353,6 +353,14 @@ enum PredicateChecks {
         [
             person("friends.@count == 0"), person("friends.@count >= 2"), person("reports.@count > 1"),
             team("members.@count == 0", expecting: [104]), team("members.@count > 3"),
+        ])
+
+    static let unions = check(
+        "aggregate.union", "@distinctUnionOfObjects and @unionOfObjects over to-many relationships, with ANY and IN.",
+        on: .graph,
+        [
+            person("ANY friends.@distinctUnionOfObjects.age > 40"), person("'Ada' IN friends.@unionOfObjects.name"),
+            team("ANY members.@distinctUnionOfSets.name BEGINSWITH 'A'"),
         ])
 
     static let sum = check(

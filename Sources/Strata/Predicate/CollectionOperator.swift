@@ -1,6 +1,7 @@
 import Foundation
 
-/// A key path's collection operator: `@count`, `@sum`, `@avg`, `@min` or `@max`.
+/// A key path's collection operator: `@count`, `@sum`, `@avg`, `@min`, `@max`, or one of the
+/// union operators.
 ///
 /// - `@count` counts the elements, nulls included; `@count` of an empty collection is 0.
 /// - `@sum` adds the numbers, skipping nulls (as SQL's `SUM`); the sum of nothing is 0.
@@ -13,6 +14,11 @@ import Foundation
 ///   ``AttributeValue/compare(_:options:)``, skipping nulls and NaN; null when nothing is
 ///   left. The elements must be mutually ordered (all numbers, all strings, all dates…).
 ///
+/// - `@distinctUnionOfObjects`, `@distinctUnionOfArrays`, `@distinctUnionOfSets` give the
+///   collection without repeated elements, in first-seen order; `@unionOfObjects`,
+///   `@unionOfArrays`, `@unionOfSets` give it as it is. Collections met on a key path are
+///   already flattened, so the three of each kind agree.
+///
 /// Objects in the collection take part through their ``KeyValueResolving/objectIdentity``.
 /// Applied to null (a collection reached through an empty to-one relationship), every
 /// operator gives null.
@@ -22,6 +28,20 @@ enum CollectionOperator: String {
     case average = "@avg"
     case minimum = "@min"
     case maximum = "@max"
+    case distinctUnionOfObjects = "@distinctUnionOfObjects"
+    case distinctUnionOfArrays = "@distinctUnionOfArrays"
+    case distinctUnionOfSets = "@distinctUnionOfSets"
+    case unionOfObjects = "@unionOfObjects"
+    case unionOfArrays = "@unionOfArrays"
+    case unionOfSets = "@unionOfSets"
+
+    /// Whether the operator is one of the union operators, which give a collection.
+    var isUnion: Bool {
+        switch self {
+        case .count, .sum, .average, .minimum, .maximum: false
+        default: true
+        }
+    }
 
     /// The operator applied to `operand`.
     ///
@@ -53,6 +73,19 @@ enum CollectionOperator: String {
             let values = try Self.values(of: elements, label: label)
             let order: ComparisonResult = self == .minimum ? .orderedAscending : .orderedDescending
             return .value(try extreme(values, keeping: order, label: label))
+        case .unionOfObjects, .unionOfArrays, .unionOfSets:
+            return .collection(elements)
+        case .distinctUnionOfObjects, .distinctUnionOfArrays, .distinctUnionOfSets:
+            var seen: Set<AttributeValue> = []
+            var distinct: [EvaluatedValue] = []
+            for element in elements {
+                guard let value = element.scalar else {
+                    throw FetchPredicateError(
+                        code: .evaluation, message: "'\(label)' applies \(rawValue) to nested collections.")
+                }
+                if seen.insert(value).inserted { distinct.append(element) }
+            }
+            return .collection(distinct)
         }
     }
 

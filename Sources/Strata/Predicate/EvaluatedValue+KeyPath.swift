@@ -8,7 +8,10 @@ extension EvaluatedValue {
     ///   all tags of all books, nulls included.
     /// - A component starting with `@` is a collection operator (see ``CollectionOperator``).
     ///   It applies to the collection reached so far after the rest of the path has been
-    ///   applied to it, so `items.@sum.price` and `items.price.@sum` both sum the prices.
+    ///   applied to it, so `items.@sum.price` and `items.price.@sum` both sum the prices. A
+    ///   union operator applies to the next key only and the rest of the path goes on from its
+    ///   result, as in key-value coding: `items.@distinctUnionOfObjects.price.@count` counts
+    ///   the distinct prices.
     ///
     /// - Parameter label: The expression as written, for error messages.
     /// - Throws: `FetchPredicateError` with code `.evaluation` for an unknown key or collection
@@ -26,10 +29,15 @@ extension EvaluatedValue {
                 throw FetchPredicateError(
                     code: .evaluation,
                     message: "'\(label)' uses the unknown collection operator \(key); "
-                        + "use @count, @sum, @avg, @min or @max."
+                        + "use @count, @sum, @avg, @min, @max or a union operator such as @distinctUnionOfObjects."
                 )
             }
-            return try collectionOperator.apply(to: try value(at: rest, label: label), label: label)
+            guard collectionOperator.isUnion else {
+                return try collectionOperator.apply(to: try value(at: rest, label: label), label: label)
+            }
+            let property = rest.first.map { $0.hasPrefix("@") ? rest.prefix(0) : rest.prefix(1) } ?? rest.prefix(0)
+            let union = try collectionOperator.apply(to: try value(at: property, label: label), label: label)
+            return try union.value(at: rest.dropFirst(property.count), label: label)
         }
         return try step(key, label: label).value(at: rest, label: label)
     }

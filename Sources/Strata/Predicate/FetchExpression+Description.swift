@@ -39,6 +39,12 @@ extension FetchExpression: CustomStringConvertible {
             return "$" + name
         case .aggregate(let elements):
             return "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .function(PredicateParser.indexFunction, let arguments) where arguments.count == 2:
+            let collection = arguments[0].infixOperator == nil ? "\(arguments[0])" : "(\(arguments[0]))"
+            if case .constant(.string(let symbol)) = arguments[1], PredicateParser.symbolicIndexes.contains(symbol) {
+                return "\(collection)[\(symbol)]"
+            }
+            return "\(collection)[\(arguments[1])]"
         case .function(_, let arguments) where infixOperator != nil:
             guard let infix = infixOperator else { return "" }
             return operand(arguments[0], of: infix, onTheLeft: true) + " \(infix.symbol) "

@@ -15,6 +15,8 @@ extension PredicateEvaluator {
     ///   operand gives a `double`. Dividing an integer or decimal by zero is an error.
     /// - `count:`, `sum:`, `average:`, `min:`, `max:` of a collection: as the collection
     ///   operators `@count`, `@sum`, `@avg`, `@min`, `@max`.
+    /// - The mathematical, bitwise, statistical, random and index-hint functions of
+    ///   ``callMoreFunctions(_:with:label:)``.
     /// - `FUNCTION(target, "selector", arguments…)`: `valueForKey:` or `valueForKeyPath:` on
     ///   any object, another selector on an ``ExpressionFunctionTarget`` (such as a migration's
     ///   `$entityPolicy`); `CAST("Name", "Class")` is the class registered as `Name` in
@@ -60,11 +62,13 @@ extension PredicateEvaluator {
                 try Self.expect(arguments, count: 1, label: label)
                 return try collectionOperator.apply(to: arguments[0], label: label)
             }
+            if let result = try callMoreFunctions(function, with: arguments, label: label) { return result }
             throw FetchPredicateError(
                 code: .evaluation,
                 message: "'\(label)' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
                     + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, modulus:by:, "
-                    + "raise:toPower:, count:, sum:, average:, min: and max:."
+                    + "raise:toPower:, count:, sum:, average:, min:, max:, "
+                    + Self.moreFunctionNames.map { $0.contains(":") ? $0 : $0 + ":" }.joined(separator: ", ") + "."
             )
         }
     }
@@ -109,7 +113,7 @@ extension PredicateEvaluator {
         return colons == 1 && name.hasSuffix(":") ? String(name.dropLast()) : name
     }
 
-    private static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(FetchPredicateError) {
+    static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(FetchPredicateError) {
         guard arguments.count != count else { return }
         throw FetchPredicateError(
             code: .evaluation,
@@ -118,7 +122,7 @@ extension PredicateEvaluator {
     }
 
     /// The argument as a number; `nil` when it is null.
-    private static func number(_ argument: EvaluatedValue, label: String) throws(FetchPredicateError) -> NumericValue? {
+    static func number(_ argument: EvaluatedValue, label: String) throws(FetchPredicateError) -> NumericValue? {
         if case .value(.null) = argument { return nil }
         guard case .value(let value) = argument, let number = value.numericValue else {
             throw wrongArgument(argument, expected: "a number", label: label)
@@ -126,7 +130,7 @@ extension PredicateEvaluator {
         return number
     }
 
-    private static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String)
+    static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String)
         -> FetchPredicateError
     {
         FetchPredicateError(

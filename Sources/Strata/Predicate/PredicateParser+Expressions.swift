@@ -4,8 +4,11 @@
 /// term       := unary ( ( '*' | '/' ) unary )*
 /// unary      := ( '-' | '+' ) unary | power
 /// power      := postfix [ '**' unary ]
-/// postfix    := primary ( '.' key )*
-/// key        := name | #name | @count | @sum | @avg | @min | @max
+/// postfix    := primary ( '.' key | '[' index ']' )*
+/// index      := FIRST | LAST | SIZE | expression
+/// key        := name | #name | @count | @sum | @avg | @min | @max | @distinctUnionOfObjects
+///             | @distinctUnionOfArrays | @distinctUnionOfSets | @unionOfObjects | @unionOfArrays
+///             | @unionOfSets
 /// primary    := number | '-' number | string | nil | NULL | YES | NO | TRUE | FALSE | SELF
 ///             | name | #name | name '(' [list] ')' | $variable | placeholder | '{' [list] '}'
 ///             | '(' expression ')'
@@ -20,10 +23,14 @@
 /// Core Data's functions, as `NSExpression` has it: `a + b` is `add:to:(a, b)`, `a - b`
 /// `from:subtract:(a, b)`, `a * b` `multiply:by:(a, b)`, `a / b` `divide:by:(a, b)`, `a ** b`
 /// `raise:toPower:(a, b)` (right-associative), and `-a` `from:subtract:(0, a)`; a minus
-/// directly before a number is part of the number.
+/// directly before a number is part of the number. `x[i]` is `objectFrom:withIndex:(x, i)`, with
+/// `FIRST`, `LAST` and `SIZE` as the strings `"FIRST"`, `"LAST"`, `"SIZE"`.
 extension PredicateParser {
     /// The collection operators a key path may use, without the `@`.
-    static let collectionOperators: Set<String> = ["count", "sum", "avg", "min", "max"]
+    static let collectionOperators: Set<String> = [
+        "count", "sum", "avg", "min", "max", "distinctUnionOfObjects", "distinctUnionOfArrays", "distinctUnionOfSets",
+        "unionOfObjects", "unionOfArrays", "unionOfSets",
+    ]
 
     /// Parses `expression`: operands and operators read in one loop that applies them by
     /// precedence as it goes (operator precedence parsing), so that a long sum costs no stack.
@@ -36,9 +43,17 @@ extension PredicateParser {
                 if sign == .negation { operators.append(.negation) }
             }
             var operand = try parsePrimaryExpression()
-            while try peek().is(.dot) {
-                try advance()
-                operand = Self.appending(try parseKey(), to: operand)
+            while true {
+                let next = try peek()
+                if next.is(.dot) {
+                    try advance()
+                    operand = Self.appending(try parseKey(), to: operand)
+                } else if next.is(.openBracket) {
+                    try advance()
+                    operand = .function(Self.indexFunction, [operand, try parseIndex()])
+                } else {
+                    break
+                }
             }
             operands.append(operand)
             guard let next = ArithmeticOperator(try peek()) else { break }
@@ -50,6 +65,26 @@ extension PredicateParser {
         }
         while let top = operators.popLast() { Self.apply(top, to: &operands) }
         return operands[0]
+    }
+
+    /// The function an index (`x[2]`, `x[FIRST]`, `x[LAST]`, `x[SIZE]`) stands for.
+    static let indexFunction = "objectFrom:withIndex:"
+    /// The symbolic indexes, kept as string constants.
+    static let symbolicIndexes: Set<String> = ["FIRST", "LAST", "SIZE"]
+
+    /// Parses an index up to and including its `]`: `FIRST`, `LAST` or `SIZE` (as string
+    /// constants), or an expression.
+    private mutating func parseIndex() throws(FetchPredicateError) -> FetchExpression {
+        let token = try peek()
+        let index: FetchExpression
+        if case .identifier(let word) = token.kind, Self.symbolicIndexes.contains(word.uppercased()) {
+            try advance()
+            index = .constant(.string(word.uppercased()))
+        } else {
+            index = try parseExpression()
+        }
+        try expect(.closeBracket)
+        return index
     }
 
     /// The function names of the infix operators.
@@ -147,7 +182,8 @@ extension PredicateParser {
         case .collectionOperator(let name):
             guard Self.collectionOperators.contains(name) else {
                 throw source.syntaxError(
-                    "unknown collection operator; expected @count, @sum, @avg, @min or @max", at: token.offset,
+                    "unknown collection operator; expected @count, @sum, @avg, @min, @max or a union operator such "
+                        + "as @distinctUnionOfObjects", at: token.offset,
                     found: describe(token))
             }
             return "@" + name
