@@ -436,12 +436,13 @@ enum PredicateChecks {
     static let arithmetic = check(
         "arithmetic",
         "Infix arithmetic (+ - * / **, unary minus, parentheses) and modulus:by: over attributes of every numeric "
-            + "type.",
+            + "type, and seconds added to and dates subtracted from dates.",
         [
             sample("int16 * 2 + 1 > 5"), sample("(int16 + 1) * 2 == 16"), sample("double - 0.5 < 1"),
             sample("int32 / 1000 >= 7"), sample("int16 ** 2 < 50"), sample("-int16 > 0"),
             sample("modulus:by:(int16, 2) == 1"), sample("int64 + 1 == 7000000000022"), sample("decimal * 2 > 10"),
-            sample("float + double > 4"),
+            sample("float + double > 4"), sample("date + 86400 > %@", AttributeValue.date(CanonicalDataSet.date(7))),
+            sample("date - date == 0"),
         ])
 
     // Building checks.

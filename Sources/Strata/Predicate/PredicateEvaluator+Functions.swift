@@ -1,3 +1,5 @@
+import Foundation
+
 extension PredicateEvaluator {
     /// The result of the function `name` applied to `arguments`.
     ///
@@ -12,7 +14,9 @@ extension PredicateEvaluator {
     ///   `a * b`, `a / b`, the remainder of `a / b` (with the sign of `a`), `a ** b`. Integers
     ///   compute exactly (a decimal on overflow; a power that overflows, or a negative power, is
     ///   a `double`), division of integers or decimals gives a decimal, and any floating-point
-    ///   operand gives a `double`. Dividing an integer or decimal by zero is an error.
+    ///   operand gives a `double`. Dividing an integer or decimal by zero is an error. A date
+    ///   plus or minus a number of seconds is a date; a date minus a date is the seconds
+    ///   between them.
     /// - `count:`, `sum:`, `average:`, `min:`, `max:` of a collection: as the collection
     ///   operators `@count`, `@sum`, `@avg`, `@min`, `@max`.
     /// - The mathematical, bitwise, statistical, random and index-hint functions of
@@ -53,6 +57,9 @@ extension PredicateEvaluator {
         default:
             if let operation = Arithmetic(rawValue: function) {
                 try Self.expect(arguments, count: 2, label: label)
+                if let result = try Self.dateArithmetic(operation, arguments[0], arguments[1], label: label) {
+                    return .value(result)
+                }
                 guard let a = try Self.number(arguments[0], label: label),
                     let b = try Self.number(arguments[1], label: label)
                 else { return .value(.null) }
@@ -104,6 +111,38 @@ extension PredicateEvaluator {
                 return remainder
             case .power: return NumericValue.power(a, b)
             }
+        }
+    }
+
+    /// `a + b` or `a - b` when a date takes part: a date plus or minus a number of seconds is a
+    /// date, a date minus a date the seconds between them (a `double`); `nil` when neither
+    /// side is a date.
+    ///
+    /// - Throws: `.evaluation` for any other operation on a date, or a date with a non-number.
+    private static func dateArithmetic(
+        _ operation: Arithmetic, _ a: EvaluatedValue, _ b: EvaluatedValue, label: String
+    ) throws(FetchPredicateError) -> AttributeValue? {
+        func date(_ value: EvaluatedValue) -> Date? {
+            guard case .value(.date(let date)) = value else { return nil }
+            return date
+        }
+        let (dateA, dateB) = (date(a), date(b))
+        guard dateA != nil || dateB != nil else { return nil }
+        if a.scalar?.isNull == true || b.scalar?.isNull == true { return .null }
+        switch (operation, dateA, dateB) {
+        case (.subtract, let x?, let y?):
+            return .double(x.timeIntervalSince(y))
+        case (.add, let x?, nil), (.subtract, let x?, nil):
+            guard let seconds = try number(b, label: label)?.doubleValue else { return .null }
+            return .date(x.addingTimeInterval(operation == .add ? seconds : -seconds))
+        case (.add, nil, let y?):
+            guard let seconds = try number(a, label: label)?.doubleValue else { return .null }
+            return .date(y.addingTimeInterval(seconds))
+        default:
+            throw FetchPredicateError(
+                code: .evaluation,
+                message: "'\(label)' uses a date in \(operation.rawValue); dates take only + and - of seconds, and "
+                    + "- of another date.")
         }
     }
 

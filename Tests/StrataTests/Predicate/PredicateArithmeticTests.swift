@@ -107,4 +107,22 @@ import Testing
         }
         #expect(error?.code == .evaluation)
     }
+
+    @Test func datesTakeSecondsAndGiveTheSecondsBetweenThem() throws {
+        let day = Date(timeIntervalSinceReferenceDate: 86_400)
+        let record = KeyValueRecord(["published": .value(.date(day)), "missing": .value(.null)])
+        #expect(
+            try FetchPredicate(format: "published + 86400 == %@", day.addingTimeInterval(86_400)).evaluate(with: record)
+        )
+        #expect(try FetchPredicate(format: "60 + published - 60 == published").evaluate(with: record))
+        #expect(
+            try FetchPredicate(format: "now() - published > 0 AND published - published == 0").evaluate(with: record))
+        #expect(try !FetchPredicate(format: "missing + 1 == published").evaluate(with: record))
+        for format in ["published * 2 > 0", "published - 'x' > 0", "1 - published > 0"] {
+            let error = #expect(throws: FetchPredicateError.self) {
+                try FetchPredicate(format: format).evaluate(with: record)
+            }
+            #expect(error?.code == .evaluation, "\(format)")
+        }
+    }
 }
