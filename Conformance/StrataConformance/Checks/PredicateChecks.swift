@@ -427,10 +427,11 @@ enum PredicateChecks {
         ])
 
     static let functions = check(
-        "function", "Function expressions: lowercase, uppercase and abs.",
+        "function", "Function expressions: lowercase, uppercase, abs, sqrt:, floor: and TERNARY.",
         [
             sample("lowercase(string) == 'apple'"), sample("uppercase(string) BEGINSWITH 'CAF'"),
-            sample("abs(int16) <= 5"),
+            sample("abs(int16) <= 5"), sample("TERNARY(int16 > 0, int16, 0 - int16) <= 5"),
+            sample("sqrt:(abs(double)) < 2 AND floor:(double) == 1"),
         ])
 
     static let arithmetic = check(

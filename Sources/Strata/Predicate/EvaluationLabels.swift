@@ -15,6 +15,8 @@ extension FetchExpression {
             "\(name)(" + arguments.map(\.evaluationLabel).joined(separator: ", ") + ")"
         case .subquery(let collection, let variable, _):
             "SUBQUERY(\(collection.evaluationLabel), \(FetchExpression.variable(variable).evaluationLabel), …)"
+        case .conditional(_, let then, let otherwise):
+            "TERNARY(…, \(then.evaluationLabel), \(otherwise.evaluationLabel))"
         }
     }
 }

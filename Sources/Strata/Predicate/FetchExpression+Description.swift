@@ -53,6 +53,8 @@ extension FetchExpression: CustomStringConvertible {
             return Self.escapingFirstKey(name) + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(collection), $\(variable), \(predicate))"
+        case .conditional(let condition, let then, let otherwise):
+            return "TERNARY(\(condition), \(then), \(otherwise))"
         }
     }
 

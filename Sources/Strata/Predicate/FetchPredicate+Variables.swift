@@ -90,6 +90,11 @@ extension FetchExpression {
             return .subquery(
                 collection: try collection.substituting(variables, bound: bound), variable: variable,
                 predicate: try predicate.substituting(variables, bound: bound.union([variable])))
+        case .conditional(let condition, let then, let otherwise):
+            return .conditional(
+                try condition.substituting(variables, bound: bound),
+                then: try then.substituting(variables, bound: bound),
+                else: try otherwise.substituting(variables, bound: bound))
         }
     }
 
@@ -106,6 +111,10 @@ extension FetchExpression {
         case .subquery(let collection, let variable, let predicate):
             collection.collectVariables(into: &names, bound: bound)
             predicate.collectVariables(into: &names, bound: bound.union([variable]))
+        case .conditional(let condition, let then, let otherwise):
+            condition.collectVariables(into: &names, bound: bound)
+            then.collectVariables(into: &names, bound: bound)
+            otherwise.collectVariables(into: &names, bound: bound)
         }
     }
 }

@@ -103,4 +103,6 @@ public indirect enum FetchExpression: Sendable, Hashable {
     /// `SUBQUERY(collection, $variable, predicate)`: the elements of `collection` for which
     /// `predicate` holds, with `$variable` standing for each element.
     case subquery(collection: FetchExpression, variable: String, predicate: FetchPredicate)
+    /// `TERNARY(predicate, a, b)`: `a` where `predicate` holds, `b` where it does not.
+    case conditional(FetchPredicate, then: FetchExpression, else: FetchExpression)
 }

@@ -28,6 +28,8 @@ extension PredicateEvaluator {
             return try call(name, with: values, label: expression.evaluationLabel)
         case .subquery(let collection, let variable, let predicate):
             return try subquery(collection, variable: variable, predicate: predicate, in: scope)
+        case .conditional(let condition, let then, let otherwise):
+            return try evaluate(try evaluate(condition, in: scope) ? then : otherwise, in: scope)
         }
     }
 

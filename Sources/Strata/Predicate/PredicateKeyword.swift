@@ -28,6 +28,7 @@ enum PredicateKeyword: String, CaseIterable {
     case falsePredicate = "FALSEPREDICATE"
     case subquery = "SUBQUERY"
     case cast = "CAST"
+    case ternary = "TERNARY"
 
     /// The keyword spelled by `word` in any ASCII case; `nil` for every other word.
     ///

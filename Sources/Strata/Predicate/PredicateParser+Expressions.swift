@@ -14,6 +14,7 @@
 ///             | '(' expression ')'
 ///             | SUBQUERY '(' expression ',' $variable ',' predicate ')'
 ///             | CAST '(' expression ',' string ')'
+///             | TERNARY '(' predicate ',' expression ',' expression ')'
 /// list       := expression ( ',' expression )*
 /// ```
 /// Dotted names become one ``FetchExpression/keyPath(_:)``; a key path after anything else
@@ -237,6 +238,7 @@ extension PredicateParser {
         case .self: return .evaluatedObject
         case .subquery: return try parseSubquery(token)
         case .cast: return try parseCast(token)
+        case .ternary: return try parseTernary(token)
         default: throw unexpected("an expression", token)
         }
     }
@@ -316,6 +318,19 @@ extension PredicateParser {
         let predicate = try parseOr()
         try expect(.closeParenthesis)
         return .subquery(collection: collection, variable: name, predicate: predicate)
+    }
+
+    private mutating func parseTernary(_ keyword: PredicateToken) throws(FetchPredicateError) -> FetchExpression {
+        try enterNesting(at: keyword)
+        defer { leaveNesting() }
+        try expect(.openParenthesis)
+        let condition = try parseOr()
+        try expect(.comma)
+        let then = try parseExpression()
+        try expect(.comma)
+        let otherwise = try parseExpression()
+        try expect(.closeParenthesis)
+        return .conditional(condition, then: then, else: otherwise)
     }
 
     private mutating func parseCast(_ keyword: PredicateToken) throws(FetchPredicateError) -> FetchExpression {

@@ -119,7 +119,7 @@ extension PredicateParser {
         switch token.kind {
         case .identifier:
             switch token.keyword {
-            case nil, .null, .nil, .self, .true, .false, .yes, .no, .subquery, .cast: true
+            case nil, .null, .nil, .self, .true, .false, .yes, .no, .subquery, .cast, .ternary: true
             default: false
             }
         case .escapedIdentifier, .variable, .placeholder, .integer, .real, .string: true

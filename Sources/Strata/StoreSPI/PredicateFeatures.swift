@@ -77,6 +77,9 @@ extension FetchExpression {
             return arguments.reduce(into: [.functions]) { $0.formUnion($1.requiredFeatures) }
         case .subquery(let collection, _, let predicate):
             return collection.requiredFeatures.union(predicate.requiredFeatures).union(.subqueries)
+        case .conditional(let condition, let then, let otherwise):
+            return condition.requiredFeatures.union(then.requiredFeatures).union(otherwise.requiredFeatures)
+                .union(.functions)
         }
     }
 

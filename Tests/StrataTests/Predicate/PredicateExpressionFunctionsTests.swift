@@ -66,4 +66,17 @@ import Testing
             #expect(try FetchPredicate(format: predicate.description) == predicate)
         }
     }
+
+    @Test func ternaryPicksABranchByItsPredicate() throws {
+        #expect(try holds("TERNARY(pages > 400, 'long', 'short') == 'long'"))
+        #expect(try holds("TERNARY(pages > 1000 OR title == 'x', 1, 2) + 1 == 3"))
+        #expect(try holds("TERNARY(TRUEPREDICATE, 1, 1 / 0) == 1"))
+        let predicate = try FetchPredicate(format: "ternary(a == $limit, b, c * 2) > 1")
+        #expect(predicate.description == "TERNARY(a == $limit, b, c * 2) > 1")
+        #expect(try FetchPredicate(format: predicate.description) == predicate)
+        #expect(predicate.variableNames == ["limit"])
+        let substituted = try predicate.substituting(["limit": 3])
+        #expect(substituted.description == "TERNARY(a == 3, b, c * 2) > 1")
+        expectError("TERNARY(a, b, c) == 1", offset: 9)
+    }
 }
