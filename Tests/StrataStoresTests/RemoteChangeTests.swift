@@ -121,6 +121,29 @@ import Testing
         #expect(merged == .string("second"))
     }
 
+    @Test func aSequenceEndsWhenItsCoordinatorGoesAway() async throws {
+        let folder = try TemporaryDirectory()
+        var watcher: PersistentStoreCoordinator? = try Self.coordinator(
+            .sqlite, at: folder.file("gone.sqlite"), options: Self.watching
+        ).0
+        let stream = try #require(watcher).remoteChanges
+        watcher = nil
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in stream {}
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(ended)
+    }
+
     @Test func postingRemoteChangesWithoutHistoryIsRefused() throws {
         let folder = try TemporaryDirectory()
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.sqlite])

@@ -6,7 +6,8 @@ extension PersistentStoreCoordinator {
     /// The changes other coordinators and processes save to the stores added with
     /// ``StoreOptions/postsRemoteChangeNotifications``, as the coordinator finds them: within
     /// ``remoteChangeInterval`` of the save. Each call makes a new sequence, which receives the
-    /// changes found from then on; it ends when its task is cancelled.
+    /// changes found from then on; it ends when its task is cancelled or the coordinator goes
+    /// away.
     ///
     /// ```swift
     /// for await change in coordinator.remoteChanges {

@@ -15,4 +15,9 @@ final class RemoteChangeWatch: Sendable {
     let state = Locked(State())
     /// Held while the stores are asked, so that two checks never announce one save twice.
     let checking = Locked<Void>(())
+
+    /// Ends every listener's sequence: the coordinator went away.
+    deinit {
+        for listener in state.withLock({ $0.listeners.values }) { listener.finish() }
+    }
 }
