@@ -33,6 +33,22 @@ public struct PersistentHistoryTransaction: Sendable, Hashable {
         self.changes = changes
     }
 
+    /// A transaction record of the save `info` describes.
+    public init(
+        token: PersistentHistoryToken, info: StoreChangeSet.HistoryInfo, changes: [PersistentHistoryChange]? = nil
+    ) {
+        self.init(
+            token: token, timestamp: info.timestamp, author: info.author, contextName: info.contextName,
+            processIdentifier: info.processIdentifier, bundleIdentifier: info.bundleIdentifier, changes: changes)
+    }
+
+    /// Who saved the transaction and when, as a store records it.
+    public var historyInfo: StoreChangeSet.HistoryInfo {
+        StoreChangeSet.HistoryInfo(
+            timestamp: timestamp, author: author, contextName: contextName, processIdentifier: processIdentifier,
+            bundleIdentifier: bundleIdentifier)
+    }
+
     /// The identifier of the store whose history holds the transaction.
     public var storeIdentifier: String { token.storeIdentifier }
 

@@ -54,10 +54,7 @@ struct AtomicStoreHistory: Sendable {
                 let changes = try (0..<reader.readCount("the number of changes")).map { index in
                     try reader.readHistoryChange(identifier: first + Int64(index), token: token)
                 }
-                return PersistentHistoryTransaction(
-                    token: token, timestamp: info.timestamp, author: info.author, contextName: info.contextName,
-                    processIdentifier: info.processIdentifier, bundleIdentifier: info.bundleIdentifier,
-                    changes: changes)
+                return PersistentHistoryTransaction(token: token, info: info, changes: changes)
             }
             return history
         }
@@ -74,11 +71,7 @@ struct AtomicStoreHistory: Sendable {
             writer.write(count: transactions.count)
             for transaction in transactions {
                 writer.write(signed: transaction.token.transactionNumber)
-                writer.write(
-                    historyInfo: StoreChangeSet.HistoryInfo(
-                        timestamp: transaction.timestamp, author: transaction.author,
-                        contextName: transaction.contextName, processIdentifier: transaction.processIdentifier,
-                        bundleIdentifier: transaction.bundleIdentifier))
+                writer.write(historyInfo: transaction.historyInfo)
                 let changes = transaction.changes ?? []
                 writer.write(signed: changes.first?.changeIdentifier ?? lastChange + 1)
                 writer.write(count: changes.count)
@@ -100,12 +93,9 @@ struct AtomicStoreHistory: Sendable {
         let recorded = changes.historyChanges(
             token: token, firstChange: lastChange + 1, schema: schema, stored: { stored.snapshot(of: $0) })
         lastChange += Int64(recorded.count)
-        let info = changes.history ?? StoreChangeSet.HistoryInfo()
         transactions.append(
             PersistentHistoryTransaction(
-                token: token, timestamp: info.timestamp, author: info.author, contextName: info.contextName,
-                processIdentifier: info.processIdentifier, bundleIdentifier: info.bundleIdentifier,
-                changes: recorded))
+                token: token, info: changes.history ?? StoreChangeSet.HistoryInfo(), changes: recorded))
         if transactions.count > Self.limit { transactions.removeFirst(transactions.count - Self.limit) }
     }
 

@@ -50,11 +50,7 @@ extension LMDBStore {
             for replacement in transactions {
                 let key = LMDBLayout.key(replacement.token.transactionNumber)
                 let changes = replacement.changes ?? []
-                let info = StoreChangeSet.HistoryInfo(
-                    timestamp: replacement.timestamp, author: replacement.author,
-                    contextName: replacement.contextName, processIdentifier: replacement.processIdentifier,
-                    bundleIdentifier: replacement.bundleIdentifier)
-                try transaction.put(history.transactions, key, LMDBHistoryLayout.encode(info))
+                try transaction.put(history.transactions, key, LMDBHistoryLayout.encode(replacement.historyInfo))
                 try transaction.put(
                     history.changes, key,
                     LMDBHistoryLayout.encode(changes, firstChange: lastChange + 1, context: layout.context))
@@ -77,10 +73,7 @@ extension LMDBStore {
             try scanHistory(history, from: bound, in: transaction) { header in
                 guard bound.follows(header) else { return true }
                 let token = PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: header.number)
-                var record = PersistentHistoryTransaction(
-                    token: token, timestamp: header.info.timestamp, author: header.info.author,
-                    contextName: header.info.contextName, processIdentifier: header.info.processIdentifier,
-                    bundleIdentifier: header.info.bundleIdentifier)
+                var record = PersistentHistoryTransaction(token: token, info: header.info)
                 if includingChanges {
                     guard let bytes = try transaction.get(history.changes, LMDBLayout.key(header.number)) else {
                         throw StoreError(

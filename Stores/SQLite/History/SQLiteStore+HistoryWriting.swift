@@ -56,10 +56,7 @@ extension SQLiteStore {
                 try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute([
                     .integer(imported.token.transactionNumber - 1), .integer(SQLiteHistoryTables.transactionEntity),
                 ])
-                let info = StoreChangeSet.HistoryInfo(
-                    timestamp: imported.timestamp, author: imported.author, contextName: imported.contextName,
-                    processIdentifier: imported.processIdentifier, bundleIdentifier: imported.bundleIdentifier)
-                let number = try insertHistoryTransaction(info, on: connection)
+                let number = try insertHistoryTransaction(imported.historyInfo, on: connection)
                 let changes = imported.changes ?? []
                 let first = try SQLiteHistoryTables.reserveKeys(
                     changes.count, of: SQLiteHistoryTables.changeEntity, on: connection)
