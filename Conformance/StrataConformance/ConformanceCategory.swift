@@ -20,6 +20,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case queryGenerations = "Q"
     case workloads = "R"
     case history = "T"
+    case constraints = "U"
 
     /// The category's name in reports.
     public var title: String {
@@ -43,6 +44,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .queryGenerations: "Query generations"
         case .workloads: "Random workloads"
         case .history: "Persistent history"
+        case .constraints: "Uniqueness constraints"
         }
     }
 
@@ -68,6 +70,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .queryGenerations: QueryGenerationChecks.all
         case .workloads: WorkloadChecks.all
         case .history: HistoryChecks.all
+        case .constraints: ConstraintChecks.all
         }
     }
 }

@@ -114,12 +114,34 @@ enum ConformanceModel {
             EntityDescription("Polygon", parent: "Shape") { AttributeDescription("sides", .integer16) }
             EntityDescription("Square", parent: "Polygon") { AttributeDescription("edge", .double) }
             EntityDescription("Circle", parent: "Shape") { AttributeDescription("radius", .double) }
+            EntityDescription("Member") {
+                AttributeDescription("email", .string)
+                AttributeDescription("name", .string)
+                AttributeDescription("visits", .integer32)
+                RelationshipDescription.toMany("badges", destination: "Badge", inverse: "member")
+                UniquenessConstraint("email")
+            }
+            EntityDescription("Badge") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("member", destination: "Member", inverse: "badges")
+            }
+            EntityDescription("Seat") {
+                AttributeDescription("row", .integer16)
+                AttributeDescription("number", .integer16)
+                AttributeDescription("holder", .string)
+                UniquenessConstraint("row", "number")
+            }
+            EntityDescription("Account") {
+                AttributeDescription("handle", .string)
+                UniquenessConstraint("handle")
+            }
+            EntityDescription("Admin", parent: "Account") { AttributeDescription("level", .integer16) }
             ConfigurationDescription(records, entities: [sample])
             ConfigurationDescription(
                 graph,
                 entities: [
                     "Person", "Passport", "Team", "Crew", "Sailor", "Node", "Ring", "Vault", "Item", "Tag", "Label",
-                    "Shape", "Polygon", "Square", "Circle",
+                    "Shape", "Polygon", "Square", "Circle", "Member", "Badge", "Seat", "Account", "Admin",
                 ])
         }
     }()

@@ -7,7 +7,8 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
-                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity
+                unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity,
+                constraintConflict
         }
         private let kind: Kind
 
@@ -42,6 +43,11 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         /// The entity is abstract: only its concrete sub-entities have objects.
         public static let abstractEntity = Code(kind: .abstractEntity)
 
+        /// A save would leave two objects with the same values of a uniqueness constraint's
+        /// keys, and the merge policy is ``MergePolicy/error`` (or no policy can merge them); see
+        /// ``ContextError/constraintConflicts``. Nothing was saved to that store.
+        public static let constraintConflict = Code(kind: .constraintConflict)
+
         /// The code's name.
         public var description: String { "\(kind)" }
     }
@@ -74,18 +80,21 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
     public var validationErrors: [ValidationError]
     /// Every conflicting object of a ``Code/mergeConflict`` error.
     public var conflicts: [MergeConflict]
+    /// The clashing values of a ``Code/constraintConflict`` error.
+    public var constraintConflicts: [ConstraintConflict]
     /// The error that caused this one, if any.
     public var underlying: (any Error & Sendable)?
 
     /// Creates an error.
     public init(
         code: Code, message: String, validationErrors: [ValidationError] = [], conflicts: [MergeConflict] = [],
-        underlying: (any Error & Sendable)? = nil
+        constraintConflicts: [ConstraintConflict] = [], underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
         self.message = message
         self.validationErrors = validationErrors
         self.conflicts = conflicts
+        self.constraintConflicts = constraintConflicts
         self.underlying = underlying
     }
 

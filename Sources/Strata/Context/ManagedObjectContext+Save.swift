@@ -33,14 +33,20 @@ extension ManagedObjectContext {
     /// is posted with the permanent IDs.
     ///
     /// When a store holds a newer version of an object, ``mergePolicy`` settles the conflict
-    /// and the store's share is written again (see ``MergePolicy``).
+    /// and the store's share is written again (see ``MergePolicy``). When the save would leave
+    /// two objects holding the same values of a uniqueness constraint's keys, the policy merges
+    /// them into one, as Core Data's upsert does (see ``MergePolicy``), and the share is written
+    /// again.
     ///
     /// - Throws: ``ContextError`` with code ``ContextError/Code/validation``,
     ///   ``ContextError/Code/noStore``, ``ContextError/Code/crossStoreRelationship`` (nothing is
     ///   written), or ``ContextError/Code/mergeConflict`` when a store holds a newer version of
     ///   an object and the policy is ``MergePolicy/error`` (or the conflict persists after
     ///   several attempts): that store is not written, and its new objects keep their temporary
-    ///   IDs; stores written before it stay written. A store's own error.
+    ///   IDs; stores written before it stay written. ``ContextError/Code/constraintConflict``
+    ///   when objects clash on a uniqueness constraint and the policy is ``MergePolicy/error``,
+    ///   or the clash joins two saved objects, naming the entity, keys, values and objects
+    ///   (``ContextError/constraintConflicts``); that store is not written. A store's own error.
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
@@ -131,6 +137,19 @@ extension ManagedObjectContext {
                     metadata: [
                         "store.type": "\(share.store.typeName)", "store.identifier": "\(share.store.identifier)",
                         "conflicts": "\(error.conflicts.count)", "attempt": "\(attempts)",
+                    ])
+            } catch let error as StoreError where error.code == .constraintConflict {
+                attempts += 1
+                guard attempts <= Self.conflictRetries, try mergeClashes(error.constraintConflicts, in: share) else {
+                    throw ContextError(
+                        code: .constraintConflict, message: error.message,
+                        constraintConflicts: error.constraintConflicts, underlying: error)
+                }
+                coordinator.logger.notice(
+                    "Uniqueness-constraint conflict merged by the merge policy; saving again",
+                    metadata: [
+                        "store.type": "\(share.store.typeName)", "store.identifier": "\(share.store.identifier)",
+                        "conflicts": "\(error.constraintConflicts.count)", "attempt": "\(attempts)",
                     ])
             }
         }

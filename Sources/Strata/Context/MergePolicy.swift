@@ -16,6 +16,26 @@
 /// Whatever the policy, an object the store no longer has is deleted in the context too, and
 /// its changes are dropped. A deletion that meets a newer version goes ahead under every policy
 /// but ``rollback``, which keeps the object with the store's values.
+///
+/// ## Uniqueness constraints
+///
+/// When a save would leave objects holding the same values of a uniqueness constraint's keys
+/// (a new object and a saved one, or two objects of the save), every policy but ``error``
+/// merges them into one object, as Core Data's upsert does:
+/// - With a saved object, that object's identity is kept: a new object takes its ID and
+///   becomes a change of it (or, when the context already has the saved object, the new ones
+///   are merged into that). Under ``mergeByPropertyObjectTrump`` the keys the new object set
+///   win and the others keep the store's values; under ``overwrite`` all of its values win;
+///   under ``mergeByPropertyStoreTrump`` and ``rollback`` the store's values stay.
+/// - Between objects of the save, the saved one among them (else the first inserted) is kept;
+///   under ``mergeByPropertyObjectTrump`` and ``overwrite`` it takes the last one's
+///   attributes and to-one relationships.
+/// - The other objects leave the context (as if deleted); to-many members of every merged
+///   object join the kept one, and what referred to them refers to it.
+///
+/// Two saved objects are never merged (one would be deleted, and what refers to it in the
+/// store lost): such a save fails with ``ContextError/Code/constraintConflict`` whatever the
+/// policy.
 public enum MergePolicy: Sendable, Hashable, CaseIterable {
     /// The save fails with ``ContextError/Code/mergeConflict``, listing each object, the
     /// version the context read, the store's version and the keys the context changed. The

@@ -121,7 +121,10 @@ extension PersistentStore {
 ///   ``StoreChangeSet/checkVersions(storedVersion:)``: an update or deletion whose
 ///   ``StoreChangeSet/ObjectChange/expectedVersion`` differs from the stored version (or
 ///   names an object the store no longer has) fails with ``StoreError/Code/conflict`` listing
-///   every such object, and writes nothing. Each saved insert gets version 1, each saved
+///   every such object, and writes nothing. It then checks the model's uniqueness constraints
+///   with ``StoreChangeSet/checkUniqueness(schema:storeName:storedMatches:)``: a change set
+///   that would leave two objects with the same values of a constraint's keys fails with
+///   ``StoreError/Code/constraintConflict`` and writes nothing (checks `U.*`). Each saved insert gets version 1, each saved
 ///   update the stored version plus one. A change set's ``StoreChangeSet/userInfo``, when
 ///   set, replaces the user keys of ``PersistentStore/metadata`` in the same step (a change
 ///   set may hold nothing else: a metadata-only save). A save that returned survives the

@@ -8,12 +8,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
                 incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed,
-                invalidOption, generationUnavailable
+                invalidOption, generationUnavailable, constraintConflict
         }
         private let kind: Kind
 
         /// A save met a newer version of an object, or a deleted one; nothing was written.
         public static let conflict = Code(kind: .conflict)
+        /// A save would leave two objects with the same values of a uniqueness constraint's
+        /// keys; see ``StoreError/constraintConflicts``. Nothing was written.
+        public static let constraintConflict = Code(kind: .constraintConflict)
         /// The store does not do what was asked (see its ``StoreCapabilities``).
         public static let unsupported = Code(kind: .unsupported)
         /// The request names an entity the store does not hold.
@@ -75,16 +78,20 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The objects of a ``Code/conflict``.
     public var conflicts: [Conflict]
+    /// The clashing values of a ``Code/constraintConflict``.
+    public var constraintConflicts: [ConstraintConflict]
     /// The error that caused this one, if any.
     public var underlying: (any Error & Sendable)?
 
     /// Creates an error.
     public init(
-        code: Code, message: String, conflicts: [Conflict] = [], underlying: (any Error & Sendable)? = nil
+        code: Code, message: String, conflicts: [Conflict] = [], constraintConflicts: [ConstraintConflict] = [],
+        underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
         self.message = message
         self.conflicts = conflicts
+        self.constraintConflicts = constraintConflicts
         self.underlying = underlying
     }
 

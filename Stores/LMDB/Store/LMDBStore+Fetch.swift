@@ -57,7 +57,7 @@ extension LMDBStore {
     }
 
     /// The decoded records that may match `request`, in primary-key order.
-    private func candidates(
+    func candidates(
         _ request: StoreFetchRequest, kinds: [String], root: String, database: MDB_dbi, _ loader: LMDBObjectLoader
     ) throws -> [Snapshot] {
         let wanted = Set(kinds)

@@ -15,6 +15,8 @@ extension LMDBStore {
             var stored: [ObjectID: Snapshot] = [:]
             for objectID in objectIDs { stored[objectID] = try loader.snapshot(of: objectID) }
             try changes.checkVersions { stored[$0]?.version }
+            var constraints = LMDBConstraintLookup(store: self, loader: loader)
+            try changes.checkUniqueness(schema: model, storeName: storeName) { try constraints.matches($0, $1) }
             for change in changes.inserted {
                 try put(Snapshot(objectID: change.objectID, values: change.values, version: 1), replacing: nil, loader)
                 try putMembers(change, loader)

@@ -41,6 +41,9 @@ extension SQLiteStore {
                     + changes.deleted.map(\.objectID),
                 on: connection)
             try changes.checkVersions { versions[$0] }
+            try changes.checkUniqueness(schema: model, storeName: storeName) { constraint, values in
+                try storedObjects(holding: values, of: constraint, on: connection)
+            }
             let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
             let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted, on: connection) : [:]
             try delete(changes.deleted.map(\.objectID), on: connection)

@@ -163,6 +163,14 @@ public final class JournalStore: IncrementalStore {
             try holdLock(&state)
             let rows = state.contents.rows
             try changes.checkVersions { rows[$0]?.snapshot.version }
+            try changes.checkUniqueness(schema: schema, storeName: "The journal store at '\(fileURL.path)'") {
+                constraint, values in
+                let spanned = Set(constraint.entityNames)
+                return rows.values.filter { row in
+                    spanned.contains(row.snapshot.objectID.entityName)
+                        && constraint.values(in: row.snapshot.values) == values
+                }.map(\.snapshot.objectID)
+            }
             var entry = JournalEntry(nextReference: state.contents.nextReference)
             var next = state.contents
             for change in changes.inserted {
