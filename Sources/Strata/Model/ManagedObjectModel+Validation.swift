@@ -31,7 +31,7 @@ extension ManagedObjectModel.Parts {
             issues += attributeIssues(entity)
             issues += relationshipIssues(entity, byName)
             let known = inherited.union(entity.ownPropertyNames)
-            issues += constraintIssues(entity, known: known)
+            issues += constraintIssues(entity, known: known, byName)
             issues += indexIssues(entity, byName)
             for fetched in entity.fetchedProperties where byName[fetched.destinationEntityName] == nil {
                 issues.append(
@@ -223,11 +223,30 @@ extension ManagedObjectModel.Parts {
         lineage(of: entity, byName).contains { $0.name == name }
     }
 
-    private func constraintIssues(_ entity: EntityDescription, known: Set<String>) -> [ModelIssue] {
-        entity.uniquenessConstraints.flatMap { $0 }.filter { !known.contains($0) }.map {
-            ModelIssue(
-                .unknownConstraintProperty, entity: entity.name, property: $0,
-                "Uniqueness constraint of '\(entity.name)' names unknown property '\($0)'.")
+    private func constraintIssues(
+        _ entity: EntityDescription, known: Set<String>, _ byName: [String: EntityDescription]
+    ) -> [ModelIssue] {
+        entity.uniquenessConstraints.flatMap { $0 }.compactMap { name in
+            guard known.contains(name) else {
+                return ModelIssue(
+                    .unknownConstraintProperty, entity: entity.name, property: name,
+                    "Uniqueness constraint of '\(entity.name)' names unknown property '\(name)'.")
+            }
+            let attribute = lineageAttribute(named: name, from: entity, byName)
+            let relationship = lineageRelationship(named: name, from: entity, byName)
+            let kind: String? =
+                if let attribute, attribute.isTransient {
+                    "transient attribute"
+                } else if let relationship, relationship.isToMany {
+                    "to-many relationship"
+                } else if let relationship, relationship.isTransient {
+                    "transient relationship"
+                } else if attribute == nil && relationship == nil { "fetched property" } else { nil }
+            guard let kind else { return nil }
+            return ModelIssue(
+                .invalidConstraintProperty, entity: entity.name, property: name,
+                "Uniqueness constraint of '\(entity.name)' names \(kind) '\(name)'; only stored attributes and "
+                    + "to-one relationships can be unique.")
         }
     }
 

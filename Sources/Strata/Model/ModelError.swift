@@ -96,6 +96,9 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
         public static let missingTransformer = Kind("missingTransformer")
         /// A uniqueness constraint names an unknown property.
         public static let unknownConstraintProperty = Kind("unknownConstraintProperty")
+        /// A uniqueness constraint names a to-many relationship, a transient property or a
+        /// fetched property: only stored attributes and to-one relationships can be unique.
+        public static let invalidConstraintProperty = Kind("invalidConstraintProperty")
         /// A fetch index has no elements.
         public static let emptyIndex = Kind("emptyIndex")
         /// A fetch index names something that is not an attribute or to-one relationship.

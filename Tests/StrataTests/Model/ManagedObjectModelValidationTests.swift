@@ -183,6 +183,27 @@ import Testing
         expectSingle(.unknownConstraintProperty, entity: "A", property: "ghost", mentioning: "'ghost'", in: model)
     }
 
+    @Test func constraintOnToManyOrTransientProperty() {
+        let model = ManagedObjectModel {
+            EntityDescription("A") {
+                RelationshipDescription.toMany("bs", destination: "B", inverse: "a")
+                UniquenessConstraint("bs")
+            }
+            EntityDescription("B") { RelationshipDescription.toOne("a", destination: "A", inverse: "bs") }
+        }
+        expectSingle(.invalidConstraintProperty, entity: "A", property: "bs", mentioning: "to-many", in: model)
+        let transient = ManagedObjectModel {
+            EntityDescription("A") {
+                RelationshipDescription.toOne("b", destination: "B").transient()
+                UniquenessConstraint("b")
+            }
+            EntityDescription("B") {}
+        }
+        expectSingle(
+            .invalidConstraintProperty, entity: "A", property: "b", mentioning: "transient relationship",
+            in: transient)
+    }
+
     @Test func indexOnUnknownProperty() {
         let model = ManagedObjectModel {
             EntityDescription("A") { FetchIndexDescription(name: "i", elements: [.init(propertyName: "ghost")]) }
