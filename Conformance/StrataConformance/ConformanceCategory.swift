@@ -21,6 +21,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case workloads = "R"
     case history = "T"
     case constraints = "U"
+    case batchRequests = "V"
 
     /// The category's name in reports.
     public var title: String {
@@ -45,6 +46,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .workloads: "Random workloads"
         case .history: "Persistent history"
         case .constraints: "Uniqueness constraints"
+        case .batchRequests: "Batch requests"
         }
     }
 
@@ -71,6 +73,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .workloads: WorkloadChecks.all
         case .history: HistoryChecks.all
         case .constraints: ConstraintChecks.all
+        case .batchRequests: BatchRequestChecks.all
         }
     }
 }

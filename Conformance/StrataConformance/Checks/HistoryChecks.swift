@@ -14,6 +14,7 @@ enum HistoryChecks {
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
             deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
             remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts, replacedHistoryKeepsNumbers,
+            batchRequestsRecorded,
         ]
     }
 
@@ -314,6 +315,44 @@ enum HistoryChecks {
     }
 
     /// Runs `body` with a stack whose store tracks history and whose context is named `checks`.
+    static let batchRequestsRecorded = category.check(
+        "batchRequestsRecorded",
+        "Each batch insert, update and deletion run from a context is one transaction with the context's author "
+            + "and name, listing every object it changed.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            stack.run { stack.context.transactionAuthor = "batcher" }
+            let sample = ConformanceModel.sample
+            let inserted = try stack.run {
+                var insert = BatchInsertRequest(entityName: sample, objects: [["serial": 1], ["serial": 2]])
+                insert.resultType = .objectIDs
+                return try stack.context.execute(insert).objectIDs ?? []
+            }
+            try stack.run {
+                _ = try stack.context.execute(
+                    BatchUpdateRequest(entityName: sample, propertiesToUpdate: ["string": .constant("batched")]))
+                _ = try stack.context.execute(BatchDeleteRequest(objectIDs: [inserted[0]]))
+            }
+            let transactions = try fetch(stack, after: .token(nil))
+            try expectEqual(transactions.count, 3, "The number of transactions after three batch requests")
+            for transaction in transactions {
+                try expectEqual(transaction.author, "batcher", "The author of \(transaction.token)")
+                try expectEqual(transaction.contextName, "checks", "The context name of \(transaction.token)")
+            }
+            let shapes = transactions.map { transaction in
+                (transaction.changes ?? []).map { "\($0.changeType) \($0.changedObjectID.uriString)" }.sorted()
+            }
+            try expectEqual(
+                shapes,
+                [
+                    inserted.map { "insert \($0.uriString)" }.sorted(),
+                    inserted.map { "update \($0.uriString)" }.sorted(),
+                    ["delete \(inserted[0].uriString)"],
+                ], "The changes of the three batch requests")
+        }
+    }
+
     private static func withHistory(_ harness: CheckHarness, _ body: (CheckStack) throws -> Void) throws {
         var options = harness.suite.options
         options.tracksPersistentHistory = true

@@ -82,3 +82,26 @@ extension FetchPredicate {
         return matching
     }
 }
+
+extension FetchExpression {
+    /// The value of the expression for `object`: a key path's value, a constant, a
+    /// function's or an arithmetic result; an object reached through a to-one relationship is
+    /// its ID.
+    ///
+    /// - Throws: `FetchPredicateError` with code `.unknownVariable` for a variable missing from
+    ///   `variables`, or `.evaluation` when the expression cannot be evaluated or gives a
+    ///   collection rather than one value.
+    public func value(with object: any KeyValueResolving, variables: [String: AttributeValue] = [:])
+        throws(FetchPredicateError) -> AttributeValue
+    {
+        let evaluator = PredicateEvaluator(variables: variables)
+        switch try evaluator.evaluate(self, in: EvaluationScope(evaluatedObject: .object(object))) {
+        case .value(let value): return value
+        case .object(let target as ManagedObject): return .objectID(target.objectID)
+        case .object, .collection:
+            throw FetchPredicateError(
+                code: .evaluation,
+                message: "The expression \(self) gives an object or a collection, not one value.")
+        }
+    }
+}

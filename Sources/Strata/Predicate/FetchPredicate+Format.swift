@@ -58,3 +58,16 @@ extension FetchPredicate {
         self = try parser.parse()
     }
 }
+
+extension FetchExpression {
+    /// Parses one expression written in Core Data's format syntax (`price * quantity`,
+    /// `sqrt:(area)`, `"fixed"`, `%@`), filling its placeholders with `arguments` in order:
+    /// the new value of a ``BatchUpdateRequest``, for example.
+    ///
+    /// - Throws: `FetchPredicateError` with code `.syntax` (naming the offset) or `.argument`,
+    ///   as ``FetchPredicate/init(format:_:)``.
+    public init(format: String, _ arguments: any PredicateArgument...) throws(FetchPredicateError) {
+        var parser = PredicateParser(format: format, arguments: arguments)
+        self = try parser.parseWholeExpression()
+    }
+}

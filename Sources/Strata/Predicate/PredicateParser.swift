@@ -42,15 +42,29 @@ struct PredicateParser {
     /// - Throws: `FetchPredicateError` with code `.syntax` or `.argument`.
     mutating func parse() throws(FetchPredicateError) -> FetchPredicate {
         let predicate = try parseOr()
+        try expectEnd("AND, OR or the end of the format")
+        return predicate
+    }
+
+    /// Parses the whole format string as one expression (`price * 1.1`, `now()`).
+    ///
+    /// - Throws: `FetchPredicateError` with code `.syntax` or `.argument`.
+    mutating func parseWholeExpression() throws(FetchPredicateError) -> FetchExpression {
+        let expression = try parseExpression()
+        try expectEnd("an operator or the end of the format")
+        return expression
+    }
+
+    /// Checks that the format has ended and that every argument had a placeholder.
+    private mutating func expectEnd(_ expected: String) throws(FetchPredicateError) {
         let token = try peek()
-        guard token.kind == .end else { throw unexpected("AND, OR or the end of the format", token) }
+        guard token.kind == .end else { throw unexpected(expected, token) }
         if placeholderCount < arguments.count {
             throw source.argumentError(
                 "\(Self.counting(arguments.count, "argument")) given for "
                     + "\(Self.counting(placeholderCount, "placeholder")); argument \(placeholderCount + 1) has no placeholder",
                 at: nil)
         }
-        return predicate
     }
 
     /// The next token, without consuming it.

@@ -108,7 +108,7 @@ import Testing
     @Test func savesSplitIntoATransactionPerObjectFailTheChecksCountingTransactions() {
         #expect(
             Self.failures(of: .recordsEachObjectAsItsOwnTransaction) == [
-                "T.everySaveRecordedOnce", "T.remoteHistoryFindsOtherWritersSaves",
+                "T.batchRequestsRecorded", "T.everySaveRecordedOnce", "T.remoteHistoryFindsOtherWritersSaves",
             ])
     }
 
