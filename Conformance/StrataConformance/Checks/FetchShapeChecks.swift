@@ -11,7 +11,7 @@ enum FetchShapeChecks {
             contextCountMatchesObjects, batchedFetchMatchesUnbatched, pendingChangesInPage,
             faultOfDeletedRecordIsDeleted,
             faultOfDeletedRecordThrows, batchWithDeletedRecord,
-        ]
+        ] + DictionaryFetchChecks.all
     }
 
     private static let category = ConformanceCategory.fetchShapes

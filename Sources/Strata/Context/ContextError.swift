@@ -8,7 +8,7 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
                 unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity,
-                constraintConflict
+                constraintConflict, invalidRequest
         }
         private let kind: Kind
 
@@ -47,6 +47,10 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         /// keys, and the merge policy is ``MergePolicy/error`` (or no policy can merge them); see
         /// ``ContextError/constraintConflicts``. Nothing was saved to that store.
         public static let constraintConflict = Code(kind: .constraintConflict)
+
+        /// A fetch request asks for something no fetch can answer, such as a property to fetch
+        /// that is neither grouped by nor aggregated.
+        public static let invalidRequest = Code(kind: .invalidRequest)
 
         /// The code's name.
         public var description: String { "\(kind)" }

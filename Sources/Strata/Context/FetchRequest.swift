@@ -31,9 +31,27 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Relationship key paths (`"author"`, `"books.publisher"`) whose destinations are loaded
     /// with the results.
     public var relationshipKeyPathsForPrefetching: [String] = []
-    /// The properties ``ManagedObjectContext/fetchDictionaries(_:)`` returns; every attribute
-    /// and to-one relationship when `nil`.
+    /// The properties ``ManagedObjectContext/fetchDictionaries(_:)`` returns: attributes,
+    /// to-one relationships or key paths through them; when `nil`, every attribute and to-one
+    /// relationship, or the ``propertiesToGroupBy`` when grouping or aggregating.
     public var propertiesToFetch: [String]?
+    /// Computed values ``ManagedObjectContext/fetchDictionaries(_:)`` returns besides
+    /// ``propertiesToFetch``, each under its name (Core Data's expression descriptions among
+    /// the properties to fetch).
+    public var expressionsToFetch: [ExpressionDescription] = []
+    /// The key paths whose values group the objects of a dictionary fetch: one row per
+    /// distinct combination, with aggregates over the group. ``propertiesToFetch`` may then
+    /// hold only these keys.
+    public var propertiesToGroupBy: [String]?
+    /// The condition a group's row must meet, over its keys and expression names (SQL's
+    /// `HAVING`); only with ``propertiesToGroupBy``.
+    public var havingPredicate: FetchPredicate?
+    /// Whether a dictionary fetch leaves out rows equal to an earlier one.
+    public var returnsDistinctResults = false
+    /// Whether ``ManagedObjectContext/fetch(_:)`` reads the objects' values with them; when
+    /// off, objects come back as faults that read their values on first use, and the fetch
+    /// reads only IDs.
+    public var includesPropertyValues = true
     /// The stores to search; every store holding the entity when `nil`.
     public var affectedStores: [any IncrementalStore]?
 

@@ -12,9 +12,9 @@ extension ManagedObjectContext {
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults<Result> {
         assertOnQueue()
         coordinator.registerIfNeeded(Result.self)
-        let loadsValues = !request.returnsObjectsAsFaults && request.fetchBatchSize <= 0
-        let ids = try matchingObjectIDs(
-            request, loadingSnapshots: request.fetchBatchSize <= 0, loadingValues: loadsValues)
+        let readsValues = request.includesPropertyValues && request.fetchBatchSize <= 0
+        let loadsValues = !request.returnsObjectsAsFaults && readsValues
+        let ids = try matchingObjectIDs(request, loadingSnapshots: readsValues, loadingValues: loadsValues)
         for kind in try kinds(of: request) {
             let type = coordinator.objectClass(forEntity: kind)
             guard type is Result.Type else {
@@ -59,25 +59,6 @@ extension ManagedObjectContext {
             return count
         }
         return try matchingObjectIDs(request, loadingSnapshots: true).count
-    }
-
-    /// The ``FetchRequest/propertiesToFetch`` (every attribute and to-one relationship when
-    /// `nil`) of each object `request` matches, as values; to-one relationships as object IDs.
-    ///
-    /// - Throws: as ``fetch(_:)``, and ``ContextError/Code/unknownKey`` for a property the
-    ///   entity lacks.
-    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws -> [[String: AttributeValue]] {
-        assertOnQueue()
-        let entity = try entitySchema(named: request.entityName)
-        let keys =
-            request.propertiesToFetch
-            ?? entity.attributes.map(\.name) + entity.relationships.filter { !$0.isToMany }.map(\.name)
-        return try matchingObjectIDs(request, loadingSnapshots: true).map { id in
-            let object = object(with: id)
-            var row: [String: AttributeValue] = [:]
-            for key in keys { row[key] = try object.value(forKey: key) }
-            return row
-        }
     }
 
     /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch: one

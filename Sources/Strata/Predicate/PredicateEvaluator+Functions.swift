@@ -147,7 +147,7 @@ extension PredicateEvaluator {
     }
 
     /// A function's name with the trailing `:` of a one-argument name removed.
-    private static func functionKey(_ name: String) -> String {
+    static func functionKey(_ name: String) -> String {
         let colons = name.filter { $0 == ":" }.count
         return colons == 1 && name.hasSuffix(":") ? String(name.dropLast()) : name
     }
