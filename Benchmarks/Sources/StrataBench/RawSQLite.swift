@@ -150,6 +150,12 @@ final class RawSQLite: BenchSubject {
                     UPDATE item SET rank = 0; COMMIT;
                     """)
             }
+        case .batchUpdate, .batchDelete:
+            let connection = try RawSQLiteConnection(path: path(try scratch.copy(full, as: "changed")))
+            // The same durability as the Strata store: the commit waits for the disk.
+            try connection.execute("PRAGMA synchronous=FULL;")
+            let sql = workload == .batchUpdate ? "UPDATE item SET score = -1" : "DELETE FROM item"
+            return try clock { try connection.execute("BEGIN; \(sql); COMMIT;") }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory: return nil
         }
     }

@@ -80,6 +80,16 @@ final class StrataSubject: BenchSubject {
         case .convert: return try convert()
         case .migrate: return try migrate()
         case .memory: return nil
+        case .batchUpdate, .batchDelete:
+            guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
+            let coordinator = try open(try scratch.copy(full, as: "changed"))
+            if workload == .batchUpdate {
+                let request = BatchUpdateRequest(
+                    entityName: BenchModel.entity, propertiesToUpdate: ["score": .constant(.double(-1))])
+                return try clock { consume(try coordinator.execute(request).status) }
+            }
+            let request = BatchDeleteRequest(entityName: BenchModel.entity)
+            return try clock { consume(try coordinator.execute(request).status) }
         case .insertHistory, .updateHistory, .deleteHistory:
             guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
             if workload == .insertHistory {

@@ -18,6 +18,12 @@ enum Workload: String, CaseIterable, Sendable {
     case insertHistory = "insert-history"
     case updateHistory = "update-history"
     case deleteHistory = "delete-history"
+    /// A batch update setting one attribute of all N objects (`BatchUpdateRequest`), against the
+    /// same `UPDATE` by hand (SQLite).
+    case batchUpdate = "batch-update"
+    /// A batch deletion of all N objects (`BatchDeleteRequest`), against the same `DELETE` by hand
+    /// (SQLite).
+    case batchDelete = "batch-delete"
 
     /// The workload without persistent history: what floors and the peer measure for this one.
     var withoutHistory: Workload {
@@ -36,7 +42,7 @@ enum Workload: String, CaseIterable, Sendable {
     /// `nil` for `open-count`, whose cost is the opening, not the objects.
     func objectCount(in report: BenchReport) -> Int? {
         switch self {
-        case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory: report.n
+        case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete: report.n
         case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)

@@ -8,6 +8,7 @@ enum BatchRequestChecks {
     static var all: [ConformanceCheck] {
         [
             deleteByPredicate, deleteByObjectIDs, deleteCascadesAndNullifies, deleteRefusedByDeny, updateSetsValues,
+            constantUpdateRaisesVersions,
             updateRefusesRelationships, insertDictionaries, insertFromHandler, insertUpserts, mergeIntoContexts,
         ]
     }
@@ -127,6 +128,37 @@ enum BatchRequestChecks {
                     snapshot.values["int64"], updated ? .integer64(serial * 10) : .null, "Sample \(serial)'s int64")
                 try expectEqual(snapshot.version, updated ? 2 : 1, "Sample \(serial)'s version")
             }
+        }
+    }
+
+    static let constantUpdateRaisesVersions = category.check(
+        "constantUpdateRaisesVersions",
+        "A batch update of constants only (which a store declaring batchOperations may run itself) sets exactly "
+            + "the matching objects, raises their versions by one, and a later context save of them conflicts with "
+            + "nothing it read afterwards."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.records) { stack in
+            let ids = try stack.saveSamples(1...4)
+            var request = BatchUpdateRequest(
+                entityName: ConformanceModel.sample, predicate: try FetchPredicate(format: "int16 == 1"),
+                propertiesToUpdate: ["double": .constant(.double(0.5)), "string": .constant(.null)])
+            request.resultType = .objectIDs
+            let result = try stack.coordinator.execute(request)
+            try expectEqual(Set(result.objectIDs ?? []), [ids[0], ids[3]], "the updated IDs")
+            for snapshot in try stack.storedSamples() {
+                let updated = snapshot.values["int16"] == .integer16(1)
+                try expectEqual(
+                    snapshot.values["double"], updated ? .double(0.5) : .null, "\(snapshot.serial)'s double")
+                try expectEqual(snapshot.version, updated ? 2 : 1, "\(snapshot.serial)'s version")
+            }
+            let reader = CheckStack(coordinator: stack.coordinator, store: stack.store)
+            try reader.run {
+                let object = try reader.context.existingObject(with: ids[0])
+                try expectEqual(try object.value(forKey: "string"), .null, "the updated string read by a new context")
+                try object.setValue(.string("after"), forKey: "string")
+                try reader.context.save()
+            }
+            try expectEqual(try stack.store.snapshot(for: ids[0])?.version, 3, "the version after a later save")
         }
     }
 

@@ -162,6 +162,13 @@ public protocol IncrementalStore: PersistentStore {
     /// Applies `changes` all or nothing.
     func save(_ changes: StoreChangeSet) throws
 
+    /// Sets `update`'s values on the objects it matches in one write that survives a crash,
+    /// adding one to each one's version, as a save of those changes would; returns the updated
+    /// objects' IDs, or `nil` when the store does not carry out this update itself (the core
+    /// then runs it through a context). The core calls it only when the store declares
+    /// ``StoreCapabilities/batchOperations``. The default returns `nil`.
+    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [ObjectID]?
+
     /// A read view pinned to the store's last saved state, for a query generation; `nil` when
     /// the store has no such views (it does not declare ``StoreCapabilities/queryGenerations``).
     /// The default returns `nil`.
@@ -210,6 +217,9 @@ public protocol IncrementalStore: PersistentStore {
 extension IncrementalStore {
     /// No pinned views: a context pinned to a generation reads the store's latest state.
     public func openGeneration() throws -> (any StoreGeneration)? { nil }
+
+    /// Carries out no batch update itself: the core runs it through a context.
+    public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [ObjectID]? { nil }
 
     /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
     public func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws

@@ -18,6 +18,9 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// ``StoreOptions/tracksPersistentHistory``, and answers history fetches and deletions
     /// (``IncrementalStore/historyTransactions(after:includingChanges:)``).
     public static let persistentHistory = StoreCapabilities(rawValue: 1 << 2)
+    /// The store carries out batch updates itself, without the core loading the objects
+    /// (``IncrementalStore/executeBatchUpdate(_:)``); others go through the core's context.
+    public static let batchOperations = StoreCapabilities(rawValue: 1 << 3)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.

@@ -18,10 +18,7 @@ extension SQLiteStore {
                     + "the uniqueness constraint of '\(constraint.entityName)' in SQL.")
         }
         var conditions = ["(\(condition))"]
-        if table.entities.count != kinds.count {
-            let numbers = kinds.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
-            conditions.append("t0.Z_ENT IN (\(numbers))")
-        }
+        if let entities = entityCondition(kinds, in: table) { conditions.append(entities) }
         let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0 WHERE " + conditions.joined(separator: " AND ")
         let statement = try connection.cachedStatement(sql)
         return try statement.rowsThrowing(translator.parameters) {

@@ -12,10 +12,7 @@ extension SQLiteStore {
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
         var conditions: [String] = []
         let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
-        if table.entities.count > 1 || kinds.count != table.entities.count {
-            let numbers = kinds.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
-            conditions.append("t0.Z_ENT IN (\(numbers))")
-        }
+        if let condition = entityCondition(kinds, in: table) { conditions.append(condition) }
         var remaining: [FetchPredicate] = []
         for part in Self.conjuncts(of: request.predicate) {
             if let condition = translator.condition(for: part) {
@@ -93,7 +90,7 @@ extension SQLiteStore {
     }
 
     /// The parts of an `AND` at the top of `predicate`, each translated or evaluated on its own.
-    private static func conjuncts(of predicate: FetchPredicate?) -> [FetchPredicate] {
+    static func conjuncts(of predicate: FetchPredicate?) -> [FetchPredicate] {
         switch predicate {
         case nil: return []
         case .and(let parts)?: return parts.flatMap { conjuncts(of: $0) }

@@ -6,6 +6,14 @@ extension SQLiteStore {
         table.columns.map { "\(alias).\($0.name)" }.joined(separator: ", ")
     }
 
+    /// The condition keeping the rows of `kinds` among those of `table` (aliased `t0`); `nil`
+    /// when the table holds no other entity's rows.
+    func entityCondition(_ kinds: [String], in table: SQLiteSchema.EntityTable) -> String? {
+        guard table.entities.count > 1 || kinds.count != table.entities.count else { return nil }
+        let numbers = kinds.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
+        return "t0.Z_ENT IN (\(numbers))"
+    }
+
     /// The ID of the object in a row whose primary key and entity number are `primaryKey` and
     /// `entityNumber`.
     func objectID(primaryKey: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {

@@ -30,7 +30,9 @@ final class SQLiteStore: IncrementalStore {
     public let url: URL?
     public let configurationName: String?
     public let options: StoreOptions
-    public let capabilities: StoreCapabilities = [.queryGenerations, .persistentHistory, .multiProcessAccess]
+    public let capabilities: StoreCapabilities = [
+        .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations,
+    ]
     public let predicateFeatures = PredicateFeatures.all
 
     let layout: SQLiteSchema

@@ -1,0 +1,28 @@
+/// A batch update a store may carry out itself, in one statement or transaction, without the
+/// core loading the objects: constant values for attributes of the objects a predicate
+/// matches. The core hands it only to a store declaring ``StoreCapabilities/batchOperations``,
+/// and only when the update is one a context's save would accept as it is: every value fits
+/// its attribute's type, no attribute has validation rules (a non-optional one gets no null)
+/// or is transformable or derived, none is a key of a uniqueness constraint, and the store
+/// evaluates the predicate itself.
+public struct StoreBatchUpdate: Sendable, Hashable {
+    /// The entity whose objects are updated.
+    public var entityName: String
+    /// Whether objects of sub-entities are updated too.
+    public var includesSubentities: Bool
+    /// The condition the updated objects meet; `nil` for every object of the entity.
+    public var predicate: FetchPredicate?
+    /// The new value of each attribute, by name.
+    public var values: [String: AttributeValue]
+
+    /// Creates an update.
+    public init(
+        entityName: String, includesSubentities: Bool = true, predicate: FetchPredicate? = nil,
+        values: [String: AttributeValue]
+    ) {
+        self.entityName = entityName
+        self.includesSubentities = includesSubentities
+        self.predicate = predicate
+        self.values = values
+    }
+}

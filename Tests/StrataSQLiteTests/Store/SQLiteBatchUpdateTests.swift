@@ -1,0 +1,65 @@
+import Foundation
+import StrataSQLite
+import StrataTestSupport
+import Testing
+
+@testable import Strata
+
+/// The SQLite store runs constant batch updates itself, in one `UPDATE`, and leaves to the
+/// core's context what it cannot do as a save would.
+@Suite struct SQLiteBatchUpdateTests {
+    private static let model: ManagedObjectModel = ManagedObjectModel {
+        EntityDescription("Item") {
+            AttributeDescription("number", .integer64)
+            AttributeDescription("score", .double)
+        }
+    }
+
+    private func open(_ folder: TemporaryDirectory, history: Bool = false) throws -> (
+        PersistentStoreCoordinator, any IncrementalStore
+    ) {
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.sqlite])
+        let store = try coordinator.addStore(
+            type: "SQLite", at: folder.file("items.sqlite"), options: StoreOptions(tracksPersistentHistory: history))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait { () throws in
+            for number in 1...5 {
+                try context.insertNewObject(forEntityName: "Item").setValue(.integer64(Int64(number)), forKey: "number")
+            }
+            try context.save()
+        }
+        return (coordinator, store)
+    }
+
+    @Test func theStoreUpdatesTheMatchingRowsAndRaisesTheirVersions() throws {
+        let folder = try TemporaryDirectory()
+        let (_, store) = try open(folder)
+        #expect(store.capabilities.contains(.batchOperations))
+        let ids = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Item", predicate: try FetchPredicate(format: "number >= 4"),
+                    values: ["score": .double(2)])))
+        #expect(ids.count == 2)
+        for id in ids {
+            let snapshot = try #require(try store.snapshot(for: id))
+            #expect(snapshot.values["score"] == .double(2))
+            #expect(snapshot.version == 2)
+        }
+    }
+
+    @Test func aStoreRecordingHistoryLeavesTheUpdateToTheCore() throws {
+        let folder = try TemporaryDirectory()
+        let (coordinator, store) = try open(folder, history: true)
+        #expect(
+            try store.executeBatchUpdate(StoreBatchUpdate(entityName: "Item", values: ["score": .double(1)])) == nil)
+        var request = BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["score": .constant(.double(1))])
+        request.resultType = .count
+        #expect(try coordinator.execute(request).count == 5)
+        guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
+            Issue.record("A history fetch gave no transactions.")
+            return
+        }
+        #expect(transactions.count == 2)
+    }
+}
