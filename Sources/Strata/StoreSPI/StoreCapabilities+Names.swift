@@ -2,7 +2,7 @@ extension StoreCapabilities: CustomStringConvertible {
     /// Every capability with its name, in declaration order.
     public static let named: [(name: String, capability: StoreCapabilities)] = [
         ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
-        ("multiProcessAccess", .multiProcessAccess),
+        ("multiProcessAccess", .multiProcessAccess), ("batchOperations", .batchOperations),
         ("relaxedDurability", .relaxedDurability),
     ]
 

@@ -5,10 +5,11 @@ import Testing
     @Test func everyCapabilityHasAName() {
         #expect(
             StoreCapabilities.named.map(\.name) == [
-                "queryGenerations", "persistentHistory", "multiProcessAccess", "relaxedDurability",
+                "queryGenerations", "persistentHistory", "multiProcessAccess", "batchOperations", "relaxedDurability",
             ])
         let all = StoreCapabilities.named.reduce(into: StoreCapabilities()) { $0.insert($1.capability) }
-        #expect(all == [.queryGenerations, .persistentHistory, .multiProcessAccess, .relaxedDurability])
+        #expect(
+            all == [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .relaxedDurability])
     }
 
     @Test func namesComeInDeclarationOrder() {
