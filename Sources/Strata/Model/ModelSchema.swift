@@ -5,6 +5,9 @@ public struct ModelSchema: Sendable {
     public let entities: [EntitySchema]
     /// Every entity by name.
     public let entitiesByName: [String: EntitySchema]
+    /// Every uniqueness constraint of the model, each once, worked out once for the stores'
+    /// checks on every save.
+    public let uniqueKeys: [UniqueKeys]
 
     init(entities descriptions: [EntityDescription]) {
         let lineages = EntityLineage(descriptions)
@@ -38,6 +41,7 @@ public struct ModelSchema: Sendable {
         }
         self.entities = resolved
         self.entitiesByName = Dictionary(resolved.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.uniqueKeys = resolved.flatMap(Self.declaredUniqueKeys)
     }
 
     /// The version hash of every entity, by entity name (32 bytes each).

@@ -170,14 +170,8 @@ final class AtomicStoreAdapter: IncrementalStore {
         try state.withLock { (state: inout State) throws in
             let stored = state.nodes
             try changes.checkVersions { stored[$0]?.snapshot.version }
-            var scanned: [UniqueKeys: [[AttributeValue]: [ObjectID]]] = [:]
-            try changes.checkUniqueness(schema: schema, storeName: nameInMessages) { constraint, values in
-                if scanned[constraint] == nil {
-                    scanned[constraint] = constraint.objectsByValues(
-                        stored.snapshots(ofEntities: constraint.entityNames))
-                }
-                return scanned[constraint]?[values] ?? []
-            }
+            var scan = UniqueValuesScan { stored.snapshots(ofEntities: $0.entityNames) }
+            try changes.checkUniqueness(schema: schema, storeName: nameInMessages) { try scan.matches($0, $1) }
             var next = state
             let updated = changes.updated.compactMap { change -> StoreNode? in
                 guard var node = stored[change.objectID] else { return nil }

@@ -27,17 +27,6 @@ public struct UniqueKeys: Sendable, Hashable {
         return found
     }
 
-    /// The objects of `snapshots` by the values of their keys (objects with a `null` key left
-    /// out): what a store without an index on the keys builds once per save to answer
-    /// ``StoreChangeSet/checkUniqueness(schema:storeName:storedMatches:)``.
-    public func objectsByValues(_ snapshots: some Sequence<Snapshot>) -> [[AttributeValue]: [ObjectID]] {
-        var found: [[AttributeValue]: [ObjectID]] = [:]
-        for snapshot in snapshots {
-            guard let held = values(in: snapshot.values) else { continue }
-            found[held, default: []].append(snapshot.objectID)
-        }
-        return found
-    }
 }
 
 /// Objects a save would leave holding the same values of a uniqueness constraint's keys.
@@ -71,28 +60,47 @@ public struct ConstraintConflict: Sendable, Hashable {
     }
 }
 
+/// The saved holders of uniqueness-constraint values, for a store without an index on the
+/// keys: one pass over each constraint's saved objects per save, kept for the save's other
+/// lookups. Build one inside the write transaction and answer
+/// ``StoreChangeSet/checkUniqueness(schema:storeName:storedMatches:)`` with ``matches(_:_:)``.
+public struct UniqueValuesScan {
+    private let savedObjects: (UniqueKeys) throws -> [Snapshot]
+    private var holders: [UniqueKeys: [[AttributeValue]: [ObjectID]]] = [:]
+
+    /// A scan reading the saved objects of a constraint's entities with `savedObjects`.
+    public init(savedObjects: @escaping (UniqueKeys) throws -> [Snapshot]) {
+        self.savedObjects = savedObjects
+    }
+
+    /// The saved objects whose `keys` hold `values`; the first call for a constraint reads its
+    /// saved objects.
+    public mutating func matches(_ keys: UniqueKeys, _ values: [AttributeValue]) throws -> [ObjectID] {
+        if let known = holders[keys] { return known[values] ?? [] }
+        var found: [[AttributeValue]: [ObjectID]] = [:]
+        for snapshot in try savedObjects(keys) {
+            guard let held = keys.values(in: snapshot.values) else { continue }
+            found[held, default: []].append(snapshot.objectID)
+        }
+        holders[keys] = found
+        return found[values] ?? []
+    }
+}
+
 extension ModelSchema {
     /// The uniqueness constraints objects of `entityName` are bound by: those of the entity and
     /// of its superentities, nearest last.
     public func uniqueKeys(of entityName: String) -> [UniqueKeys] {
         guard let entity = entitiesByName[entityName] else { return [] }
-        return (entity.superentityNames.reversed() + [entityName]).flatMap { declaring in
-            uniqueKeys(declaredBy: declaring)
-        }
+        return (entity.superentityNames.reversed() + [entityName]).compactMap { entitiesByName[$0] }.flatMap(
+            Self.declaredUniqueKeys)
     }
 
-    /// The uniqueness constraints `entityName` itself declares.
-    func uniqueKeys(declaredBy entityName: String) -> [UniqueKeys] {
-        guard let entity = entitiesByName[entityName] else { return [] }
-        return entity.description.uniquenessConstraints.filter { !$0.isEmpty }.map { keys in
-            UniqueKeys(
-                entityName: entityName, keys: keys, entityNames: [entityName] + entity.descendantNames)
+    /// The uniqueness constraints `entity` itself declares.
+    static func declaredUniqueKeys(of entity: EntitySchema) -> [UniqueKeys] {
+        entity.description.uniquenessConstraints.filter { !$0.isEmpty }.map { keys in
+            UniqueKeys(entityName: entity.name, keys: keys, entityNames: [entity.name] + entity.descendantNames)
         }
-    }
-
-    /// Every uniqueness constraint of the model, each once.
-    public var uniqueKeys: [UniqueKeys] {
-        entities.flatMap { uniqueKeys(declaredBy: $0.name) }
     }
 }
 

@@ -6,11 +6,15 @@ import Strata
 struct LMDBConstraintLookup {
     let store: LMDBStore
     let loader: LMDBObjectLoader
-    private var scanned: [UniqueKeys: [[AttributeValue]: [ObjectID]]] = [:]
+    private var scan: UniqueValuesScan
 
     init(store: LMDBStore, loader: LMDBObjectLoader) {
         self.store = store
         self.loader = loader
+        scan = UniqueValuesScan { keys in
+            let kinds = keys.entityNames.filter(store.entityNames.contains)
+            return try Self.candidates(of: keys, kinds: kinds, predicate: nil, store: store, loader: loader)
+        }
     }
 
     /// The saved objects of `constraint`'s entities whose keys hold `values`.
@@ -19,18 +23,17 @@ struct LMDBConstraintLookup {
         guard !kinds.isEmpty else { return [] }
         let predicate = constraint.predicate(matching: values)
         if LMDBIndexPlan(predicate, entities: kinds, indexes: store.indexes) != nil {
-            let candidates = try self.candidates(of: constraint, kinds: kinds, predicate: predicate)
+            let candidates = try Self.candidates(
+                of: constraint, kinds: kinds, predicate: predicate, store: store, loader: loader)
             let objects = try predicate.filter(candidates.map { LMDBRecordResolver(snapshot: $0, loader: loader) })
             return objects.map(\.snapshot.objectID)
         }
-        if let known = scanned[constraint] { return known[values] ?? [] }
-        let byValues = constraint.objectsByValues(try candidates(of: constraint, kinds: kinds, predicate: nil))
-        scanned[constraint] = byValues
-        return byValues[values] ?? []
+        return try scan.matches(constraint, values)
     }
 
-    private func candidates(
-        of constraint: UniqueKeys, kinds: [String], predicate: FetchPredicate?
+    private static func candidates(
+        of constraint: UniqueKeys, kinds: [String], predicate: FetchPredicate?, store: LMDBStore,
+        loader: LMDBObjectLoader
     ) throws -> [Snapshot] {
         let root = store.model.entitiesByName[constraint.entityName]?.rootEntityName ?? constraint.entityName
         guard let database = store.databases.records[root] else {

@@ -163,13 +163,12 @@ public final class JournalStore: IncrementalStore {
             try holdLock(&state)
             let rows = state.contents.rows
             try changes.checkVersions { rows[$0]?.snapshot.version }
+            var scan = UniqueValuesScan { keys in
+                let spanned = Set(keys.entityNames)
+                return rows.values.map(\.snapshot).filter { spanned.contains($0.objectID.entityName) }
+            }
             try changes.checkUniqueness(schema: schema, storeName: "The journal store at '\(fileURL.path)'") {
-                constraint, values in
-                let spanned = Set(constraint.entityNames)
-                return rows.values.filter { row in
-                    spanned.contains(row.snapshot.objectID.entityName)
-                        && constraint.values(in: row.snapshot.values) == values
-                }.map(\.snapshot.objectID)
+                try scan.matches($0, $1)
             }
             var entry = JournalEntry(nextReference: state.contents.nextReference)
             var next = state.contents
