@@ -73,7 +73,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .workloads: WorkloadChecks.all
         case .history: HistoryChecks.all
         case .constraints: ConstraintChecks.all
-        case .batchRequests: BatchRequestChecks.all
+        case .batchRequests: BatchRequestChecks.all + BatchDeleteChecks.all
         }
     }
 }

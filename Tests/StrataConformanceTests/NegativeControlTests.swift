@@ -26,7 +26,7 @@ import Testing
             "B.referencesUniqueAcrossHierarchy", "E.abstractRootFetch", "E.countWithSubentities",
             "E.entityKeptAfterReopen", "E.fetchParentIncludesSubentities", "E.predicateOnInheritedAttribute",
             "E.predicateOnParentAttribute", "E.sortOnInheritedAttribute", "E.sortedPageAcrossSubentities",
-            "U.inheritedConstraint",
+            "U.inheritedConstraint", "V.deleteOfSubentities",
         ],
         .reversesToManyOrder: [
             "D.inverseSetFromToManySide", "D.inverseSetFromToOneSide", "D.orderedInsertInMiddle",
@@ -68,7 +68,8 @@ import Testing
             "D.inverseSetFromToManySide", "D.inverseSetFromToOneSide", "D.manyToManyRemoveOneSide",
             "D.minCountValidated", "D.orderedInsertInMiddle", "D.orderedRemoveFromMiddle", "D.orderedReorderSaved",
             "D.referencesToNewObjects", "D.removeFromToMany", "D.toManyOfDeletedMember", "D.toOneNilAfterReopen",
-            "R.graph.mixed", "U.upsertObjectTrump", "U.upsertStoreTrump",
+            "R.graph.mixed", "U.upsertObjectTrump", "U.upsertStoreTrump", "V.deleteEmptiesManyToMany",
+            "V.deleteRaisesNullifiedVersions",
         ],
     ]
 

@@ -64,11 +64,11 @@ enum BatchRequestChecks {
                 try person.setObject(team, forKey: "team")
             }
             try stack.save()
-            let nodes = try stack.coordinator.execute(
+            let nodes = try stack.coordinator.executeListing(
                 BatchDeleteRequest(entityName: "Node", predicate: try FetchPredicate(format: "name == 'root'")))
             try expectEqual(
                 nodes.changes.deletedObjectIDs, [root.objectID, child.objectID], "the Nodes the cascade deleted")
-            let teams = try stack.coordinator.execute(BatchDeleteRequest(entityName: "Team"))
+            let teams = try stack.coordinator.executeListing(BatchDeleteRequest(entityName: "Team"))
             try expect(teams.changes.updatedObjectIDs.contains(person.objectID), "The member was not updated.")
             let reader = CheckStack(coordinator: stack.coordinator, store: stack.store)
             try expectEqual(try reader.objects("Node").count, 0, "the number of Nodes left")
@@ -265,11 +265,11 @@ enum BatchRequestChecks {
         try harness.withStore(configuration: ConformanceModel.records) { stack in
             let ids = try stack.saveSamples(1...3)
             let objects = try stack.run { try ids.map { try stack.context.existingObject(with: $0) } }
-            let update = try stack.coordinator.execute(
+            let update = try stack.coordinator.executeListing(
                 BatchUpdateRequest(
                     entityName: ConformanceModel.sample, predicate: try FetchPredicate(format: "serial == 1"),
                     propertiesToUpdate: ["string": .constant("merged")]))
-            let delete = try stack.coordinator.execute(BatchDeleteRequest(objectIDs: [ids[2]]))
+            let delete = try stack.coordinator.executeListing(BatchDeleteRequest(objectIDs: [ids[2]]))
             try ManagedObjectContext.mergeChanges(fromRemoteContextSave: update.changes, into: [stack.context])
             try ManagedObjectContext.mergeChanges(fromRemoteContextSave: delete.changes, into: [stack.context])
             try stack.run {

@@ -523,7 +523,7 @@ enum RelationshipChecks {
 
     /// Opens the store called "fleet", holding ``fleetModel``, in a new coordinator, as
     /// ``CheckHarness/withStore(_:configuration:options:body:)`` does for the conformance model.
-    private static func withFleet<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
+    static func withFleet<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
         let coordinator = try PersistentStoreCoordinator(model: fleetModel, storeTypes: [harness.suite.storeType])
         let store = try harness.openStore("fleet", in: coordinator)
         defer { try? coordinator.remove(store) }

@@ -17,16 +17,26 @@ public struct BatchResult: Sendable, Hashable {
     /// The objects the request acted on, for ``BatchResultType/objectIDs``; `nil` otherwise.
     /// For a deletion, the objects it matched (the delete rules' effects are in ``changes``).
     public let objectIDs: [ObjectID]?
-    /// Every object the request inserted, updated or deleted, delete rules' effects included:
-    /// what ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)`` brings into
-    /// contexts.
+    /// Every object the request inserted, updated or deleted, delete rules' effects included,
+    /// for ``BatchResultType/objectIDs``; empty otherwise, as Core Data gives object IDs only
+    /// then. It is what ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``
+    /// brings into contexts.
     public let changes: ContextNotification
 
     init(_ type: BatchResultType, acted objectIDs: [ObjectID], changes: ContextNotification) {
+        self.init(type, count: objectIDs.count, acted: objectIDs, changes: { changes })
+    }
+
+    /// A result of `count` objects, listing `objectIDs` and `changes()` (called only when the
+    /// result type lists objects).
+    init(
+        _ type: BatchResultType, count: Int, acted objectIDs: [ObjectID],
+        changes: () -> ContextNotification
+    ) {
         self.status = true
-        self.count = type == .count ? objectIDs.count : nil
+        self.count = type == .count ? count : nil
         self.objectIDs = type == .objectIDs ? objectIDs : nil
-        self.changes = changes
+        self.changes = type == .objectIDs ? changes() : ContextNotification(kind: .didSave)
     }
 }
 

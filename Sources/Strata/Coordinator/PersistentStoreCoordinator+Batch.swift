@@ -35,7 +35,8 @@ extension PersistentStoreCoordinator {
     }
 
     func execute(_ request: BatchDeleteRequest, author: String?, contextName: String?) throws -> BatchResult {
-        try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
+        if let result = try deleteInStore(request, contextName: contextName) { return result }
+        return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let ids: [ObjectID]
             if let given = request.objectIDs {
                 ids = given
@@ -52,10 +53,7 @@ extension PersistentStoreCoordinator {
     }
 
     func execute(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult {
-        if let ids = try updateInStore(request) {
-            let changes = ContextNotification(kind: .didSave, contextName: contextName, updatedObjectIDs: Set(ids))
-            return BatchResult(request.resultType, acted: ids, changes: changes)
-        }
+        if let result = try updateInStore(request, contextName: contextName) { return result }
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let entity = try context.entitySchema(named: request.entityName)
             for key in request.propertiesToUpdate.keys.sorted() where entity.attributesByName[key] == nil {
@@ -110,37 +108,6 @@ extension PersistentStoreCoordinator {
             }
             return objects
         }
-    }
-
-    /// Runs `request` in its store, when one store holds the entity, declares
-    /// ``StoreCapabilities/batchOperations`` and takes the update as ``StoreBatchUpdate`` says;
-    /// the updated objects' IDs, or `nil` when the update goes through a context. Persistent
-    /// history is recorded by the context's save, so a store recording it takes that way.
-    private func updateInStore(_ request: BatchUpdateRequest) throws -> [ObjectID]? {
-        let holders = stores(forEntity: request.entityName)
-        guard holders.count == 1, let store = holders.first, store.capabilities.contains(.batchOperations),
-            !store.options.isReadOnly, !store.options.tracksPersistentHistory,
-            request.predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true,
-            let entity = schema.entitiesByName[request.entityName]
-        else { return nil }
-        var values: [String: AttributeValue] = [:]
-        let constrained = Set(
-            ([entity.name] + entity.descendantNames).flatMap { schema.uniqueKeys(of: $0) }.flatMap(\.keys))
-        for (key, expression) in request.propertiesToUpdate {
-            guard case .constant(let value) = expression, let attribute = entity.attributesByName[key],
-                let rule = entity.attributeRules.first(where: { entity.attributes[$0.index].name == key }),
-                !attribute.isTransient, attribute.derivationExpression == nil, attribute.type != .transformable,
-                !rule.hasBounds, attribute.type.accepts(value), rule.isOptional || !value.isNull,
-                !constrained.contains(key)
-            else { return nil }
-            values[key] = value
-        }
-        let update = StoreBatchUpdate(
-            entityName: request.entityName, includesSubentities: request.includesSubentities,
-            predicate: request.predicate, values: values)
-        guard let ids = try store.executeBatchUpdate(update) else { return nil }
-        rowCache.remove(ids)
-        return ids
     }
 
     /// Runs `body` in a new context of the coordinator, saves it, and reports what it did:

@@ -59,8 +59,9 @@ final class RowCache: Sendable {
         _ = dropped
     }
 
-    /// Forgets every snapshot of the store `identifier`: it was removed, or replaced by a copy
-    /// (migration keeps the identifier, but not always the references).
+    /// Forgets every snapshot of the store `identifier`: it was removed, replaced by a copy
+    /// (migration keeps the identifier, but not always the references), or a batch request
+    /// changed objects it did not list.
     func removeSnapshots(ofStore identifier: String) {
         generations.withLock { generations in
             generations.young = generations.young.filter { $0.key.storeIdentifier != identifier }
@@ -71,6 +72,7 @@ final class RowCache: Sendable {
     /// Forgets the snapshots of `objectIDs`.
     func remove(_ objectIDs: some Sequence<ObjectID>) {
         generations.withLock { generations in
+            guard !generations.young.isEmpty || !generations.old.isEmpty else { return }
             for objectID in objectIDs {
                 generations.young[objectID] = nil
                 generations.old[objectID] = nil

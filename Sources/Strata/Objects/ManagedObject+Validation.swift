@@ -38,11 +38,8 @@ extension ManagedObject {
             let members = (try? destinations(of: relationship)) ?? []
             let remaining = members.filter { !$0.isDeleted }
             guard let first = remaining.first else { return nil }
-            return ValidationError(
-                code: .deleteDenied, objectID: objectID, key: relationship.name,
-                message: "Cannot delete \(objectID): its relationship '\(entity.name).\(relationship.name)' "
-                    + "denies deletion while it holds \(first.objectID)"
-                    + (remaining.count > 1 ? " and \(remaining.count - 1) more." : "."))
+            return ValidationError.deleteDenied(
+                objectID, relationship: relationship.name, holding: first.objectID, remainingCount: remaining.count)
         }
     }
 

@@ -63,4 +63,16 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
 
     /// The ``message``.
     public var description: String { message }
+
+    /// The error of a deny rule refusing to delete `objectID`: its `relationship` still holds
+    /// `destination` and `remainingCount - 1` more objects the deletion would leave.
+    static func deleteDenied(
+        _ objectID: ObjectID, relationship: String, holding destination: ObjectID, remainingCount: Int
+    ) -> ValidationError {
+        ValidationError(
+            code: .deleteDenied, objectID: objectID, key: relationship,
+            message: "Cannot delete \(objectID): its relationship '\(objectID.entityName).\(relationship)' "
+                + "denies deletion while it holds \(destination)"
+                + (remainingCount > 1 ? " and \(remainingCount - 1) more." : "."))
+    }
 }

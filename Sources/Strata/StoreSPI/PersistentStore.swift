@@ -163,11 +163,20 @@ public protocol IncrementalStore: PersistentStore {
     func save(_ changes: StoreChangeSet) throws
 
     /// Sets `update`'s values on the objects it matches in one write that survives a crash,
-    /// adding one to each one's version, as a save of those changes would; returns the updated
-    /// objects' IDs, or `nil` when the store does not carry out this update itself (the core
-    /// then runs it through a context). The core calls it only when the store declares
+    /// adding one to each one's version, as a save of those changes would; returns how many
+    /// objects it updated (and which, when the update lists them), or `nil` when the store does
+    /// not carry out this update itself (the core then runs it through a context). The core
+    /// calls it only when the store declares ``StoreCapabilities/batchOperations``. The default
+    /// returns `nil`.
+    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult?
+
+    /// Deletes the objects `delete` names or matches in one write that survives a crash,
+    /// applying their relationships' delete rules as ``StoreBatchDelete`` says; returns what
+    /// it deleted and changed, or the deny rules that refused it (then nothing is written), or
+    /// `nil` when the store does not carry out this deletion itself (the core then runs it
+    /// through a context). The core calls it only when the store declares
     /// ``StoreCapabilities/batchOperations``. The default returns `nil`.
-    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [ObjectID]?
+    func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult?
 
     /// A read view pinned to the store's last saved state, for a query generation; `nil` when
     /// the store has no such views (it does not declare ``StoreCapabilities/queryGenerations``).
@@ -219,7 +228,10 @@ extension IncrementalStore {
     public func openGeneration() throws -> (any StoreGeneration)? { nil }
 
     /// Carries out no batch update itself: the core runs it through a context.
-    public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [ObjectID]? { nil }
+    public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? { nil }
+
+    /// Carries out no batch deletion itself: the core runs it through a context.
+    public func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult? { nil }
 
     /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
     public func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws

@@ -14,15 +14,39 @@ public struct StoreBatchUpdate: Sendable, Hashable {
     public var predicate: FetchPredicate?
     /// The new value of each attribute, by name.
     public var values: [String: AttributeValue]
+    /// Whether the result lists the updated objects. When `false`, the store may give only
+    /// their count (the core then forgets every cached snapshot of the store).
+    public var listsObjectIDs: Bool
 
     /// Creates an update.
     public init(
         entityName: String, includesSubentities: Bool = true, predicate: FetchPredicate? = nil,
-        values: [String: AttributeValue]
+        values: [String: AttributeValue], listsObjectIDs: Bool = true
     ) {
         self.entityName = entityName
         self.includesSubentities = includesSubentities
         self.predicate = predicate
         self.values = values
+        self.listsObjectIDs = listsObjectIDs
+    }
+}
+
+/// What a store's batch update did.
+public struct StoreBatchUpdateResult: Sendable, Hashable {
+    /// How many objects it updated.
+    public var count: Int
+    /// The updated objects; `nil` when the update does not list them.
+    public var objectIDs: [ObjectID]?
+
+    /// A result listing the updated objects.
+    public init(objectIDs: [ObjectID]) {
+        count = objectIDs.count
+        self.objectIDs = objectIDs
+    }
+
+    /// A result giving only how many objects were updated.
+    public init(count: Int) {
+        self.count = count
+        objectIDs = nil
     }
 }

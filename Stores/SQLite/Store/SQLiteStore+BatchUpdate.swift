@@ -1,11 +1,11 @@
 import Strata
 
 extension SQLiteStore {
-    /// Runs `update` as one `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE … RETURNING` in a write
-    /// transaction; `nil` (the core's context does it) when the store records persistent
-    /// history, when part of the predicate has no SQL form, or when an attribute has no column
-    /// in the entity's table.
-    public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> [ObjectID]? {
+    /// Runs `update` as one `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE …` in a write transaction,
+    /// after selecting the rows it changes when it lists them; `nil` (the core's context does
+    /// it) when the store records persistent history, when part of the predicate has no SQL
+    /// form, or when an attribute has no column in the entity's table.
+    public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
         let entity = try entitySchema(named: update.entityName)
         let table = try table(of: entity.name)
@@ -26,14 +26,22 @@ extension SQLiteStore {
             conditions.append("(\(condition))")
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let sql =
-            "UPDATE \(table.name) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause) RETURNING Z_PK, Z_ENT"
+        // Selecting the rows first and updating them without `RETURNING` is faster: SQLite
+        // runs an `UPDATE … RETURNING` in two passes.
+        let select = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) AS t0\(whereClause)"
+        let sql = "UPDATE \(table.name) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause)"
         let bound = parameters + translator.parameters
         return try write("running a batch update of \(entity.name)") { connection in
             trace.explain(sql, bound, on: connection)
-            return try connection.statement(sql).rowsThrowing(bound) {
+            guard update.listsObjectIDs else {
+                try connection.statement(sql).execute(bound)
+                return StoreBatchUpdateResult(count: Int(connection.changes))
+            }
+            let ids = try connection.statement(select).rowsThrowing(translator.parameters) {
                 try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
             }
+            if !ids.isEmpty { try connection.statement(sql).execute(bound) }
+            return StoreBatchUpdateResult(objectIDs: ids)
         }
     }
 }

@@ -35,17 +35,34 @@ import Testing
         let folder = try TemporaryDirectory()
         let (_, store) = try open(folder)
         #expect(store.capabilities.contains(.batchOperations))
-        let ids = try #require(
+        let result = try #require(
             try store.executeBatchUpdate(
                 StoreBatchUpdate(
                     entityName: "Item", predicate: try FetchPredicate(format: "number >= 4"),
                     values: ["score": .double(2)])))
+        let ids = try #require(result.objectIDs)
         #expect(ids.count == 2)
+        #expect(result.count == 2)
         for id in ids {
             let snapshot = try #require(try store.snapshot(for: id))
             #expect(snapshot.values["score"] == .double(2))
             #expect(snapshot.version == 2)
         }
+    }
+
+    @Test func anUpdateThatListsNothingGivesItsCount() throws {
+        let folder = try TemporaryDirectory()
+        let (coordinator, store) = try open(folder)
+        let result = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Item", predicate: try FetchPredicate(format: "number <= 3"),
+                    values: ["score": .double(7)], listsObjectIDs: false)))
+        #expect(result == StoreBatchUpdateResult(count: 3))
+        var request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "score == 7")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect(try context.performAndWait { try context.count(for: request) } == 3)
     }
 
     @Test func aStoreRecordingHistoryLeavesTheUpdateToTheCore() throws {
