@@ -41,12 +41,27 @@ struct Run: ParsableCommand {
             valueName: "count"))
     var convertMemory: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only measure a bounding-box query on this many points in a SQLite store: through the R-tree, a binary "
+                + "index and a full scan.",
+            valueName: "points"))
+    var boundingBox: Int?
+
     func validate() throws {
         if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
         if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
     }
 
     func run() throws {
+        if let boundingBox {
+            defer { ScratchDirectory.removeRoot() }
+            let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }
+            let lines = try BoundingBoxQuery.measure(
+                count: boundingBox, repetitions: repetitions ?? (quick ? 5 : 7), log: log)
+            for line in lines { print(line) }
+            return
+        }
         if let convertMemory {
             defer { ScratchDirectory.removeRoot() }
             let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }

@@ -33,7 +33,7 @@ enum SQLiteInPlaceMigration {
             let triggers = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'trigger'")
                 .rows { $0.value(at: 0) }
             guard triggers.isEmpty else {
-                decline(request, because: "the file has triggers (derived attributes)")
+                decline(request, because: "the file has triggers (derived attributes or R-tree indexes)")
                 return false
             }
             let hasHistory = try !connection.statement("SELECT 1 FROM sqlite_master WHERE name = 'ACHANGE'")

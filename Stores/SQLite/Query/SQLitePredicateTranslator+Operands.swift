@@ -54,6 +54,14 @@ extension SQLitePredicateTranslator {
             return follow(path.split(separator: ".").map(String.init), from: context.object)
         case .keyPathOn(.subquery(let collection, let variable, let predicate), "@count"):
             return subqueryCount(collection, variable: variable, predicate: predicate, in: context)
+        case .function(let name, let arguments) where (name == "noindex:" || name == "noindex") && arguments.count == 1:
+            // SQLite searches no index for a column under a unary `+`, which changes no value.
+            guard case .attribute(let sql, let type)? = operand(arguments[0], in: context) else { return nil }
+            return .attribute(sql: "+" + sql, type: type)
+        case .function("indexed:by:", let arguments) where arguments.count == 2:
+            // The store's R-tree planning reads the index's name; the comparison is the attribute's.
+            guard case .constant(.string) = arguments[1] else { return nil }
+            return operand(arguments[0], in: context)
         default: return nil
         }
     }
@@ -85,20 +93,19 @@ extension SQLitePredicateTranslator {
     private mutating func follow(_ keys: [String], from scope: Scope) -> Operand? {
         guard let key = keys.first else { return object(at: scope) }
         let entity = scope.entity
-        let layout = store.layout
         if let attribute = entity.attributesByName[key], !attribute.isTransient, keys.count == 1 {
-            let owner = layout.declaringEntity(of: key, in: entity, model: store.model)
+            let owner = layout.declaringEntity(of: key, in: entity, model: model)
             guard let index = layout.columnIndex(.attribute(entity: owner, name: key), in: scope.table) else {
                 return nil
             }
             return .attribute(sql: column(scope.table.columns[index].name, at: scope), type: attribute.type)
         }
         guard let relationship = entity.relationshipsByName[key], !relationship.isTransient,
-            let destination = store.model.entitiesByName[relationship.destinationEntityName],
+            let destination = model.entitiesByName[relationship.destinationEntityName],
             let destinationTable = layout.tableOfEntity[destination.name]
         else { return nil }
         if relationship.isToMany {
-            guard let storage = layout.toManyStorage(of: relationship, in: entity, model: store.model) else {
+            guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
                 return nil
             }
             let ownerKey: String
@@ -117,7 +124,7 @@ extension SQLitePredicateTranslator {
                 Members(entity: destination, table: destinationTable, membership: membership),
                 remainder: Array(keys.dropFirst()))
         }
-        let owner = layout.declaringEntity(of: key, in: entity, model: store.model)
+        let owner = layout.declaringEntity(of: key, in: entity, model: model)
         guard let index = layout.columnIndex(.toOne(entity: owner, name: key), in: scope.table) else { return nil }
         let keySQL = column(scope.table.columns[index].name, at: scope)
         if keys.count == 1 {

@@ -12,19 +12,34 @@ import Strata
 /// over to-many relationships, membership of an object in one, `@count`, `@min`, `@max` and
 /// `@sum` of integers, and `SUBQUERY(…).@count`; constants, `AND`, `OR` and `NOT`.
 struct SQLitePredicateTranslator {
-    let store: SQLiteStore
+    /// The layout, model and store identifier the SQL is written for.
+    let layout: SQLiteSchema
+    let model: ModelSchema
+    let storeIdentifier: String
     let root: Context
     /// The values bound to the `?` parameters, in order.
     private(set) var parameters: [SQLiteValue] = []
     var aliasCount = 0
 
     init(store: SQLiteStore, entity: EntitySchema, table: SQLiteSchema.EntityTable) {
-        self.store = store
+        self.init(
+            layout: store.layout, model: store.model, storeIdentifier: store.identifier, entity: entity, table: table)
+    }
+
+    /// A translator for `layout` before any store has it open: what a partial index's
+    /// condition is written with.
+    init(
+        layout: SQLiteSchema, model: ModelSchema, storeIdentifier: String, entity: EntitySchema,
+        table: SQLiteSchema.EntityTable
+    ) {
+        self.layout = layout
+        self.model = model
+        self.storeIdentifier = storeIdentifier
         self.root = Context(object: Scope(position: .row(alias: "t0"), entity: entity, table: table))
     }
 
     /// The constant side of a comparison: one value, or a list (`IN {…}`, `BETWEEN {…}`).
-    private enum Argument {
+    enum Argument {
         case value(AttributeValue)
         case list([AttributeValue])
     }
@@ -35,6 +50,12 @@ struct SQLitePredicateTranslator {
     }
 
     // MARK: Predicates
+
+    /// Binds `value` to a new parameter and returns its placeholder.
+    mutating func bind(_ value: SQLiteValue) -> String {
+        parameters.append(value)
+        return "?"
+    }
 
     /// The SQL condition for `predicate`; `nil` when some part does not translate.
     mutating func condition(for predicate: FetchPredicate) -> String? {
@@ -141,7 +162,7 @@ struct SQLitePredicateTranslator {
         return false
     }
 
-    private static func argument(_ expression: FetchExpression) -> Argument? {
+    static func argument(_ expression: FetchExpression) -> Argument? {
         switch expression {
         case .constant(let value): return .value(value)
         case .aggregate(let items):
@@ -155,7 +176,7 @@ struct SQLitePredicateTranslator {
     }
 
     /// The operator that gives the same answer with its sides swapped; `nil` when there is none.
-    private static func flipped(_ op: ComparisonPredicate.Operator) -> ComparisonPredicate.Operator? {
+    static func flipped(_ op: ComparisonPredicate.Operator) -> ComparisonPredicate.Operator? {
         switch op {
         case .equalTo, .notEqualTo: op
         case .lessThan: .greaterThan
@@ -200,8 +221,8 @@ struct SQLitePredicateTranslator {
         switch constant {
         case .null: return "\(key) IS NULL"
         case .objectID(let objectID):
-            guard objectID.storeIdentifier == store.identifier, case .integer(let primaryKey) = objectID.reference,
-                let number = store.layout.entityNumbers[objectID.entityName]
+            guard objectID.storeIdentifier == storeIdentifier, case .integer(let primaryKey) = objectID.reference,
+                let number = layout.entityNumbers[objectID.entityName]
             else { return "0" }
             guard let entityNumber else {
                 guard objectID.entityName == entityName else { return "0" }

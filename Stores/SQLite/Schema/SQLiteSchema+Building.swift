@@ -20,6 +20,10 @@ extension SQLiteSchema {
             entityNumbers: numbers, superentities: superentities, entityTables: tables, tableOfEntity: tableOfEntity,
             joinTables: joinTables,
             indexes: layout.indexes(tables: tables, tableOfEntity: tableOfEntity, joinTables: joinTables))
+        let fetchIndexes = Self.fetchIndexes(of: self, schema: schema, entityNames: entityNames)
+        indexes += fetchIndexes.partial
+        rTreeIndexes = fetchIndexes.rTrees
+        skippedFetchIndexes = fetchIndexes.skipped
     }
 
     /// The inheritance trees holding any of `entityNames`, each listed root first and
@@ -157,6 +161,8 @@ private struct Layout {
                         name: "Z_\(entityName)_UNIQUE_" + constraint.joined(separator: "_"), table: table.name,
                         columns: columns.map { "\($0) COLLATE BINARY ASC" }, isUnique: true))
             }
+            // Partial and R-tree fetch indexes are written from the finished layout
+            // (SQLiteSchema+FetchIndexes.swift).
             for fetchIndex in entity.fetchIndexes
             where fetchIndex.partialIndexPredicate == nil && fetchIndex.elements.allSatisfy({ $0.kind == .binary }) {
                 let columns = fetchIndex.elements.compactMap { element in

@@ -7,9 +7,10 @@ extension SQLiteSchema {
     ]
 
     /// `CREATE TABLE` and `CREATE INDEX` statements for the whole layout, in Core Data's
-    /// spelling: entity tables, join tables, then indexes.
+    /// spelling: entity tables, join tables, indexes, then R-tree indexes with their triggers.
     var createStatements: [String] {
         entityTables.map(Self.createStatement) + joinTables.map(Self.createStatement) + indexes.map(\.createStatement)
+            + rTreeIndexes.flatMap(\.createStatements)
     }
 
     /// `CREATE TABLE` for an entity table.
@@ -33,5 +34,6 @@ extension SQLiteSchema.Index {
     /// `CREATE INDEX`, in Core Data's spelling.
     var createStatement: String {
         "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"
+            + (condition.map { " WHERE \($0)" } ?? "")
     }
 }

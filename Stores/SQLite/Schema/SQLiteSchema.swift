@@ -39,6 +39,8 @@ struct SQLiteSchema: Sendable {
         /// Each column with its collation and direction, as written in `CREATE INDEX`.
         let columns: [String]
         let isUnique: Bool
+        /// The `WHERE` condition of a partial index.
+        var condition: String? = nil
     }
 
     /// The entity number (`Z_ENT`) of each entity.
@@ -51,6 +53,10 @@ struct SQLiteSchema: Sendable {
     let tableOfEntity: [String: EntityTable]
     /// The join tables.
     let joinTables: [JoinTable]
-    /// Every index Core Data would create.
-    let indexes: [Index]
+    /// Every index Core Data would create, partial ones included.
+    var indexes: [Index]
+    /// The R-tree fetch indexes.
+    var rTreeIndexes: [RTreeIndex] = []
+    /// The fetch indexes the layout does not build, each with the reason.
+    var skippedFetchIndexes: [String] = []
 }

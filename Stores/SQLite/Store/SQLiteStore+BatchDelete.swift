@@ -25,6 +25,7 @@ extension SQLiteStore {
                 guard let condition = translator.condition(for: part) else { return nil }
                 conditions.append("(\(condition))")
             }
+            conditions += rTrees.conditions(for: Self.conjuncts(of: predicate), entity: entity, translator: &translator)
             let parameters = translator.parameters
             seed = { try $0.deleteRows(of: table, where: conditions.joined(separator: " AND "), parameters) }
         case .objects(let objectIDs):

@@ -25,6 +25,8 @@ extension SQLiteStore {
             guard let condition = translator.condition(for: part) else { return nil }
             conditions.append("(\(condition))")
         }
+        conditions += rTrees.conditions(
+            for: Self.conjuncts(of: update.predicate), entity: entity, translator: &translator)
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Selecting the rows first and updating them without `RETURNING` is faster: SQLite
         // runs an `UPDATE … RETURNING` in two passes.

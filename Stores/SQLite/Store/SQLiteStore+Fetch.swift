@@ -14,13 +14,15 @@ extension SQLiteStore {
         let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
         if let condition = entityCondition(kinds, in: table) { conditions.append(condition) }
         var remaining: [FetchPredicate] = []
-        for part in Self.conjuncts(of: request.predicate) {
+        let parts = Self.conjuncts(of: request.predicate)
+        for part in parts {
             if let condition = translator.condition(for: part) {
                 conditions.append("(\(condition))")
             } else {
                 remaining.append(part)
             }
         }
+        conditions += rTrees.conditions(for: parts, entity: entity, translator: &translator)
         let orderTerms = translator.orderTerms(for: request.sortDescriptors)
         let inMemory = !remaining.isEmpty || orderTerms == nil
         statistics.recordFetch(inMemory: inMemory)

@@ -36,6 +36,9 @@ final class SQLiteStore: IncrementalStore {
     public let predicateFeatures = PredicateFeatures.all
 
     let layout: SQLiteSchema
+    /// The R-tree indexes of the layout the file has (one made before the model gained an index
+    /// lacks it).
+    let rTrees: SQLiteRTreePlanner
     let model: ModelSchema
     let entityNames: Set<String>
     let pool: SQLiteConnectionPool
@@ -87,8 +90,8 @@ final class SQLiteStore: IncrementalStore {
     private let journal: Locked<Journal>
 
     init(
-        request: StoreOpenRequest, path: String, layout: SQLiteSchema, pool: SQLiteConnectionPool,
-        metadata: StoreMetadata, journal: Journal, settings: SQLiteStoreSettings
+        request: StoreOpenRequest, path: String, layout: SQLiteSchema, rTreeIndexes: [SQLiteSchema.RTreeIndex],
+        pool: SQLiteConnectionPool, metadata: StoreMetadata, journal: Journal, settings: SQLiteStoreSettings
     ) {
         self.trace = settings.trace
         self.maximumGenerationAge = settings.maximumGenerationAge
@@ -97,6 +100,7 @@ final class SQLiteStore: IncrementalStore {
         self.configurationName = request.configurationName
         self.options = request.options
         self.layout = layout
+        self.rTrees = SQLiteRTreePlanner(indexes: rTreeIndexes, layout: layout)
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         self.rowReaders = SQLiteRowReader.readers(for: entityNames, layout: layout, model: model)

@@ -28,6 +28,7 @@ enum SQLiteStoreFile {
         }
         let writer: SQLiteConnection
         let metadata: StoreMetadata
+        let rTreeIndexes: [SQLiteSchema.RTreeIndex]
         var journal = SQLiteStore.Journal.wal
         do {
             writer = try connection(path: path, readOnly: request.options.isReadOnly, settings: settings, create: true)
@@ -41,7 +42,7 @@ enum SQLiteStoreFile {
                     storeIdentifier: request.identifierForNewStore, model: request.model,
                     configuration: request.configurationName, userInfo: request.userInfoForNewStore)
                 try create(layout, metadata: metadata, model: request.model.schema, on: writer)
-                for reason in SQLiteSchema.skippedFetchIndexes(in: request.model.schema, entityNames: entityNames) {
+                for reason in layout.skippedFetchIndexes {
                     request.logger.notice(
                         "Fetch index skipped", metadata: ["store.url": "\(path)", "reason": "\(reason)"])
                 }
@@ -58,6 +59,10 @@ enum SQLiteStoreFile {
                 let mode = try writer.cachedStatement("PRAGMA journal_mode").rows([]) { $0.value(at: 0) }.first
                 if mode != .text("wal") { journal = request.options.isReadOnly ? .other : .switchesToWALOnSave }
             }
+            let tables = try writer.statement("SELECT name FROM sqlite_master WHERE type = 'table'").rows { row in
+                row.value(at: 0)
+            }
+            rTreeIndexes = layout.rTreeIndexes.filter { tables.contains(.text($0.name)) }
         } catch let error as SQLiteError {
             throw fail(error, "opening")
         }
@@ -68,8 +73,8 @@ enum SQLiteStoreFile {
             },
             openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
         return SQLiteStore(
-            request: request, path: path, layout: layout, pool: pool, metadata: metadata, journal: journal,
-            settings: settings)
+            request: request, path: path, layout: layout, rTreeIndexes: rTreeIndexes, pool: pool, metadata: metadata,
+            journal: journal, settings: settings)
     }
 
     /// A connection to `path` with Strata's functions and settings.
