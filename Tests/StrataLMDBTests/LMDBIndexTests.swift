@@ -147,4 +147,82 @@ import Testing
         #expect(try count(scanned) == viaIndex)
         #expect(try count(scanned, entity: "Captain") == captains)
     }
+
+    /// The test model with a compound fetch index whose second element, `rating`, is indexed by
+    /// nothing else.
+    private static let compoundModel = LMDBTestModel.makeModel(fetchIndexes: [
+        FetchIndexDescription(
+            name: "byNameAndRating", elements: [.init(propertyName: "name"), .init(propertyName: "rating")])
+    ])
+
+    @Test func everyElementOfACompoundIndexIsIndexedAlsoForObjectsSavedBeforeIt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("compound.lmdb")
+        do {
+            let store = try LMDBTestModel.open(url)
+            try LMDBTestModel.insertPlayers(200, into: store)
+        }
+        let store = try LMDBTestModel.open(url, model: Self.compoundModel)
+        let indexedBefore = store.statistics.indexedFetches
+        let found = try LMDBTestModel.ids(store, "rating == 7")
+        #expect(found.count == 2)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+        #expect(try LMDBTestModel.ids(store, "score == 7") == found)
+    }
+
+    @Test func aReadOnlyStoreSearchesOnlyTheIndexesItsFileHasEntriesFor() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("read-only.lmdb")
+        do {
+            let store = try LMDBTestModel.open(url)
+            try LMDBTestModel.insertPlayers(200, into: store)
+        }
+        let store = try LMDBTestModel.open(url, model: Self.compoundModel, readOnly: true)
+        let indexedBefore = store.statistics.indexedFetches
+        #expect(try LMDBTestModel.ids(store, "rating == 7").count == 2)
+        #expect(store.statistics.indexedFetches == indexedBefore)
+        #expect(try LMDBTestModel.ids(store, "score == 7").count == 2)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+    }
+
+    @Test func aFileWithoutARecordedIndexSetIsReindexedWhenOpened() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("unrecorded.lmdb")
+        do {
+            let store = try LMDBTestModel.open(url)
+            try LMDBTestModel.insertPlayers(100, into: store)
+            // A file written before the index set was recorded, whose index lost an entry.
+            try store.environment.write { transaction in
+                _ = try transaction.delete(store.databases.meta, LMDBLayout.indexesKey)
+                try transaction.empty(store.databases.index)
+            }
+        }
+        let store = try LMDBTestModel.open(url)
+        #expect(try LMDBTestModel.ids(store, "score == 7").count == 1)
+        #expect(try LMDBTestModel.ids(store, "name == 'player 42'").count == 1)
+    }
+
+    @Test func aPartialIndexHasEntriesForTheObjectsItsConditionSelectsAndServesFetchesThatImplyIt() throws {
+        let model = LMDBTestModel.makeModel(fetchIndexes: [
+            FetchIndexDescription(
+                name: "highRatings", elements: [.init(propertyName: "rating")], partialIndexPredicate: "score >= 50")
+        ])
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("partial.lmdb"), model: model)
+        try LMDBTestModel.insertPlayers(200, into: store)
+        var entries = 0
+        try store.environment.read { transaction in
+            try transaction.scan(store.databases.index, prefix: LMDBLayout.prefix(entity: "Player", property: "rating"))
+            {
+                _, _ in entries += 1
+            }
+        }
+        // Players 50…99 and 150…199; the captains among them have entries under their own entity's prefix.
+        #expect(entries == 90)
+        let indexedBefore = store.statistics.indexedFetches
+        #expect(try LMDBTestModel.ids(store, "score >= 50 AND rating == 77").count == 2)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+        #expect(try LMDBTestModel.ids(store, "rating == 7").count == 2)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+    }
 }

@@ -7,7 +7,11 @@ import StrataTestSupport
 /// A model of players with an indexed score and a plain rating holding the same numbers, in
 /// teams, so that a fetch through an index can be compared with one that reads every record.
 enum LMDBTestModel {
-    static let model: ManagedObjectModel = {
+    static let model = makeModel()
+
+    /// The model, with `fetchIndexes` on Player; indexes change no version hash, so every
+    /// such model opens the same files.
+    static func makeModel(fetchIndexes: [FetchIndexDescription] = []) -> ManagedObjectModel {
         let model = ManagedObjectModel {
             EntityDescription("Player") {
                 AttributeDescription("name", .string).indexed()
@@ -21,12 +25,15 @@ enum LMDBTestModel {
                 RelationshipDescription.toMany("players", destination: "Player", inverse: "team", ordered: true)
             }
         }
+        model.entities[0].fetchIndexes = fetchIndexes
         try! model.freeze()  // A fixed, valid model: freezing cannot fail.
         return model
-    }()
+    }
 
     /// Opens (or creates) the store at `url` with `settings`.
-    static func open(_ url: URL, settings: [String: String] = [:], readOnly: Bool = false) throws -> LMDBStore {
+    static func open(
+        _ url: URL, model: ManagedObjectModel = model, settings: [String: String] = [:], readOnly: Bool = false
+    ) throws -> LMDBStore {
         try LMDBStoreFile.open(
             StoreOpenRequest(
                 model: model, url: url, options: StoreOptions(isReadOnly: readOnly, settings: settings)))

@@ -87,28 +87,43 @@ enum LMDBIndexKind: Sendable, Hashable {
 struct LMDBIndexes: Sendable {
     /// The indexed properties of each entity, by entity name, then by property name.
     let byEntity: [String: [String: LMDBIndexKind]]
+    /// The conditions of partial indexes, by entity name, then by property name: such a
+    /// property has entries only for the objects that meet its condition.
+    let partial: [String: [String: FetchPredicate]]
 
-    /// The indexes of `schema`: attributes marked indexed or first in a binary fetch index of
-    /// their entity or a superentity, when their type has an index order, and every to-one
-    /// relationship (a foreign-key index); none whose `Entity.property` name is longer than
-    /// ``LMDBIndexKind/maximumPrefixBytes``.
+    /// The indexes of `schema`: attributes marked indexed or named by any element of a fetch
+    /// index (binary or R-tree, every element of a compound one) of their entity or a
+    /// superentity, when their type has an index order, and every to-one relationship (a
+    /// foreign-key index); none whose `Entity.property` name is longer than
+    /// ``LMDBIndexKind/maximumPrefixBytes``. A property only partial fetch indexes name is
+    /// partial, with the condition of the first of them.
     init(schema: ModelSchema) {
         var byEntity: [String: [String: LMDBIndexKind]] = [:]
+        var partial: [String: [String: FetchPredicate]] = [:]
         for entity in schema.entities {
             let lineage = [entity.name] + entity.superentityNames
-            let fetchIndexed = Set(
-                lineage.compactMap { schema.entitiesByName[$0] }.flatMap(\.description.fetchIndexes).compactMap {
-                    $0.elements.first.flatMap { $0.kind == .binary ? $0.propertyName : nil }
-                })
+            let fetchIndexes = lineage.compactMap { schema.entitiesByName[$0] }.flatMap(\.description.fetchIndexes)
+            let whole = Set(
+                fetchIndexes.filter { $0.partialIndexPredicate == nil }.flatMap(\.elements).map(\.propertyName))
+            var conditions: [String: FetchPredicate] = [:]
+            for index in fetchIndexes {
+                guard let format = index.partialIndexPredicate, let condition = try? FetchPredicate(format: format)
+                else { continue }
+                for element in index.elements where conditions[element.propertyName] == nil {
+                    conditions[element.propertyName] = condition
+                }
+            }
             var properties: [String: LMDBIndexKind] = [:]
             func fits(_ property: String) -> Bool {
                 LMDBLayout.prefix(entity: entity.name, property: property).count <= LMDBIndexKind.maximumPrefixBytes
             }
             for attribute in entity.attributes where !attribute.isTransient && fits(attribute.name) {
-                guard attribute.isIndexed || fetchIndexed.contains(attribute.name),
-                    let kind = LMDBIndexKind(attribute.type)
-                else { continue }
+                let isWhole = attribute.isIndexed || whole.contains(attribute.name)
+                guard isWhole || conditions[attribute.name] != nil, let kind = LMDBIndexKind(attribute.type) else {
+                    continue
+                }
                 properties[attribute.name] = kind
+                if !isWhole { partial[entity.name, default: [:]][attribute.name] = conditions[attribute.name] }
             }
             for relationship in entity.relationships
             where !relationship.isToMany && !relationship.isTransient && fits(relationship.name) {
@@ -117,6 +132,52 @@ struct LMDBIndexes: Sendable {
             byEntity[entity.name] = properties
         }
         self.byEntity = byEntity
+        self.partial = partial
+    }
+
+    private init(byEntity: [String: [String: LMDBIndexKind]], partial: [String: [String: FetchPredicate]]) {
+        self.byEntity = byEntity
+        self.partial = partial
+    }
+
+    /// Every index as `Entity.property=kind`, with ` WHERE` and the condition of a partial one,
+    /// sorted: what the file records of the indexes its entries were written for.
+    var signature: [String] {
+        byEntity.flatMap { entity, properties in
+            properties.map { property, kind in signature(entity, property, kind) }
+        }
+        .sorted()
+    }
+
+    private func signature(_ entity: String, _ property: String, _ kind: LMDBIndexKind) -> String {
+        "\(entity).\(property)=\(kind)" + (partial[entity]?[property].map { " WHERE \($0)" } ?? "")
+    }
+
+    /// These indexes, kept only where `signature` lists them: the ones a read-only store can
+    /// trust, its file having entries for them.
+    func restricted(to signature: Set<String>) -> LMDBIndexes {
+        LMDBIndexes(
+            byEntity: byEntity.reduce(into: [:]) { result, entry in
+                result[entry.key] = entry.value.filter {
+                    signature.contains(self.signature(entry.key, $0.key, $0.value))
+                }
+            },
+            partial: partial)
+    }
+
+    /// The kind of `entity`'s index of `property` when a fetch whose top-level conditions are
+    /// `conjuncts` may search it: a partial index only when they include every part of its
+    /// condition, so that every object they match has an entry.
+    func kind(of property: String, in entity: String, conjuncts: Set<FetchPredicate>) -> LMDBIndexKind? {
+        guard let kind = byEntity[entity]?[property] else { return nil }
+        guard let condition = partial[entity]?[property] else { return kind }
+        return Self.conjuncts(of: condition).isSubset(of: conjuncts) ? kind : nil
+    }
+
+    /// The parts of the `AND` at the top of `predicate`.
+    static func conjuncts(of predicate: FetchPredicate) -> Set<FetchPredicate> {
+        if case .and(let parts) = predicate { return parts.reduce(into: []) { $0.formUnion(conjuncts(of: $1)) } }
+        return [predicate]
     }
 
     /// The keys of `snapshot`'s index entries.
@@ -126,9 +187,17 @@ struct LMDBIndexes: Sendable {
             return []
         }
         let suffix = LMDBLayout.key(primaryKey)
-        return properties.map { property, kind in
-            LMDBLayout.prefix(entity: entity, property: property) + kind.encode(snapshot.values[property] ?? .null)
-                + suffix
+        let conditions = partial[entity] ?? [:]
+        let record =
+            conditions.isEmpty ? nil : KeyValueRecord(snapshot.values.dictionary.mapValues { ResolvedValue.value($0) })
+        return properties.compactMap { property, kind in
+            // An object the condition cannot be decided for keeps its entry: more entries only
+            // mean more candidates, which the fetch's own evaluation filters.
+            if let condition = conditions[property], let record, (try? condition.evaluate(with: record)) == false {
+                return nil
+            }
+            return LMDBLayout.prefix(entity: entity, property: property)
+                + kind.encode(snapshot.values[property] ?? .null) + suffix
         }
     }
 }

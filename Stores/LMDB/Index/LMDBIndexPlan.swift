@@ -31,10 +31,12 @@ struct LMDBIndexPlan {
 
     /// The plan for `predicate` over objects of `entities`, or `nil` when no index narrows it
     /// (the fetch then reads every record). A property qualifies when each of `entities`
-    /// indexes it with the same kind.
+    /// indexes it with the same kind, and, for a partial index, when the predicate's top-level
+    /// conditions include the index's.
     init?(_ predicate: FetchPredicate, entities: [String], indexes: LMDBIndexes) {
+        let conjuncts = LMDBIndexes.conjuncts(of: predicate)
         func kind(of property: String) -> LMDBIndexKind? {
-            let kinds = Set(entities.map { indexes.byEntity[$0]?[property] })
+            let kinds = Set(entities.map { indexes.kind(of: property, in: $0, conjuncts: conjuncts) })
             guard kinds.count == 1, let kind = kinds.first else { return nil }
             return kind
         }

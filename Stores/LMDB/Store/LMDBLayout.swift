@@ -27,6 +27,9 @@ struct LMDBLayout: Sendable {
     static let entitiesKey = Array("entities".utf8)
     /// The meta key of the property-name table.
     static let propertiesKey = Array("properties".utf8)
+    /// The meta key of the index set the index database has entries for
+    /// (``LMDBIndexes/signature``); files written before it was recorded lack it.
+    static let indexesKey = Array("indexes".utf8)
 
     /// The tables the records are coded with: the store's identifier, the entity names and
     /// the property names recorded in the file.

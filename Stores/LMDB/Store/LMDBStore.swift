@@ -50,7 +50,7 @@ final class LMDBStore: IncrementalStore {
 
     init(
         request: StoreOpenRequest, environment: LMDBEnvironment, layout: LMDBLayout, databases: LMDBDatabases,
-        metadata: StoreMetadata
+        indexes: LMDBIndexes, metadata: StoreMetadata
     ) {
         self.request = request
         self.identifier = metadata.storeIdentifier
@@ -61,7 +61,7 @@ final class LMDBStore: IncrementalStore {
         self.environment = environment
         self.layout = layout
         self.databases = databases
-        self.indexes = LMDBIndexes(schema: request.model.schema)
+        self.indexes = indexes
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         self.currentMetadata = Locked(metadata)

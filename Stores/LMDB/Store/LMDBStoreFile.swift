@@ -28,8 +28,12 @@ enum LMDBStoreFile {
                 relaxedDurability: settings.relaxedDurability,
                 mapSize: exists ? nil : settings.initialMapSize)
             let (layout, databases, metadata) = try LMDBStoreFile.prepare(environment, for: request)
-            return LMDBStore(
-                request: request, environment: environment, layout: layout, databases: databases, metadata: metadata)
+            let (indexes, needsRebuild) = try LMDBStore.indexes(for: request, in: environment, meta: databases.meta)
+            let store = LMDBStore(
+                request: request, environment: environment, layout: layout, databases: databases, indexes: indexes,
+                metadata: metadata)
+            if needsRebuild { try store.rebuildIndexes() }
+            return store
         }
     }
 
