@@ -28,6 +28,7 @@ extension ManagedObjectContext {
                 ? groups ?? []
                 : entity.attributes.map(\.name) + entity.relationships.filter { !$0.isToMany }.map(\.name))
         try checkShape(of: request, keys: keys, grouping: isGrouped)
+        if let rows = try rowsFromStore(request, keys: keys, entity: entity, grouping: isGrouped) { return rows }
         var whole = request
         let pagesRows = isGrouped || request.returnsDistinctResults
         if pagesRows {
@@ -51,6 +52,48 @@ extension ManagedObjectContext {
         guard pagesRows else { return rows }
         let limit = StoreFetchRequest.effectiveLimit(request.fetchLimit) ?? .max
         return Array(rows.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit, 0)))
+    }
+
+    /// The rows as the one store holding the entity computes them (``StoreDictionaryFetch``),
+    /// when its answer is the one the objects give: the context has no unsaved change and reads
+    /// the latest state, the store evaluates the predicate, and every key is a stored attribute
+    /// or to-one relationship and every expression an aggregate of one attribute. `nil`
+    /// otherwise. A having-predicate is applied here, and the offset and limit after it.
+    private func rowsFromStore<Result>(
+        _ request: FetchRequest<Result>, keys: [String], entity: EntitySchema, grouping: Bool
+    ) throws -> [[String: AttributeValue]]? {
+        guard !hasChanges, let plan = try directPlan(for: request), try reads(of: plan.store).view == nil else {
+            return nil
+        }
+        func isStoredAttribute(_ key: String) -> Bool { entity.attributesByName[key].map { !$0.isTransient } ?? false }
+        var columns: [StoreDictionaryFetch.Column] = []
+        for key in keys {
+            let isToOne = entity.relationshipsByName[key].map { !$0.isToMany && !$0.isTransient } ?? false
+            guard isStoredAttribute(key) || isToOne else { return nil }
+            columns.append(.property(key))
+        }
+        for description in request.expressionsToFetch {
+            guard let (function, argument) = description.aggregate,
+                let aggregate = StoreDictionaryFetch.Aggregate(rawValue: PredicateEvaluator.functionKey(function)),
+                case .keyPath(let attribute) = argument, isStoredAttribute(attribute)
+            else { return nil }
+            columns.append(.aggregate(aggregate, attribute: attribute, name: description.name))
+        }
+        let groups = request.propertiesToGroupBy ?? (grouping ? [] : nil)
+        guard (groups ?? []).allSatisfy(isStoredAttribute) else { return nil }
+        let having = request.havingPredicate
+        let fetch = StoreDictionaryFetch(
+            entityName: request.entityName, includesSubentities: request.includesSubentities,
+            predicate: request.predicate, sortDescriptors: request.sortDescriptors, columns: columns, groupBy: groups,
+            returnsDistinctResults: request.returnsDistinctResults,
+            fetchOffset: having == nil ? request.fetchOffset : 0, fetchLimit: having == nil ? request.fetchLimit : nil)
+        guard let rows = try plan.store.executeDictionaryFetch(fetch) else { return nil }
+        guard let having else { return rows }
+        let kept = try rows.filter { row in
+            try having.evaluate(with: KeyValueRecord(row.mapValues { ResolvedValue.value($0) }))
+        }
+        let limit = StoreFetchRequest.effectiveLimit(request.fetchLimit) ?? .max
+        return Array(kept.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit, 0)))
     }
 
     /// Refuses what a grouped fetch cannot answer.

@@ -178,6 +178,11 @@ public protocol IncrementalStore: PersistentStore {
     /// ``StoreCapabilities/batchOperations``. The default returns `nil`.
     func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult?
 
+    /// The rows of `fetch`, computed by the store as ``StoreDictionaryFetch`` says, or `nil`
+    /// when the store does not answer this fetch itself (the core then computes the rows from
+    /// the objects). The default returns `nil`.
+    func executeDictionaryFetch(_ fetch: StoreDictionaryFetch) throws -> [[String: AttributeValue]]?
+
     /// A read view pinned to the store's last saved state, for a query generation; `nil` when
     /// the store has no such views (it does not declare ``StoreCapabilities/queryGenerations``).
     /// The default returns `nil`.
@@ -232,6 +237,9 @@ extension IncrementalStore {
 
     /// Carries out no batch deletion itself: the core runs it through a context.
     public func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult? { nil }
+
+    /// Answers no dictionary fetch itself: the core computes the rows from the objects.
+    public func executeDictionaryFetch(_ fetch: StoreDictionaryFetch) throws -> [[String: AttributeValue]]? { nil }
 
     /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
     public func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
