@@ -141,7 +141,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let durable = try LMDBTestModel.open(directory.file("durable.lmdb"))
         #expect(!durable.capabilities.contains(.relaxedDurability))
-        #expect(durable.capabilities == [.queryGenerations, .persistentHistory, .multiProcessAccess])
+        #expect(durable.capabilities == [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations])
         let relaxed = try LMDBTestModel.open(directory.file("relaxed.lmdb"), settings: ["relaxedDurability": "true"])
         #expect(relaxed.capabilities.contains(.relaxedDurability))
         try LMDBTestModel.insertPlayers(5, into: relaxed)

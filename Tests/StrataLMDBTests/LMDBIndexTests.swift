@@ -49,20 +49,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try LMDBTestModel.open(directory.file("teams.lmdb"))
         let players = try LMDBTestModel.insertPlayers(50, into: store)
-        let team = try store.permanentIDs(forEntities: ["Team"])[0]
         let members = Array(players.prefix(3))
-        let updates = try members.map { id in
-            var values = try #require(try store.snapshot(for: id)).values
-            values["team"] = .objectID(team)
-            return StoreChangeSet.ObjectChange(objectID: id, values: values, expectedVersion: 1)
-        }
-        try store.save(
-            StoreChangeSet(
-                inserted: [
-                    .init(
-                        objectID: team, values: ["name": "Engines"], toManyRelationships: ["players": members],
-                        expectedVersion: 0)
-                ], updated: updates))
+        let team = try LMDBTestModel.saveTeam(of: members, into: store)
         let decodedBefore = store.statistics.decodedRecords
         let request = StoreFetchRequest(
             entityName: "Player",

@@ -65,6 +65,27 @@ enum LMDBTestModel {
         return ids
     }
 
+    /// Saves a new team named Engines whose players are `members` (saved once each before),
+    /// and returns its ID.
+    static func saveTeam(of members: [ObjectID], into store: LMDBStore) throws -> ObjectID {
+        let team = try store.permanentIDs(forEntities: ["Team"])[0]
+        let updates = try members.map { id in
+            guard var values = try store.snapshot(for: id)?.values else {
+                throw StoreError(code: .unknownObject, message: "No player \(id) to put in the team.")
+            }
+            values["team"] = .objectID(team)
+            return StoreChangeSet.ObjectChange(objectID: id, values: values, expectedVersion: 1)
+        }
+        try store.save(
+            StoreChangeSet(
+                inserted: [
+                    .init(
+                        objectID: team, values: ["name": "Engines"], toManyRelationships: ["players": members],
+                        expectedVersion: 0)
+                ], updated: updates))
+        return team
+    }
+
     /// The IDs a fetch returns, sorted by reference.
     static func ids(_ store: LMDBStore, _ format: String, entity: String = "Player") throws -> [ObjectID] {
         let request = StoreFetchRequest(

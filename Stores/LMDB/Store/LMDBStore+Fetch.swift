@@ -13,13 +13,7 @@ extension LMDBStore {
 
     /// Runs `request` on the latest committed state, or in `generation`'s read transaction.
     func execute(_ request: StoreFetchRequest, in generation: LMDBGeneration?) throws -> StoreFetchResult {
-        let entity = try entitySchema(named: request.entityName)
-        let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
-            .filter(entityNames.contains)
-        let root = entity.rootEntityName
-        guard let database = databases.records[root] else {
-            throw StoreError(code: .corrupt, message: "\(storeName) has no records database for '\(root)'.")
-        }
+        let (kinds, root, database) = try scope(of: request)
         return try read("fetching \(request.entityName)", in: generation) { loader in
             if request.resultType == .count, request.predicate == nil {
                 statistics.recordFetch(indexed: false)
@@ -48,6 +42,18 @@ extension LMDBStore {
             case .snapshots: return .snapshots(page.map(\.snapshot))
             }
         }
+    }
+
+    /// The entities `request` reads, their root and the root's records database.
+    func scope(of request: StoreFetchRequest) throws -> (kinds: [String], root: String, database: MDB_dbi) {
+        let entity = try entitySchema(named: request.entityName)
+        let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+            .filter(entityNames.contains)
+        let root = entity.rootEntityName
+        guard let database = databases.records[root] else {
+            throw StoreError(code: .corrupt, message: "\(storeName) has no records database for '\(root)'.")
+        }
+        return (kinds, root, database)
     }
 
     /// The most objects to return after the offset: no limit when the limit is `nil` or 0.

@@ -47,7 +47,7 @@ extension LMDBStore {
     }
 
     /// Writes `snapshot`'s record and index entries, removing those of `old`.
-    private func put(_ snapshot: Snapshot, replacing old: Snapshot?, _ loader: LMDBObjectLoader) throws {
+    func put(_ snapshot: Snapshot, replacing old: Snapshot?, _ loader: LMDBObjectLoader) throws {
         guard let (_, database, key) = loader.location(of: snapshot.objectID) else { return }
         let newKeys = indexes.keys(of: snapshot)
         if let old {
@@ -73,7 +73,7 @@ extension LMDBStore {
     }
 
     /// Removes `old`'s record, index entries and to-many memberships.
-    private func remove(_ old: Snapshot, _ loader: LMDBObjectLoader) throws {
+    func remove(_ old: Snapshot, _ loader: LMDBObjectLoader) throws {
         guard let (_, database, key) = loader.location(of: old.objectID),
             let entity = model.entitiesByName[old.objectID.entityName]
         else { return }

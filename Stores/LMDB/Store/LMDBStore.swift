@@ -56,8 +56,8 @@ final class LMDBStore: IncrementalStore {
         self.identifier = metadata.storeIdentifier
         self.capabilities =
             environment.hasRelaxedDurability
-            ? [.queryGenerations, .persistentHistory, .multiProcessAccess, .relaxedDurability]
-            : [.queryGenerations, .persistentHistory, .multiProcessAccess]
+            ? [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .relaxedDurability]
+            : [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations]
         self.environment = environment
         self.layout = layout
         self.databases = databases

@@ -1,0 +1,55 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataLMDB
+
+/// The LMDB store runs batch updates and deletions itself, in one write transaction, keeping
+/// its index entries and member lists in step.
+@Suite struct LMDBBatchTests {
+    @Test func anUpdateRewritesTheMatchingRecordsAndTheirIndexEntries() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("update.lmdb"))
+        try LMDBTestModel.insertPlayers(50, into: store)
+        #expect(store.capabilities.contains(.batchOperations))
+        let result = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Player", predicate: try FetchPredicate(format: "rating < 10"),
+                    values: ["score": .integer64(-1)])))
+        #expect(result.count == 10)
+        let moved = try LMDBTestModel.ids(store, "score == -1")
+        #expect(Set(moved) == Set(try #require(result.objectIDs)))
+        #expect(try LMDBTestModel.ids(store, "score == 3").isEmpty)
+        for id in moved { #expect(try store.snapshot(for: id)?.version == 2) }
+    }
+
+    @Test func aDeletionRemovesRecordsIndexEntriesAndMemberships() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("delete.lmdb"))
+        let players = try LMDBTestModel.insertPlayers(20, into: store)
+        let members = Array(players.prefix(4))
+        let team = try LMDBTestModel.saveTeam(of: members, into: store)
+        let result = try #require(
+            try store.executeBatchDelete(
+                StoreBatchDelete(
+                    .matching(
+                        entityName: "Player", includesSubentities: true,
+                        predicate: try FetchPredicate(format: "score < 2")))))
+        #expect(Set(result.deleted) == Set(players.prefix(2)))
+        #expect(result.updated == [team])
+        #expect(try store.relatedObjectIDs(of: team, relationship: "players") == Array(players[2..<4]))
+        #expect(try store.snapshot(for: team)?.version == 2)
+        #expect(
+            try store.execute(
+                StoreFetchRequest(
+                    entityName: "Player", predicate: try FetchPredicate(format: "score <= 1"), resultType: .count))
+                == .count(0))
+        let request = StoreFetchRequest(
+            entityName: "Player",
+            predicate: .comparison(ComparisonPredicate(.keyPath("team"), .equalTo, .constant(.objectID(team)))),
+            resultType: .count)
+        #expect(try store.execute(request) == .count(2))
+    }
+}
