@@ -14,7 +14,7 @@ enum HistoryChecks {
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
             deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
             remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts, replacedHistoryKeepsNumbers,
-            batchRequestsRecorded,
+            batchRequestsRecorded, batchDeletionRecordsRulesAndTombstones,
         ]
     }
 
@@ -350,14 +350,54 @@ enum HistoryChecks {
                     inserted.map { "update \($0.uriString)" }.sorted(),
                     ["delete \(inserted[0].uriString)"],
                 ], "The changes of the three batch requests")
+            try expectEqual(
+                Set((transactions[1].changes ?? []).compactMap(\.updatedProperties)), [["string"]],
+                "The updated properties of the batch update")
         }
     }
 
-    private static func withHistory(_ harness: CheckHarness, _ body: (CheckStack) throws -> Void) throws {
+    static let batchDeletionRecordsRulesAndTombstones = category.check(
+        "batchDeletionRecordsRulesAndTombstones",
+        "A batch deletion's transaction lists the objects its cascade rules deleted (with their tombstones) and "
+            + "the objects its nullify rules changed (with the relationships they emptied).",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness, configuration: ConformanceModel.graph) { stack in
+            let team = try stack.insert("Team", ["serial": 1, "name": "Blue"])
+            let person = try stack.insert("Person", ["serial": 1, "name": "Ada"])
+            let passport = try stack.insert("Passport", ["number": "P-77"])
+            try stack.run {
+                try person.setObject(team, forKey: "team")
+                try person.setObject(passport, forKey: "passport")
+            }
+            try stack.save()
+            try stack.run {
+                _ = try stack.context.execute(BatchDeleteRequest(objectIDs: [person.objectID]))
+            }
+            let transactions = try fetch(stack, after: .token(nil))
+            let changes = transactions.last?.changes ?? []
+            try expectEqual(
+                changes.map { "\($0.changeType) \($0.changedObjectID.uriString)" }.sorted(),
+                [
+                    "delete \(passport.objectID.uriString)", "delete \(person.objectID.uriString)",
+                    "update \(team.objectID.uriString)",
+                ].sorted(), "The changes of the batch deletion")
+            try expectEqual(
+                changes.first { $0.changedObjectID == passport.objectID }?.tombstone, ["number": "P-77"],
+                "The tombstone of the cascaded Passport")
+            try expectEqual(
+                changes.first { $0.changedObjectID == team.objectID }?.updatedProperties, ["members"],
+                "The updated properties of the Team")
+        }
+    }
+
+    private static func withHistory(
+        _ harness: CheckHarness, configuration: String? = nil, _ body: (CheckStack) throws -> Void
+    ) throws {
         var options = harness.suite.options
         options.tracksPersistentHistory = true
         let coordinator = try harness.makeCoordinator()
-        let store = try harness.openStore(options: options, in: coordinator)
+        let store = try harness.openStore(configuration: configuration, options: options, in: coordinator)
         defer { try? coordinator.remove(store) }
         try body(CheckStack(coordinator: coordinator, store: store, contextName: "checks"))
     }

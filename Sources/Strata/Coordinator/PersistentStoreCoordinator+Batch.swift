@@ -35,7 +35,7 @@ extension PersistentStoreCoordinator {
     }
 
     func execute(_ request: BatchDeleteRequest, author: String?, contextName: String?) throws -> BatchResult {
-        if let result = try deleteInStore(request, contextName: contextName) { return result }
+        if let result = try deleteInStore(request, author: author, contextName: contextName) { return result }
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let ids: [ObjectID]
             if let given = request.objectIDs {
@@ -53,7 +53,7 @@ extension PersistentStoreCoordinator {
     }
 
     func execute(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult {
-        if let result = try updateInStore(request, contextName: contextName) { return result }
+        if let result = try updateInStore(request, author: author, contextName: contextName) { return result }
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let entity = try context.entitySchema(named: request.entityName)
             for key in request.propertiesToUpdate.keys.sorted() where entity.attributesByName[key] == nil {

@@ -3,9 +3,8 @@
 extension PersistentStoreCoordinator {
     /// Runs `request` in its store, when one store holds the entity, declares
     /// ``StoreCapabilities/batchOperations`` and takes the update as ``StoreBatchUpdate`` says;
-    /// `nil` when the update goes through a context. Persistent history is recorded by the
-    /// context's save, so a store recording it takes that way.
-    func updateInStore(_ request: BatchUpdateRequest, contextName: String?) throws -> BatchResult? {
+    /// `nil` when the update goes through a context.
+    func updateInStore(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult? {
         guard let store = batchStore(forEntity: request.entityName, predicate: request.predicate),
             let entity = schema.entitiesByName[request.entityName]
         else { return nil }
@@ -23,7 +22,8 @@ extension PersistentStoreCoordinator {
         }
         let update = StoreBatchUpdate(
             entityName: request.entityName, includesSubentities: request.includesSubentities,
-            predicate: request.predicate, values: values, listsObjectIDs: request.resultType == .objectIDs)
+            predicate: request.predicate, values: values, listsObjectIDs: request.resultType == .objectIDs,
+            history: history(of: store, author: author, contextName: contextName))
         guard let result = try store.executeBatchUpdate(update) else { return nil }
         let ids = result.objectIDs ?? []
         forgetSnapshots(of: result.objectIDs, in: store)
@@ -39,7 +39,7 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``ContextError/Code/validation`` naming each deny rule that refused the
     ///   deletion, as a context's save does; ``ContextError/Code/objectNotFound`` for an object
     ///   ID the store does not hold; a store's error.
-    func deleteInStore(_ request: BatchDeleteRequest, contextName: String?) throws -> BatchResult? {
+    func deleteInStore(_ request: BatchDeleteRequest, author: String?, contextName: String?) throws -> BatchResult? {
         let target: StoreBatchDelete.Target
         let store: any IncrementalStore
         let entityNames: Set<String>
@@ -61,7 +61,9 @@ extension PersistentStoreCoordinator {
         guard nullifiesValidly(from: entityNames) else { return nil }
         let outcome: StoreBatchDeleteResult
         do {
-            let delete = StoreBatchDelete(target, listsObjectIDs: request.resultType == .objectIDs)
+            let delete = StoreBatchDelete(
+                target, listsObjectIDs: request.resultType == .objectIDs,
+                history: history(of: store, author: author, contextName: contextName))
             guard let result = try store.executeBatchDelete(delete) else { return nil }
             outcome = result
         } catch let error as StoreError where error.code == .unknownObject {
@@ -86,13 +88,22 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The transaction a batch request records in `store`'s persistent history, as a
+    /// context's save would record it; `nil` when the store records none.
+    private func history(
+        of store: any IncrementalStore, author: String?, contextName: String?
+    ) -> StoreChangeSet.HistoryInfo? {
+        store.options.tracksPersistentHistory
+            ? StoreChangeSet.HistoryInfo(author: author, contextName: contextName) : nil
+    }
+
     /// The one store holding `entityName` when it may carry out a batch request itself: it
-    /// declares ``StoreCapabilities/batchOperations``, is writable, records no persistent
-    /// history (a context's save records it) and evaluates `predicate` itself.
+    /// declares ``StoreCapabilities/batchOperations``, is writable and evaluates `predicate`
+    /// itself.
     private func batchStore(forEntity entityName: String, predicate: FetchPredicate?) -> (any IncrementalStore)? {
         let holders = stores(forEntity: entityName)
         guard holders.count == 1, let store = holders.first, store.capabilities.contains(.batchOperations),
-            !store.options.isReadOnly, !store.options.tracksPersistentHistory,
+            !store.options.isReadOnly,
             predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true
         else { return nil }
         return store

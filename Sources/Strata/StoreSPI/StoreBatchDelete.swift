@@ -28,11 +28,17 @@ public struct StoreBatchDelete: Sendable, Hashable {
     /// give only ``StoreBatchDeleteResult/matchedCount`` (the core then forgets every cached
     /// snapshot of the store), so that deleting every object of an entity reads none of them.
     public var listsObjectIDs: Bool
+    /// The transaction a store recording persistent history records the deletion as: a
+    /// deletion (with its tombstone) per deleted object and an update per object the nullify
+    /// rules changed, listing the relationships they emptied. A store that records history but
+    /// cannot record this returns `nil`.
+    public var history: StoreChangeSet.HistoryInfo?
 
     /// Creates a deletion.
-    public init(_ target: Target, listsObjectIDs: Bool = true) {
+    public init(_ target: Target, listsObjectIDs: Bool = true, history: StoreChangeSet.HistoryInfo? = nil) {
         self.target = target
         self.listsObjectIDs = listsObjectIDs
+        self.history = history
     }
 }
 

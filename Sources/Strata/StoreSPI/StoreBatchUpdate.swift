@@ -17,17 +17,22 @@ public struct StoreBatchUpdate: Sendable, Hashable {
     /// Whether the result lists the updated objects. When `false`, the store may give only
     /// their count (the core then forgets every cached snapshot of the store).
     public var listsObjectIDs: Bool
+    /// The transaction a store recording persistent history records the update as, one
+    /// change per object listing the updated attributes. A store that records history but
+    /// cannot record this returns `nil`.
+    public var history: StoreChangeSet.HistoryInfo?
 
     /// Creates an update.
     public init(
         entityName: String, includesSubentities: Bool = true, predicate: FetchPredicate? = nil,
-        values: [String: AttributeValue], listsObjectIDs: Bool = true
+        values: [String: AttributeValue], listsObjectIDs: Bool = true, history: StoreChangeSet.HistoryInfo? = nil
     ) {
         self.entityName = entityName
         self.includesSubentities = includesSubentities
         self.predicate = predicate
         self.values = values
         self.listsObjectIDs = listsObjectIDs
+        self.history = history
     }
 }
 

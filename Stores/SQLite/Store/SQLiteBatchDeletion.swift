@@ -7,7 +7,7 @@ import Strata
 /// the cascade that reached it (0 for the rows the request names). A table whose every row goes
 /// is *whole*: its rows are not copied, its relationships into itself need no work, and it is
 /// emptied with one `DELETE` (SQLite's truncation). The objects the nullify rules change gather
-/// in `Z_BATCHNULLIFIED`; their versions grow by one.
+/// in `Z_BATCHNULLIFIED`, once per relationship emptied; their versions grow by one.
 struct SQLiteBatchDeletion {
     private let store: SQLiteStore
     private let connection: SQLiteConnection
@@ -130,9 +130,16 @@ struct SQLiteBatchDeletion {
         return denials
     }
 
+    /// An object the nullify rules changed, with the relationships they emptied of deleted
+    /// objects.
+    struct Nullified {
+        let objectID: ObjectID
+        var relationships: Set<String>
+    }
+
     /// Empties the inverse relationships the nullify rules name of the objects that stay,
     /// raising each changed object's version once; returns the changed objects when `listing`.
-    mutating func nullify(listing: Bool) throws -> [ObjectID] {
+    mutating func nullify(listing: Bool) throws -> [Nullified] {
         let steps = self.steps { $0 == .nullify }.filter { step in
             step.relationship.inverseName != nil && !wholeTables.contains(step.destinationTable.name)
         }
@@ -141,9 +148,9 @@ struct SQLiteBatchDeletion {
             guard let source = sources(of: step, round: nil) else { continue }
             try createWorkTables()
             try connection.statement(
-                "INSERT OR IGNORE INTO \(Self.nullified) (Z_ENT, Z_PK) SELECT d.Z_ENT, d.Z_PK "
+                "INSERT OR IGNORE INTO \(Self.nullified) (Z_ENT, Z_PK, Z_KEY) SELECT d.Z_ENT, d.Z_PK, ? "
                     + destinations(of: step, from: source) + " AND \(staying("d"))"
-            ).execute()
+            ).execute([.text(step.relationship.inverseName ?? "")])
             guard connection.changes > 0 else { continue }
             if !touchedTables.contains(step.destinationTable) { touchedTables.append(step.destinationTable) }
             try clearInverseColumns(of: step)
@@ -156,9 +163,19 @@ struct SQLiteBatchDeletion {
             ).execute()
         }
         guard listing else { return [] }
-        return try connection.statement("SELECT Z_PK, Z_ENT FROM \(Self.nullified)").rowsThrowing([]) {
-            try store.objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
+        var changed: [Nullified] = []
+        let statement = try connection.statement(
+            "SELECT Z_PK, Z_ENT, Z_KEY FROM \(Self.nullified) ORDER BY Z_ENT, Z_PK")
+        while try statement.step() {
+            let objectID = try store.objectID(primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
+            guard case .text(let key) = statement.value(at: 2) else { continue }
+            if changed.last?.objectID == objectID {
+                changed[changed.count - 1].relationships.insert(key)
+            } else {
+                changed.append(Nullified(objectID: objectID, relationships: [key]))
+            }
         }
+        return changed
     }
 
     /// Sets to null the columns of a to-one inverse of `step` that point at deleted rows, in the
@@ -269,7 +286,7 @@ struct SQLiteBatchDeletion {
                 CREATE TEMP TABLE IF NOT EXISTS Z_BATCHDELETE (Z_ENT INTEGER NOT NULL, Z_PK INTEGER NOT NULL,
                     Z_ROUND INTEGER NOT NULL, PRIMARY KEY (Z_ENT, Z_PK)) WITHOUT ROWID;
                 CREATE TEMP TABLE IF NOT EXISTS Z_BATCHNULLIFIED (Z_ENT INTEGER NOT NULL, Z_PK INTEGER NOT NULL,
-                    PRIMARY KEY (Z_ENT, Z_PK)) WITHOUT ROWID;
+                    Z_KEY TEXT NOT NULL, PRIMARY KEY (Z_ENT, Z_PK, Z_KEY)) WITHOUT ROWID;
                 """)
         hasWorkTables = true
     }

@@ -3,10 +3,12 @@ import Strata
 extension SQLiteStore {
     /// Runs `delete` in SQL in one write transaction (`SQLiteBatchDeletion`): the rows it names
     /// or matches, those the cascade rules reach, the nullify rules' changes and the join-table
-    /// rows; `nil` (the core's context does it) when the store records persistent history or
-    /// part of the predicate has no SQL form.
+    /// rows, and, for a store recording persistent history, the transaction; `nil` (the core's
+    /// context does it) when part of the predicate has no SQL form.
     public func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult? {
-        guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
+        let history = options.tracksPersistentHistory ? delete.history : nil
+        guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
+        let lists = delete.listsObjectIDs || history != nil
         let seed: (inout SQLiteBatchDeletion) throws -> Void
         let action: String
         switch delete.target {
@@ -39,14 +41,26 @@ extension SQLiteStore {
                 try deletion.cascade()
                 let denials = try deletion.denials()
                 guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
-                let updated = try deletion.nullify(listing: delete.listsObjectIDs)
-                guard delete.listsObjectIDs else {
+                let nullified = try deletion.nullify(listing: lists)
+                guard lists else {
                     let marked = try deletion.markedMatchCount()
                     return StoreBatchDeleteResult(matchedCount: marked + (try deletion.deleteMarkedRows()))
                 }
                 let deleted = try deletion.deletedObjects()
+                let deletions = deleted.all.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) }
+                let tombstones = history == nil ? [:] : try historyTombstones(of: deletions, on: connection)
                 _ = try deletion.deleteMarkedRows()
-                return StoreBatchDeleteResult(matched: deleted.matched, deleted: deleted.all, updated: updated)
+                if let history, !deletions.isEmpty {
+                    let updates = nullified.map {
+                        StoreChangeSet.ObjectChange(
+                            objectID: $0.objectID, values: [:], expectedVersion: 0, changedKeys: $0.relationships)
+                    }
+                    try recordHistory(
+                        of: StoreChangeSet(updated: updates, deleted: deletions, history: history),
+                        tombstones: tombstones, on: connection)
+                }
+                return StoreBatchDeleteResult(
+                    matched: deleted.matched, deleted: deleted.all, updated: nullified.map(\.objectID))
             }
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)

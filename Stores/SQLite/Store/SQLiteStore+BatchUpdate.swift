@@ -2,11 +2,12 @@ import Strata
 
 extension SQLiteStore {
     /// Runs `update` as one `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE …` in a write transaction,
-    /// after selecting the rows it changes when it lists them; `nil` (the core's context does
-    /// it) when the store records persistent history, when part of the predicate has no SQL
-    /// form, or when an attribute has no column in the entity's table.
+    /// after selecting the rows it changes when it lists them or records them in persistent
+    /// history; `nil` (the core's context does it) when part of the predicate has no SQL form,
+    /// or when an attribute has no column in the entity's table.
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
-        guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
+        let history = options.tracksPersistentHistory ? update.history : nil
+        guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
         let entity = try entitySchema(named: update.entityName)
         let table = try table(of: entity.name)
         let reader = rowReader(of: entity, in: table)
@@ -35,15 +36,25 @@ extension SQLiteStore {
         let bound = parameters + translator.parameters
         return try write("running a batch update of \(entity.name)") { connection in
             trace.explain(sql, bound, on: connection)
-            guard update.listsObjectIDs else {
+            guard update.listsObjectIDs || history != nil else {
                 try connection.statement(sql).execute(bound)
                 return StoreBatchUpdateResult(count: Int(connection.changes))
             }
             let ids = try connection.statement(select).rowsThrowing(translator.parameters) {
                 try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
             }
-            if !ids.isEmpty { try connection.statement(sql).execute(bound) }
-            return StoreBatchUpdateResult(objectIDs: ids)
+            guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }
+            try connection.statement(sql).execute(bound)
+            if let history {
+                let keys = Set(update.values.keys)
+                let changes = ids.map {
+                    StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                }
+                try recordHistory(
+                    of: StoreChangeSet(updated: changes, history: history), tombstones: [:], on: connection)
+            }
+            return update.listsObjectIDs
+                ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
         }
     }
 }

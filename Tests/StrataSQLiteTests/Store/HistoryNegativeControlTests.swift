@@ -108,12 +108,16 @@ import Testing
     @Test func savesSplitIntoATransactionPerObjectFailTheChecksCountingTransactions() {
         #expect(
             Self.failures(of: .recordsEachObjectAsItsOwnTransaction) == [
-                "T.batchRequestsRecorded", "T.everySaveRecordedOnce", "T.remoteHistoryFindsOtherWritersSaves",
+                "T.batchDeletionRecordsRulesAndTombstones", "T.batchRequestsRecorded", "T.everySaveRecordedOnce",
+                "T.remoteHistoryFindsOtherWritersSaves",
             ])
     }
 
     @Test func tombstonesDroppedFailTheTombstoneCheck() {
-        #expect(Self.failures(of: .dropsTombstones) == ["T.deletionsKeepTombstones"])
+        #expect(
+            Self.failures(of: .dropsTombstones) == [
+                "T.batchDeletionRecordsRulesAndTombstones", "T.deletionsKeepTombstones",
+            ])
     }
 
     @Test func transactionsNumberedByPlaceFailTheTokenChecks() {

@@ -174,17 +174,25 @@ import Testing
         #expect(try store.snapshot(for: saved.desks[1]) != nil)
     }
 
-    @Test func aStoreRecordingHistoryLeavesTheDeletionToTheCore() throws {
+    @Test func aStoreRecordingHistoryRecordsTheDeletionAsOneTransaction() throws {
         let folder = try TemporaryDirectory()
         let (coordinator, store, saved) = try open(folder, history: true)
         #expect(try store.executeBatchDelete(StoreBatchDelete(.objects(saved.workers))) == nil)
         var request = BatchDeleteRequest(objectIDs: saved.workers)
         request.resultType = .count
-        #expect(try coordinator.execute(request).count == 2)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.performAndWait { context.transactionAuthor = "cleaner" }
+        #expect(try context.performAndWait { try context.execute(request) }.count == 2)
         guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
             Issue.record("A history fetch gave no transactions.")
             return
         }
         #expect(transactions.count == 2)
+        #expect(transactions.last?.author == "cleaner")
+        let changes = transactions.last?.changes ?? []
+        #expect(Set(changes.filter { $0.changeType == .delete }.map(\.changedObjectID)) == Set(saved.workers))
+        #expect(
+            Set(changes.filter { $0.changeType == .update }.map(\.changedObjectID))
+                == Set(saved.offices + [saved.team]))
     }
 }

@@ -65,18 +65,22 @@ import Testing
         #expect(try context.performAndWait { try context.count(for: request) } == 3)
     }
 
-    @Test func aStoreRecordingHistoryLeavesTheUpdateToTheCore() throws {
+    @Test func aStoreRecordingHistoryRecordsTheUpdateAsOneTransaction() throws {
         let folder = try TemporaryDirectory()
         let (coordinator, store) = try open(folder, history: true)
         #expect(
             try store.executeBatchUpdate(StoreBatchUpdate(entityName: "Item", values: ["score": .double(1)])) == nil)
-        var request = BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["score": .constant(.double(1))])
-        request.resultType = .count
-        #expect(try coordinator.execute(request).count == 5)
+        let result = try store.executeBatchUpdate(
+            StoreBatchUpdate(
+                entityName: "Item", predicate: try FetchPredicate(format: "number > 3"), values: ["score": .double(1)],
+                listsObjectIDs: false, history: StoreChangeSet.HistoryInfo(author: "batch")))
+        #expect(result == StoreBatchUpdateResult(count: 2))
         guard case .transactions(let transactions) = try coordinator.execute(.fetchHistory(after: .token(nil))) else {
             Issue.record("A history fetch gave no transactions.")
             return
         }
         #expect(transactions.count == 2)
+        #expect(transactions.last?.author == "batch")
+        #expect(transactions.last?.changes?.map(\.updatedProperties) == [["score"], ["score"]])
     }
 }
