@@ -213,4 +213,19 @@ import Testing
         #expect(try LMDBTestModel.ids(store, "rating == 7").count == 2)
         #expect(store.statistics.indexedFetches == indexedBefore + 1)
     }
+
+    @Test func aPartialConditionReadingMoreThanTheRecordGivesEntriesForEveryObject() throws {
+        let model = LMDBTestModel.makeModel(fetchIndexes: [
+            FetchIndexDescription(
+                name: "teamRatings", elements: [.init(propertyName: "rating")],
+                partialIndexPredicate: "team.name == 'Engines'")
+        ])
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("outside.lmdb"), model: model)
+        try LMDBTestModel.insertPlayers(100, into: store)
+        #expect(store.indexes.partial["Player"]?["rating"] == nil)
+        let indexedBefore = store.statistics.indexedFetches
+        #expect(try LMDBTestModel.ids(store, "rating == 7").count == 1)
+        #expect(store.statistics.indexedFetches == indexedBefore + 1)
+    }
 }

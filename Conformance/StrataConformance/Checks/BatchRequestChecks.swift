@@ -37,11 +37,12 @@ enum BatchRequestChecks {
     }
 
     static let deleteByObjectIDs = category.check(
-        "deleteByObjectIDs", "A batch deletion of object IDs removes those objects and counts them."
+        "deleteByObjectIDs",
+        "A batch deletion of object IDs removes those objects and counts them, an ID given twice once."
     ) { harness in
         try harness.withStore(configuration: ConformanceModel.records) { stack in
             let ids = try stack.saveSamples(1...5)
-            var request = BatchDeleteRequest(objectIDs: [ids[0], ids[3]])
+            var request = BatchDeleteRequest(objectIDs: [ids[0], ids[3], ids[0]])
             request.resultType = .count
             try expectEqual(try stack.coordinator.execute(request).count, 2, "the count of deleted objects")
             try expectEqual(

@@ -62,9 +62,10 @@ extension ManagedObjectContext {
     private func rowsFromStore<Result>(
         _ request: FetchRequest<Result>, keys: [String], entity: EntitySchema, grouping: Bool
     ) throws -> [[String: AttributeValue]]? {
-        guard !hasChanges, let plan = try directPlan(for: request), try reads(of: plan.store).view == nil else {
-            return nil
-        }
+        // Distinct groups are groups made distinct again, after the having-predicate: the core's.
+        guard !hasChanges, !(grouping && request.returnsDistinctResults), let plan = try directPlan(for: request),
+            try reads(of: plan.store).view == nil
+        else { return nil }
         func isStoredAttribute(_ key: String) -> Bool { entity.attributesByName[key].map { !$0.isTransient } ?? false }
         var columns: [StoreDictionaryFetch.Column] = []
         for key in keys {

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Batch requests, carried out by the core through a context of their own: the objects are
 /// loaded there (not in any context of the caller's), changed, and saved in one save per store,
 /// so that delete rules, validation, uniqueness constraints, versions and persistent history
@@ -39,7 +41,8 @@ extension PersistentStoreCoordinator {
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let ids: [ObjectID]
             if let given = request.objectIDs {
-                ids = given
+                // An ID given twice is one object deleted once, as the stores count it.
+                ids = Array(OrderedSet(given))
             } else {
                 var fetch = FetchRequest<ManagedObject>(entityName: request.entityName ?? "")
                 fetch.predicate = request.predicate

@@ -103,15 +103,19 @@ struct LMDBIndexes: Sendable {
         for entity in schema.entities {
             let lineage = [entity.name] + entity.superentityNames
             let fetchIndexes = lineage.compactMap { schema.entitiesByName[$0] }.flatMap(\.description.fetchIndexes)
-            let whole = Set(
-                fetchIndexes.filter { $0.partialIndexPredicate == nil }.flatMap(\.elements).map(\.propertyName))
+            var whole: Set<String> = []
             var conditions: [String: FetchPredicate] = [:]
             for index in fetchIndexes {
-                guard let format = index.partialIndexPredicate, let condition = try? FetchPredicate(format: format)
-                else { continue }
-                for element in index.elements where conditions[element.propertyName] == nil {
-                    conditions[element.propertyName] = condition
+                let names = index.elements.map(\.propertyName)
+                // A condition that reads anything but the record (the clock, a variable, another
+                // object) could change without the record: such an index has entries for all.
+                guard let format = index.partialIndexPredicate, let condition = try? FetchPredicate(format: format),
+                    Self.readsOnlyTheRecord(condition)
+                else {
+                    whole.formUnion(names)
+                    continue
                 }
+                for name in names where conditions[name] == nil { conditions[name] = condition }
             }
             var properties: [String: LMDBIndexKind] = [:]
             func fits(_ property: String) -> Bool {
@@ -133,6 +137,25 @@ struct LMDBIndexes: Sendable {
         }
         self.byEntity = byEntity
         self.partial = partial
+    }
+
+    /// Whether `predicate` compares only the record's own attributes with constants.
+    private static func readsOnlyTheRecord(_ predicate: FetchPredicate) -> Bool {
+        func isPlain(_ expression: FetchExpression) -> Bool {
+            switch expression {
+            case .keyPath(let key): !key.contains(".")
+            case .constant: true
+            case .aggregate(let items): items.allSatisfy(isPlain)
+            default: false
+            }
+        }
+        switch predicate {
+        case .constant: return true
+        case .and(let parts), .or(let parts): return parts.allSatisfy(readsOnlyTheRecord)
+        case .not(let inner): return readsOnlyTheRecord(inner)
+        case .comparison(let comparison):
+            return comparison.modifier == .direct && isPlain(comparison.left) && isPlain(comparison.right)
+        }
     }
 
     private init(byEntity: [String: [String: LMDBIndexKind]], partial: [String: [String: FetchPredicate]]) {

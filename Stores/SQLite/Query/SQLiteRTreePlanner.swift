@@ -94,14 +94,16 @@ struct SQLiteRTreePlanner {
         }
     }
 
-    /// A number constant as the R-tree compares it; `nil` for anything else.
+    /// A number constant as the R-tree compares it; `nil` for anything else, and for a number
+    /// beyond 32-bit floats' range, where the R-tree's boxes (rounded to infinity) cannot be
+    /// bounded by it.
     private static func number(_ value: AttributeValue) -> SQLiteValue? {
         switch value {
         case .integer16(let n): .integer(Int64(n))
         case .integer32(let n): .integer(Int64(n))
         case .integer64(let n): .integer(n)
-        case .double(let n): n.isNaN ? nil : .real(n)
-        case .float(let n): n.isNaN ? nil : .real(Double(n))
+        case .double(let n): n.isNaN || abs(n) > Double(Float.greatestFiniteMagnitude) ? nil : .real(n)
+        case .float(let n): n.isNaN || n.isInfinite ? nil : .real(Double(n))
         default: nil
         }
     }

@@ -28,6 +28,7 @@ extension SQLiteStore {
             }
             outputs.append(output)
         }
+        guard !outputs.isEmpty else { return nil }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let order = (orderTerms + ["t0.Z_PK"]).joined(separator: ", ")
         let limit = fetch.fetchLimit.flatMap { $0 == 0 ? nil : max($0, 0) } ?? -1

@@ -59,10 +59,14 @@ enum SQLiteStoreFile {
                 let mode = try writer.cachedStatement("PRAGMA journal_mode").rows([]) { $0.value(at: 0) }.first
                 if mode != .text("wal") { journal = request.options.isReadOnly ? .other : .switchesToWALOnSave }
             }
-            let tables = try writer.statement("SELECT name FROM sqlite_master WHERE type = 'table'").rows { row in
+            // An R-tree is searched only when the file's table is the one the model describes: a
+            // file keeps the indexes it was made with.
+            let tables = try writer.statement("SELECT sql FROM sqlite_master WHERE type = 'table'").rows { row in
                 row.value(at: 0)
             }
-            rTreeIndexes = layout.rTreeIndexes.filter { tables.contains(.text($0.name)) }
+            rTreeIndexes = layout.rTreeIndexes.filter { index in
+                index.createStatements.first.map { tables.contains(.text($0)) } ?? false
+            }
         } catch let error as SQLiteError {
             throw fail(error, "opening")
         }

@@ -164,6 +164,22 @@ import Testing
         }
     }
 
+    @Test func distinctGroupsAndEmptyRowsAreTheCores() throws {
+        var distinctGroups = FetchRequest<ManagedObject>(entityName: "Sale")
+        distinctGroups.propertiesToGroupBy = ["region", "paid"]
+        distinctGroups.propertiesToFetch = ["region"]
+        distinctGroups.returnsDistinctResults = true
+        var empty = FetchRequest<ManagedObject>(entityName: "Sale")
+        empty.propertiesToFetch = []
+        empty.fetchLimit = 3
+        for request in [distinctGroups, empty] {
+            let fromSQLite = try sqlite.performAndWait { try sqlite.fetchDictionaries(request) }
+            let fromObjects = try memory.performAndWait { try memory.fetchDictionaries(request) }
+            #expect(!fromObjects.isEmpty)
+            #expect(Self.comparable(fromSQLite) == Self.comparable(fromObjects))
+        }
+    }
+
     @Test func aContextWithUnsavedChangesComputesTheRowsFromItsObjects() throws {
         var request = FetchRequest<ManagedObject>(entityName: "Sale")
         request.propertiesToGroupBy = ["region"]

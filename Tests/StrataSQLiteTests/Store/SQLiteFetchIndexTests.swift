@@ -8,7 +8,11 @@ import Testing
 /// R-tree and partial fetch indexes: SQLite builds them as Core Data does, keeps them in step
 /// with every write, and the planner searches them while fetches keep their exact answers.
 @Suite struct SQLiteFetchIndexTests {
-    static let model: ManagedObjectModel = {
+    static let model = makeModel()
+
+    /// Places with an R-tree `byLocation` over latitude and `second`, an R-tree over rank, a
+    /// partial index and a partial index whose predicate has no plain SQL form.
+    static func makeModel(second: String = "longitude") -> ManagedObjectModel {
         let model = ManagedObjectModel {
             EntityDescription("Place") {
                 AttributeDescription("latitude", .double, optional: false, default: 0.0).indexed()
@@ -19,7 +23,7 @@ import Testing
                 FetchIndexDescription(
                     name: "byLocation",
                     elements: [
-                        .init(propertyName: "latitude", kind: .rTree), .init(propertyName: "longitude", kind: .rTree),
+                        .init(propertyName: "latitude", kind: .rTree), .init(propertyName: second, kind: .rTree),
                     ]
                 )
                 FetchIndexDescription(name: "byRank", elements: [.init(propertyName: "rank", kind: .rTree)])
@@ -32,7 +36,7 @@ import Testing
         }
         try! model.freeze()
         return model
-    }()
+    }
 
     let directory: TemporaryDirectory
     let store: SQLiteStore
@@ -162,5 +166,27 @@ import Testing
         _ = try store.executeBatchDelete(
             StoreBatchDelete(.matching(entityName: "Place", includesSubentities: true, predicate: nil)))
         #expect(try names("SELECT count(*) || '' FROM Z_Place_byRank") == ["0"])
+    }
+
+    @Test func numbersBeyondThirtyTwoBitFloatsAreFoundAsTheComparisonsSay() throws {
+        let far = try store.permanentIDs(forEntities: ["Place"])[0]
+        let values: [String: AttributeValue] = [
+            "latitude": .double(1e300), "longitude": .double(-1e300), "rank": .integer32(0), "name": .string("far"),
+            "isOpen": .boolean(false),
+        ]
+        try store.save(StoreChangeSet(inserted: [.init(objectID: far, values: values, expectedVersion: 0)]))
+        #expect(try fetch("latitude < 2e300 AND longitude > -2e300").contains(far))
+        #expect(try fetch("latitude BETWEEN {1e299, 1e301} AND longitude BETWEEN {-1e301, -1e299}") == [far])
+    }
+
+    @Test func anRTreeTheModelDescribesOtherwiseIsNotSearched() throws {
+        let changed = Self.makeModel(second: "rank")
+        let reopened = try SQLiteStoreFile.open(StoreOpenRequest(model: changed, url: directory.file("places.sqlite")))
+        #expect(reopened.rTrees.indexes.map(\.fetchIndexName) == ["byRank"])
+        let result = try reopened.execute(
+            StoreFetchRequest(
+                entityName: "Place", predicate: try FetchPredicate(format: "latitude > 8 AND rank < 9"),
+                resultType: .count))
+        #expect(result == .count(10))
     }
 }
