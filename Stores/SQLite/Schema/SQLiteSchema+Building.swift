@@ -20,7 +20,7 @@ extension SQLiteSchema {
             entityNumbers: numbers, superentities: superentities, entityTables: tables, tableOfEntity: tableOfEntity,
             joinTables: joinTables,
             indexes: layout.indexes(tables: tables, tableOfEntity: tableOfEntity, joinTables: joinTables))
-        let fetchIndexes = Self.fetchIndexes(of: self, schema: schema, entityNames: entityNames)
+        let fetchIndexes = Self.fetchIndexes(of: self, schema: schema)
         indexes += fetchIndexes.partial
         rTreeIndexes = fetchIndexes.rTrees
         skippedFetchIndexes = fetchIndexes.skipped

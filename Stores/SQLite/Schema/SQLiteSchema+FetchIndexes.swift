@@ -52,7 +52,7 @@ extension SQLiteSchema {
     /// conditions are written in SQL here, and the R-tree ones; with the reason for each index
     /// it does not build.
     static func fetchIndexes(
-        of layout: SQLiteSchema, schema: ModelSchema, entityNames: Set<String>
+        of layout: SQLiteSchema, schema: ModelSchema
     ) -> (partial: [Index], rTrees: [RTreeIndex], skipped: [String]) {
         var partial: [Index] = []
         var rTrees: [RTreeIndex] = []

@@ -22,12 +22,10 @@ extension SQLiteStore {
                 break
             }
             var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
-            var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
-            for part in Self.conjuncts(of: predicate) {
-                guard let condition = translator.condition(for: part) else { return nil }
-                conditions.append("(\(condition))")
-            }
-            conditions += rTrees.conditions(for: Self.conjuncts(of: predicate), entity: entity, translator: &translator)
+            let (conditions, remaining) = selection(
+                of: entity, includingSubentities: includesSubentities, in: table, where: predicate,
+                translator: &translator)
+            guard remaining.isEmpty else { return nil }
             let parameters = translator.parameters
             seed = { try $0.deleteRows(of: table, where: conditions.joined(separator: " AND "), parameters) }
         case .objects(let objectIDs):

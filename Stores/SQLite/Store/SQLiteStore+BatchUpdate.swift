@@ -19,15 +19,10 @@ extension SQLiteStore {
             parameters.append(SQLiteValueCodec.encode(value))
         }
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
-        var conditions: [String] = []
-        let kinds = update.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
-        if let condition = entityCondition(kinds, in: table) { conditions.append(condition) }
-        for part in Self.conjuncts(of: update.predicate) {
-            guard let condition = translator.condition(for: part) else { return nil }
-            conditions.append("(\(condition))")
-        }
-        conditions += rTrees.conditions(
-            for: Self.conjuncts(of: update.predicate), entity: entity, translator: &translator)
+        let (conditions, remaining) = selection(
+            of: entity, includingSubentities: update.includesSubentities, in: table, where: update.predicate,
+            translator: &translator)
+        guard remaining.isEmpty else { return nil }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Selecting the rows first and updating them without `RETURNING` is faster: SQLite
         // runs an `UPDATE … RETURNING` in two passes.

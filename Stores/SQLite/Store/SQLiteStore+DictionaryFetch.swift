@@ -12,14 +12,10 @@ extension SQLiteStore {
         let table = try table(of: entity.name)
         let reader = rowReader(of: entity, in: table)
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
-        let kinds = fetch.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
-        var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
-        let parts = Self.conjuncts(of: fetch.predicate)
-        for part in parts {
-            guard let condition = translator.condition(for: part) else { return nil }
-            conditions.append("(\(condition))")
-        }
-        conditions += rTrees.conditions(for: parts, entity: entity, translator: &translator)
+        let (conditions, remaining) = selection(
+            of: entity, includingSubentities: fetch.includesSubentities, in: table, where: fetch.predicate,
+            translator: &translator)
+        guard remaining.isEmpty else { return nil }
         guard let orderTerms = translator.orderTerms(for: fetch.sortDescriptors) else { return nil }
         var outputs: [SQLiteDictionaryColumn] = []
         for column in fetch.columns {

@@ -10,19 +10,9 @@ extension SQLiteStore {
         let entity = try entitySchema(named: request.entityName)
         let table = try table(of: entity.name)
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
-        var conditions: [String] = []
-        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
-        if let condition = entityCondition(kinds, in: table) { conditions.append(condition) }
-        var remaining: [FetchPredicate] = []
-        let parts = Self.conjuncts(of: request.predicate)
-        for part in parts {
-            if let condition = translator.condition(for: part) {
-                conditions.append("(\(condition))")
-            } else {
-                remaining.append(part)
-            }
-        }
-        conditions += rTrees.conditions(for: parts, entity: entity, translator: &translator)
+        let (conditions, remaining) = selection(
+            of: entity, includingSubentities: request.includesSubentities, in: table, where: request.predicate,
+            translator: &translator)
         let orderTerms = translator.orderTerms(for: request.sortDescriptors)
         let inMemory = !remaining.isEmpty || orderTerms == nil
         statistics.recordFetch(inMemory: inMemory)
@@ -89,6 +79,29 @@ extension SQLiteStore {
                     sortsByKey ? snapshots.sorted { Self.primaryKeyOrder($0.objectID, $1.objectID) } : snapshots)
             }
         }
+    }
+
+    /// The `WHERE` conditions selecting the objects of `entity` (and of its sub-entities when
+    /// `includingSubentities`) in `table` that meet the parts of `predicate`'s top-level `AND`
+    /// that translate, with the R-tree conditions they allow; and the parts that do not
+    /// translate, for the caller to evaluate or refuse.
+    func selection(
+        of entity: EntitySchema, includingSubentities: Bool, in table: SQLiteSchema.EntityTable,
+        where predicate: FetchPredicate?, translator: inout SQLitePredicateTranslator
+    ) -> (conditions: [String], remaining: [FetchPredicate]) {
+        let kinds = includingSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
+        var remaining: [FetchPredicate] = []
+        let parts = Self.conjuncts(of: predicate)
+        for part in parts {
+            if let condition = translator.condition(for: part) {
+                conditions.append("(\(condition))")
+            } else {
+                remaining.append(part)
+            }
+        }
+        conditions += rTrees.conditions(for: parts, entity: entity, translator: &translator)
+        return (conditions, remaining)
     }
 
     /// The parts of an `AND` at the top of `predicate`, each translated or evaluated on its own.
