@@ -25,6 +25,31 @@ import Testing
         for id in moved { #expect(try store.snapshot(for: id)?.version == 2) }
     }
 
+    @Test func computedValuesComeFromEachRecordAsItWasAndKeepTheIndexInStep() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBTestModel.open(directory.file("computed.lmdb"))
+        try LMDBTestModel.insertPlayers(50, into: store)
+        let result = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Player", predicate: try FetchPredicate(format: "rating * 2 < 10"), values: [:],
+                    expressions: [
+                        "score": try FetchExpression(format: "score + rating + 1000"),
+                        "rating": try FetchExpression(format: "score"),
+                    ])))
+        #expect(result.count == 5)
+        #expect(Set(try LMDBTestModel.ids(store, "score >= 1000")) == Set(try #require(result.objectIDs)))
+        #expect(Set(try LMDBTestModel.ids(store, "score == 1008")).count == 1)
+        #expect(try LMDBTestModel.ids(store, "score < 5").isEmpty)
+
+        let unfit = StoreBatchUpdate(
+            entityName: "Player", values: ["rating": .integer64(-7)],
+            expressions: ["name": try FetchExpression(format: "score")])
+        #expect(try store.executeBatchUpdate(unfit) == nil)
+        #expect(try LMDBTestModel.ids(store, "rating == -7").isEmpty)
+        #expect(try LMDBTestModel.ids(store, "name BEGINSWITH 'player'").count == 50)
+    }
+
     @Test func aDeletionRemovesRecordsIndexEntriesAndMemberships() throws {
         let directory = try TemporaryDirectory()
         let store = try LMDBTestModel.open(directory.file("delete.lmdb"))

@@ -8,7 +8,7 @@ enum BatchRequestChecks {
     static var all: [ConformanceCheck] {
         [
             deleteByPredicate, deleteByObjectIDs, deleteCascadesAndNullifies, deleteRefusedByDeny, updateSetsValues,
-            constantUpdateRaisesVersions,
+            constantUpdateRaisesVersions, updateExpressionsReadValuesBeforeTheUpdate, updateValueThatDoesNotFit,
             updateRefusesRelationships, insertDictionaries, insertFromHandler, insertUpserts, mergeIntoContexts,
         ]
     }
@@ -160,6 +160,69 @@ enum BatchRequestChecks {
                 try reader.context.save()
             }
             try expectEqual(try stack.store.snapshot(for: ids[0])?.version, 3, "the version after a later save")
+        }
+    }
+
+    static let updateExpressionsReadValuesBeforeTheUpdate = category.check(
+        "updateExpressionsReadValuesBeforeTheUpdate",
+        "A batch update whose predicate and expressions compute with attributes (which a store declaring "
+            + "batchOperations may evaluate itself) works each new value out from the object as it was before the "
+            + "update."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.records) { stack in
+            _ = try stack.saveSamples(1...5)
+            var request = BatchUpdateRequest(
+                entityName: ConformanceModel.sample, predicate: try FetchPredicate(format: "serial * 2 > 4"),
+                propertiesToUpdate: [
+                    "serial": try FetchExpression(format: "serial + 100"),
+                    "int32": try FetchExpression(format: "serial"),
+                    "int64": try FetchExpression(format: "serial * int16 - 1"),
+                ])
+            request.resultType = .count
+            try expectEqual(try stack.coordinator.execute(request).count, 3, "the count of updated objects")
+            let stored = try stack.storedSamples()
+            try expectEqual(stored.map(\.serial), [1, 2, 103, 104, 105].map { .integer64($0) }, "the serials")
+            for snapshot in stored.suffix(3) {
+                guard case .integer64(let serial) = snapshot.serial else { continue }
+                let old = serial - 100
+                try expectEqual(snapshot.values["int32"], .integer32(Int32(old)), "Sample \(serial)'s int32")
+                try expectEqual(snapshot.values["int64"], .integer64(old * (old % 3) - 1), "Sample \(serial)'s int64")
+            }
+        }
+    }
+
+    static let updateValueThatDoesNotFit = category.check(
+        "updateValueThatDoesNotFit",
+        "A batch update computing a value its attribute cannot hold fails with wrongType, and one computing null "
+            + "for a non-optional attribute fails validation; neither changes anything."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.records) { stack in
+            _ = try stack.saveSamples(1...4)
+            let before = try stack.storedSamples()
+            try expectError(
+                "wrongType for an int16 of 40000",
+                {
+                    _ = try stack.coordinator.execute(
+                        BatchUpdateRequest(
+                            entityName: ConformanceModel.sample,
+                            propertiesToUpdate: [
+                                "int16": try FetchExpression(format: "serial * 20000"), "string": .constant("changed"),
+                            ]))
+                }
+            ) { error in (error as? ContextError)?.code == .wrongType }
+            try expectError(
+                "a validation error for a null serial",
+                {
+                    _ = try stack.coordinator.execute(
+                        BatchUpdateRequest(
+                            entityName: ConformanceModel.sample,
+                            propertiesToUpdate: [
+                                "serial": try FetchExpression(format: "TERNARY(serial > 3, nil, serial)")
+                            ]
+                        ))
+                }
+            ) { error in (error as? ContextError)?.code == .validation && "\(error)".contains("serial") }
+            try expectEqual(try stack.storedSamples(), before, "the samples after the failed updates")
         }
     }
 

@@ -9,20 +9,29 @@ extension PersistentStoreCoordinator {
             let entity = schema.entitiesByName[request.entityName]
         else { return nil }
         var values: [String: AttributeValue] = [:]
+        var expressions: [String: FetchExpression] = [:]
         let constrained = Set(
             ([entity.name] + entity.descendantNames).flatMap { schema.uniqueKeys(of: $0) }.flatMap(\.keys))
         for (key, expression) in request.propertiesToUpdate {
-            guard case .constant(let value) = expression, let attribute = entity.attributesByName[key],
+            guard let attribute = entity.attributesByName[key],
                 let rule = entity.attributeRules.first(where: { entity.attributes[$0.index].name == key }),
                 !attribute.isTransient, attribute.derivationExpression == nil, attribute.type != .transformable,
-                !rule.hasBounds, attribute.type.accepts(value), rule.isOptional || !value.isNull,
-                !constrained.contains(key)
+                !rule.hasBounds, !constrained.contains(key)
             else { return nil }
-            values[key] = value
+            if case .constant(let value) = expression {
+                guard attribute.type.accepts(value), rule.isOptional || !value.isNull else { return nil }
+                values[key] = value
+            } else {
+                guard let keys = expression.plainKeys, keys.allSatisfy({ isStoredAttribute($0, of: entity) }) else {
+                    return nil
+                }
+                expressions[key] = expression
+            }
         }
         let update = StoreBatchUpdate(
             entityName: request.entityName, includesSubentities: request.includesSubentities,
-            predicate: request.predicate, values: values, listsObjectIDs: request.resultType == .objectIDs,
+            predicate: request.predicate, values: values, expressions: expressions,
+            listsObjectIDs: request.resultType == .objectIDs,
             history: history(of: store, author: author, contextName: contextName))
         guard let result = try store.executeBatchUpdate(update) else { return nil }
         let ids = result.objectIDs ?? []
@@ -76,6 +85,12 @@ extension PersistentStoreCoordinator {
                 kind: .didSave, contextName: contextName, updatedObjectIDs: Set(outcome.updated),
                 deletedObjectIDs: Set(outcome.deleted))
         }
+    }
+
+    /// Whether `key` names an attribute that every object of `entity` and its sub-entities
+    /// keeps in its store.
+    private func isStoredAttribute(_ key: String, of entity: EntitySchema) -> Bool {
+        entity.attributesByName[key].map { !$0.isTransient } ?? false
     }
 
     /// Makes the row cache forget the snapshots of `objectIDs`, or of every object of `store`

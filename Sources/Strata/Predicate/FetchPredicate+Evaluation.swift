@@ -94,14 +94,6 @@ extension FetchExpression {
     public func value(with object: any KeyValueResolving, variables: [String: AttributeValue] = [:])
         throws(FetchPredicateError) -> AttributeValue
     {
-        let evaluator = PredicateEvaluator(variables: variables)
-        switch try evaluator.evaluate(self, in: EvaluationScope(evaluatedObject: .object(object))) {
-        case .value(let value): return value
-        case .object(let target as ManagedObject): return .objectID(target.objectID)
-        case .object, .collection:
-            throw FetchPredicateError(
-                code: .evaluation,
-                message: "The expression \(self) gives an object or a collection, not one value.")
-        }
+        try FetchEvaluation(variables: variables).value(of: self, for: object)
     }
 }

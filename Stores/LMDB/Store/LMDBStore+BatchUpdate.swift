@@ -2,23 +2,42 @@ import Strata
 
 extension LMDBStore {
     /// Runs `update` in one write transaction: the matching records (found as a fetch finds
-    /// them) rewritten with the new values and their version raised by one, index entries
-    /// replaced; `nil` (the core's context does it) when the store records persistent history.
+    /// them) rewritten with the new values, computed ones worked out from each record as it
+    /// was, and their version raised by one, index entries replaced. `nil` (the core's context
+    /// does it) when the store records persistent history, or when a computed value does not
+    /// fit its attribute (nothing is changed).
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
+        let entity = try entitySchema(named: update.entityName)
         let matching = StoreFetchRequest(
             entityName: update.entityName, includesSubentities: update.includesSubentities,
             predicate: update.predicate, resultType: .snapshots)
-        let ids = try write("running a batch update of \(update.entityName)") { loader in
-            try matches(matching, loader).map { old in
-                var values = old.values
-                for (key, value) in update.values { values[key] = value }
-                try put(
-                    Snapshot(objectID: old.objectID, values: values, version: old.version + 1), replacing: old, loader)
-                return old.objectID
+        let computed = update.expressions.sorted { $0.key < $1.key }
+        do {
+            let ids = try write("running a batch update of \(update.entityName)") { loader in
+                let evaluation = FetchEvaluation()
+                return try matches(matching, loader).map { old in
+                    var values = old.values
+                    let record = LMDBRecordResolver(snapshot: old, loader: loader)
+                    for (key, expression) in computed {
+                        let value = try evaluation.value(of: expression, for: record)
+                        guard let attribute = entity.attributesByName[key], let kept = attribute.type.coerce(value),
+                            attribute.isOptional || !kept.isNull
+                        else { throw UnfitValue() }
+                        values[key] = kept
+                    }
+                    for (key, value) in update.values { values[key] = value }
+                    try put(
+                        Snapshot(objectID: old.objectID, values: values, version: old.version + 1), replacing: old,
+                        loader)
+                    return old.objectID
+                }
             }
+            return update.listsObjectIDs
+                ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
+        } catch is UnfitValue {
+            return nil
         }
-        return update.listsObjectIDs ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
     }
 
     /// The stored snapshots `request` matches, read in `loader`'s transaction as a fetch reads
@@ -32,3 +51,6 @@ extension LMDBStore {
         return objects.map(\.snapshot)
     }
 }
+
+/// Stops a batch update whose computed value does not fit its attribute.
+private struct UnfitValue: Error {}

@@ -1,7 +1,14 @@
 import CStrataSQLite
 
-/// The body of a scalar SQL function written in Swift: from its arguments to its result.
-typealias SQLiteFunctionBody = ([SQLiteValue]) -> SQLiteValue
+/// The body of a scalar SQL function written in Swift: from its arguments to its result, or
+/// the failure that stops the statement calling it.
+typealias SQLiteFunctionBody = ([SQLiteValue]) throws(SQLiteFunctionFailure) -> SQLiteValue
+
+/// A scalar SQL function's failure: the statement calling it stops with `SQLITE_ERROR` and
+/// this message.
+struct SQLiteFunctionFailure: Error {
+    let message: String
+}
 
 /// Keeps a function's body alive while SQLite holds it.
 private final class SQLiteFunctionBox {
@@ -10,19 +17,24 @@ private final class SQLiteFunctionBox {
 }
 
 extension SQLiteConnection {
-    /// Defines the deterministic scalar function `name` with `argumentCount` arguments (-1 for
-    /// any number) on this connection. Calls `sqlite3_create_function_v2`.
+    /// Defines the scalar function `name` with `argumentCount` arguments (-1 for any number) on
+    /// this connection; a deterministic one gives the same result for the same arguments, so
+    /// SQLite may compute it once. Calls `sqlite3_create_function_v2`.
     func defineFunction(
-        _ name: String, argumentCount: Int32, _ body: @escaping SQLiteFunctionBody
+        _ name: String, argumentCount: Int32, isDeterministic: Bool = true, _ body: @escaping SQLiteFunctionBody
     ) throws(SQLiteError) {
         let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
         let resultCode = sqlite3_create_function_v2(
-            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            handle, name, argumentCount, SQLITE_UTF8 | (isDeterministic ? SQLITE_DETERMINISTIC : 0), box,
             { context, count, arguments in
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(userData).takeUnretainedValue()
                 let values = (0..<Int(count)).map { SQLiteValue(argument: arguments?[$0]) }
-                SQLiteConnection.setResult(box.body(values), of: context)
+                do throws(SQLiteFunctionFailure) {
+                    SQLiteConnection.setResult(try box.body(values), of: context)
+                } catch {
+                    sqlite3_result_error(context, error.message, -1)
+                }
             }, nil, nil,
             { userData in
                 guard let userData else { return }

@@ -19,6 +19,8 @@ struct SQLitePredicateTranslator {
     let root: Context
     /// The values bound to the `?` parameters, in order.
     private(set) var parameters: [SQLiteValue] = []
+    /// What the translated SQL evaluates row by row with `strata_evaluate`.
+    let rowEvaluations = SQLiteRowEvaluations()
     var aliasCount = 0
 
     init(store: SQLiteStore, entity: EntitySchema, table: SQLiteSchema.EntityTable) {
@@ -55,6 +57,12 @@ struct SQLitePredicateTranslator {
     mutating func bind(_ value: SQLiteValue) -> String {
         parameters.append(value)
         return "?"
+    }
+
+    /// Binds the parameters from `start` on once more, for SQL that repeats the conditions
+    /// they belong to.
+    mutating func bindAgain(from start: Int) {
+        parameters += parameters[start...]
     }
 
     /// The SQL condition for `predicate`; `nil` when some part does not translate.

@@ -12,6 +12,7 @@ enum SQLiteStrataFunctions {
     /// `strata_real(value)`: a real column's number, also when it is kept as IEEE 754 bytes
     /// (NaN reads as null, which no ordering or equality holds for).
     static let real = "strata_real"
+    // `strata_evaluate(n, column…)` is ``SQLiteRowEvaluations``'.
 
     /// The codes of the string operators in `strata_match`.
     static let kindCodes: [StringPattern.Kind: Int64] = [
@@ -49,6 +50,13 @@ enum SQLiteStrataFunctions {
                 return .null
             }
             return .real(number)
+        }
+        try connection.defineFunction(SQLiteRowEvaluations.functionName, argumentCount: -1, isDeterministic: false) {
+            [weak connection] arguments throws(SQLiteFunctionFailure) in
+            guard let evaluations = connection?.rowEvaluations else {
+                throw SQLiteFunctionFailure(message: "\(SQLiteRowEvaluations.functionName) has nothing to evaluate.")
+            }
+            return try evaluations.evaluate(arguments)
         }
         for name in coreDataTriggerFunctions {
             try connection.defineFunction(name, argumentCount: -1) { _ in .null }

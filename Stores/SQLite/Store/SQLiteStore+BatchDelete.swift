@@ -11,6 +11,7 @@ extension SQLiteStore {
         let lists = delete.listsObjectIDs || history != nil
         let seed: (inout SQLiteBatchDeletion) throws -> Void
         let action: String
+        var evaluations: SQLiteRowEvaluations?
         switch delete.target {
         case .matching(let entityName, let includesSubentities, let predicate):
             let entity = try entitySchema(named: entityName)
@@ -27,13 +28,14 @@ extension SQLiteStore {
                 translator: &translator)
             guard remaining.isEmpty else { return nil }
             let parameters = translator.parameters
+            evaluations = translator.rowEvaluations
             seed = { try $0.deleteRows(of: table, where: conditions.joined(separator: " AND "), parameters) }
         case .objects(let objectIDs):
             action = "running a batch delete of \(objectIDs.count) objects"
             seed = { try $0.deleteObjects(objectIDs) }
         }
         do {
-            return try write(action) { connection in
+            return try write(action, evaluating: evaluations) { connection in
                 var deletion = SQLiteBatchDeletion(store: self, connection: connection)
                 try seed(&deletion)
                 try deletion.cascade()

@@ -3,8 +3,10 @@ import Strata
 extension SQLiteStore {
     /// Runs `update` as one `UPDATE … SET …, Z_OPT = Z_OPT + 1 WHERE …` in a write transaction,
     /// after selecting the rows it changes when it lists them or records them in persistent
-    /// history; `nil` (the core's context does it) when part of the predicate has no SQL form,
-    /// or when an attribute has no column in the entity's table.
+    /// history. Computed values are worked out row by row by `strata_evaluate`
+    /// (``SQLiteRowEvaluations``). `nil` (the core's context does it) when part of the
+    /// predicate has no SQL form, when an attribute has no column in the entity's table, or
+    /// when a computed value does not fit its attribute (nothing is changed).
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         let history = options.tracksPersistentHistory ? update.history : nil
         guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
@@ -19,6 +21,12 @@ extension SQLiteStore {
             parameters.append(SQLiteValueCodec.encode(value))
         }
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
+        for (key, expression) in update.expressions.sorted(by: { $0.key < $1.key }) {
+            guard let index = reader.attributeIndexes[key], let attribute = entity.attributesByName[key],
+                let value = translator.evaluatedValue(of: expression, for: attribute)
+            else { return nil }
+            assignments.append("\(table.columns[index].name) = \(value)")
+        }
         let (conditions, remaining) = selection(
             of: entity, includingSubentities: update.includesSubentities, in: table, where: update.predicate,
             translator: &translator)
@@ -29,27 +37,32 @@ extension SQLiteStore {
         let select = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) AS t0\(whereClause)"
         let sql = "UPDATE \(table.name) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause)"
         let bound = parameters + translator.parameters
-        return try write("running a batch update of \(entity.name)") { connection in
-            trace.explain(sql, bound, on: connection)
-            guard update.listsObjectIDs || history != nil else {
-                try connection.statement(sql).execute(bound)
-                return StoreBatchUpdateResult(count: Int(connection.changes))
-            }
-            let ids = try connection.statement(select).rowsThrowing(translator.parameters) {
-                try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
-            }
-            guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }
-            try connection.statement(sql).execute(bound)
-            if let history {
-                let keys = Set(update.values.keys)
-                let changes = ids.map {
-                    StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+        do {
+            return try write("running a batch update of \(entity.name)", evaluating: translator.rowEvaluations) {
+                connection in
+                trace.explain(sql, bound, on: connection)
+                guard update.listsObjectIDs || history != nil else {
+                    try connection.statement(sql).execute(bound)
+                    return StoreBatchUpdateResult(count: Int(connection.changes))
                 }
-                try recordHistory(
-                    of: StoreChangeSet(updated: changes, history: history), tombstones: [:], on: connection)
+                let ids = try connection.statement(select).rowsThrowing(translator.parameters) {
+                    try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
+                }
+                guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }
+                try connection.statement(sql).execute(bound)
+                if let history {
+                    let keys = Set(update.values.keys).union(update.expressions.keys)
+                    let changes = ids.map {
+                        StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                    }
+                    try recordHistory(
+                        of: StoreChangeSet(updated: changes, history: history), tombstones: [:], on: connection)
+                }
+                return update.listsObjectIDs
+                    ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
             }
-            return update.listsObjectIDs
-                ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
+        } catch SQLiteRowEvaluations.Failure.unfit {
+            return nil
         }
     }
 }

@@ -51,7 +51,8 @@ extension SQLiteStore {
         }
         let parameters = translator.parameters
         do {
-            return try read("fetching dictionaries of \(entity.name)") { connection in
+            return try read("fetching dictionaries of \(entity.name)", evaluating: translator.rowEvaluations) {
+                connection in
                 trace.explain(sql, parameters, on: connection)
                 return try connection.statement(sql).rowsThrowing(parameters) { statement in
                     var row: [String: AttributeValue] = [:]

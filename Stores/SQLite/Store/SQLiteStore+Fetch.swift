@@ -21,7 +21,8 @@ extension SQLiteStore {
         let parameters = translator.parameters
         if inMemory {
             let residual = remaining.count == 1 ? remaining[0] : FetchPredicate.and(remaining)
-            return try read("fetching \(entity.name)", in: generation) { connection in
+            return try read("fetching \(entity.name)", in: generation, evaluating: translator.rowEvaluations) {
+                connection in
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)"
                 trace.explain(sql, parameters, on: connection)
                 let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
@@ -50,7 +51,8 @@ extension SQLiteStore {
         // table in key order instead of searching an index for the condition.
         let sortsByKey = isWhole && request.sortDescriptors.isEmpty
         let sqlOrder = sortsByKey ? "" : order
-        return try read("fetching \(entity.name)", in: generation) { connection in
+        return try read("fetching \(entity.name)", in: generation, evaluating: translator.rowEvaluations) {
+            connection in
             switch request.resultType {
             case .count:
                 // Without a limit or an offset the count needs no subquery, and with no
@@ -83,12 +85,18 @@ extension SQLiteStore {
 
     /// The `WHERE` conditions selecting the objects of `entity` (and of its sub-entities when
     /// `includingSubentities`) in `table` that meet the parts of `predicate`'s top-level `AND`
-    /// that translate, with the R-tree conditions they allow; and the parts that do not
-    /// translate, for the caller to evaluate or refuse.
+    /// that translate, with the R-tree conditions they allow; and the parts left for the
+    /// caller to evaluate or refuse.
+    ///
+    /// The parts that do not translate but read only stored attributes, up to the first that
+    /// reads more, are evaluated row by row by `strata_evaluate` (the translator's
+    /// ``SQLitePredicateTranslator/rowEvaluations``), once the other conditions hold: the
+    /// core's evaluator sees the rows it would have seen in memory.
     func selection(
         of entity: EntitySchema, includingSubentities: Bool, in table: SQLiteSchema.EntityTable,
         where predicate: FetchPredicate?, translator: inout SQLitePredicateTranslator
     ) -> (conditions: [String], remaining: [FetchPredicate]) {
+        let firstParameter = translator.parameters.count
         let kinds = includingSubentities ? [entity.name] + entity.descendantNames : [entity.name]
         var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
         var remaining: [FetchPredicate] = []
@@ -101,7 +109,18 @@ extension SQLiteStore {
             }
         }
         conditions += rTrees.conditions(for: parts, entity: entity, translator: &translator)
-        return (conditions, remaining)
+        let evaluable = remaining.prefix(while: translator.canEvaluate)
+        guard !evaluable.isEmpty,
+            let call = translator.evaluatedCondition(
+                for: evaluable.count == 1 ? evaluable[0] : .and(Array(evaluable)))
+        else { return (conditions, remaining) }
+        if conditions.isEmpty {
+            conditions.append(call)
+        } else {
+            translator.bindAgain(from: firstParameter)
+            conditions.append("CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(call) ELSE 0 END")
+        }
+        return (conditions, Array(remaining.dropFirst(evaluable.count)))
     }
 
     /// The parts of an `AND` at the top of `predicate`, each translated or evaluated on its own.
@@ -113,13 +132,13 @@ extension SQLiteStore {
         }
     }
 
-    /// The most objects to return after the offset: `Int.max` for no limit (`nil` or 0).
     /// Whether `a`'s primary key comes before `b`'s; IDs of one table, made by this store.
     private static func primaryKeyOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
         guard case .integer(let first) = a.reference, case .integer(let second) = b.reference else { return false }
         return first < second
     }
 
+    /// The most objects to return after the offset: `Int.max` for no limit (`nil` or 0).
     private static func pageSize(_ request: StoreFetchRequest) -> Int {
         guard let limit = request.fetchLimit, limit != 0 else { return .max }
         return max(limit, 0)

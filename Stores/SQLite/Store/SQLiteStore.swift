@@ -179,25 +179,36 @@ final class SQLiteStore: IncrementalStore {
     }
 
     /// Runs `body` with a reader in one read transaction, so that it sees one state of the
-    /// file: in `generation`'s transaction when one is given.
+    /// file: in `generation`'s transaction when one is given. `evaluations` answer the
+    /// `strata_evaluate` calls of the statements `body` runs.
     func read<T>(
         _ action: @autoclosure () -> String, in generation: SQLiteGeneration? = nil,
-        _ body: (SQLiteConnection) throws -> T
+        evaluating evaluations: SQLiteRowEvaluations? = nil, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
         do {
-            if let generation { return try generation.withConnection(body) }
+            if let generation {
+                return try generation.withConnection { connection in
+                    try connection.evaluating(evaluations) { try body(connection) }
+                }
+            }
             return try pool.withReader { connection in
-                try connection.transaction(immediate: false) { try body(connection) }
+                try connection.evaluating(evaluations) {
+                    try connection.transaction(immediate: false) { try body(connection) }
+                }
             }
         } catch let error as SQLiteError {
-            throw storeError(error, doing: action())
+            throw evaluationFailure(of: evaluations) ?? storeError(error, doing: action())
         }
     }
 
     /// Runs `body` with the writer in one write transaction, after releasing the query
     /// generations' read views that outlived ``maximumGenerationAge`` (each save grows the WAL
-    /// they keep from being checkpointed).
-    func write<T>(_ action: @autoclosure () -> String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// they keep from being checkpointed). `evaluations` answer the `strata_evaluate` calls of
+    /// the statements `body` runs.
+    func write<T>(
+        _ action: @autoclosure () -> String, evaluating evaluations: SQLiteRowEvaluations? = nil,
+        _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
@@ -208,10 +219,30 @@ final class SQLiteStore: IncrementalStore {
                     try connection.execute(script: "PRAGMA journal_mode = WAL")
                     journal.withLock { $0 = .wal }
                 }
-                return try connection.transaction(immediate: true) { try body(connection) }
+                return try connection.evaluating(evaluations) {
+                    try connection.transaction(immediate: true) { try body(connection) }
+                }
             }
         } catch let error as SQLiteError {
-            throw storeError(error, doing: action())
+            throw evaluationFailure(of: evaluations) ?? storeError(error, doing: action())
+        }
+    }
+
+    /// The error to report for the failure that stopped a statement in `strata_evaluate`:
+    /// the core evaluator's, as an in-memory evaluation would report it, a corrupt value
+    /// named, or ``SQLiteRowEvaluations/Failure/unfit(key:value:)`` for the batch update to
+    /// hand back to the core.
+    private func evaluationFailure(of evaluations: SQLiteRowEvaluations?) -> (any Error)? {
+        switch evaluations?.failure {
+        case nil: return nil
+        case .evaluation(let error)?: return error
+        case .corrupt(let column, let value, let attribute, let type)?:
+            return StoreError(
+                code: .corrupt,
+                message:
+                    "\(storeName) holds \(value) in column \(column), which is not a valid \(type.modelFileName) for "
+                    + "'\(attribute)'.")
+        case let unfit?: return unfit
         }
     }
 }

@@ -5,13 +5,15 @@ import Testing
 
 @testable import Strata
 
-/// The SQLite store runs constant batch updates itself, in one `UPDATE`, and leaves to the
-/// core's context what it cannot do as a save would.
+/// The SQLite store runs batch updates itself, in one `UPDATE` (computed values and predicate
+/// parts without SQL form through `strata_evaluate`), and leaves to the core's context what it
+/// cannot do as a save would.
 @Suite struct SQLiteBatchUpdateTests {
     private static let model: ManagedObjectModel = ManagedObjectModel {
         EntityDescription("Item") {
             AttributeDescription("number", .integer64)
             AttributeDescription("score", .double)
+            AttributeDescription("small", .integer16)
         }
     }
 
@@ -82,5 +84,50 @@ import Testing
         #expect(transactions.count == 2)
         #expect(transactions.last?.author == "batch")
         #expect(transactions.last?.changes?.map(\.updatedProperties) == [["score"], ["score"]])
+    }
+
+    @Test func computedValuesAreWorkedOutFromEachRowAsItWas() throws {
+        let folder = try TemporaryDirectory()
+        let (_, store) = try open(folder)
+        let result = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Item", predicate: try FetchPredicate(format: "number * 2 > 5"),
+                    values: ["small": .integer16(1)],
+                    expressions: [
+                        "number": try FetchExpression(format: "number + 10"),
+                        "score": try FetchExpression(format: "number / 2"),
+                    ])))
+        #expect(result.count == 3)
+        for id in try #require(result.objectIDs) {
+            let values = try #require(try store.snapshot(for: id)).values
+            guard case .integer64(let number)? = values["number"] else {
+                Issue.record("\(id) has no number")
+                continue
+            }
+            #expect((13...15).contains(number))
+            #expect(values["score"] == .double(Double(number - 10) / 2))
+            #expect(values["small"] == .integer16(1))
+        }
+    }
+
+    @Test func aComputedValueThatDoesNotFitChangesNothingAndGoesToTheContext() throws {
+        let folder = try TemporaryDirectory()
+        let (coordinator, store) = try open(folder)
+        let tooLarge = StoreBatchUpdate(
+            entityName: "Item", values: ["score": .double(9)],
+            expressions: ["small": try FetchExpression(format: "number * 10000")])
+        #expect(try store.executeBatchUpdate(tooLarge) == nil)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "score == 9 OR small != nil")
+        #expect(try context.performAndWait { try context.count(for: request) } == 0)
+        let error = try #require(throws: ContextError.self) {
+            try coordinator.execute(
+                BatchUpdateRequest(
+                    entityName: "Item", propertiesToUpdate: ["small": try FetchExpression(format: "number * 10000")]))
+        }
+        #expect(error.code == .wrongType)
+        #expect(try context.performAndWait { try context.count(for: request) } == 0)
     }
 }

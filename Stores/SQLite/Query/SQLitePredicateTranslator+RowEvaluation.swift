@@ -1,0 +1,48 @@
+import Strata
+
+extension SQLitePredicateTranslator {
+    /// The condition that `predicate` holds, evaluated row by row by `strata_evaluate`
+    /// (``SQLiteRowEvaluations``); `nil` when it reads more than stored attributes of the
+    /// entity.
+    func evaluatedCondition(for predicate: FetchPredicate) -> String? {
+        guard let attributes = predicate.plainKeys.flatMap(evaluatedAttributes) else { return nil }
+        return rowEvaluations.call(.predicate(predicate), reading: attributes)
+    }
+
+    /// Whether `strata_evaluate` can evaluate `predicate`: it reads only stored attributes of
+    /// the entity.
+    func canEvaluate(_ predicate: FetchPredicate) -> Bool {
+        predicate.plainKeys.flatMap(evaluatedAttributes) != nil
+    }
+
+    /// The SQL computing `attribute`'s new value from `expression` row by row with
+    /// `strata_evaluate`; `nil` when the expression reads more than stored attributes of the
+    /// entity.
+    func evaluatedValue(of expression: FetchExpression, for attribute: AttributeDescription) -> String? {
+        guard let attributes = expression.plainKeys.flatMap(evaluatedAttributes) else { return nil }
+        return rowEvaluations.call(
+            .value(expression, key: attribute.name, type: attribute.type, isOptional: attribute.isOptional),
+            reading: attributes)
+    }
+
+    /// The columns of the attributes `keys` name, in the order of their keys; `nil` when a
+    /// key is not a stored attribute of the entity.
+    private func evaluatedAttributes(_ keys: Set<String>) -> [SQLiteRowEvaluations.Attribute]? {
+        let scope = root.object
+        guard case .row(let alias) = scope.position else { return nil }
+        var attributes: [SQLiteRowEvaluations.Attribute] = []
+        for key in keys.sorted() {
+            guard let attribute = scope.entity.attributesByName[key], !attribute.isTransient,
+                let index = layout.columnIndex(
+                    .attribute(entity: layout.declaringEntity(of: key, in: scope.entity, model: model), name: key),
+                    in: scope.table)
+            else { return nil }
+            let column = scope.table.columns[index].name
+            attributes.append(
+                SQLiteRowEvaluations.Attribute(
+                    key: key, type: attribute.type, qualifiedName: "\(scope.entity.name).\(key)",
+                    storedName: "\(scope.table.name).\(column)", sql: "\(alias).\(column)"))
+        }
+        return attributes
+    }
+}
