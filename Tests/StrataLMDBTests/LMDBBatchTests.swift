@@ -77,4 +77,39 @@ import Testing
             resultType: .count)
         #expect(try store.execute(request) == .count(2))
     }
+
+    @Test func aStoreRecordingHistoryRecordsItsBatchRequestsAsTransactions() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LMDBStoreFile.open(
+            StoreOpenRequest(
+                model: LMDBTestModel.model, url: directory.file("history.lmdb"),
+                options: StoreOptions(tracksPersistentHistory: true)))
+        let players = try LMDBTestModel.insertPlayers(10, into: store)
+        let team = try LMDBTestModel.saveTeam(of: Array(players.prefix(3)), into: store)
+        let before = try store.historyTransactions(after: .transactionNumber(0), includingChanges: true).count
+        #expect(try store.executeBatchUpdate(StoreBatchUpdate(entityName: "Player", values: ["rating": 1])) == nil)
+
+        let update = try #require(
+            try store.executeBatchUpdate(
+                StoreBatchUpdate(
+                    entityName: "Player", predicate: try FetchPredicate(format: "score >= 8"), values: ["rating": 1],
+                    expressions: ["score": try FetchExpression(format: "score * 2")],
+                    history: StoreChangeSet.HistoryInfo(author: "updater"))))
+        #expect(update.count == 2)
+        let deletion = try #require(
+            try store.executeBatchDelete(
+                StoreBatchDelete(.objects([players[0]]), history: StoreChangeSet.HistoryInfo(author: "deleter"))))
+        #expect(deletion.updated == [team])
+
+        let transactions = try store.historyTransactions(after: .transactionNumber(0), includingChanges: true)
+        #expect(transactions.count == before + 2)
+        let recorded = transactions.suffix(2)
+        #expect(recorded.map(\.author) == ["updater", "deleter"])
+        #expect(recorded.first?.changes?.map(\.updatedProperties) == [["rating", "score"], ["rating", "score"]])
+        let deletionChanges = recorded.last?.changes ?? []
+        #expect(
+            deletionChanges.map { "\($0.changeType) \($0.changedObjectID.uriString)" }
+                == ["update \(team.uriString)", "delete \(players[0].uriString)"])
+        #expect(deletionChanges.first?.updatedProperties == ["players"])
+    }
 }

@@ -5,10 +5,11 @@ extension LMDBStore {
     /// (``StoreBatchDelete``): the matching or named records, the records the cascade rules
     /// reach, the deny rules checked against what stays, the nullify rules' changes to the
     /// records and member lists that stay (each changed object's version raised once), then
-    /// the records, their index entries and their member lists removed. `nil` (the core's
-    /// context does it) when the store records persistent history.
+    /// the records, their index entries and their member lists removed, and, for a store
+    /// recording persistent history, the transaction (tombstones included).
     public func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult? {
-        guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
+        let history = options.tracksPersistentHistory ? delete.history : nil
+        guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
         do {
             return try write("running a batch delete") { loader in
                 var deletion = LMDBBatchDeletion(store: self, loader: loader)
@@ -16,11 +17,25 @@ extension LMDBStore {
                 try deletion.cascade(from: matched)
                 let denials = try deletion.denials()
                 guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
-                let updated = try deletion.nullify()
+                let nullified = try deletion.nullify()
                 let deleted = deletion.doomed.map(\.objectID)
                 for old in deletion.doomed { try remove(old, loader) }
+                if let history, let databases = databases.history, !deleted.isEmpty {
+                    let changes = StoreChangeSet(
+                        updated: nullified.map {
+                            StoreChangeSet.ObjectChange(
+                                objectID: $0.objectID, values: [:], expectedVersion: 0, changedKeys: $0.relationships)
+                        },
+                        deleted: deleted.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) },
+                        history: history)
+                    let stored = Dictionary(deletion.doomed.map { ($0.objectID, $0) }) { first, _ in first }
+                    let number = try recordHistory(
+                        of: changes, stored: stored, history: databases, in: loader.transaction)
+                    recordedHistory.noteRecorded(number)
+                }
                 guard delete.listsObjectIDs else { return StoreBatchDeleteResult(matchedCount: matched.count) }
-                return StoreBatchDeleteResult(matched: matched.map(\.objectID), deleted: deleted, updated: updated)
+                return StoreBatchDeleteResult(
+                    matched: matched.map(\.objectID), deleted: deleted, updated: nullified.map(\.objectID))
             }
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)
@@ -108,9 +123,10 @@ private struct LMDBBatchDeletion {
 
     /// Removes the marked objects from the inverse relationships of the objects that stay, as
     /// the nullify rules say, writing each changed object once with its version raised; returns
-    /// the changed objects.
-    func nullify() throws -> [ObjectID] {
+    /// the changed objects with the relationships changed in each.
+    func nullify() throws -> [(objectID: ObjectID, relationships: Set<String>)] {
         var changed: [ObjectID: Snapshot] = [:]
+        var changedRelationships: [ObjectID: Set<String>] = [:]
         var order: [ObjectID] = []
         var members: [ObjectID: [String: [ObjectID]]] = [:]
         for object in doomed {
@@ -131,6 +147,7 @@ private struct LMDBBatchDeletion {
                     }
                     if changed[destination] == nil { order.append(destination) }
                     changed[destination] = snapshot
+                    changedRelationships[destination, default: []].insert(inverseName)
                 }
             }
         }
@@ -147,7 +164,7 @@ private struct LMDBBatchDeletion {
                 }
             }
         }
-        return order
+        return order.map { ($0, changedRelationships[$0] ?? []) }
     }
 
     private func relationships(of object: Snapshot) throws -> [RelationshipDescription] {

@@ -3,11 +3,12 @@ import Strata
 extension LMDBStore {
     /// Runs `update` in one write transaction: the matching records (found as a fetch finds
     /// them) rewritten with the new values, computed ones worked out from each record as it
-    /// was, and their version raised by one, index entries replaced. `nil` (the core's context
-    /// does it) when the store records persistent history, or when a computed value does not
-    /// fit its attribute (nothing is changed).
+    /// was, and their version raised by one, index entries replaced, and, for a store
+    /// recording persistent history, the transaction. `nil` (the core's context does it) when
+    /// a computed value does not fit its attribute (nothing is changed).
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
-        guard !options.tracksPersistentHistory, !options.isReadOnly else { return nil }
+        let history = options.tracksPersistentHistory ? update.history : nil
+        guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
         let entity = try entitySchema(named: update.entityName)
         let matching = StoreFetchRequest(
             entityName: update.entityName, includesSubentities: update.includesSubentities,
@@ -16,7 +17,7 @@ extension LMDBStore {
         do {
             let ids = try write("running a batch update of \(update.entityName)") { loader in
                 let evaluation = FetchEvaluation()
-                return try matches(matching, loader).map { old in
+                let ids = try matches(matching, loader).map { old in
                     var values = old.values
                     let record = LMDBRecordResolver(snapshot: old, loader: loader)
                     for (key, expression) in computed {
@@ -32,6 +33,17 @@ extension LMDBStore {
                         loader)
                     return old.objectID
                 }
+                if let history, let databases = databases.history, !ids.isEmpty {
+                    let keys = Set(update.values.keys).union(update.expressions.keys)
+                    let changes = ids.map {
+                        StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                    }
+                    let number = try recordHistory(
+                        of: StoreChangeSet(updated: changes, history: history), stored: [:], history: databases,
+                        in: loader.transaction)
+                    recordedHistory.noteRecorded(number)
+                }
+                return ids
             }
             return update.listsObjectIDs
                 ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
