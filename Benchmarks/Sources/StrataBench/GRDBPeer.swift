@@ -83,7 +83,8 @@ final class GRDBPeer: BenchSubject {
                 try pool.write { db in for id in data.touchedIDs { try GRDBItem.deleteOne(db, key: id) } }
             }
         case .openCount: return try clock { consume(try pool(full).read { try GRDBItem.fetchCount($0) }) }
-        case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete:
+        case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
+            .batchCompute:
             return nil
         }
     }

@@ -52,7 +52,9 @@ final class RawLMDB: BenchSubject {
             let source = try environment(try scratch.copy(full, as: "migrated"))
             let folder = try scratch.fresh("migrated-copy")
             return try clock { try insertAll(try readItems(from: source), into: try environment(folder)) }
-        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete: return nil
+        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
+            .batchCompute:
+            return nil
         }
     }
 

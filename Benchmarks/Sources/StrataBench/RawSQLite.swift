@@ -150,11 +150,16 @@ final class RawSQLite: BenchSubject {
                     UPDATE item SET rank = 0; COMMIT;
                     """)
             }
-        case .batchUpdate, .batchDelete:
+        case .batchUpdate, .batchDelete, .batchCompute:
             let connection = try RawSQLiteConnection(path: path(try scratch.copy(full, as: "changed")))
             // The same durability as the Strata store: the commit waits for the disk.
             try connection.execute("PRAGMA synchronous=FULL;")
-            let sql = workload == .batchUpdate ? "UPDATE item SET score = -1" : "DELETE FROM item"
+            let sql =
+                switch workload {
+                case .batchUpdate: "UPDATE item SET score = -1"
+                case .batchCompute: "UPDATE item SET score = score * 2 + number"
+                default: "DELETE FROM item"
+                }
             return try clock { try connection.execute("BEGIN; \(sql); COMMIT;") }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory: return nil
         }

@@ -80,12 +80,14 @@ final class StrataSubject: BenchSubject {
         case .convert: return try convert()
         case .migrate: return try migrate()
         case .memory: return nil
-        case .batchUpdate, .batchDelete:
+        case .batchUpdate, .batchDelete, .batchCompute:
             guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
             let coordinator = try open(try scratch.copy(full, as: "changed"))
-            if workload == .batchUpdate {
-                let request = BatchUpdateRequest(
-                    entityName: BenchModel.entity, propertiesToUpdate: ["score": .constant(.double(-1))])
+            if workload != .batchDelete {
+                let value =
+                    workload == .batchUpdate
+                    ? FetchExpression.constant(.double(-1)) : try FetchExpression(format: "score * 2 + number")
+                let request = BatchUpdateRequest(entityName: BenchModel.entity, propertiesToUpdate: ["score": value])
                 return try clock { consume(try coordinator.execute(request).status) }
             }
             let request = BatchDeleteRequest(entityName: BenchModel.entity)

@@ -65,7 +65,8 @@ final class WholeFileFloor: BenchSubject {
                 try format.write(items, to: url)
             }
         case .openCount: return try clock { consume(try format.read(full).count) }
-        case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete:
+        case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
+            .batchCompute:
             return nil
         }
     }

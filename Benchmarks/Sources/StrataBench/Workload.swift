@@ -24,6 +24,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// A batch deletion of all N objects (`BatchDeleteRequest`), against the same `DELETE` by hand
     /// (SQLite).
     case batchDelete = "batch-delete"
+    /// A batch update computing one attribute of all N objects from two (`score * 2 + number`),
+    /// against the same `UPDATE` by hand (SQLite).
+    case batchCompute = "batch-compute"
 
     /// The workload without persistent history: what floors and the peer measure for this one.
     var withoutHistory: Workload {
@@ -42,7 +45,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// `nil` for `open-count`, whose cost is the opening, not the objects.
     func objectCount(in report: BenchReport) -> Int? {
         switch self {
-        case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete: report.n
+        case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete,
+            .batchCompute:
+            report.n
         case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)

@@ -48,7 +48,9 @@ enum CollectionOperator: String {
     /// - Parameter label: The expression as written, for error messages.
     /// - Throws: `FetchPredicateError` with code `.evaluation` when `operand` is not a
     ///   collection, or its elements do not fit the operator.
-    func apply(to operand: EvaluatedValue, label: String) throws(FetchPredicateError) -> EvaluatedValue {
+    func apply(to operand: EvaluatedValue, label: @autoclosure () -> String) throws(FetchPredicateError)
+        -> EvaluatedValue
+    {
         let elements: [EvaluatedValue]
         switch operand {
         case .value(.null): return .value(.null)
@@ -56,23 +58,23 @@ enum CollectionOperator: String {
         default:
             throw FetchPredicateError(
                 code: .evaluation,
-                message: "'\(label)' applies \(rawValue) to \(operand.kindDescription); it needs a collection."
+                message: "'\(label())' applies \(rawValue) to \(operand.kindDescription); it needs a collection."
             )
         }
         switch self {
         case .count:
             return .value(.integer64(Int64(elements.count)))
         case .sum:
-            return .value(try Self.sum(try Self.values(of: elements, label: label), label: label).attributeValue)
+            return .value(try Self.sum(try Self.values(of: elements, label: label()), label: label()).attributeValue)
         case .average:
-            let values = try Self.values(of: elements, label: label)
+            let values = try Self.values(of: elements, label: label())
             if values.isEmpty { return .value(.null) }
-            let total = try Self.sum(values, label: label)
+            let total = try Self.sum(values, label: label())
             return .value((total / .integer(Int64(values.count)))?.attributeValue ?? .null)
         case .minimum, .maximum:
-            let values = try Self.values(of: elements, label: label)
+            let values = try Self.values(of: elements, label: label())
             let order: ComparisonResult = self == .minimum ? .orderedAscending : .orderedDescending
-            return .value(try extreme(values, keeping: order, label: label))
+            return .value(try extreme(values, keeping: order, label: label()))
         case .unionOfObjects, .unionOfArrays, .unionOfSets:
             return .collection(elements)
         case .distinctUnionOfObjects, .distinctUnionOfArrays, .distinctUnionOfSets:
@@ -81,7 +83,7 @@ enum CollectionOperator: String {
             for element in elements {
                 guard let value = element.scalar else {
                     throw FetchPredicateError(
-                        code: .evaluation, message: "'\(label)' applies \(rawValue) to nested collections.")
+                        code: .evaluation, message: "'\(label())' applies \(rawValue) to nested collections.")
                 }
                 if seen.insert(value).inserted { distinct.append(element) }
             }
@@ -90,27 +92,30 @@ enum CollectionOperator: String {
     }
 
     /// The non-null values of `elements`, objects as their identities.
-    private static func values(of elements: [EvaluatedValue], label: String) throws(FetchPredicateError)
+    private static func values(of elements: [EvaluatedValue], label: @autoclosure () -> String)
+        throws(FetchPredicateError)
         -> [AttributeValue]
     {
         var values: [AttributeValue] = []
         for element in elements {
             guard let value = element.scalar else {
                 throw FetchPredicateError(
-                    code: .evaluation, message: "'\(label)' applies a collection operator to nested collections.")
+                    code: .evaluation, message: "'\(label())' applies a collection operator to nested collections.")
             }
             if !value.isNull { values.append(value) }
         }
         return values
     }
 
-    private static func sum(_ values: [AttributeValue], label: String) throws(FetchPredicateError) -> NumericValue {
+    private static func sum(_ values: [AttributeValue], label: @autoclosure () -> String) throws(FetchPredicateError)
+        -> NumericValue
+    {
         var total = NumericValue.integer(0)
         for value in values {
             guard let number = value.numericValue else {
                 throw FetchPredicateError(
                     code: .evaluation,
-                    message: "'\(label)' adds up \(value.kindDescription), which is not a number."
+                    message: "'\(label())' adds up \(value.kindDescription), which is not a number."
                 )
             }
             total = total + number
@@ -119,7 +124,7 @@ enum CollectionOperator: String {
     }
 
     private func extreme(
-        _ values: [AttributeValue], keeping order: ComparisonResult, label: String
+        _ values: [AttributeValue], keeping order: ComparisonResult, label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> AttributeValue {
         var best: AttributeValue?
         for value in values where !(value.numericValue?.doubleValue.isNaN ?? false) {
@@ -130,7 +135,7 @@ enum CollectionOperator: String {
             guard let result = value.compare(current) else {
                 throw FetchPredicateError(
                     code: .evaluation,
-                    message: "'\(label)' cannot apply \(rawValue): \(value.kindDescription) and "
+                    message: "'\(label())' cannot apply \(rawValue): \(value.kindDescription) and "
                         + "\(current.kindDescription) cannot be ordered."
                 )
             }

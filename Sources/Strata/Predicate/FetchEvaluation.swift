@@ -21,6 +21,20 @@ public struct FetchEvaluation {
         try evaluator.evaluate(predicate, with: object)
     }
 
+    /// Whether `predicate` holds for the row whose values of `keys` are `values`, in order; a
+    /// key outside `keys` is unknown, and `SELF` stands for null.
+    public func holds(_ predicate: FetchPredicate, keys: [String], values: [AttributeValue])
+        throws(FetchPredicateError) -> Bool
+    {
+        try evaluator.evaluate(predicate, with: KeyValueRow(keys: keys, values: values))
+    }
+
+    /// `expression` prepared for evaluating, in this evaluation, against rows giving the values
+    /// of `keys` in order.
+    public func prepare(_ expression: FetchExpression, keys: [String]) -> PreparedExpression {
+        PreparedExpression(expression, keys: keys, evaluator: evaluator)
+    }
+
     /// The value of `expression` for `object`; an object reached through a to-one
     /// relationship is its ID.
     ///
@@ -29,7 +43,18 @@ public struct FetchEvaluation {
     public func value(of expression: FetchExpression, for object: any KeyValueResolving)
         throws(FetchPredicateError) -> AttributeValue
     {
-        switch try evaluator.evaluate(expression, in: EvaluationScope(evaluatedObject: .object(object))) {
+        try Self.singleValue(
+            evaluator.evaluate(expression, in: EvaluationScope(evaluatedObject: .object(object))), of: expression)
+    }
+
+    /// `evaluated`, the value of `expression`, as one value: an object is its ID.
+    ///
+    /// - Throws: `FetchPredicateError` with code `.evaluation` for a collection, or an object
+    ///   that is not a managed object.
+    static func singleValue(_ evaluated: EvaluatedValue, of expression: FetchExpression) throws(FetchPredicateError)
+        -> AttributeValue
+    {
+        switch evaluated {
         case .value(let value): return value
         case .object(let target as ManagedObject): return .objectID(target.objectID)
         case .object, .collection:

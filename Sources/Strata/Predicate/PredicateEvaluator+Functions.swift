@@ -30,49 +30,44 @@ extension PredicateEvaluator {
     ///
     /// - Throws: `FetchPredicateError` with code `.evaluation` for an unknown function, a wrong
     ///   number of arguments, or an argument of the wrong kind.
-    func call(_ name: String, with arguments: [EvaluatedValue], label: String) throws(FetchPredicateError)
+    func call(_ name: String, with arguments: [EvaluatedValue], label: @autoclosure () -> String)
+        throws(FetchPredicateError)
         -> EvaluatedValue
     {
         let function = Self.functionKey(name)
         switch function {
         case "FUNCTION":
-            return try callOnTarget(arguments, label: label)
+            return try callOnTarget(arguments, label: label())
         case "CAST" where Self.castsToClass(arguments):
-            return try classReference(arguments, label: label)
+            return try classReference(arguments, label: label())
         case "now":
-            try Self.expect(arguments, count: 0, label: label)
+            try Self.expect(arguments, count: 0, label: label())
             return .value(.date(now))
         case "lowercase", "uppercase":
-            try Self.expect(arguments, count: 1, label: label)
+            try Self.expect(arguments, count: 1, label: label())
             switch arguments[0] {
             case .value(.null): return .value(.null)
             case .value(.string(let string)):
                 return .value(.string(function == "lowercase" ? string.lowercased() : string.uppercased()))
-            case let other: throw Self.wrongArgument(other, expected: "a string", label: label)
+            case let other: throw Self.wrongArgument(other, expected: "a string", label: label())
             }
         case "abs":
-            try Self.expect(arguments, count: 1, label: label)
-            guard let number = try Self.number(arguments[0], label: label) else { return .value(.null) }
+            try Self.expect(arguments, count: 1, label: label())
+            guard let number = try Self.number(arguments[0], label: label()) else { return .value(.null) }
             return .value(number.magnitude.attributeValue)
         default:
             if let operation = Arithmetic(rawValue: function) {
-                try Self.expect(arguments, count: 2, label: label)
-                if let result = try Self.dateArithmetic(operation, arguments[0], arguments[1], label: label) {
-                    return .value(result)
-                }
-                guard let a = try Self.number(arguments[0], label: label),
-                    let b = try Self.number(arguments[1], label: label)
-                else { return .value(.null) }
-                return .value(try operation.apply(a, b, label: label).attributeValue)
+                try Self.expect(arguments, count: 2, label: label())
+                return .value(try Self.arithmetic(operation, arguments[0], arguments[1], label: label()))
             }
             if let collectionOperator = Self.aggregateFunctions[function] {
-                try Self.expect(arguments, count: 1, label: label)
-                return try collectionOperator.apply(to: arguments[0], label: label)
+                try Self.expect(arguments, count: 1, label: label())
+                return try collectionOperator.apply(to: arguments[0], label: label())
             }
-            if let result = try callMoreFunctions(function, with: arguments, label: label) { return result }
+            if let result = try callMoreFunctions(function, with: arguments, label: label()) { return result }
             throw FetchPredicateError(
                 code: .evaluation,
-                message: "'\(label)' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
+                message: "'\(label())' calls the unknown function '\(name)'; the evaluator knows now, lowercase, "
                     + "uppercase, abs, add:to:, from:subtract:, multiply:by:, divide:by:, modulus:by:, "
                     + "raise:toPower:, count:, sum:, average:, min:, max:, "
                     + Self.moreFunctionNames.map { $0.contains(":") ? $0 : $0 + ":" }.joined(separator: ", ") + "."
@@ -85,8 +80,18 @@ extension PredicateEvaluator {
         "count": .count, "sum": .sum, "average": .average, "min": .minimum, "max": .maximum,
     ]
 
+    /// `operation` of `a` and `b`: date arithmetic when a date takes part, null when either
+    /// side is null, otherwise the numbers' exact result.
+    static func arithmetic(
+        _ operation: Arithmetic, _ a: EvaluatedValue, _ b: EvaluatedValue, label: @autoclosure () -> String
+    ) throws(FetchPredicateError) -> AttributeValue {
+        if let result = try dateArithmetic(operation, a, b, label: label()) { return result }
+        guard let x = try number(a, label: label()), let y = try number(b, label: label()) else { return .null }
+        return try operation.apply(x, y, label: label()).attributeValue
+    }
+
     /// The two-argument arithmetic functions.
-    private enum Arithmetic: String {
+    enum Arithmetic: String {
         case add = "add:to:"
         case subtract = "from:subtract:"
         case multiply = "multiply:by:"
@@ -94,19 +99,21 @@ extension PredicateEvaluator {
         case modulus = "modulus:by:"
         case power = "raise:toPower:"
 
-        func apply(_ a: NumericValue, _ b: NumericValue, label: String) throws(FetchPredicateError) -> NumericValue {
+        func apply(_ a: NumericValue, _ b: NumericValue, label: @autoclosure () -> String) throws(FetchPredicateError)
+            -> NumericValue
+        {
             switch self {
             case .add: return a + b
             case .subtract: return a - b
             case .multiply: return a * b
             case .divide:
                 guard let quotient = a / b else {
-                    throw FetchPredicateError(code: .evaluation, message: "'\(label)' divides by zero.")
+                    throw FetchPredicateError(code: .evaluation, message: "'\(label())' divides by zero.")
                 }
                 return quotient
             case .modulus:
                 guard let remainder = NumericValue.remainder(a, b) else {
-                    throw FetchPredicateError(code: .evaluation, message: "'\(label)' takes a remainder by zero.")
+                    throw FetchPredicateError(code: .evaluation, message: "'\(label())' takes a remainder by zero.")
                 }
                 return remainder
             case .power: return NumericValue.power(a, b)
@@ -120,7 +127,7 @@ extension PredicateEvaluator {
     ///
     /// - Throws: `.evaluation` for any other operation on a date, or a date with a non-number.
     private static func dateArithmetic(
-        _ operation: Arithmetic, _ a: EvaluatedValue, _ b: EvaluatedValue, label: String
+        _ operation: Arithmetic, _ a: EvaluatedValue, _ b: EvaluatedValue, label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> AttributeValue? {
         func date(_ value: EvaluatedValue) -> Date? {
             guard case .value(.date(let date)) = value else { return nil }
@@ -133,48 +140,54 @@ extension PredicateEvaluator {
         case (.subtract, let x?, let y?):
             return .double(x.timeIntervalSince(y))
         case (.add, let x?, nil), (.subtract, let x?, nil):
-            guard let seconds = try number(b, label: label)?.doubleValue else { return .null }
+            guard let seconds = try number(b, label: label())?.doubleValue else { return .null }
             return .date(x.addingTimeInterval(operation == .add ? seconds : -seconds))
         case (.add, nil, let y?):
-            guard let seconds = try number(a, label: label)?.doubleValue else { return .null }
+            guard let seconds = try number(a, label: label())?.doubleValue else { return .null }
             return .date(y.addingTimeInterval(seconds))
         default:
             throw FetchPredicateError(
                 code: .evaluation,
-                message: "'\(label)' uses a date in \(operation.rawValue); dates take only + and - of seconds, and "
+                message: "'\(label())' uses a date in \(operation.rawValue); dates take only + and - of seconds, and "
                     + "- of another date.")
         }
     }
 
     /// A function's name with the trailing `:` of a one-argument name removed.
     static func functionKey(_ name: String) -> String {
-        let colons = name.filter { $0 == ":" }.count
-        return colons == 1 && name.hasSuffix(":") ? String(name.dropLast()) : name
+        guard name.utf8.last == UInt8(ascii: ":"), name.utf8.count(where: { $0 == UInt8(ascii: ":") }) == 1 else {
+            return name
+        }
+        return String(name.dropLast())
     }
 
-    static func expect(_ arguments: [EvaluatedValue], count: Int, label: String) throws(FetchPredicateError) {
+    static func expect(_ arguments: [EvaluatedValue], count: Int, label: @autoclosure () -> String)
+        throws(FetchPredicateError)
+    {
         guard arguments.count != count else { return }
         throw FetchPredicateError(
             code: .evaluation,
-            message: "'\(label)' passes \(arguments.count) arguments to a function that takes \(count)."
+            message: "'\(label())' passes \(arguments.count) arguments to a function that takes \(count)."
         )
     }
 
     /// The argument as a number; `nil` when it is null.
-    static func number(_ argument: EvaluatedValue, label: String) throws(FetchPredicateError) -> NumericValue? {
+    static func number(_ argument: EvaluatedValue, label: @autoclosure () -> String) throws(FetchPredicateError)
+        -> NumericValue?
+    {
         if case .value(.null) = argument { return nil }
         guard case .value(let value) = argument, let number = value.numericValue else {
-            throw wrongArgument(argument, expected: "a number", label: label)
+            throw wrongArgument(argument, expected: "a number", label: label())
         }
         return number
     }
 
-    static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: String)
+    static func wrongArgument(_ argument: EvaluatedValue, expected: String, label: @autoclosure () -> String)
         -> FetchPredicateError
     {
         FetchPredicateError(
             code: .evaluation,
-            message: "'\(label)' passes \(argument.kindDescription) to a function that needs \(expected)."
+            message: "'\(label())' passes \(argument.kindDescription) to a function that needs \(expected)."
         )
     }
 }

@@ -28,27 +28,27 @@ extension PredicateEvaluator {
     ///
     /// A null argument gives null.
     func callMoreFunctions(
-        _ function: String, with arguments: [EvaluatedValue], label: String
+        _ function: String, with arguments: [EvaluatedValue], label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> EvaluatedValue? {
         switch function {
         case "sqrt", "log", "ln", "exp":
-            guard let x = try oneNumber(arguments, label: label) else { return .value(.null) }
+            guard let x = try oneNumber(arguments, label: label()) else { return .value(.null) }
             let operations: [String: (Double) -> Double] = [
                 "sqrt": { $0.squareRoot() }, "log": log10, "ln": log, "exp": exp,
             ]
             return .value(.double(operations[function]!(x.doubleValue)))
         case "ceiling", "floor", "trunc":
-            guard let x = try oneNumber(arguments, label: label) else { return .value(.null) }
+            guard let x = try oneNumber(arguments, label: label()) else { return .value(.null) }
             let rule: FloatingPointRoundingRule =
                 function == "ceiling" ? .up : function == "floor" ? .down : .towardZero
             return .value(Self.rounded(x, rule).attributeValue)
         case "onesComplement":
-            guard let x = try oneInteger(arguments, label: label) else { return .value(.null) }
+            guard let x = try oneInteger(arguments, label: label()) else { return .value(.null) }
             return .value(.integer64(~x))
         case "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:":
-            try Self.expect(arguments, count: 2, label: label)
-            guard let a = try Self.integer(arguments[0], label: label),
-                let b = try Self.integer(arguments[1], label: label)
+            try Self.expect(arguments, count: 2, label: label())
+            guard let a = try Self.integer(arguments[0], label: label()),
+                let b = try Self.integer(arguments[1], label: label())
             else { return .value(.null) }
             switch function {
             case "bitwiseAnd:with:": return .value(.integer64(a & b))
@@ -58,71 +58,77 @@ extension PredicateEvaluator {
             default: return .value(.integer64(a >> b))
             }
         case "median", "mode", "stddev":
-            try Self.expect(arguments, count: 1, label: label)
-            return .value(try Self.statistic(function, of: arguments[0], label: label))
+            try Self.expect(arguments, count: 1, label: label())
+            return .value(try Self.statistic(function, of: arguments[0], label: label()))
         case "random":
-            try Self.expect(arguments, count: 0, label: label)
+            try Self.expect(arguments, count: 0, label: label())
             return .value(.double(Double.random(in: 0..<1)))
         case "randomn":
-            guard let n = try oneInteger(arguments, label: label) else { return .value(.null) }
+            guard let n = try oneInteger(arguments, label: label()) else { return .value(.null) }
             guard n > 0 else {
                 throw FetchPredicateError(
-                    code: .evaluation, message: "'\(label)' asks randomn: for \(n); it needs more than 0.")
+                    code: .evaluation, message: "'\(label())' asks randomn: for \(n); it needs more than 0.")
             }
             return .value(.integer64(Int64.random(in: 0..<n)))
         case PredicateParser.indexFunction:
-            try Self.expect(arguments, count: 2, label: label)
-            return try Self.element(of: arguments[0], at: arguments[1], label: label)
+            try Self.expect(arguments, count: 2, label: label())
+            return try Self.element(of: arguments[0], at: arguments[1], label: label())
         case "noindex":
-            try Self.expect(arguments, count: 1, label: label)
+            try Self.expect(arguments, count: 1, label: label())
             return arguments[0]
         case "indexed:by:":
-            try Self.expect(arguments, count: 2, label: label)
+            try Self.expect(arguments, count: 2, label: label())
             return arguments[0]
         default:
             return nil
         }
     }
 
-    private func oneNumber(_ arguments: [EvaluatedValue], label: String) throws(FetchPredicateError) -> NumericValue? {
-        try Self.expect(arguments, count: 1, label: label)
-        return try Self.number(arguments[0], label: label)
+    private func oneNumber(_ arguments: [EvaluatedValue], label: @autoclosure () -> String) throws(FetchPredicateError)
+        -> NumericValue?
+    {
+        try Self.expect(arguments, count: 1, label: label())
+        return try Self.number(arguments[0], label: label())
     }
 
-    private func oneInteger(_ arguments: [EvaluatedValue], label: String) throws(FetchPredicateError) -> Int64? {
-        try Self.expect(arguments, count: 1, label: label)
-        return try Self.integer(arguments[0], label: label)
+    private func oneInteger(_ arguments: [EvaluatedValue], label: @autoclosure () -> String) throws(FetchPredicateError)
+        -> Int64?
+    {
+        try Self.expect(arguments, count: 1, label: label())
+        return try Self.integer(arguments[0], label: label())
     }
 
     /// The argument as an integer; `nil` when it is null.
-    private static func integer(_ argument: EvaluatedValue, label: String) throws(FetchPredicateError) -> Int64? {
+    private static func integer(_ argument: EvaluatedValue, label: @autoclosure () -> String)
+        throws(FetchPredicateError) -> Int64?
+    {
         if case .value(.null) = argument { return nil }
         guard case .value(let value) = argument, case .integer(let number)? = value.numericValue else {
-            throw Self.wrongArgument(argument, expected: "an integer", label: label)
+            throw Self.wrongArgument(argument, expected: "an integer", label: label())
         }
         return number
     }
 
     /// The element of `collection` at `index`, as ``callMoreFunctions(_:with:label:)`` says.
     private static func element(
-        of collection: EvaluatedValue, at index: EvaluatedValue, label: String
+        of collection: EvaluatedValue, at index: EvaluatedValue, label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> EvaluatedValue {
         let elements: [EvaluatedValue]
         switch collection {
         case .value(.null): return .value(.null)
         case .collection(let values): elements = values
-        default: throw Self.wrongArgument(collection, expected: "a collection", label: label)
+        default: throw Self.wrongArgument(collection, expected: "a collection", label: label())
         }
         switch index {
         case .value(.string("FIRST")): return elements.first ?? .value(.null)
         case .value(.string("LAST")): return elements.last ?? .value(.null)
         case .value(.string("SIZE")): return .value(.integer64(Int64(elements.count)))
         default:
-            guard let position = try integer(index, label: label) else { return .value(.null) }
+            guard let position = try integer(index, label: label()) else { return .value(.null) }
             guard position >= 0, position < Int64(elements.count) else {
                 throw FetchPredicateError(
                     code: .evaluation,
-                    message: "'\(label)' asks for element \(position) of a collection of \(elements.count).")
+                    message: "'\(label())' asks for element \(position) of a collection of \(elements.count).")
             }
             return elements[Int(position)]
         }
@@ -148,23 +154,23 @@ extension PredicateEvaluator {
 
     /// The median, mode or standard deviation of the numbers in `operand`.
     private static func statistic(
-        _ function: String, of operand: EvaluatedValue, label: String
+        _ function: String, of operand: EvaluatedValue, label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> AttributeValue {
         let elements: [EvaluatedValue]
         switch operand {
         case .value(.null): return .null
         case .collection(let values): elements = values
-        default: throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label)
+        default: throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label())
         }
         var numbers: [Double] = []
         var values: [AttributeValue] = []
         for element in elements {
             guard case .value(let value) = element else {
-                throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label)
+                throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label())
             }
             if value.isNull { continue }
             guard let number = value.numericValue else {
-                throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label)
+                throw Self.wrongArgument(operand, expected: "a collection of numbers", label: label())
             }
             numbers.append(number.doubleValue)
             values.append(value)

@@ -2,7 +2,21 @@ import CStrataSQLite
 
 /// The body of a scalar SQL function written in Swift: from its arguments to its result, or
 /// the failure that stops the statement calling it.
-typealias SQLiteFunctionBody = ([SQLiteValue]) throws(SQLiteFunctionFailure) -> SQLiteValue
+typealias SQLiteFunctionBody = (SQLiteFunctionArguments) throws(SQLiteFunctionFailure) -> SQLiteValue
+
+/// The arguments of one call of a scalar SQL function, read as they are used; valid only
+/// during the call.
+struct SQLiteFunctionArguments: RandomAccessCollection {
+    fileprivate let values: UnsafeMutablePointer<OpaquePointer?>?
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> SQLiteValue {
+        SQLiteValue(argument: values?[position])
+    }
+}
 
 /// A scalar SQL function's failure: the statement calling it stops with `SQLITE_ERROR` and
 /// this message.
@@ -29,7 +43,7 @@ extension SQLiteConnection {
             { context, count, arguments in
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(userData).takeUnretainedValue()
-                let values = (0..<Int(count)).map { SQLiteValue(argument: arguments?[$0]) }
+                let values = SQLiteFunctionArguments(values: arguments, count: Int(count))
                 do throws(SQLiteFunctionFailure) {
                     SQLiteConnection.setResult(try box.body(values), of: context)
                 } catch {

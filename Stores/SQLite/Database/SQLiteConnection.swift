@@ -30,8 +30,8 @@ final class SQLiteConnection {
     private var cachedStatements: [String: SQLiteStatement] = [:]
     /// The trace logging this connection's statements, kept alive while the connection is.
     var trace: SQLiteDebugTrace?
-    /// What `strata_evaluate` evaluates for the statement running now, if anything.
-    var rowEvaluations: SQLiteRowEvaluations?
+    /// What `strata_evaluate` evaluates for the statement running now.
+    let rowEvaluations = SQLiteRowEvaluations.Slot()
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for locks held by
     /// other connections. Calls `sqlite3_open_v2` and `sqlite3_busy_timeout`.

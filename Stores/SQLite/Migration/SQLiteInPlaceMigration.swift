@@ -107,7 +107,8 @@ enum SQLiteInPlaceMigration {
     /// The body of `strata_migration_convert(value, conversion, Z_PK)`: the value converted as
     /// the migration's copy would; `NULL`, with the failure recorded, when it does not fit.
     private static func convert(
-        _ arguments: [SQLiteValue], by conversions: [SQLiteSchemaChange.Conversion], failure: Locked<MigrationError?>
+        _ arguments: SQLiteFunctionArguments, by conversions: [SQLiteSchemaChange.Conversion],
+        failure: Locked<MigrationError?>
     ) -> SQLiteValue {
         guard arguments.count == 3, case .integer(let index) = arguments[1],
             conversions.indices.contains(Int(index))

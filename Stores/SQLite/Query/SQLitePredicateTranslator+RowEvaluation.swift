@@ -15,14 +15,19 @@ extension SQLitePredicateTranslator {
         predicate.plainKeys.flatMap(evaluatedAttributes) != nil
     }
 
-    /// The SQL computing `attribute`'s new value from `expression` row by row with
-    /// `strata_evaluate`; `nil` when the expression reads more than stored attributes of the
-    /// entity.
-    func evaluatedValue(of expression: FetchExpression, for attribute: AttributeDescription) -> String? {
+    /// The SQL computing `attribute`'s new value from `expression` row by row: with
+    /// `strata_evaluate`, or, for a `double` computed by ``ExactArithmetic``, in SQL wherever
+    /// SQL's answer is the evaluator's and with `strata_evaluate` elsewhere. `nil` when the
+    /// expression reads more than stored attributes of the entity.
+    mutating func evaluatedValue(of expression: FetchExpression, for attribute: AttributeDescription) -> String? {
         guard let attributes = expression.plainKeys.flatMap(evaluatedAttributes) else { return nil }
-        return rowEvaluations.call(
+        let call = rowEvaluations.call(
             .value(expression, key: attribute.name, type: attribute.type, isOptional: attribute.isOptional),
             reading: attributes)
+        guard attribute.type == .double, let exact = exactArithmetic(of: expression), exact.isReal else { return call }
+        for constant in exact.constants + exact.constants { _ = bind(constant) }
+        let guards = (exact.guards + ["\(exact.sql) != 0"]).joined(separator: " AND ")
+        return "CASE WHEN \(guards) THEN \(exact.sql) ELSE \(call) END"
     }
 
     /// The columns of the attributes `keys` name, in the order of their keys; `nil` when a

@@ -39,9 +39,29 @@ final class SQLiteRowEvaluations {
         case unfit(key: String, value: AttributeValue)
     }
 
-    private struct Item {
-        let body: Body
+    /// A connection's evaluations of the statement it runs, if any.
+    final class Slot {
+        var current: SQLiteRowEvaluations?
+    }
+
+    /// One item; a class, so that reading it for a row copies nothing.
+    private final class Item {
+        /// ``Body``, with a computed value's expression prepared for the rows.
+        enum Work {
+            case predicate(FetchPredicate)
+            case value(PreparedExpression, key: String, type: AttributeType, isOptional: Bool)
+        }
+
+        let work: Work
         let attributes: [Attribute]
+        /// The attributes' keys, in order.
+        let keys: [String]
+
+        init(work: Work, attributes: [Attribute], keys: [String]) {
+            self.work = work
+            self.attributes = attributes
+            self.keys = keys
+        }
     }
 
     private var items: [Item] = []
@@ -57,18 +77,27 @@ final class SQLiteRowEvaluations {
 
     /// Adds `body`, reading `attributes`, and returns the SQL calling it.
     func call(_ body: Body, reading attributes: [Attribute]) -> String {
-        items.append(Item(body: body, attributes: attributes))
+        let keys = attributes.map(\.key)
+        let work: Item.Work
+        switch body {
+        case .predicate(let predicate):
+            work = .predicate(predicate)
+        case .value(let expression, let key, let type, let isOptional):
+            work = .value(evaluation.prepare(expression, keys: keys), key: key, type: type, isOptional: isOptional)
+        }
+        items.append(Item(work: work, attributes: attributes, keys: keys))
         let arguments = ["\(items.count - 1)"] + attributes.map(\.sql)
         return "\(Self.functionName)(\(arguments.joined(separator: ", ")))"
     }
 
     /// `strata_evaluate`'s result for `arguments`: the item's number, then its columns.
-    func evaluate(_ arguments: [SQLiteValue]) throws(SQLiteFunctionFailure) -> SQLiteValue {
+    func evaluate(_ arguments: SQLiteFunctionArguments) throws(SQLiteFunctionFailure) -> SQLiteValue {
         guard case .integer(let number)? = arguments.first, items.indices.contains(Int(number)),
             arguments.count == items[Int(number)].attributes.count + 1
         else { throw SQLiteFunctionFailure(message: "\(Self.functionName) was called with unknown arguments.") }
         let item = items[Int(number)]
         var values: [AttributeValue] = []
+        values.reserveCapacity(item.attributes.count)
         for (attribute, stored) in zip(item.attributes, arguments.dropFirst()) {
             guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {
                 throw stop(
@@ -78,14 +107,14 @@ final class SQLiteRowEvaluations {
             }
             values.append(value)
         }
-        let row = Row(names: item.attributes.map(\.key), values: values)
-        switch item.body {
+        switch item.work {
         case .predicate(let predicate):
-            return .integer(
-                try evaluated { () throws(FetchPredicateError) in try evaluation.holds(predicate, for: row) } ? 1 : 0)
-        case .value(let expression, let key, let type, let isOptional):
-            let value = try evaluated { () throws(FetchPredicateError) in try evaluation.value(of: expression, for: row)
+            let holds = try evaluated { () throws(FetchPredicateError) in
+                try evaluation.holds(predicate, keys: item.keys, values: values)
             }
+            return .integer(holds ? 1 : 0)
+        case .value(let prepared, let key, let type, let isOptional):
+            let value = try evaluated { () throws(FetchPredicateError) in try prepared.value(with: values) }
             guard let kept = type.coerce(value), isOptional || !kept.isNull else {
                 throw stop(.unfit(key: key, value: value))
             }
@@ -107,18 +136,6 @@ final class SQLiteRowEvaluations {
         self.failure = failure
         return SQLiteFunctionFailure(message: "\(Self.functionName) stopped: \(failure)")
     }
-
-    /// One row's attribute values, as the evaluator reads them.
-    private struct Row: KeyValueResolving {
-        let names: [String]
-        let values: [AttributeValue]
-
-        func resolvedValue(forKey key: String) -> ResolvedValue? {
-            names.firstIndex(of: key).map { .value(values[$0]) }
-        }
-
-        var objectIdentity: AttributeValue { .null }
-    }
 }
 
 @available(*, unavailable) extension SQLiteRowEvaluations: Sendable {}
@@ -127,8 +144,8 @@ extension SQLiteConnection {
     /// Runs `body` with `evaluations` answering this connection's `strata_evaluate` calls.
     func evaluating<T>(_ evaluations: SQLiteRowEvaluations?, _ body: () throws -> T) rethrows -> T {
         guard let evaluations, !evaluations.isEmpty else { return try body() }
-        rowEvaluations = evaluations
-        defer { rowEvaluations = nil }
+        rowEvaluations.current = evaluations
+        defer { rowEvaluations.current = nil }
         return try body()
     }
 }

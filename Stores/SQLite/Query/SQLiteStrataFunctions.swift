@@ -51,9 +51,10 @@ enum SQLiteStrataFunctions {
             }
             return .real(number)
         }
+        let slot = connection.rowEvaluations
         try connection.defineFunction(SQLiteRowEvaluations.functionName, argumentCount: -1, isDeterministic: false) {
-            [weak connection] arguments throws(SQLiteFunctionFailure) in
-            guard let evaluations = connection?.rowEvaluations else {
+            arguments throws(SQLiteFunctionFailure) in
+            guard let evaluations = slot.current else {
                 throw SQLiteFunctionFailure(message: "\(SQLiteRowEvaluations.functionName) has nothing to evaluate.")
             }
             return try evaluations.evaluate(arguments)

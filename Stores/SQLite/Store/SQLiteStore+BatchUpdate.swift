@@ -27,6 +27,7 @@ extension SQLiteStore {
             else { return nil }
             assignments.append("\(table.columns[index].name) = \(value)")
         }
+        let valueParameterCount = translator.parameters.count
         let (conditions, remaining) = selection(
             of: entity, includingSubentities: update.includesSubentities, in: table, where: update.predicate,
             translator: &translator)
@@ -37,6 +38,7 @@ extension SQLiteStore {
         let select = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) AS t0\(whereClause)"
         let sql = "UPDATE \(table.name) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause)"
         let bound = parameters + translator.parameters
+        let whereParameters = Array(translator.parameters[valueParameterCount...])
         do {
             return try write("running a batch update of \(entity.name)", evaluating: translator.rowEvaluations) {
                 connection in
@@ -45,7 +47,7 @@ extension SQLiteStore {
                     try connection.statement(sql).execute(bound)
                     return StoreBatchUpdateResult(count: Int(connection.changes))
                 }
-                let ids = try connection.statement(select).rowsThrowing(translator.parameters) {
+                let ids = try connection.statement(select).rowsThrowing(whereParameters) {
                     try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
                 }
                 guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }

@@ -130,4 +130,67 @@ import Testing
         #expect(error.code == .wrongType)
         #expect(try context.performAndWait { try context.count(for: request) } == 0)
     }
+
+    /// Real arithmetic runs in SQL where SQL's answer is the evaluator's, and through the
+    /// evaluator elsewhere: every row ends up with exactly the evaluator's value, NaN, signed
+    /// zeros, infinities, nulls, large integers and divisions by zero included.
+    @Test(arguments: [
+        "score * 2 + number", "number / score", "score - score", "-score", "1.5 * number * number",
+        "number * number + 0.5", "score * 1e308 * 10", "score * 0.0", "2.5 * 4", "(score + 0.1) * (number - 3)",
+    ])
+    func computedRealsAreTheEvaluatorsValuesBitForBit(_ format: String) throws {
+        let folder = try TemporaryDirectory()
+        let (coordinator, store) = try open(folder)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let scores: [AttributeValue] = [
+            .double(.nan), .double(-0.0), .double(0), .double(.infinity), .null, .double(-2.5), .double(1e-300),
+        ]
+        let numbers: [AttributeValue] = [.integer64(1 << 60 + 1), .integer64(0), .null, .integer64(-7)]
+        try context.performAndWait { () throws in
+            for (index, score) in scores.enumerated() {
+                for number in numbers {
+                    let item = try context.insertNewObject(forEntityName: "Item")
+                    try item.setValue(score, forKey: "score")
+                    try item.setValue(number, forKey: "number")
+                    try item.setValue(.integer16(Int16(index)), forKey: "small")
+                }
+            }
+            try context.save()
+        }
+        let expression = try FetchExpression(format: format)
+        let all = StoreFetchRequest(entityName: "Item", predicate: try FetchPredicate(format: "small != nil"))
+        let before = try snapshots(all, in: store)
+        let evaluation = FetchEvaluation()
+        var expected: [ObjectID: AttributeValue] = [:]
+        for snapshot in before {
+            let record = KeyValueRecord(
+                Dictionary(
+                    uniqueKeysWithValues: ["number", "score", "small"].map {
+                        ($0, .value(snapshot.values[$0] ?? .null))
+                    }))
+            expected[snapshot.objectID] = try evaluation.value(of: expression, for: record)
+        }
+        let result = try store.executeBatchUpdate(
+            StoreBatchUpdate(
+                entityName: "Item", predicate: try FetchPredicate(format: "small != nil"), values: [:],
+                expressions: ["score": expression]))
+        #expect(result?.count == before.count)
+        for snapshot in try snapshots(all, in: store) {
+            let want = try #require(expected[snapshot.objectID]).coercedBits
+            #expect(snapshot.values["score"]?.coercedBits == want, "\(format) for \(snapshot.values)")
+        }
+    }
+}
+
+private func snapshots(_ request: StoreFetchRequest, in store: any IncrementalStore) throws -> [Snapshot] {
+    guard case .snapshots(let snapshots) = try store.execute(request) else { return [] }
+    return snapshots
+}
+
+extension AttributeValue {
+    /// A double's bits (so NaN equals NaN and -0.0 differs from 0), or the value's description.
+    fileprivate var coercedBits: String {
+        guard case .double(let number)? = AttributeType.double.coerce(self) else { return "\(self)" }
+        return String(number.bitPattern, radix: 16)
+    }
 }
