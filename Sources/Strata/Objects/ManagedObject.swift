@@ -28,7 +28,10 @@ open class ManagedObject: Hashable {
     public struct Creation {
         let entity: EntitySchema
         let objectID: ObjectID
-        let context: ManagedObjectContext
+        /// `nil` only for a key-path probe's stand-in.
+        let context: ManagedObjectContext?
+        /// The probe a stand-in reports to (``KeyPathProbe``); `nil` for every real object.
+        var probe: KeyPathProbe? = nil
     }
 
     /// The object's ID: temporary until the object is first saved.
@@ -67,6 +70,9 @@ open class ManagedObject: Hashable {
     var isDiscarded = false
     /// Which of its context's lists of pending objects hold the object (``PendingObjects``).
     @exclusivity(unchecked) var pendingMarks: PendingMarks = []
+    /// The probe this object stands in for when it is a key-path probe's stand-in
+    /// (``KeyPathProbe``): its property wrappers then record their names and touch nothing.
+    let keyPathProbe: KeyPathProbe?
     /// The results of the fetch that last returned the object, while they are in use.
     weak var cohort: FetchCohort?
     /// The object's position in ``cohort``.
@@ -79,6 +85,7 @@ open class ManagedObject: Hashable {
         objectID = creation.objectID
         entity = creation.entity
         managedObjectContext = creation.context
+        keyPathProbe = creation.probe
     }
 
     /// The name of the entity this class stands for; by default the class's name. Override it

@@ -38,6 +38,10 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
     ) -> Value {
         get {
             let key = object.propertyName(storageKeyPath)
+            if let probe = object.keyPathProbe {
+                probe.record(key)
+                return KeyPathProbePlaceholder.value(of: Value.self)
+            }
             let value = object.required { try object.value(forKey: key) }
             guard let typed = Value(attributeValue: value) else {
                 preconditionFailure(
@@ -79,6 +83,10 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
     ) -> Destination? {
         get {
             let key = object.propertyName(storageKeyPath)
+            if let probe = object.keyPathProbe {
+                probe.record(key)
+                return probe.standIn(of: Destination.self)
+            }
             return object.required { try object.object(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {
@@ -115,6 +123,10 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
     ) -> Set<Destination> {
         get {
             let key = object.propertyName(storageKeyPath)
+            if let probe = object.keyPathProbe {
+                probe.record(key)
+                return []
+            }
             return Set(object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) })
         }
         set {
@@ -155,6 +167,10 @@ public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage 
     ) -> [Destination] {
         get {
             let key = object.propertyName(storageKeyPath)
+            if let probe = object.keyPathProbe {
+                probe.record(key)
+                return []
+            }
             return object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {

@@ -1,9 +1,10 @@
 /// An error in a predicate: a format string that does not parse, an argument that does not
-/// fit its placeholder, or an expression that cannot be evaluated.
+/// fit its placeholder, an expression that cannot be evaluated, or a typed predicate that does
+/// not translate.
 public struct FetchPredicateError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; `switch` with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: Hashable, Sendable { case syntax, argument, evaluation, unknownVariable }
+        private enum Kind: Hashable, Sendable { case syntax, argument, evaluation, unknownVariable, untranslatable }
         private let kind: Kind
 
         /// The format string does not follow the predicate syntax; see ``FetchPredicateError/offset``.
@@ -14,6 +15,9 @@ public struct FetchPredicateError: Error, Sendable, CustomStringConvertible {
         public static let evaluation = Code(kind: .evaluation)
         /// A `$VARIABLE` has no value.
         public static let unknownVariable = Code(kind: .unknownVariable)
+        /// A typed predicate (`#Predicate`) or sort descriptor holds an expression or key path
+        /// that has no form in Strata's grammar; the message names it.
+        public static let untranslatable = Code(kind: .untranslatable)
 
         /// The code's name.
         public var description: String { "\(kind)" }
