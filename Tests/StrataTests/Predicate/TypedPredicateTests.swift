@@ -116,52 +116,22 @@ import Testing
     }
 
     @Test func aTypedRequestFetchesWhatItsTwinFetches() throws {
-        let stack = try TypedPredicateStack()
+        let stack = try CatalogStack()
         try stack.context.performAndWait { () throws in
             for (index, title) in ["Dune", "Emma", "Ulysses", "Beloved"].enumerated() {
                 let book = Book(context: stack.context)
                 book.title = title
                 book.pages = 100 * (index + 1)
-                book.rating = Double(index)
             }
             try stack.context.save()
             let typed = try FetchRequest<Book>(
-                predicate: #Predicate { $0.pages > 100 && $0.rating < 3.0 }, sortBy: [SortDescriptor(\.title)])
+                predicate: #Predicate { $0.pages > 100 && $0.pages < 400 }, sortBy: [SortDescriptor(\.title)])
             var twin = FetchRequest<Book>()
-            twin.predicate = try FetchPredicate(format: "pages > 100 AND rating < 3.0")
+            twin.predicate = try FetchPredicate(format: "pages > 100 AND pages < 400")
             twin.sortDescriptors = [FetchSortDescriptor("title")]
             #expect(typed.predicate == twin.predicate)
             #expect(typed.sortDescriptors == twin.sortDescriptors)
             #expect(try stack.context.fetch(typed).map(\.title) == ["Emma", "Ulysses"])
         }
-    }
-}
-
-/// An in-memory stack holding the typed predicate tests' model.
-private struct TypedPredicateStack {
-    let context: ManagedObjectContext
-
-    init() throws {
-        let model = ManagedObjectModel {
-            EntityDescription("Author") {
-                AttributeDescription("name", .string)
-                RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
-            }
-            EntityDescription("Book") {
-                AttributeDescription("title", .string)
-                AttributeDescription("pages", .integer64)
-                AttributeDescription("rating", .double)
-                AttributeDescription("subtitle", .string)
-                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
-                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "books")
-            }
-            EntityDescription("Tag") {
-                AttributeDescription("label", .string)
-                RelationshipDescription.toMany("books", destination: "Book", inverse: "tags")
-            }
-        }
-        let coordinator = try PersistentStoreCoordinator(model: model)
-        _ = try coordinator.addStore(type: StoreType.inMemory.name, configuration: nil)
-        context = ManagedObjectContext(coordinator: coordinator)
     }
 }
