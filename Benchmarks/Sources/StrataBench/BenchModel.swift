@@ -63,3 +63,9 @@ enum BenchModel {
         return sum
     }
 }
+
+/// The benchmark's item as a typed class, for typed requests (`fetch-indexed-typed`).
+final class BenchItem: ManagedObject {
+    override class var entityName: String { BenchModel.entity }
+    @Managed var number: Int64
+}

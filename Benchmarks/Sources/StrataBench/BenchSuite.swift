@@ -46,7 +46,7 @@ struct BenchSuite {
             for workload in Workload.allCases where workload != .memory && runs(workload) {
                 log("\(setup.name) \(workload.rawValue)")
                 let grdb =
-                    setup.name == "SQLite" ? try sample(peer, workload.withoutHistory, repetitions: repetitions) : nil
+                    setup.name == "SQLite" ? try sample(peer, workload.floorWorkload, repetitions: repetitions) : nil
                 if workload == .fetchAll {
                     results.append(try probes.fetchAll(grdb: grdb))
                     continue
@@ -54,7 +54,7 @@ struct BenchSuite {
                 guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
                 let raw = try sample(
                     workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject,
-                    workload.withoutHistory, repetitions: repetitions)
+                    workload.floorWorkload, repetitions: repetitions)
                 results.append(
                     BenchResult(
                         store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,

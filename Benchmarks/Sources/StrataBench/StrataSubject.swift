@@ -65,6 +65,11 @@ final class StrataSubject: BenchSubject {
             var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
             request.predicate = try FetchPredicate(format: "number < %lld", data.indexedBound)
             return try clock { try fetch(request) }
+        case .fetchIndexedTyped:
+            let bound = data.indexedBound
+            return try clock {
+                try fetch(try FetchRequest<BenchItem>(predicate: #Predicate { $0.number < bound }))
+            }
         case .loadByID: return try loadByID()
         case .traverse: return try traverse()
         case .update: return try change { object, context in try object.setValue(.double(-1), forKey: "score") }
@@ -125,7 +130,7 @@ final class StrataSubject: BenchSubject {
     }
 
     /// Opens the full store and fetches `request` as loaded objects, reading every attribute.
-    private func fetch(_ request: FetchRequest<ManagedObject>) throws {
+    private func fetch<Result: ManagedObject>(_ request: FetchRequest<Result>) throws {
         var request = request
         request.returnsObjectsAsFaults = false
         let context = ManagedObjectContext(coordinator: try open(full))

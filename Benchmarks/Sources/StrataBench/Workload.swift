@@ -3,6 +3,9 @@ enum Workload: String, CaseIterable, Sendable {
     case insert
     case fetchAll = "fetch-all"
     case fetchIndexed = "fetch-indexed"
+    /// `fetch-indexed` with a typed request (`#Predicate`, translated when the request is made,
+    /// inside the timing), against the same floors.
+    case fetchIndexedTyped = "fetch-indexed-typed"
     case loadByID = "load-by-id"
     case traverse
     case update
@@ -28,18 +31,20 @@ enum Workload: String, CaseIterable, Sendable {
     /// against the same `UPDATE` by hand (SQLite).
     case batchCompute = "batch-compute"
 
-    /// The workload without persistent history: what floors and the peer measure for this one.
-    var withoutHistory: Workload {
+    /// What floors and the peer measure for this workload: the same work without persistent
+    /// history, and without a typed request.
+    var floorWorkload: Workload {
         switch self {
         case .insertHistory: .insert
         case .updateHistory: .update
         case .deleteHistory: .delete
+        case .fetchIndexedTyped: .fetchIndexed
         default: self
         }
     }
 
     /// Whether the store records its persistent history in this workload.
-    var tracksHistory: Bool { withoutHistory != self }
+    var tracksHistory: Bool { [.insertHistory, .updateHistory, .deleteHistory].contains(self) }
 
     /// How many objects one run of the workload handles in `report`, for its time per object;
     /// `nil` for `open-count`, whose cost is the opening, not the objects.
@@ -48,7 +53,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete,
             .batchCompute:
             report.n
-        case .fetchIndexed: Int(BenchData(count: report.n).indexedBound)
+        case .fetchIndexed, .fetchIndexedTyped: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
         case .openCount: nil
