@@ -20,6 +20,12 @@ import Testing
         #expect(titles == [.string("Notes")])
     }
 
+    @Test @MainActor func typedClassesInsertAndATypedRequestFetches() async throws {
+        let directory = try TemporaryDirectory()
+        let container = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
+        #expect(try await TypedExamples.insertAndFetch(in: container) == ["A Manual"])
+    }
+
     @Test @MainActor func aStoreOfAnOlderModelVersionIsMigratedAsItOpens() async throws {
         let directory = try TemporaryDirectory()
         let old = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
