@@ -141,7 +141,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let durable = try LMDBTestModel.open(directory.file("durable.lmdb"))
         #expect(!durable.capabilities.contains(.relaxedDurability))
-        #expect(durable.capabilities == [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations])
+        #expect(
+            durable.capabilities == [
+                .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
+            ])
         let relaxed = try LMDBTestModel.open(directory.file("relaxed.lmdb"), settings: ["relaxedDurability": "true"])
         #expect(relaxed.capabilities.contains(.relaxedDurability))
         try LMDBTestModel.insertPlayers(5, into: relaxed)

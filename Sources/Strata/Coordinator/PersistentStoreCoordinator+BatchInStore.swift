@@ -22,9 +22,9 @@ extension PersistentStoreCoordinator {
                 guard attribute.type.accepts(value), rule.isOptional || !value.isNull else { return nil }
                 values[key] = value
             } else {
-                guard let keys = expression.plainKeys, keys.allSatisfy({ isStoredAttribute($0, of: entity) }) else {
-                    return nil
-                }
+                guard store.capabilities.contains(.batchComputedValues), let keys = expression.plainKeys,
+                    keys.allSatisfy({ isStoredAttribute($0, of: entity) })
+                else { return nil }
                 expressions[key] = expression
             }
         }

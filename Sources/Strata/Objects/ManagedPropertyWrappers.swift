@@ -39,7 +39,7 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
         get {
             let key = object.propertyName(storageKeyPath)
             if let probe = object.keyPathProbe {
-                probe.record(key)
+                probe.record(key, of: object, type: Value.self)
                 return KeyPathProbePlaceholder.value(of: Value.self)
             }
             let value = object.required { try object.value(forKey: key) }
@@ -84,8 +84,9 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
         get {
             let key = object.propertyName(storageKeyPath)
             if let probe = object.keyPathProbe {
-                probe.record(key)
-                return probe.standIn(of: Destination.self)
+                let next = probe.standIn(of: Destination.self)
+                probe.record(key, of: object, type: Destination.self, next: next)
+                return next
             }
             return object.required { try object.object(forKey: key) }.map { object.typed($0, key: key) }
         }
@@ -124,7 +125,7 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
         get {
             let key = object.propertyName(storageKeyPath)
             if let probe = object.keyPathProbe {
-                probe.record(key)
+                probe.record(key, of: object, type: Set<Destination>.self)
                 return []
             }
             return Set(object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) })
@@ -168,7 +169,7 @@ public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage 
         get {
             let key = object.propertyName(storageKeyPath)
             if let probe = object.keyPathProbe {
-                probe.record(key)
+                probe.record(key, of: object, type: [Destination].self)
                 return []
             }
             return object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) }

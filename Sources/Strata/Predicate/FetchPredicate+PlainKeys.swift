@@ -1,8 +1,9 @@
 extension FetchPredicate {
     /// The keys the predicate reads, when it reads nothing but the values of single keys of
-    /// the evaluated object (`price * quantity > 100`, `name BEGINSWITH "a"`), so that a store
-    /// can evaluate it from one row's values; `nil` when it reads `SELF`, a key path of more
-    /// than one key or with a collection operator, a variable or a subquery.
+    /// the evaluated object (`price * quantity > 100`, `name BEGINSWITH "a"`) and gives the
+    /// same answer every time, so that a store can evaluate it from one row's values, as often
+    /// as it needs; `nil` when it reads `SELF`, a key path of more than one key or with a
+    /// collection operator, a variable or a subquery, or calls `random` or `randomn:`.
     public var plainKeys: Set<String>? {
         var keys: Set<String> = []
         return collectPlainKeys(into: &keys) ? keys : nil
@@ -33,6 +34,8 @@ extension FetchExpression {
             guard !path.contains("."), !path.hasPrefix("@"), !path.isEmpty else { return false }
             keys.insert(path)
             return true
+        case .function(let name, _) where ["random", "randomn", "randomn:"].contains(name):
+            return false
         case .aggregate(let elements), .function(_, let elements):
             return elements.allSatisfy { $0.collectPlainKeys(into: &keys) }
         case .conditional(let condition, let then, let otherwise):

@@ -15,7 +15,8 @@ public struct StoreBatchUpdate: Sendable, Hashable {
     public var predicate: FetchPredicate?
     /// The new value of each attribute, by name.
     public var values: [String: AttributeValue]
-    /// The attributes whose new value is computed for each object, by name: each expression
+    /// The attributes whose new value is computed for each object, by name (only for a store
+    /// declaring ``StoreCapabilities/batchComputedValues``; empty otherwise): each expression
     /// reads only attributes of the entity (``FetchExpression/plainKeys``), as the object was
     /// before the update, and is evaluated as ``FetchEvaluation`` evaluates it, one
     /// evaluation serving every object. The store keeps the value as its attribute's type

@@ -21,6 +21,9 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// The store carries out batch updates itself, without the core loading the objects
     /// (``IncrementalStore/executeBatchUpdate(_:)``); others go through the core's context.
     public static let batchOperations = StoreCapabilities(rawValue: 1 << 3)
+    /// With ``batchOperations``: the store's batch updates also compute values
+    /// (``StoreBatchUpdate/expressions``); without it, only updates of constants reach the store.
+    public static let batchComputedValues = StoreCapabilities(rawValue: 1 << 8)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.

@@ -56,8 +56,11 @@ final class LMDBStore: IncrementalStore {
         self.identifier = metadata.storeIdentifier
         self.capabilities =
             environment.hasRelaxedDurability
-            ? [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .relaxedDurability]
-            : [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations]
+            ? [
+                .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
+                .relaxedDurability,
+            ]
+            : [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues]
         self.environment = environment
         self.layout = layout
         self.databases = databases

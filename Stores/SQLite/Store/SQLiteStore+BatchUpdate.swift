@@ -5,8 +5,9 @@ extension SQLiteStore {
     /// after selecting the rows it changes when it lists them or records them in persistent
     /// history. Computed values are worked out row by row by `strata_evaluate`
     /// (``SQLiteRowEvaluations``). `nil` (the core's context does it) when part of the
-    /// predicate has no SQL form, when an attribute has no column in the entity's table, or
-    /// when a computed value does not fit its attribute (nothing is changed).
+    /// predicate can be evaluated neither in SQL nor row by row (it reads more than the
+    /// entity's attributes), when an attribute has no column in the entity's table, or when a
+    /// computed value does not fit its attribute (nothing is changed).
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         let history = options.tracksPersistentHistory ? update.history : nil
         guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }

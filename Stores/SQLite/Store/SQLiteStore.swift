@@ -31,7 +31,7 @@ final class SQLiteStore: IncrementalStore {
     public let configurationName: String?
     public let options: StoreOptions
     public let capabilities: StoreCapabilities = [
-        .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations,
+        .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
     ]
     public let predicateFeatures = PredicateFeatures.all
 

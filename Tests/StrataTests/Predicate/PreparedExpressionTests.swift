@@ -58,6 +58,12 @@ import Testing
         #expect(error.code == .evaluation)
         #expect(error.message.contains("price"))
     }
+
+    @Test func randomExpressionsAreNotPlain() throws {
+        #expect(try FetchPredicate(format: "count * 2 > price").plainKeys == ["count", "price"])
+        #expect(try FetchPredicate(format: "random() > 0.5 AND count > 1").plainKeys == nil)
+        #expect(try FetchExpression(format: "SELF").plainKeys == nil)
+    }
 }
 
 extension AttributeValue {

@@ -18,6 +18,27 @@ import Testing
         @Managed var subtitle: String?
         @ToOne var author: Author?
         @ToMany var tags: Set<Tag>
+        @Managed var shelf: Shelf
+
+        /// A computed Swift property reading a managed one: no key path of the grammar.
+        var isLong: Bool { pages > 100 }
+        /// Two managed properties read side by side: no key path of the grammar.
+        var label: String { title + (subtitle ?? "") }
+    }
+
+    enum Shelf: String, CaseIterable, Codable, Sendable, AttributeValueConvertible {
+        case top, bottom
+
+        var attributeValue: AttributeValue { .string(rawValue) }
+
+        init?(attributeValue value: AttributeValue) {
+            guard case .string(let name) = value, let shelf = Shelf(rawValue: name) else { return nil }
+            self = shelf
+        }
+    }
+
+    struct Limits: Codable, Sendable {
+        let maximum: Int
     }
 
     final class Tag: ManagedObject {
@@ -84,6 +105,24 @@ import Testing
         #expect(
             try FetchPredicate(#Predicate<Book> { names.contains($0.title) })
                 == FetchPredicate(format: "title IN {'Ada', 'Grace'}"))
+    }
+
+    @Test func valuesReadFromCapturedOnesBecomeConstants() throws {
+        let limits = Limits(maximum: 7)
+        #expect(
+            try FetchPredicate(#Predicate<Book> { $0.pages > limits.maximum }) == FetchPredicate(format: "pages > 7"))
+    }
+
+    @Test func computedSwiftPropertiesAreNotManagedOnes() throws {
+        #expect(KeyPathProbe.path(of: \Book.isLong, from: Book.self) == nil)
+        #expect(KeyPathProbe.path(of: \Book.label, from: Book.self) == nil)
+        #expect(KeyPathProbe.path(of: \Book.title.count, from: Book.self) == nil)
+        #expect(KeyPathProbe.path(of: \Book.tags.first, from: Book.self) == nil)
+        let error = try #require(throws: FetchPredicateError.self) {
+            try FetchPredicate(#Predicate<Book> { $0.isLong })
+        }
+        #expect(error.code == .untranslatable)
+        #expect(throws: FetchPredicateError.self) { try FetchSortDescriptor(SortDescriptor(\Book.label)) }
     }
 
     @Test func whatHasNoFormIsATypedErrorNamingIt() throws {

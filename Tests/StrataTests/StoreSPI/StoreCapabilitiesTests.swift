@@ -5,11 +5,15 @@ import Testing
     @Test func everyCapabilityHasAName() {
         #expect(
             StoreCapabilities.named.map(\.name) == [
-                "queryGenerations", "persistentHistory", "multiProcessAccess", "batchOperations", "relaxedDurability",
+                "queryGenerations", "persistentHistory", "multiProcessAccess", "batchOperations", "batchComputedValues",
+                "relaxedDurability",
             ])
         let all = StoreCapabilities.named.reduce(into: StoreCapabilities()) { $0.insert($1.capability) }
         #expect(
-            all == [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .relaxedDurability])
+            all == [
+                .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
+                .relaxedDurability,
+            ])
     }
 
     @Test func namesComeInDeclarationOrder() {

@@ -63,13 +63,16 @@ struct TypedPredicateTranslation {
         }
     }
 
-    /// `expression` translated, or, when it reads no variable, its value as a constant.
+    /// `expression` as a constant when it reads no variable (a value captured from the
+    /// surrounding code, or read from one: `config.maximum`), else translated.
     mutating func part(_ expression: some PredicateExpression) throws(FetchPredicateError) -> TypedPredicatePart {
+        if !(expression is any VariableExpression), let value = try? expression.evaluate(PredicateBindings()),
+            let constant = Self.constant(value)
+        {
+            return .expression(constant)
+        }
         if let translatable = expression as? any TypedPredicateTranslatable {
             return try translatable.translate(&self)
-        }
-        if let value = try? expression.evaluate(PredicateBindings()), let constant = Self.constant(value) {
-            return .expression(constant)
         }
         throw Self.untranslatable(expression)
     }
@@ -129,3 +132,7 @@ struct TypedPredicateTranslation {
                 + (reason.isEmpty ? "." : ": \(reason)."))
     }
 }
+
+/// A predicate's variable, which is never a constant.
+protocol VariableExpression {}
+extension PredicateExpressions.Variable: VariableExpression {}

@@ -263,6 +263,7 @@ enum TypedKeyPathName {
         switch base {
         case .evaluatedObject: return .keyPath(key)
         case .keyPath(let path): return .keyPath("\(path).\(key)")
+        case .keyPathOn(let inner, let path): return .keyPathOn(inner, "\(path).\(key)")
         default: return .keyPathOn(base, key)
         }
     }
