@@ -38,6 +38,9 @@ final class BrokenStore: IncrementalStore {
         /// A new store takes a fresh UUID instead of the identifier it is given, so that a
         /// migrated store changes its identity.
         case ignoresIdentifierForNewStore
+        /// The store claims `batchComputedValues` but its batch updates set only the constant
+        /// values, as one written against the constants-only contract would.
+        case ignoresComputedBatchValues
     }
 
     let defect: Defect
@@ -73,7 +76,11 @@ final class BrokenStore: IncrementalStore {
     var options: StoreOptions { base.options }
     /// The base's, without persistent history: the defects aim at other categories, and the
     /// history checks have negative controls of their own.
-    var capabilities: StoreCapabilities { base.capabilities.subtracting(.persistentHistory) }
+    var capabilities: StoreCapabilities {
+        let capabilities = base.capabilities.subtracting(.persistentHistory)
+        return defect == .ignoresComputedBatchValues
+            ? capabilities.union([.batchOperations, .batchComputedValues]) : capabilities
+    }
     var metadata: StoreMetadata {
         var metadata = base.metadata
         metadata.storeType = typeName
@@ -108,6 +115,22 @@ final class BrokenStore: IncrementalStore {
                 return deleted.remove(at: index)
             }
         }
+    }
+
+    func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
+        guard defect == .ignoresComputedBatchValues else { return nil }
+        let request = StoreFetchRequest(
+            entityName: update.entityName, includesSubentities: update.includesSubentities,
+            predicate: update.predicate, resultType: .snapshots)
+        guard case .snapshots(let matched) = try execute(request) else { return nil }
+        let changes = matched.map { old in
+            var values = old.values
+            for (key, value) in update.values { values[key] = value }
+            return StoreChangeSet.ObjectChange(objectID: old.objectID, values: values, expectedVersion: old.version)
+        }
+        try save(StoreChangeSet(updated: changes))
+        let ids = matched.map(\.objectID)
+        return update.listsObjectIDs ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
     }
 
     func save(_ changes: StoreChangeSet) throws {

@@ -34,7 +34,7 @@ extension FetchExpression {
             guard !path.contains("."), !path.hasPrefix("@"), !path.isEmpty else { return false }
             keys.insert(path)
             return true
-        case .function(let name, _) where ["random", "randomn", "randomn:"].contains(name):
+        case .function(let name, _) where ["random", "randomn"].contains(PredicateEvaluator.functionKey(name)):
             return false
         case .aggregate(let elements), .function(_, let elements):
             return elements.allSatisfy { $0.collectPlainKeys(into: &keys) }

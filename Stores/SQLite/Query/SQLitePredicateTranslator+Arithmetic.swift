@@ -23,21 +23,12 @@ extension SQLitePredicateTranslator {
         switch expression {
         case .constant(.double(let number)):
             return ExactArithmetic(sql: "?", guards: [], constants: [.real(number)], isReal: true)
-        case .constant(.integer16(let number)):
-            return ExactArithmetic(sql: "?", guards: [], constants: [.integer(Int64(number))], isReal: false)
-        case .constant(.integer32(let number)):
-            return ExactArithmetic(sql: "?", guards: [], constants: [.integer(Int64(number))], isReal: false)
-        case .constant(.integer64(let number)):
+        case .constant(let value) where [.integer16, .integer32, .integer64].contains(value.attributeType):
+            guard let number = Int64(attributeValue: value) else { return nil }
             return ExactArithmetic(sql: "?", guards: [], constants: [.integer(number)], isReal: false)
         case .keyPath(let key):
-            let scope = root.object
-            guard case .row(let alias) = scope.position, let attribute = scope.entity.attributesByName[key],
-                !attribute.isTransient,
-                let index = layout.columnIndex(
-                    .attribute(entity: layout.declaringEntity(of: key, in: scope.entity, model: model), name: key),
-                    in: scope.table)
-            else { return nil }
-            let column = "\(alias).\(scope.table.columns[index].name)"
+            guard let attribute = rowAttribute(key) else { return nil }
+            let column = attribute.sql
             switch attribute.type {
             case .double:
                 return ExactArithmetic(sql: column, guards: ["\(column) <= 9e999"], constants: [], isReal: true)

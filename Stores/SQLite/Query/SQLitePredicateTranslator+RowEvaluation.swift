@@ -33,21 +33,27 @@ extension SQLitePredicateTranslator {
     /// The columns of the attributes `keys` name, in the order of their keys; `nil` when a
     /// key is not a stored attribute of the entity.
     private func evaluatedAttributes(_ keys: Set<String>) -> [SQLiteRowEvaluations.Attribute]? {
-        let scope = root.object
-        guard case .row(let alias) = scope.position else { return nil }
         var attributes: [SQLiteRowEvaluations.Attribute] = []
         for key in keys.sorted() {
-            guard let attribute = scope.entity.attributesByName[key], !attribute.isTransient,
-                let index = layout.columnIndex(
-                    .attribute(entity: layout.declaringEntity(of: key, in: scope.entity, model: model), name: key),
-                    in: scope.table)
-            else { return nil }
-            let column = scope.table.columns[index].name
-            attributes.append(
-                SQLiteRowEvaluations.Attribute(
-                    key: key, type: attribute.type, qualifiedName: "\(scope.entity.name).\(key)",
-                    storedName: "\(scope.table.name).\(column)", sql: "\(alias).\(column)"))
+            guard let attribute = rowAttribute(key) else { return nil }
+            attributes.append(attribute)
         }
         return attributes
+    }
+
+    /// The stored attribute `key` of the entity and its column in the query's row; `nil` when
+    /// the entity has no such stored attribute.
+    func rowAttribute(_ key: String) -> SQLiteRowEvaluations.Attribute? {
+        let scope = root.object
+        guard case .row(let alias) = scope.position, let attribute = scope.entity.attributesByName[key],
+            !attribute.isTransient,
+            let index = layout.columnIndex(
+                .attribute(entity: layout.declaringEntity(of: key, in: scope.entity, model: model), name: key),
+                in: scope.table)
+        else { return nil }
+        let column = scope.table.columns[index].name
+        return SQLiteRowEvaluations.Attribute(
+            key: key, type: attribute.type, qualifiedName: "\(scope.entity.name).\(key)",
+            storedName: "\(scope.table.name).\(column)", sql: "\(alias).\(column)")
     }
 }
