@@ -6,12 +6,24 @@ extension PersistentStoreCoordinator {
     /// insert an object or type a fetch request; register it up front when objects of the
     /// entity may be fetched before that.
     ///
-    /// - Precondition: the model has the entity, and no other class is registered for it.
+    /// Registering a class checks its typed properties against the entity: a mismatch stops the
+    /// program here, naming the class and property. Bind classes to the model instead
+    /// (``ManagedObjectModel/bind(_:)``) to get the mismatches as a ``ModelError`` when the model
+    /// is loaded; a model made from classes knows its classes already.
+    ///
+    /// - Precondition: the model has the entity, no other class is registered for it, and the
+    ///   class's typed properties agree with it.
     public func register(_ type: ManagedObject.Type, forEntity entityName: String? = nil) {
         let name = entityName ?? type.entityName
         precondition(
             schema.entitiesByName[name] != nil,
             "Cannot register \(type) for entity '\(name)': the model has no such entity.")
+        if name == type.entityName {
+            let mismatches = model.propertyMismatches(of: type)
+            precondition(
+                mismatches.isEmpty,
+                "Cannot register \(type): " + mismatches.map(\.message).joined(separator: " "))
+        }
         classes.withLock { classes in
             if let existing = classes[name] {
                 precondition(

@@ -76,6 +76,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let types = [StoreType.inMemory] + storeTypes
         state = Locked(
             State(types: Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }), stores: []))
+        classes.withLock { $0 = model.classes }
     }
 
     /// Closes every store still added (``PersistentStore/close()``).

@@ -25,6 +25,7 @@ public final class ManagedObjectModel: Sendable {
         var configurations: [String: [String]]
         var fetchRequestTemplates: [FetchRequestTemplate]
         var versionIdentifiers: [String]
+        var classes: [String: ManagedObject.Type] = [:]
         var schema: ModelSchema?
     }
 
@@ -71,6 +72,16 @@ public final class ManagedObjectModel: Sendable {
     public var versionIdentifiers: [String] {
         get { state.withLock { $0.versionIdentifiers } }
         set { mutate("versionIdentifiers") { $0.versionIdentifiers = newValue } }
+    }
+
+    /// The classes bound to entities, by entity name: those a model made from classes was made
+    /// of, and those ``bind(_:)`` checked. A coordinator on the model makes objects of an entity
+    /// as instances of its class.
+    public var classes: [String: ManagedObject.Type] { state.withLock { $0.classes } }
+
+    /// Records `classes` as the classes of their entities.
+    func setClasses(_ classes: [String: ManagedObject.Type]) {
+        mutate("classes") { $0.classes.merge(classes) { _, new in new } }
     }
 
     /// Every part of the model read under one lock, so that a concurrent edit cannot mix two

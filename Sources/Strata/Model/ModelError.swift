@@ -115,6 +115,14 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
         public static let unknownTemplateEntity = Kind("unknownTemplateEntity")
         /// A template, fetched property or partial index has a predicate that does not parse.
         public static let invalidPredicate = Kind("invalidPredicate")
+        /// A class's typed property cannot describe a model property: its Swift type stands for no
+        /// attribute type, a key path in its declaration names no managed property, or its
+        /// wrappers were not set up by their declarations.
+        public static let invalidClassDeclaration = Kind("invalidClassDeclaration")
+        /// A class disagrees with the model it is bound to: a typed property the entity lacks, or
+        /// of another kind, type, optionality or destination, or a class hierarchy unlike the
+        /// entities'.
+        public static let classMismatch = Kind("classMismatch")
 
         public var description: String { name }
     }

@@ -82,15 +82,6 @@ extension ManagedObject.Creation {
     }
 }
 
-/// An optional type, for looking through it.
-private protocol OptionalType {
-    static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalType {
-    static var wrappedType: Any.Type { Wrapped.self }
-}
-
 /// Placeholder values a property wrapper gives a probe.
 enum KeyPathProbePlaceholder {
     /// A value of `Value`: its first case when it is `CaseIterable`, else the first of a few

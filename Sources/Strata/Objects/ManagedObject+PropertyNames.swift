@@ -4,6 +4,14 @@ protocol ManagedPropertyStorage {
     var isProbed: Bool { get set }
 }
 
+extension ManagedPropertyStorage {
+    /// Reports that a property of this wrapper type declares `relationship`, to a recording
+    /// (``DeclarationRecorder``).
+    static func report(_ relationship: PropertyDeclaration.Relationship) {
+        DeclarationRecorder.report { PropertyDeclaration(wrapper: Self.self, kind: .relationship(relationship)) }
+    }
+}
+
 extension ManagedObject {
     /// The name of the property whose wrapper storage is at `storage`: the stored property's
     /// label without its leading underscore.

@@ -92,6 +92,12 @@ open class ManagedObject: Hashable {
     /// when they differ.
     open class var entityName: String { String(describing: self) }
 
+    /// What the class declares about its entity in a model made from classes
+    /// (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``): abstractness,
+    /// uniqueness constraints, fetch indexes, an earlier name, a version hash modifier. By
+    /// default none; a subclass that does not override it declares none either.
+    open class var entityOptions: EntityOptions { EntityOptions() }
+
     /// Creates an object of this class's entity (``entityName``) and inserts it into `context`.
     ///
     /// - Precondition: the model has the entity, and this class is registered for it or not

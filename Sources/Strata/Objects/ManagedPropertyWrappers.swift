@@ -14,6 +14,16 @@
 /// cannot be fulfilled when ``ManagedObjectContext/shouldDeleteInaccessibleFaults`` is off.
 /// Use ``ManagedObject/value(forKey:)`` where such failures must be caught.
 ///
+/// In a model made from the classes (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``)
+/// the declaration is the attribute: its type is `Value`'s (``AttributeValueConvertible/attributeType``),
+/// it is optional when `Value` is, an initial value is its default value, and ``AttributeOptions``
+/// add the rest:
+///
+/// ```swift
+/// @Managed(.unique) var isbn: String
+/// @Managed var pages: Int32 = 0
+/// ```
+///
 /// Property wrappers, not macros: they need no compiler plug-in or swift-syntax build, so
 /// a model's classes compile as fast as any other code, and what a property does is read
 /// off one small type.
@@ -21,8 +31,28 @@
 public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage {
     var isProbed = false
 
-    /// Declares the property; its name is the attribute's name.
-    public init() {}
+    /// Declares the property; its name is the attribute's name. `options` are read only when a
+    /// model is made from the class.
+    public init(_ options: @autoclosure () -> AttributeOptions = []) {
+        if DeclarationRecorder.isRecording { Self.report(defaultValue: nil, options: options()) }
+    }
+
+    /// Declares the property with a default value: what a new object starts with, in a model
+    /// made from the class. The value is read only when such a model is made.
+    public init(wrappedValue: @autoclosure () -> Value, _ options: @autoclosure () -> AttributeOptions = []) {
+        if DeclarationRecorder.isRecording {
+            Self.report(defaultValue: wrappedValue().attributeValue, options: options())
+        }
+    }
+
+    private static func report(defaultValue: AttributeValue?, options: AttributeOptions) {
+        DeclarationRecorder.report {
+            let attribute = PropertyDeclaration.Attribute(
+                valueType: Value.self, type: Value.attributeType, isOptional: Value.self is any OptionalType.Type,
+                defaultValue: defaultValue, options: options)
+            return PropertyDeclaration(wrapper: Self.self, kind: .attribute(attribute))
+        }
+    }
 
     /// Unavailable: `@Managed` works only on properties of ``ManagedObject`` subclasses.
     @available(*, unavailable, message: "@Managed works only on properties of ManagedObject subclasses")
@@ -66,8 +96,24 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
 public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
     var isProbed = false
 
-    /// Declares the relationship; its name is the property's name.
-    public init() {}
+    /// Declares the relationship; its name is the property's name. The arguments describe it in a
+    /// model made from the class (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``),
+    /// which reads them only then: `inverse` names the relationship pointing back (name it on one
+    /// side only; the other finds it), `optional` whether it may be empty when saved,
+    /// `transient` whether it is never stored, `originalName` its name in an earlier model version
+    /// and `hashModifier` a string mixed into its version hash.
+    public init(
+        inverse: @autoclosure () -> (PartialKeyPath<Destination> & Sendable)? = nil,
+        deleteRule: RelationshipDescription.DeleteRule = .nullify, optional: Bool = true,
+        transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
+    ) {
+        guard DeclarationRecorder.isRecording else { return }
+        Self.report(
+            PropertyDeclaration.Relationship(
+                destination: Destination.self, isToMany: false, isOrdered: false, inverse: inverse(),
+                deleteRule: deleteRule, isOptional: optional, minCount: optional ? 0 : 1, maxCount: 1,
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+    }
 
     /// Unavailable: `@ToOne` works only on properties of ``ManagedObject`` subclasses.
     @available(*, unavailable, message: "@ToOne works only on properties of ManagedObject subclasses")
@@ -107,8 +153,26 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
 public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
     var isProbed = false
 
-    /// Declares the relationship; its name is the property's name.
-    public init() {}
+    /// Declares the relationship; its name is the property's name. The arguments describe it in a
+    /// model made from the class (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``),
+    /// which reads them only then: `inverse` names the relationship pointing back (name it on one
+    /// side only; the other finds it), `optional` whether it may be empty when saved,
+    /// `minimumCount` and `maximumCount` (0: no limit) bound how many objects it holds when saved,
+    /// `transient` whether it is never stored, `originalName` its name in an earlier model version
+    /// and `hashModifier` a string mixed into its version hash.
+    public init(
+        inverse: @autoclosure () -> (PartialKeyPath<Destination> & Sendable)? = nil,
+        deleteRule: RelationshipDescription.DeleteRule = .nullify, optional: Bool = true,
+        minimumCount: Int = 0, maximumCount: Int = 0,
+        transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
+    ) {
+        guard DeclarationRecorder.isRecording else { return }
+        Self.report(
+            PropertyDeclaration.Relationship(
+                destination: Destination.self, isToMany: true, isOrdered: false, inverse: inverse(),
+                deleteRule: deleteRule, isOptional: optional, minCount: minimumCount, maxCount: maximumCount,
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+    }
 
     /// Unavailable: `@ToMany` works only on properties of ``ManagedObject`` subclasses.
     @available(*, unavailable, message: "@ToMany works only on properties of ManagedObject subclasses")
@@ -151,8 +215,26 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
 public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage {
     var isProbed = false
 
-    /// Declares the relationship; its name is the property's name.
-    public init() {}
+    /// Declares the relationship; its name is the property's name. The arguments describe it in a
+    /// model made from the class (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``),
+    /// which reads them only then: `inverse` names the relationship pointing back (name it on one
+    /// side only; the other finds it), `optional` whether it may be empty when saved,
+    /// `minimumCount` and `maximumCount` (0: no limit) bound how many objects it holds when saved,
+    /// `transient` whether it is never stored, `originalName` its name in an earlier model version
+    /// and `hashModifier` a string mixed into its version hash.
+    public init(
+        inverse: @autoclosure () -> (PartialKeyPath<Destination> & Sendable)? = nil,
+        deleteRule: RelationshipDescription.DeleteRule = .nullify, optional: Bool = true,
+        minimumCount: Int = 0, maximumCount: Int = 0,
+        transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
+    ) {
+        guard DeclarationRecorder.isRecording else { return }
+        Self.report(
+            PropertyDeclaration.Relationship(
+                destination: Destination.self, isToMany: true, isOrdered: true, inverse: inverse(),
+                deleteRule: deleteRule, isOptional: optional, minCount: minimumCount, maxCount: maximumCount,
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+    }
 
     /// Unavailable: `@OrderedToMany` works only on properties of ``ManagedObject`` subclasses.
     @available(*, unavailable, message: "@OrderedToMany works only on properties of ManagedObject subclasses")

@@ -11,6 +11,12 @@ import Foundation
 /// `Float` read any number but booleans (rounding to the nearest value, `nil` when a finite
 /// number is too large), and `Bool` reads the integers 0 and 1.
 public protocol AttributeValueConvertible: Sendable {
+    /// The attribute type a property of this type stands for in a model made from classes
+    /// (``ManagedObjectModel/init(types:configurations:versionIdentifiers:)``); for an
+    /// `Optional`, its wrapped type's. ``AttributeType/undefined`` (the default) means none: a
+    /// type of your own declares it, unless it is `RawRepresentable` with a convertible raw
+    /// value, which takes its raw value's.
+    static var attributeType: AttributeType { get }
     /// The value in its typed form.
     var attributeValue: AttributeValue { get }
     /// Reads a value of this type; `nil` when `value` is of another type or out of range.
@@ -18,11 +24,13 @@ public protocol AttributeValueConvertible: Sendable {
 }
 
 extension AttributeValue: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .undefined }
     public var attributeValue: AttributeValue { self }
     public init?(attributeValue value: AttributeValue) { self = value }
 }
 
 extension Int16: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .integer16 }
     public var attributeValue: AttributeValue { .integer16(self) }
     public init?(attributeValue value: AttributeValue) {
         guard let whole = value.exactIntegerValue, let v = Int16(exactly: whole) else { return nil }
@@ -31,6 +39,7 @@ extension Int16: AttributeValueConvertible {
 }
 
 extension Int32: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .integer32 }
     public var attributeValue: AttributeValue { .integer32(self) }
     public init?(attributeValue value: AttributeValue) {
         guard let whole = value.exactIntegerValue, let v = Int32(exactly: whole) else { return nil }
@@ -39,6 +48,7 @@ extension Int32: AttributeValueConvertible {
 }
 
 extension Int64: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .integer64 }
     public var attributeValue: AttributeValue { .integer64(self) }
     public init?(attributeValue value: AttributeValue) {
         guard let whole = value.exactIntegerValue else { return nil }
@@ -47,6 +57,7 @@ extension Int64: AttributeValueConvertible {
 }
 
 extension Int: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .integer64 }
     public var attributeValue: AttributeValue { .integer64(Int64(self)) }
     public init?(attributeValue value: AttributeValue) {
         guard let whole = value.exactIntegerValue, let v = Int(exactly: whole) else { return nil }
@@ -55,6 +66,7 @@ extension Int: AttributeValueConvertible {
 }
 
 extension Decimal: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .decimal }
     public var attributeValue: AttributeValue { .decimal(self) }
     public init?(attributeValue value: AttributeValue) {
         switch value {
@@ -68,6 +80,7 @@ extension Decimal: AttributeValueConvertible {
 }
 
 extension Double: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .double }
     public var attributeValue: AttributeValue { .double(self) }
     public init?(attributeValue value: AttributeValue) {
         switch value {
@@ -82,6 +95,7 @@ extension Double: AttributeValueConvertible {
 }
 
 extension Float: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .float }
     public var attributeValue: AttributeValue { .float(self) }
     public init?(attributeValue value: AttributeValue) {
         switch value {
@@ -97,6 +111,7 @@ extension Float: AttributeValueConvertible {
 }
 
 extension String: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .string }
     public var attributeValue: AttributeValue { .string(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .string(let v) = value else { return nil }
@@ -105,6 +120,7 @@ extension String: AttributeValueConvertible {
 }
 
 extension Bool: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .boolean }
     public var attributeValue: AttributeValue { .boolean(self) }
     public init?(attributeValue value: AttributeValue) {
         switch value {
@@ -118,6 +134,7 @@ extension Bool: AttributeValueConvertible {
 }
 
 extension Date: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .date }
     public var attributeValue: AttributeValue { .date(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .date(let v) = value else { return nil }
@@ -126,6 +143,7 @@ extension Date: AttributeValueConvertible {
 }
 
 extension Data: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .binary }
     public var attributeValue: AttributeValue { .binary(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .binary(let v) = value else { return nil }
@@ -134,6 +152,7 @@ extension Data: AttributeValueConvertible {
 }
 
 extension UUID: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .uuid }
     public var attributeValue: AttributeValue { .uuid(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .uuid(let v) = value else { return nil }
@@ -142,6 +161,7 @@ extension UUID: AttributeValueConvertible {
 }
 
 extension URL: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .uri }
     public var attributeValue: AttributeValue { .uri(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .uri(let v) = value else { return nil }
@@ -150,6 +170,7 @@ extension URL: AttributeValueConvertible {
 }
 
 extension ObjectID: AttributeValueConvertible {
+    public static var attributeType: AttributeType { .objectID }
     public var attributeValue: AttributeValue { .objectID(self) }
     public init?(attributeValue value: AttributeValue) {
         guard case .objectID(let v) = value else { return nil }
@@ -158,6 +179,7 @@ extension ObjectID: AttributeValueConvertible {
 }
 
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
+    public static var attributeType: AttributeType { Wrapped.attributeType }
     public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
     public init?(attributeValue value: AttributeValue) {
         if value.isNull {
@@ -168,6 +190,16 @@ extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConve
             return nil
         }
     }
+}
+
+extension AttributeValueConvertible {
+    /// No attribute type: a type of your own declares its own.
+    public static var attributeType: AttributeType { .undefined }
+}
+
+extension AttributeValueConvertible where Self: RawRepresentable, RawValue: AttributeValueConvertible {
+    /// The raw value's attribute type.
+    public static var attributeType: AttributeType { RawValue.attributeType }
 }
 
 extension AttributeValue {

@@ -14,11 +14,11 @@ import Testing
     final class Book: ManagedObject {
         @Managed var title: String
         @Managed var pages: Int
-        @Managed var rating: Double
+        @Managed var rating: Double = 0
         @Managed var subtitle: String?
         @ToOne var author: Author?
         @ToMany var tags: Set<Tag>
-        @Managed var shelf: Shelf
+        @Managed var shelf: Shelf = .top
 
         /// A computed Swift property reading a managed one: no key path of the grammar.
         var isLong: Bool { pages > 100 }
@@ -155,14 +155,16 @@ import Testing
     }
 
     @Test func aTypedRequestFetchesWhatItsTwinFetches() throws {
-        let stack = try CatalogStack()
-        try stack.context.performAndWait { () throws in
+        let coordinator = try PersistentStoreCoordinator(model: ManagedObjectModel(types: [Book.self]))
+        try coordinator.addStore(.inMemory())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait { () throws in
             for (index, title) in ["Dune", "Emma", "Ulysses", "Beloved"].enumerated() {
-                let book = Book(context: stack.context)
+                let book = Book(context: context)
                 book.title = title
                 book.pages = 100 * (index + 1)
             }
-            try stack.context.save()
+            try context.save()
             let typed = try FetchRequest<Book>(
                 predicate: #Predicate { $0.pages > 100 && $0.pages < 400 }, sortBy: [SortDescriptor(\.title)])
             var twin = FetchRequest<Book>()
@@ -170,7 +172,7 @@ import Testing
             twin.sortDescriptors = [FetchSortDescriptor("title")]
             #expect(typed.predicate == twin.predicate)
             #expect(typed.sortDescriptors == twin.sortDescriptors)
-            #expect(try stack.context.fetch(typed).map(\.title) == ["Emma", "Ulysses"])
+            #expect(try context.fetch(typed).map(\.title) == ["Emma", "Ulysses"])
         }
     }
 }
