@@ -34,7 +34,9 @@ extension ManagedObjectContext {
         discardedObjects.removeAll()
         assertPendingListsConsistent()
         guard !unprocessedChanges.isEmpty else { return }
-        post(unprocessedChanges.take(), as: .objectsDidChange)
+        let changes = unprocessedChanges.take()
+        announceObservedChanges(changes)
+        post(changes, as: .objectsDidChange)
     }
 
     /// Stops a debug build when a list of pending objects disagrees with its objects' marks.

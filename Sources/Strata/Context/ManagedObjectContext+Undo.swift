@@ -43,7 +43,7 @@ extension ManagedObjectContext {
                 let current = try? members(of: object, relationship),
                 let changed = splice.applied(to: current, undoing: undoing)
             else { return }
-            object.currentMembers[key] = OrderedSet(changed)
+            object.announcingChange(ofKey: key) { object.currentMembers[key] = OrderedSet(changed) }
             noteChange(of: object)
         case .insertion(let object):
             if undoing { withdraw(object) } else { restore(object) }

@@ -122,7 +122,7 @@ extension ManagedObject {
     /// Replaces the members of the to-many relationship `key`, noting the change with `context`.
     private func setMembers(_ members: OrderedSet<ObjectID>, forKey key: String, in context: ManagedObjectContext) {
         let old = currentMembers[key]
-        currentMembers[key] = members
+        announcingChange(ofKey: key) { currentMembers[key] = members }
         context.undoManager?.recordMembers(of: self, key: key, from: old ?? [], to: members)
         context.noteChange(of: self)
     }

@@ -10,7 +10,11 @@ extension ManagedObject {
     /// property first if it holds none.
     func setCurrentValue(_ value: AttributeValue, atSlot slot: Int) {
         if currentValues.isEmpty { currentValues = Self.emptySlots(of: entity) }
-        currentValues[slot] = value
+        guard let observation else {
+            currentValues[slot] = value
+            return
+        }
+        observation.announceChange(of: self, key: entity.slotNames[slot]) { currentValues[slot] = value }
     }
 
     /// Every slot of `entity`, each `null`.

@@ -73,6 +73,8 @@ open class ManagedObject: Hashable {
     /// The probe this object stands in for when it is a key-path probe's stand-in
     /// (``KeyPathProbe``): its property wrappers then record their names and touch nothing.
     let keyPathProbe: KeyPathProbe?
+    /// The object's Observation state, made when a typed property is first read.
+    var observation: ObjectObservation?
     /// The results of the fetch that last returned the object, while they are in use.
     weak var cohort: FetchCohort?
     /// The object's position in ``cohort``.

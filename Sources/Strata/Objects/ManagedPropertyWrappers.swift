@@ -72,6 +72,7 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
                 probe.record(key, of: object, type: Value.self)
                 return KeyPathProbePlaceholder.value(of: Value.self)
             }
+            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
             let value = object.required { try object.value(forKey: key) }
             guard let typed = Value(attributeValue: value) else {
                 preconditionFailure(
@@ -134,6 +135,7 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
                 probe.record(key, of: object, type: Destination.self, next: next)
                 return next
             }
+            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
             return object.required { try object.object(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {
@@ -192,6 +194,7 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
                 probe.record(key, of: object, type: Set<Destination>.self)
                 return []
             }
+            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
             return Set(object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) })
         }
         set {
@@ -254,6 +257,7 @@ public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage 
                 probe.record(key, of: object, type: [Destination].self)
                 return []
             }
+            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
             return object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {
