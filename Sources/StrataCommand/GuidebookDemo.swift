@@ -7,10 +7,11 @@ import StrataStores
 /// cascading delete, and its SQLite store moved into a binary store.
 struct GuidebookDemo {
     let directory: URL
-    private let model = GuidebookModel.make()
+    private let model: ManagedObjectModel
 
-    init(directory: URL) {
+    init(directory: URL) throws {
         self.directory = directory
+        model = try GuidebookModel.make()
     }
 
     /// The demo's stores: configuration, type and file.
@@ -59,7 +60,7 @@ struct GuidebookDemo {
         }
         let context = ManagedObjectContext(coordinator: coordinator, name: "build")
         let cities = try context.performAndWait {
-            let names = try GuidebookSeed.insert(into: context)
+            let names = GuidebookSeed.insert(into: context)
             try context.save()
             return names.count
         }
@@ -72,8 +73,8 @@ struct GuidebookDemo {
             try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
         }
         let counts = try context.performAndWait {
-            try ["Country", "State", "County", "City", "PointOfInterest", "Visit", "Tip"].map {
-                "\(try count($0, in: context)) \($0)"
+            try [Country.self, State.self, County.self, City.self, PointOfInterest.self, Visit.self, Tip.self].map {
+                "\(try count($0, in: context)) \($0.entityName)"
             }
         }
         return "three stores reopened in a new coordinator holding " + counts.joined(separator: ", ")
@@ -81,35 +82,38 @@ struct GuidebookDemo {
 
     private func fetch(in context: ManagedObjectContext) throws -> String {
         try context.performAndWait {
-            var cities = FetchRequest<ManagedObject>(entityName: "City")
-            cities.predicate = try FetchPredicate(format: "population > 800000")
-            cities.sortDescriptors = [FetchSortDescriptor("population", ascending: false)]
-            let large = try context.fetch(cities).map { try text($0, "name") }
-            var notes = FetchRequest<ManagedObject>(entityName: "Note")
-            notes.predicate = try FetchPredicate(format: "day <= 3")
-            notes.sortDescriptors = [FetchSortDescriptor("day"), FetchSortDescriptor("title")]
+            let cities = try FetchRequest<City>(
+                predicate: #Predicate { $0.population > 800_000 },
+                sortBy: [SortDescriptor(\.population, order: .reverse)])
+            let large = try context.fetch(cities).map(\.name)
+            let notes = try FetchRequest<Note>(
+                predicate: #Predicate { $0.day <= 3 }, sortBy: [SortDescriptor(\.day), SortDescriptor(\.title)])
             let found = Array(try context.fetch(notes))
-            let visits = found.filter { $0.objectID.entityName == "Visit" }.count
+            let visits = found.filter { $0 is Visit }.count
             return "\(large.count) cities above 800,000 people (largest: \(large.first ?? "none")); "
                 + "\(found.count) notes of days 1 to 3 from two stores, sorted by day and title: \(visits) visits "
-                + "from LMDB and \(found.count - visits) tips from XML, first \"\(try found.first.map { try text($0, "title") } ?? "")\""
+                + "from LMDB and \(found.count - visits) tips from XML, first \"\(found.first?.title ?? "")\""
         }
     }
 
     private func fireFaults(in context: ManagedObjectContext) throws -> String {
         try context.performAndWait {
             context.reset()
-            var request = FetchRequest<ManagedObject>(entityName: "PointOfInterest")
-            request.predicate = try FetchPredicate(format: "category == 'museum'")
+            var request = try FetchRequest<PointOfInterest>(predicate: #Predicate { $0.category == "museum" })
             request.fetchLimit = 1
-            var current = try context.fetch(request).first
+            var current: ManagedObject? = try context.fetch(request).first
             var names: [String] = []
             var fired = 0
-            for key in ["city", "county", "state", "country", nil] {
-                guard let object = current else { break }
+            while let object = current {
                 if object.isFault { fired += 1 }
-                names.append(try text(object, "name"))
-                current = try key.flatMap { try object.object(forKey: $0) }
+                switch object {
+                case let point as PointOfInterest: (names, current) = (names + [point.name], point.city)
+                case let city as City: (names, current) = (names + [city.name], city.county)
+                case let county as County: (names, current) = (names + [county.name], county.state)
+                case let state as State: (names, current) = (names + [state.name], state.country)
+                case let country as Country: (names, current) = (names + [country.name], nil)
+                default: current = nil
+                }
             }
             return "a museum fetched as a fault; walking up to its country fired \(fired) faults: "
                 + names.joined(separator: " → ")
@@ -118,14 +122,13 @@ struct GuidebookDemo {
 
     private func deleteCountry(in context: ManagedObjectContext) throws -> String {
         try context.performAndWait {
-            let atlas = ["Country", "State", "County", "City", "PointOfInterest"]
+            let atlas: [ManagedObject.Type] = [Country.self, State.self, County.self, City.self, PointOfInterest.self]
             let before = try atlas.map { try count($0, in: context) }
-            var request = FetchRequest<ManagedObject>(entityName: "Country")
-            request.predicate = try FetchPredicate(format: "name == 'Borealis'")
-            for country in try context.fetch(request) { try context.delete(country) }
+            let borealis = try FetchRequest<Country>(predicate: #Predicate { $0.name == "Borealis" })
+            for country in try context.fetch(borealis) { try context.delete(country) }
             try context.save()
             let after = try atlas.map { try count($0, in: context) }
-            let removed = zip(atlas, zip(before, after)).map { "\($1.0 - $1.1) \($0)" }
+            let removed = zip(atlas, zip(before, after)).map { "\($1.0 - $1.1) \($0.entityName)" }
             return "deleting Borealis removed " + removed.joined(separator: ", ")
         }
     }
@@ -134,17 +137,12 @@ struct GuidebookDemo {
         guard let atlas = coordinator.store(at: stores[0].url) else { return "the SQLite store is not open" }
         let binary = try coordinator.migratePersistentStore(atlas, to: binaryURL, type: "Binary")
         let context = ManagedObjectContext(coordinator: coordinator, name: "after migration")
-        let cities = try context.performAndWait { try count("City", in: context) }
+        let cities = try context.performAndWait { try count(City.self, in: context) }
         return "the Atlas configuration now lives in \(binaryURL.lastPathComponent) (\(binary.typeName)), "
             + "\(cities) cities fetched from it; the SQLite file is left as it was"
     }
 
-    private func count(_ entity: String, in context: ManagedObjectContext) throws -> Int {
-        try context.count(for: FetchRequest<ManagedObject>(entityName: entity))
-    }
-
-    private func text(_ object: ManagedObject, _ key: String) throws -> String {
-        if case .string(let value) = try object.value(forKey: key) { return value }
-        return ""
+    private func count(_ type: ManagedObject.Type, in context: ManagedObjectContext) throws -> Int {
+        try context.count(for: FetchRequest<ManagedObject>(entityName: type.entityName))
     }
 }

@@ -22,8 +22,25 @@ import Testing
 
     @Test @MainActor func typedClassesInsertAndATypedRequestFetches() async throws {
         let directory = try TemporaryDirectory()
-        let container = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)
+        let container = try await ContainerExamples.open(model: TypedExamples.model(), in: directory.url)
         #expect(try await TypedExamples.insertAndFetch(in: container) == ["A Manual"])
+    }
+
+    @Test func theClassesDescribeTheBuiltModel() throws {
+        let classes = try TypedExamples.model()
+        try classes.freeze()
+        let built = try LibraryModel.make()
+        #expect(classes.schema.entityVersionHashes == built.schema.entityVersionHashes)
+        #expect(classes.configurations == built.configurations)
+    }
+
+    @Test @MainActor func observedBooksFollowTheirChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let container = try await ContainerExamples.open(model: TypedExamples.model(), in: directory.url)
+        _ = try await TypedExamples.insertAndFetch(in: container)
+        let (after, fired) = try await TypedExamples.observe(in: container)
+        #expect(after == ["A Memo", "The Manual"])
+        #expect(fired)
     }
 
     @Test @MainActor func aStoreOfAnOlderModelVersionIsMigratedAsItOpens() async throws {

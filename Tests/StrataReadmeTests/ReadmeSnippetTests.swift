@@ -7,7 +7,8 @@ import Testing
         let shown = try ReadmeSnippets.shown()
         #expect(
             Set(compiled.keys) == [
-                "model", "container", "insert-fetch", "typed-classes", "typed", "striping", "migration",
+                "model", "container", "insert-fetch", "typed-classes", "typed-model", "typed", "observing", "striping",
+                "migration",
                 "model-versions", "custom-store",
                 "conformance", "history", "remote-changes", "remote-changes-loop",
             ])
