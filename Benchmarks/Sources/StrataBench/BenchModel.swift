@@ -64,8 +64,22 @@ enum BenchModel {
     }
 }
 
-/// The benchmark's item as a typed class, for typed requests (`fetch-indexed-typed`).
+/// The benchmark's item as a typed class, for typed requests and reads (`fetch-indexed-typed`,
+/// `read-typed`).
 final class BenchItem: ManagedObject {
     override class var entityName: String { BenchModel.entity }
     @Managed var number: Int64
+    @Managed var name: String
+    @Managed var score: Double
+    @Managed var stamp: Date
+    @Managed var flag: Bool
+    @Managed var blob: Data
+
+    /// Reads every attribute through its typed property, as ``BenchModel/touch(_:)`` reads them
+    /// by key; returns a checksum so the reads cannot be optimised away.
+    func touch() -> Int {
+        var sum = name.utf8.count &+ Int(truncatingIfNeeded: number) &+ blob.count
+        sum &+= Int(score.sign == .minus ? 1 : 0) &+ Int(stamp.timeIntervalSinceReferenceDate.sign == .minus ? 1 : 0)
+        return flag ? sum &+ 1 : sum
+    }
 }

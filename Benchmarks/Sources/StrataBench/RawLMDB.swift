@@ -53,7 +53,7 @@ final class RawLMDB: BenchSubject {
             let folder = try scratch.fresh("migrated-copy")
             return try clock { try insertAll(try readItems(from: source), into: try environment(folder)) }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped:
+            .batchCompute, .fetchIndexedTyped, .readTyped:
             return nil
         }
     }

@@ -161,7 +161,8 @@ final class RawSQLite: BenchSubject {
                 default: "DELETE FROM item"
                 }
             return try clock { try connection.execute("BEGIN; \(sql); COMMIT;") }
-        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped: return nil
+        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped:
+            return nil
         }
     }
 

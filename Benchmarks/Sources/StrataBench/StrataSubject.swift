@@ -70,6 +70,11 @@ final class StrataSubject: BenchSubject {
             return try clock {
                 try fetch(try FetchRequest<BenchItem>(predicate: #Predicate { $0.number < bound }))
             }
+        case .readTyped:
+            let bound = data.indexedBound
+            return try clock {
+                try fetch(try FetchRequest<BenchItem>(predicate: #Predicate { $0.number < bound })) { $0.touch() }
+            }
         case .loadByID: return try loadByID()
         case .traverse: return try traverse()
         case .update: return try change { object, context in try object.setValue(.double(-1), forKey: "score") }
@@ -130,12 +135,16 @@ final class StrataSubject: BenchSubject {
     }
 
     /// Opens the full store and fetches `request` as loaded objects, reading every attribute.
-    private func fetch<Result: ManagedObject>(_ request: FetchRequest<Result>) throws {
+    /// Fetches `request` with values loaded and reads every attribute of each object, by key or
+    /// with `touch`.
+    private func fetch<Result: ManagedObject>(
+        _ request: FetchRequest<Result>, touch: (Result) throws -> Int = { try BenchModel.touch($0) }
+    ) throws {
         var request = request
         request.returnsObjectsAsFaults = false
         let context = ManagedObjectContext(coordinator: try open(full))
         let sum = try context.performAndWait {
-            try context.fetch(request).reduce(0) { $0 &+ (try BenchModel.touch($1)) }
+            try context.fetch(request).reduce(0) { $0 &+ (try touch($1)) }
         }
         consume(sum)
     }

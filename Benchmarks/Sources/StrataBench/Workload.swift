@@ -6,6 +6,9 @@ enum Workload: String, CaseIterable, Sendable {
     /// `fetch-indexed` with a typed request (`#Predicate`, translated when the request is made,
     /// inside the timing), against the same floors.
     case fetchIndexedTyped = "fetch-indexed-typed"
+    /// `fetch-indexed-typed` reading every attribute through the class's typed properties
+    /// (`@Managed`), which Observation tracks, instead of by key; against the same floors.
+    case readTyped = "read-typed"
     case loadByID = "load-by-id"
     case traverse
     case update
@@ -38,7 +41,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .insertHistory: .insert
         case .updateHistory: .update
         case .deleteHistory: .delete
-        case .fetchIndexedTyped: .fetchIndexed
+        case .fetchIndexedTyped, .readTyped: .fetchIndexed
         default: self
         }
     }
@@ -53,7 +56,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete,
             .batchCompute:
             report.n
-        case .fetchIndexed, .fetchIndexedTyped: Int(BenchData(count: report.n).indexedBound)
+        case .fetchIndexed, .fetchIndexedTyped, .readTyped: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
         case .openCount: nil

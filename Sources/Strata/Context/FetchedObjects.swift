@@ -1,8 +1,10 @@
 /// The objects a fetch request matches, as they change: an asynchronous sequence of arrays of
 /// typed objects, made by ``ManagedObjectContext/objects(of:)``.
 ///
-/// Objects belong to their context's queue, so the sequence is iterated there: for a main-queue
-/// context, on the main actor, which is how an interface keeps a list up to date.
+/// Objects belong to their context's queue, so the sequence is for a main-queue context,
+/// iterated on the main actor: how an interface keeps a list up to date. (A private-queue
+/// context's queue runs no tasks; follow its fetch with ``ManagedObjectContext/results(of:sectionKeyPath:)``,
+/// whose updates carry object IDs.)
 ///
 /// ```swift
 /// @MainActor func showShelf(_ context: ManagedObjectContext) async throws {
@@ -14,11 +16,12 @@
 /// ```
 ///
 /// The first array holds the current results; each later one the results after a change of the
-/// context that touched them (an insert, change, deletion, refresh, save or merge). Iterated
+/// context that touched them (an insert, change, deletion, refresh, save or merge). A consumer
+/// slower than the changes gets the newest results only, never a stale array. Iterated
 /// anywhere but on the context's queue, the sequence throws ``ContextError/Code/wrongContext``.
 /// It ends when the iterating task is cancelled or the context goes away, and throws what a
 /// fetch threw.
-public struct FetchedObjects<Object: ManagedObject>: AsyncSequence {
+public struct FetchedObjects<Object: ManagedObject>: AsyncSequence, Sendable {
     public typealias Element = [Object]
     public typealias Failure = any Error
 
@@ -55,10 +58,17 @@ public struct FetchedObjects<Object: ManagedObject>: AsyncSequence {
             }
         }
 
-        /// The next results, read on the caller's actor; see ``next(isolation:)``.
-        public nonisolated(nonsending) mutating func next() async throws -> [Object]? {
-            try await next(isolation: #isolation)
-        }
+        #if compiler(>=6.2)
+            /// The next results, read on the caller's actor; see ``next(isolation:)``.
+            public nonisolated(nonsending) mutating func next() async throws -> [Object]? {
+                try await next(isolation: #isolation)
+            }
+        #else
+            /// The next results; see ``next(isolation:)``.
+            public mutating func next() async throws -> [Object]? {
+                try await next(isolation: nil)
+            }
+        #endif
     }
 }
 
@@ -68,6 +78,6 @@ extension ManagedObjectContext {
     /// Built on ``results(of:sectionKeyPath:)``, which gives the same results as object IDs
     /// with the changes between updates, from any task.
     public func objects<Object: ManagedObject>(of request: FetchRequest<Object>) -> FetchedObjects<Object> {
-        FetchedObjects(updates: results(of: request), context: self)
+        FetchedObjects(updates: results(of: request, buffering: .bufferingNewest(1)), context: self)
     }
 }

@@ -31,7 +31,8 @@ extension ManagedObjectContext {
         undoManager?.record(.deletion(object))
         if pendingInserts.contains(object) {
             pendingInserts.remove(object)
-            unprocessedChanges.inserted.remove(object)
+            // An insertion already announced is announced undone.
+            if !unprocessedChanges.inserted.remove(object) { unprocessedChanges.deleted.append(object) }
             object.isDiscarded = true
         } else {
             pendingDeletions.append(object)

@@ -27,8 +27,10 @@ extension ManagedObjectContext {
             case .mergeByPropertyObjectTrump where !isDeletion:
                 load(object, from: stored)
                 forgetUnchangedMembers(of: object)
+                object.observation?.announceChangeOfEveryProperty(of: object)
             case .mergeByPropertyStoreTrump where !isDeletion:
                 try mergeStoreTrump(object, with: stored, from: share.store)
+                object.observation?.announceChangeOfEveryProperty(of: object)
             default:
                 // Overwriting, and deleting under the other policies: the context's state wins whole.
                 object.committedVersion = stored.version

@@ -22,7 +22,16 @@ extension ManagedObjectContext {
     public func results<Result>(
         of request: FetchRequest<Result>, sectionKeyPath: String? = nil
     ) -> AsyncThrowingStream<FetchedResultsUpdate, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<FetchedResultsUpdate, any Error>.makeStream()
+        results(of: request, sectionKeyPath: sectionKeyPath, buffering: .unbounded)
+    }
+
+    /// ``results(of:sectionKeyPath:)``, keeping updates as `buffering` says.
+    func results<Result>(
+        of request: FetchRequest<Result>, sectionKeyPath: String? = nil,
+        buffering: AsyncThrowingStream<FetchedResultsUpdate, any Error>.Continuation.BufferingPolicy
+    ) -> AsyncThrowingStream<FetchedResultsUpdate, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<FetchedResultsUpdate, any Error>.makeStream(
+            bufferingPolicy: buffering)
         queue.async { [self] in
             do {
                 let tracker = try FetchedResultsTracker(context: self, request: request, sectionKeyPath: sectionKeyPath)

@@ -93,8 +93,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var discardedObjects: [ManagedObject] = []
     /// Depth of nested perform blocks on the queue.
     var blockDepth = 0
-    /// The property name of each typed property wrapper's storage, found on first use.
-    var propertyNames: [AnyKeyPath: String] = [:]
+    /// The property name and Observation announcer of each typed property wrapper's storage,
+    /// found on first use.
+    var propertyIdentities: [AnyKeyPath: PropertyIdentity] = [:]
     /// Observers and streams for notifications.
     var observers = NotificationObservers()
     /// The parent context as this context's only store, when it is a child context.

@@ -18,12 +18,8 @@ extension PersistentStoreCoordinator {
         precondition(
             schema.entitiesByName[name] != nil,
             "Cannot register \(type) for entity '\(name)': the model has no such entity.")
-        if name == type.entityName {
-            let mismatches = model.propertyMismatches(of: type)
-            precondition(
-                mismatches.isEmpty,
-                "Cannot register \(type): " + mismatches.map(\.message).joined(separator: " "))
-        }
+        let mismatches = model.propertyMismatches(of: type, entity: name)
+        precondition(mismatches.isEmpty, "Cannot register \(type): " + mismatches.map(\.message).joined(separator: " "))
         classes.withLock { classes in
             if let existing = classes[name] {
                 precondition(

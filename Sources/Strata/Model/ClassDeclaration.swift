@@ -22,6 +22,8 @@ struct ClassDeclaration {
     ///   wrappers' reports do not pair with the properties (an initializer replaced a wrapper).
     static func lineage(of type: ManagedObject.Type) throws(ModelError) -> [ClassDeclaration] {
         let (object, reports) = DeclarationRecorder.standIn(of: type)
+        // A second stand-in shows initial values that differ each time they are evaluated.
+        let (_, again) = DeclarationRecorder.standIn(of: type)
         var levels: [(type: ManagedObject.Type, wrappers: [(name: String, wrapper: Any.Type)])] = []
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror, let level = current.subjectType as? ManagedObject.Type, level != ManagedObject.self
@@ -46,6 +48,17 @@ struct ClassDeclaration {
                         "Class \(type) has \(wrappers.count) typed properties but \(reports.count) declared themselves "
                             + "as it was made: each @Managed, @ToOne, @ToMany and @OrderedToMany property must be "
                             + "set up by its declaration, not replaced by an initializer.")
+                ])
+        }
+        if let varying = zip(wrappers, zip(reports, again)).first(where: { !$1.0.hasSameDefault(as: $1.1) }) {
+            throw ModelError(
+                code: .invalidModel, message: "Cannot make a model of class \(type).",
+                issues: [
+                    ModelIssue(
+                        .invalidClassDeclaration, entity: type.entityName, property: varying.0.name,
+                        "The initial value of \(type).\(varying.0.name) differs each time it is evaluated (as UUID() or "
+                            + "Date() do), but a model's default value is one constant; set it in awakeFromInsert() "
+                            + "instead.")
                 ])
         }
         var remaining = reports[...]

@@ -9,9 +9,11 @@ struct ClassModelCheck {
 
     /// Every way `declaration` disagrees with its entity; with `inheritance`, a superclass unlike
     /// the superentity too.
-    func mismatches(of declaration: ClassDeclaration, inheritance: Bool = true) -> [ModelIssue] {
+    func mismatches(of declaration: ClassDeclaration, entity name: String? = nil, inheritance: Bool = true)
+        -> [ModelIssue]
+    {
         let type = declaration.type
-        let name = type.entityName
+        let name = name ?? type.entityName
         guard let entity = entities[name] else {
             return [
                 ModelIssue(

@@ -160,7 +160,8 @@ struct ClassModelDerivation {
     }
 
     /// Pairs relationships without an inverse between two different entities when each is the
-    /// only one of its entity pointing at the other.
+    /// only one of its entity pointing at the other; when several point each way, reports that
+    /// their inverses must be named. A relationship of an entity to itself is never paired.
     private mutating func pairRemainingInverses() {
         var open: [Pair: [RelationshipKey]] = [:]
         for entity in entities {
@@ -170,8 +171,17 @@ struct ClassModelDerivation {
                     RelationshipKey(entity: entity.name, name: relationship.name))
             }
         }
-        for (pair, keys) in open where pair.from < pair.to {
-            guard keys.count == 1, let back = open[Pair(from: pair.to, to: pair.from)], back.count == 1 else {
+        for (pair, keys) in open.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) })
+        where pair.from < pair.to {
+            guard let back = open[Pair(from: pair.to, to: pair.from)] else { continue }
+            guard keys.count == 1, back.count == 1 else {
+                // Pairing by position would change with every relationship added: ask for names.
+                let names = (keys + back).map { "\($0.entity).\($0.name)" }.joined(separator: ", ")
+                issues.append(
+                    ModelIssue(
+                        .invalidClassDeclaration, entity: pair.from,
+                        "\(pair.from) and \(pair.to) have \(keys.count + back.count) relationships pointing at each "
+                            + "other with no inverse named (\(names)); name their inverses with inverse:."))
                 continue
             }
             setInverse(of: keys[0], to: back[0].name)

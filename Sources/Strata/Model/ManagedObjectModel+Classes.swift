@@ -70,8 +70,13 @@ extension ManagedObjectModel {
     ///   superclass unlike the superentity, a typed property the entity lacks or has as another
     ///   kind of property, an attribute type the Swift type cannot hold, a relationship of another
     ///   cardinality or order, or a destination class unlike the model's destination.
-    /// - Precondition: the model is not in use yet (not frozen).
+    ///   A model in use (frozen) throws too: bind before a coordinator or container takes it.
     public func bind(_ types: [ManagedObject.Type]) throws(ModelError) {
+        guard !isFrozen else {
+            throw ModelError(
+                code: .invalidModel,
+                message: "Cannot bind classes to a model in use (frozen); bind them before a coordinator takes it.")
+        }
         var classes: [String: ManagedObject.Type] = [:]
         var issues: [ModelIssue] = []
         let check = ClassModelCheck(entities: contents().parts.entities)
@@ -89,12 +94,13 @@ extension ManagedObjectModel {
         setClasses(classes)
     }
 
-    /// How the typed properties `type` declares itself disagree with its entity's; its
-    /// superclasses are not looked at.
-    func propertyMismatches(of type: ManagedObject.Type) -> [ModelIssue] {
+    /// How the typed properties `type` declares itself disagree with those of the entity `entity`;
+    /// its superclasses are not looked at.
+    func propertyMismatches(of type: ManagedObject.Type, entity: String) -> [ModelIssue] {
         do {
             guard let own = try ClassDeclaration.lineage(of: type).first else { return [] }
-            return ClassModelCheck(entities: contents().parts.entities).mismatches(of: own, inheritance: false)
+            return ClassModelCheck(entities: contents().parts.entities).mismatches(
+                of: own, entity: entity, inheritance: false)
         } catch {
             return error.issues
         }

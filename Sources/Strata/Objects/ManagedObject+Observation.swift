@@ -12,29 +12,30 @@ import Observation
 /// ends, or at ``ManagedObjectContext/processPendingChanges()``.
 extension ManagedObject: Observable {}
 
+/// Tells an object's registrar that one typed property changes; made once per property and
+/// context (``PropertyIdentity``) and shared by the objects.
+struct ObservationAnnouncer {
+    let willSet: (ManagedObject, ObservationRegistrar) -> Void
+    let didSet: (ManagedObject, ObservationRegistrar) -> Void
+
+    /// Announces changes of the property `keyPath` of objects of class `Object`.
+    init<Object: ManagedObject, Value>(_ keyPath: KeyPath<Object, Value>) {
+        willSet = { object, registrar in registrar.willSet(unsafeDowncast(object, to: Object.self), keyPath: keyPath) }
+        didSet = { object, registrar in registrar.didSet(unsafeDowncast(object, to: Object.self), keyPath: keyPath) }
+    }
+}
+
 /// The Observation state of one object, made when one of its typed properties is first read.
 final class ObjectObservation {
-    /// Tells the registrar that the tracked property changes, for the object it belongs to.
-    private struct Announcer {
-        let willSet: (ManagedObject, ObservationRegistrar) -> Void
-        let didSet: (ManagedObject, ObservationRegistrar) -> Void
-    }
-
     let registrar = ObservationRegistrar()
     /// How to announce each property read so far, by name.
-    private var announcers: [String: Announcer] = [:]
+    private var announcers: [String: ObservationAnnouncer] = [:]
 
-    /// Records that `object` read the property `key` through `keyPath`.
-    func access<Object: ManagedObject, Value>(_ object: Object, key: String, keyPath: KeyPath<Object, Value>) {
-        if announcers[key] == nil {
-            announcers[key] = Announcer(
-                willSet: { object, registrar in
-                    registrar.willSet(unsafeDowncast(object, to: Object.self), keyPath: keyPath)
-                },
-                didSet: { object, registrar in
-                    registrar.didSet(unsafeDowncast(object, to: Object.self), keyPath: keyPath)
-                })
-        }
+    /// Records that `object` read the property `identity` names, through `keyPath`.
+    func access<Object: ManagedObject, Value>(
+        _ object: Object, _ identity: PropertyIdentity, keyPath: KeyPath<Object, Value>
+    ) {
+        if announcers[identity.name] == nil { announcers[identity.name] = identity.announcer }
         registrar.access(object, keyPath: keyPath)
     }
 
@@ -56,10 +57,13 @@ final class ObjectObservation {
 }
 
 extension ManagedObject {
-    /// Records for Observation that the typed property `key` was read through `keyPath`.
-    func observeAccess<Object: ManagedObject, Value>(_ object: Object, key: String, keyPath: KeyPath<Object, Value>) {
+    /// Records for Observation that the typed property `identity` names was read through
+    /// `keyPath`.
+    func observeAccess<Object: ManagedObject, Value>(
+        _ object: Object, _ identity: PropertyIdentity, keyPath: KeyPath<Object, Value>
+    ) {
         if observation == nil { observation = ObjectObservation() }
-        observation?.access(object, key: key, keyPath: keyPath)
+        observation?.access(object, identity, keyPath: keyPath)
     }
 
     /// Runs `change` of the property `key`, announcing it to Observation when it is tracked.

@@ -1,3 +1,9 @@
+/// The name of a typed property and how to announce its changes to Observation.
+struct PropertyIdentity {
+    let name: String
+    let announcer: ObservationAnnouncer
+}
+
 /// The storage of a typed property wrapper; its probe flag lets an object find the property's
 /// name.
 protocol ManagedPropertyStorage {
@@ -13,20 +19,21 @@ extension ManagedPropertyStorage {
 }
 
 extension ManagedObject {
-    /// The name of the property whose wrapper storage is at `storage`: the stored property's
-    /// label without its leading underscore.
+    /// The name of the property whose wrapper storage is at `storage` (the stored property's
+    /// label without its leading underscore), and how to announce its changes to Observation
+    /// through `wrapped`, the key path to the property itself.
     ///
     /// Swift does not tell a property wrapper its property's name, so the first use per class
     /// and property sets the wrapper's probe flag, finds the flagged child with `Mirror`, and
     /// keeps the answer in the context's cache.
-    func propertyName<Object: ManagedObject, Storage: ManagedPropertyStorage>(
-        _ storage: ReferenceWritableKeyPath<Object, Storage>
-    ) -> String {
+    func propertyIdentity<Object: ManagedObject, Storage: ManagedPropertyStorage, Value>(
+        _ storage: ReferenceWritableKeyPath<Object, Storage>, wrapped: ReferenceWritableKeyPath<Object, Value>
+    ) -> PropertyIdentity {
         guard let object = self as? Object else {
             preconditionFailure("\(type(of: self)) is not a \(Object.self).")
         }
         let context = managedObjectContext
-        if let known = context?.propertyNames[storage] { return known }
+        if let known = context?.propertyIdentities[storage] { return known }
         object[keyPath: storage].isProbed = true
         defer { object[keyPath: storage].isProbed = false }
         var mirror: Mirror? = Mirror(reflecting: object)
@@ -35,9 +42,9 @@ extension ManagedObject {
                 guard let probe = child.value as? any ManagedPropertyStorage, probe.isProbed,
                     let label = child.label, label.hasPrefix("_")
                 else { continue }
-                let name = String(label.dropFirst())
-                context?.propertyNames[storage] = name
-                return name
+                let identity = PropertyIdentity(name: String(label.dropFirst()), announcer: .init(wrapped))
+                context?.propertyIdentities[storage] = identity
+                return identity
             }
             mirror = current.superclassMirror
         }

@@ -67,12 +67,13 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let key = object.propertyName(storageKeyPath)
+            let identity = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath)
+            let key = identity.name
             if let probe = object.keyPathProbe {
                 probe.record(key, of: object, type: Value.self)
                 return KeyPathProbePlaceholder.value(of: Value.self)
             }
-            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
+            object.observeAccess(object, identity, keyPath: wrappedKeyPath)
             let value = object.required { try object.value(forKey: key) }
             guard let typed = Value(attributeValue: value) else {
                 preconditionFailure(
@@ -82,7 +83,7 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
             return typed
         }
         set {
-            let key = object.propertyName(storageKeyPath)
+            let key = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath).name
             object.required { try object.setValue(newValue.attributeValue, forKey: key) }
         }
     }
@@ -129,17 +130,18 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Destination? {
         get {
-            let key = object.propertyName(storageKeyPath)
+            let identity = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath)
+            let key = identity.name
             if let probe = object.keyPathProbe {
                 let next = probe.standIn(of: Destination.self)
                 probe.record(key, of: object, type: Destination.self, next: next)
                 return next
             }
-            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
+            object.observeAccess(object, identity, keyPath: wrappedKeyPath)
             return object.required { try object.object(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {
-            let key = object.propertyName(storageKeyPath)
+            let key = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath).name
             object.required { try object.setObject(newValue, forKey: key) }
         }
     }
@@ -189,16 +191,17 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Set<Destination> {
         get {
-            let key = object.propertyName(storageKeyPath)
+            let identity = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath)
+            let key = identity.name
             if let probe = object.keyPathProbe {
                 probe.record(key, of: object, type: Set<Destination>.self)
                 return []
             }
-            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
+            object.observeAccess(object, identity, keyPath: wrappedKeyPath)
             return Set(object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) })
         }
         set {
-            let key = object.propertyName(storageKeyPath)
+            let key = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath).name
             let current = object.required { try object.objects(forKey: key) }
             let kept = current.filter { ($0 as? Destination).map(newValue.contains) ?? false }
             let keptSet = Set(kept)
@@ -252,16 +255,17 @@ public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage 
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> [Destination] {
         get {
-            let key = object.propertyName(storageKeyPath)
+            let identity = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath)
+            let key = identity.name
             if let probe = object.keyPathProbe {
                 probe.record(key, of: object, type: [Destination].self)
                 return []
             }
-            object.observeAccess(object, key: key, keyPath: wrappedKeyPath)
+            object.observeAccess(object, identity, keyPath: wrappedKeyPath)
             return object.required { try object.objects(forKey: key) }.map { object.typed($0, key: key) }
         }
         set {
-            let key = object.propertyName(storageKeyPath)
+            let key = object.propertyIdentity(storageKeyPath, wrapped: wrappedKeyPath).name
             object.required { try object.setObjects(newValue, forKey: key) }
         }
     }

@@ -38,6 +38,12 @@ struct PropertyDeclaration: Sendable {
     /// The wrapper's type, which pairs the report with the property `Mirror` finds.
     var wrapper: Any.Type
     var kind: Kind
+
+    /// Whether `other`, the same property's declaration made again, has the same initial value.
+    func hasSameDefault(as other: PropertyDeclaration) -> Bool {
+        guard case .attribute(let first) = kind, case .attribute(let second) = other.kind else { return true }
+        return first.defaultValue == second.defaultValue
+    }
 }
 
 /// An optional type, for looking through it.

@@ -110,11 +110,23 @@ import Testing
         #expect(messages.contains { $0.contains("Stranger stands for entity 'Stranger', which the model lacks") })
     }
 
-    @Test func registeringADisagreeingClassIsCaughtBeforeItsPropertiesAreRead() throws {
+    @Test func registeringADisagreeingClassIsCaughtBeforeItsPropertiesAreRead() async throws {
         let model = Self.libraryModel()
         try model.freeze()
-        #expect(model.propertyMismatches(of: Book.self).isEmpty)
-        #expect(model.propertyMismatches(of: Misfit.self).count == 4)
+        #expect(model.propertyMismatches(of: Book.self, entity: "Book").isEmpty)
+        #expect(model.propertyMismatches(of: Misfit.self, entity: "Book").count == 4)
+        #expect(model.propertyMismatches(of: Novel.self, entity: "Author").count == 1)
+        await #expect(processExitsWith: .failure) {
+            let coordinator = try PersistentStoreCoordinator(model: ClassModelBindingTests.libraryModel())
+            coordinator.register(Misfit.self)
+        }
+    }
+
+    @Test func aModelInUseRefusesToBind() throws {
+        let model = Self.libraryModel()
+        try model.freeze()
+        let error = try #require(throws: ModelError.self) { try model.bind([Book.self]) }
+        #expect(error.message.contains("in use"))
     }
 
     final class Shelf: ManagedObject {

@@ -207,4 +207,61 @@ import Testing
         let cyclists = try ManagedObjectModel(types: [Cyclist.self])
         #expect(cyclists.entity(named: "Cyclist")?.relationship(named: "coach")?.inverseName == "rival")
     }
+
+    final class Stamped: ManagedObject {
+        @Managed var id: UUID = UUID()
+    }
+
+    @Test func anInitialValueThatDiffersEachTimeIsRefused() throws {
+        let error = try #require(throws: ModelError.self) { try ManagedObjectModel(types: [Stamped.self]) }
+        #expect(error.issues.map(\.kind) == [.invalidClassDeclaration])
+        #expect(error.issues.first?.propertyName == "id")
+        #expect(error.description.contains("awakeFromInsert()"))
+    }
+
+    final class Editor: ManagedObject {
+        @ToMany var edited: Set<Manuscript>
+        @ToMany var written: Set<Manuscript>
+    }
+
+    final class Manuscript: ManagedObject {
+        @ToOne var editor: Editor?
+        @ToOne var writer: Editor?
+    }
+
+    @Test func severalRelationshipsEachWayMustNameTheirInverses() throws {
+        let error = try #require(throws: ModelError.self) { try ManagedObjectModel(types: [Editor.self]) }
+        #expect(error.issues.map(\.kind) == [.invalidClassDeclaration])
+        #expect(error.description.contains("Editor.edited, Editor.written, Manuscript.editor, Manuscript.writer"))
+    }
+
+    final class Rewired: ManagedObject {
+        @Managed var title: String?
+
+        required init(creating creation: Creation) {
+            super.init(creating: creation)
+            _title = Managed([.indexed])
+        }
+    }
+
+    @Test func aWrapperReplacedByAnInitializerIsReported() throws {
+        let error = try #require(throws: ModelError.self) { try ManagedObjectModel(types: [Rewired.self]) }
+        #expect(error.issues.map(\.kind) == [.invalidClassDeclaration])
+        #expect(error.description.contains("not replaced by an initializer"))
+    }
+
+    @Test func modelsAreDerivedOnManyThreadsAtOnce() async throws {
+        let hashes = try await withThrowingTaskGroup(of: [String: [UInt8]].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let model = try ManagedObjectModel(types: [Book.self, Truck.self])
+                    try model.freeze()
+                    return model.schema.entityVersionHashes
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(hashes.map { $0.keys.sorted() }).count == 1)
+        #expect(hashes.allSatisfy { $0 == hashes[0] })
+    }
 }

@@ -137,6 +137,30 @@ import Testing
         stack.context.performAndWait { #expect(book.title == "Persuasion") }
     }
 
+    @Test func aChildSaveAndADeletionFire() throws {
+        let stack = try Stack()
+        let book = try stack.savedBook("Emma")
+        let saved = stack.context.performAndWait { Self.track { _ = book.title } }
+        // A child reads its parent on the parent's queue: it works outside the parent's blocks.
+        let child = ManagedObjectContext(parent: stack.context)
+        try child.performAndWait {
+            let same = try #require(try child.existingObject(with: book.objectID) as? Book)
+            same.title = "Persuasion"
+            try child.save()
+        }
+        try stack.context.performAndWait {
+            stack.context.processPendingChanges()
+            #expect(saved.value == 1 && book.title == "Persuasion")
+            let draft = Book(context: stack.context)
+            draft.title = "Draft"
+            stack.context.processPendingChanges()
+            let deleted = Self.track { _ = draft.title }
+            try stack.context.delete(draft)
+            stack.context.processPendingChanges()
+            #expect(deleted.value == 1)
+        }
+    }
+
     @Test func readingByKeyAloneTracksNothing() throws {
         let stack = try Stack()
         let book = try stack.savedBook("Emma")
