@@ -41,6 +41,8 @@ final class BrokenStore: IncrementalStore {
         /// The store claims `batchComputedValues` but its batch updates set only the constant
         /// values, as one written against the constants-only contract would.
         case ignoresComputedBatchValues
+        /// A fetch of an entity the store does not hold throws `unknownObject`, not `unknownEntity`.
+        case misnamesUnknownEntities
     }
 
     let defect: Defect
@@ -96,7 +98,11 @@ final class BrokenStore: IncrementalStore {
         case .ignoresStringOptions: request.predicate = request.predicate.map(Self.withoutStringOptions)
         default: break
         }
-        return try base.execute(request)
+        do {
+            return try base.execute(request)
+        } catch let error as StoreError where error.code == .unknownEntity && defect == .misnamesUnknownEntities {
+            throw StoreError(code: .unknownObject, message: error.message)
+        }
     }
 
     func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }

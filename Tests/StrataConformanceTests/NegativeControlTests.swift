@@ -44,6 +44,7 @@ import Testing
             "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
         ],
         .ignoresIdentifierForNewStore: ["O.roundTripThroughTheInMemoryStore"],
+        .misnamesUnknownEntities: ["P.unknownEntityInFetch"],
         .ignoresComputedBatchValues: [
             "V.updateExpressionsReadValuesBeforeTheUpdate", "V.updateSetsValues", "V.updateValueThatDoesNotFit",
         ],
