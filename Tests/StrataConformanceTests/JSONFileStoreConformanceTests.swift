@@ -43,7 +43,7 @@ import Testing
 /// store with one of those defects fails exactly the checks listed for it, among the
 /// lifecycle, attribute, predicate and migration categories.
 @Suite struct StoreDefectNegativeControlTests {
-    static let categories: Set<ConformanceCategory> = [.lifecycle, .attributes, .predicates, .migration]
+    static let categories: Set<ConformanceCategory> = [.lifecycle, .attributes, .predicates, .migration, .badFiles]
 
     static func failures(of failure: JSONFileStore.Failure, named name: String) -> [String] {
         let suite = ConformanceSuite(
@@ -93,5 +93,23 @@ import Testing
                 "A.copyKeepsIdentifier", "A.userKeysAfterReopen", "A.userKeysSurviveObjectSaves",
                 "A.userKeysWithoutOpening",
             ])
+    }
+
+    /// The N checks whose file reaches the decoder: every one but the folder, the unreadable
+    /// file and the newer format version, which are refused before decoding.
+    static let decodedBadFiles = [
+        "N.byteFlips", "N.byteFlips.header", "N.foreign.binary", "N.foreign.json", "N.foreign.lmdb",
+        "N.foreign.sqlite", "N.foreign.xml", "N.randomBytes.large", "N.randomBytes.page", "N.randomBytes.small",
+        "N.truncated.half", "N.truncated.header", "N.truncated.lastBytes", "N.truncated.oneByte",
+    ]
+
+    /// A decoder's error instead of a typed one: seen by every check of a file that is no store.
+    @Test func decoderErrorsThrownAsTheyCome() {
+        #expect(Self.failures(of: .throwsDecoderErrors, named: "RawJSON") == Self.decodedBadFiles)
+    }
+
+    /// A recovery copy left beside a bad file: seen by the same checks, which compare the folder.
+    @Test func aRecoveryCopyLeftBesideABadFile() {
+        #expect(Self.failures(of: .leavesRecoveryCopy, named: "CopyingJSON") == Self.decodedBadFiles)
     }
 }

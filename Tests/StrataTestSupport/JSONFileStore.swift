@@ -35,6 +35,12 @@ public struct JSONFileStore: AtomicStore {
         /// Every write makes the file readable, writable and executable by everyone, whatever
         /// the umask.
         case opensItsFileToEveryone
+        /// A file that is not a store document is refused with the JSON decoder's own error,
+        /// not a `StoreError`.
+        case throwsDecoderErrors
+        /// A file that is not a store document is refused as corrupt, after a copy of it is
+        /// left beside it for recovery: a side file no one asked for.
+        case leavesRecoveryCopy
     }
 
     public let typeName: String
@@ -67,6 +73,10 @@ public struct JSONFileStore: AtomicStore {
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
+            if failure == .throwsDecoderErrors { throw error }
+            if failure == .leavesRecoveryCopy {
+                try data.write(to: fileURL.appendingPathExtension("recovered"))
+            }
             throw StoreError(
                 code: .corrupt, message: "'\(fileURL.path)' is not a \(typeName) store.", underlying: error)
         }
@@ -95,7 +105,8 @@ extension JSONFileStore {
     private func defective(_ contents: AtomicStoreContents) -> AtomicStoreContents {
         var contents = contents
         switch failure {
-        case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile, .opensItsFileToEveryone:
+        case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile, .opensItsFileToEveryone,
+            .throwsDecoderErrors, .leavesRecoveryCopy:
             break
         case .keepsIntegersAsDoubles:
             contents.nodes = contents.nodes.map { node in
