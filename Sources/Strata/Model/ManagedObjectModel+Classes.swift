@@ -66,7 +66,8 @@ extension ManagedObjectModel {
     /// program only if it reads a missing value.
     ///
     /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidModel`` and an issue of kind
-    ///   ``ModelIssue/Kind/classMismatch`` for each disagreement: an entity the model lacks, a
+    ///   ``ModelIssue/Kind/classMismatch`` for each disagreement: two classes for one entity, an
+    ///   entity the model lacks, a
     ///   superclass unlike the superentity, a typed property the entity lacks or has as another
     ///   kind of property, an attribute type the Swift type cannot hold, a relationship of another
     ///   cardinality or order, or a destination class unlike the model's destination.
@@ -81,9 +82,18 @@ extension ManagedObjectModel {
         var issues: [ModelIssue] = []
         let check = ClassModelCheck(entities: contents().parts.entities)
         for type in types {
-            for declaration in try ClassDeclaration.lineage(of: type)
-            where classes.updateValue(declaration.type, forKey: declaration.type.entityName) == nil {
-                issues += check.mismatches(of: declaration)
+            for declaration in try ClassDeclaration.lineage(of: type) {
+                let name = declaration.type.entityName
+                switch classes.updateValue(declaration.type, forKey: name) {
+                case nil: issues += check.mismatches(of: declaration)
+                case let other? where other != declaration.type:
+                    issues.append(
+                        ModelIssue(
+                            .classMismatch, entity: name,
+                            "Classes \(other) and \(declaration.type) both stand for entity '\(name)'; one class per "
+                                + "entity."))
+                default: break
+                }
             }
         }
         guard issues.isEmpty else {

@@ -12,9 +12,9 @@ protocol ManagedPropertyStorage {
 
 extension ManagedPropertyStorage {
     /// Reports that a property of this wrapper type declares `relationship`, to a recording
-    /// (``DeclarationRecorder``).
-    static func report(_ relationship: PropertyDeclaration.Relationship) {
-        DeclarationRecorder.report { PropertyDeclaration(wrapper: Self.self, kind: .relationship(relationship)) }
+    /// (``DeclarationRecorder``), evaluating it only on the recording thread.
+    static func report(_ relationship: () -> PropertyDeclaration.Relationship) {
+        DeclarationRecorder.report { PropertyDeclaration(wrapper: Self.self, kind: .relationship(relationship())) }
     }
 }
 

@@ -34,22 +34,24 @@ public struct Managed<Value: AttributeValueConvertible>: ManagedPropertyStorage 
     /// Declares the property; its name is the attribute's name. `options` are read only when a
     /// model is made from the class.
     public init(_ options: @autoclosure () -> AttributeOptions = []) {
-        if DeclarationRecorder.isRecording { Self.report(defaultValue: nil, options: options()) }
+        if DeclarationRecorder.isRecording { Self.report(defaultValue: { nil }, options: options) }
     }
 
     /// Declares the property with a default value: what a new object starts with, in a model
     /// made from the class. The value is read only when such a model is made.
     public init(wrappedValue: @autoclosure () -> Value, _ options: @autoclosure () -> AttributeOptions = []) {
         if DeclarationRecorder.isRecording {
-            Self.report(defaultValue: wrappedValue().attributeValue, options: options())
+            Self.report(defaultValue: { wrappedValue().attributeValue }, options: options)
         }
     }
 
-    private static func report(defaultValue: AttributeValue?, options: AttributeOptions) {
+    /// Reports the declaration to the recording thread, evaluating `defaultValue` and `options`
+    /// only there.
+    private static func report(defaultValue: () -> AttributeValue?, options: () -> AttributeOptions) {
         DeclarationRecorder.report {
             let attribute = PropertyDeclaration.Attribute(
                 valueType: Value.self, type: Value.attributeType, isOptional: Value.self is any OptionalType.Type,
-                defaultValue: defaultValue, options: options)
+                defaultValue: defaultValue(), options: options())
             return PropertyDeclaration(wrapper: Self.self, kind: .attribute(attribute))
         }
     }
@@ -110,11 +112,12 @@ public struct ToOne<Destination: ManagedObject>: ManagedPropertyStorage {
         transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
     ) {
         guard DeclarationRecorder.isRecording else { return }
-        Self.report(
+        Self.report {
             PropertyDeclaration.Relationship(
                 destination: Destination.self, isToMany: false, isOrdered: false, inverse: inverse(),
                 deleteRule: deleteRule, isOptional: optional, minCount: optional ? 0 : 1, maxCount: 1,
-                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier)
+        }
     }
 
     /// Unavailable: `@ToOne` works only on properties of ``ManagedObject`` subclasses.
@@ -171,11 +174,12 @@ public struct ToMany<Destination: ManagedObject>: ManagedPropertyStorage {
         transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
     ) {
         guard DeclarationRecorder.isRecording else { return }
-        Self.report(
+        Self.report {
             PropertyDeclaration.Relationship(
                 destination: Destination.self, isToMany: true, isOrdered: false, inverse: inverse(),
                 deleteRule: deleteRule, isOptional: optional, minCount: minimumCount, maxCount: maximumCount,
-                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier)
+        }
     }
 
     /// Unavailable: `@ToMany` works only on properties of ``ManagedObject`` subclasses.
@@ -235,11 +239,12 @@ public struct OrderedToMany<Destination: ManagedObject>: ManagedPropertyStorage 
         transient: Bool = false, originalName: String? = nil, hashModifier: String? = nil
     ) {
         guard DeclarationRecorder.isRecording else { return }
-        Self.report(
+        Self.report {
             PropertyDeclaration.Relationship(
                 destination: Destination.self, isToMany: true, isOrdered: true, inverse: inverse(),
                 deleteRule: deleteRule, isOptional: optional, minCount: minimumCount, maxCount: maximumCount,
-                isTransient: transient, originalName: originalName, hashModifier: hashModifier))
+                isTransient: transient, originalName: originalName, hashModifier: hashModifier)
+        }
     }
 
     /// Unavailable: `@OrderedToMany` works only on properties of ``ManagedObject`` subclasses.

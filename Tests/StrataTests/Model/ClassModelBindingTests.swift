@@ -122,6 +122,19 @@ import Testing
         }
     }
 
+    final class Volume: ManagedObject {
+        override class var entityName: String { "Book" }
+        @Managed var title: String?
+    }
+
+    @Test func twoClassesForOneEntityAreRefused() throws {
+        let model = Self.libraryModel()
+        let error = try #require(throws: ModelError.self) { try model.bind([Book.self, Volume.self]) }
+        #expect(error.issues.map(\.kind) == [.classMismatch])
+        #expect(error.issues.first?.message.contains("both stand for entity 'Book'") == true, "\(error)")
+        #expect(model.classes.isEmpty)
+    }
+
     @Test func aModelInUseRefusesToBind() throws {
         let model = Self.libraryModel()
         try model.freeze()
