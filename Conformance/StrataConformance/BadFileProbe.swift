@@ -72,7 +72,9 @@ struct BadFileProbe {
     /// Reads the metadata of the file at `url` without opening it.
     func readMetadata(at url: URL) -> Outcome {
         attempt {
-            let coordinator = try PersistentStoreCoordinator(model: ConformanceModel.model, storeTypes: [storeType])
+            let coordinator = try PersistentStoreCoordinator(
+                model: ConformanceModel.model, storeTypes: [storeType],
+                valueTransformers: ConformanceModel.valueTransformers)
             _ = try coordinator.metadataForStore(type: storeType.name, at: url)
             return 0
         }
@@ -81,7 +83,9 @@ struct BadFileProbe {
     /// Opens the file at `url` in a new coordinator, reads every object, and closes it again.
     func open(_ url: URL) -> Outcome {
         attempt {
-            let coordinator = try PersistentStoreCoordinator(model: ConformanceModel.model, storeTypes: [storeType])
+            let coordinator = try PersistentStoreCoordinator(
+                model: ConformanceModel.model, storeTypes: [storeType],
+                valueTransformers: ConformanceModel.valueTransformers)
             let store = try coordinator.addStore(type: storeType.name, at: url, options: options)
             defer { try? coordinator.remove(store) }
             return try readEverything(store)

@@ -56,7 +56,8 @@ final class CheckHarness {
 
     /// A new coordinator that knows the store type under test.
     func makeCoordinator() throws -> PersistentStoreCoordinator {
-        try PersistentStoreCoordinator(model: model, storeTypes: [suite.storeType])
+        try PersistentStoreCoordinator(
+            model: model, storeTypes: [suite.storeType], valueTransformers: ConformanceModel.valueTransformers)
     }
 
     /// Opens the store called `name` (holding `configuration`) in a new coordinator, runs
@@ -96,7 +97,8 @@ final class CheckHarness {
     func withOracle<T>(
         _ name: String = "oracle", configuration: String? = nil, _ body: (CheckStack) throws -> T
     ) throws -> T {
-        let coordinator = try PersistentStoreCoordinator(model: model)
+        let coordinator = try PersistentStoreCoordinator(
+            model: model, valueTransformers: ConformanceModel.valueTransformers)
         let store: any IncrementalStore
         if let kept = oracleStores[name] {
             store = kept

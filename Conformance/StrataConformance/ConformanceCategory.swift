@@ -19,6 +19,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case errors = "P"
     case queryGenerations = "Q"
     case workloads = "R"
+    case transformedValues = "S"
     case history = "T"
     case constraints = "U"
     case batchRequests = "V"
@@ -44,6 +45,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .errors: "Errors"
         case .queryGenerations: "Query generations"
         case .workloads: "Random workloads"
+        case .transformedValues: "Transformed values"
         case .history: "Persistent history"
         case .constraints: "Uniqueness constraints"
         case .batchRequests: "Batch requests"
@@ -71,6 +73,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .errors: ErrorChecks.all
         case .queryGenerations: QueryGenerationChecks.all
         case .workloads: WorkloadChecks.all
+        case .transformedValues: TransformedValueChecks.all
         case .history: HistoryChecks.all
         case .constraints: ConstraintChecks.all
         case .batchRequests: BatchRequestChecks.all + BatchDeleteChecks.all

@@ -37,6 +37,23 @@ enum ConformanceModel {
         }
     }
 
+    /// The name of the transformer of `Sample.transformable`, which keeps a ``Swatch`` as JSON.
+    static let transformerName = "StrataConformanceJSON"
+
+    /// The transformers every coordinator of the checks is given: ``transformerName``, and Core
+    /// Data's keyed-archive transformer every registry holds.
+    static var valueTransformers: ValueTransformerRegistry {
+        var transformers = ValueTransformerRegistry()
+        transformers.register(JSONValueTransformer<Swatch>(), named: transformerName)
+        return transformers
+    }
+
+    /// The value `Sample.transformable` holds when it is set through its transformer.
+    struct Swatch: Codable, Sendable, Hashable {
+        var colour: String
+        var sizes: [Int]
+    }
+
     /// The model, built once; a coordinator freezes (validates) it.
     static let model: ManagedObjectModel = {
         ManagedObjectModel {
@@ -46,7 +63,7 @@ enum ConformanceModel {
                     AttributeDescription(attributeName(for: type), type)
                 }
                 AttributeDescription(attributeName(for: .transformable), .transformable).transformed(
-                    by: "StrataConformanceJSON")
+                    by: transformerName)
                 AttributeDescription("count", .integer32, default: 42)
                 AttributeDescription("label", .string, default: "unnamed")
                 AttributeDescription("flag", .boolean, default: true)

@@ -81,7 +81,9 @@ public enum ConformanceWorker {
     private static func save(
         _ scenario: DurabilityScenario, at url: URL, count: Int, storeType: StoreType, options: StoreOptions
     ) throws {
-        let coordinator = try PersistentStoreCoordinator(model: ConformanceModel.model, storeTypes: [storeType])
+        let coordinator = try PersistentStoreCoordinator(
+            model: ConformanceModel.model, storeTypes: [storeType],
+            valueTransformers: ConformanceModel.valueTransformers)
         let opened = CheckStack(
             coordinator: coordinator, store: try coordinator.addStore(type: storeType.name, at: url, options: options))
         var stack: CheckStack? = opened

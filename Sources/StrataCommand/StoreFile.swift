@@ -45,10 +45,15 @@ struct StoreFile {
         return recorded
     }
 
-    /// A coordinator for `model` knowing every built-in type (XML names matched against `model`).
+    /// A coordinator for `model` knowing every built-in type (XML names matched against `model`),
+    /// whose transformable attributes keep their stored data: the tool works without the
+    /// application's transformers.
     static func coordinator(for model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
-        try PersistentStoreCoordinator(
-            model: model, storeTypes: StoreType.builtInFileTypes + [StoreType.xml(model: model)])
+        var transformers = ValueTransformerRegistry()
+        transformers.registerStoredDataTransformers(for: model)
+        return try PersistentStoreCoordinator(
+            model: model, storeTypes: StoreType.builtInFileTypes + [StoreType.xml(model: model)],
+            valueTransformers: transformers)
     }
 
     /// Opens the store read-only with `model` (or its recorded model) in a new coordinator.

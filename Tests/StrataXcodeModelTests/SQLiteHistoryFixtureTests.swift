@@ -11,7 +11,7 @@ import Testing
     static func open(in directory: TemporaryDirectory) throws -> (URL, PersistentStoreCoordinator) {
         let storeCase = try SQLiteStoreFixtureWriteTests.storeCase("SampleModel2_V1.sqlite")
         let url = try directory.copyStore(storeCase.store)
-        let coordinator = try PersistentStoreCoordinator(model: try storeCase.loadModel(), storeTypes: [.sqlite])
+        let coordinator = try PersistentStoreCoordinator.fixture(try storeCase.loadModel())
         try coordinator.addStore(
             type: StoreType.sqlite.name, at: url, options: StoreOptions(tracksPersistentHistory: true))
         return (url, coordinator)

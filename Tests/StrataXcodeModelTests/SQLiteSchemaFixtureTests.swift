@@ -101,7 +101,7 @@ import Testing
         let written = directory.url.appendingPathComponent("Strata.sqlite")
         let model = try storeCase.loadModel()
         do {
-            let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+            let coordinator = try PersistentStoreCoordinator.fixture(model)
             let store = try coordinator.addStore(type: StoreType.sqlite.name, at: written)
             try coordinator.remove(store)
         }

@@ -145,7 +145,7 @@ import Testing
         }
         let raw = try RawStore(fileAt: url, entityName: modelName)
 
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+        let coordinator = try PersistentStoreCoordinator.fixture(model)
         let store = try coordinator.addStore(type: StoreType.sqlite.name, at: url)
         var readRows = 0
         for root in schema.entities where root.superentityNames.isEmpty {

@@ -37,7 +37,7 @@ import Testing
         let storeCase = try storeCase(name)
         let url = try directory.copyStore(storeCase.store)
         let model = try storeCase.loadModel()
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+        let coordinator = try PersistentStoreCoordinator.fixture(model)
         try coordinator.addStore(type: StoreType.sqlite.name, at: url)
         return (url, ManagedObjectContext(coordinator: coordinator))
     }

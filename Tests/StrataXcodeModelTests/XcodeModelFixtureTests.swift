@@ -106,7 +106,7 @@ import Testing
             contentsOf: FixturePaths.url("fruitsamples-iPhoneCoreDataRecipes/Recipes.xcdatamodel"))
         let directory = try TemporaryDirectory()
         let store = try directory.copyStore("fruitsamples-iPhoneCoreDataRecipes/RecipeData/Recipes.sqlite")
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+        let coordinator = try PersistentStoreCoordinator.fixture(model)
         var description = PersistentStoreDescription.sqlite(at: store)
         description.isReadOnly = true
         try coordinator.addStore(description)

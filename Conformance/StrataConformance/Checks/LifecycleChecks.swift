@@ -263,7 +263,9 @@ enum LifecycleChecks {
             }
             ConfigurationDescription(ConformanceModel.records, entities: [ConformanceModel.sample])
         }
-        let coordinator = try PersistentStoreCoordinator(model: changed, storeTypes: [harness.suite.storeType])
+        let coordinator = try PersistentStoreCoordinator(
+            model: changed, storeTypes: [harness.suite.storeType], valueTransformers: ConformanceModel.valueTransformers
+        )
         try ErrorChecks.expectStoreError(.incompatibleModel, naming: ConformanceModel.sample) {
             _ = try coordinator.addStore(
                 type: harness.suite.storeType.name, configuration: ConformanceModel.records, at: url,

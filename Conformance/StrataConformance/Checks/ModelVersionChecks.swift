@@ -121,7 +121,8 @@ enum ModelVersionChecks {
 
     /// Writes two notes, one tagged, with version 1 into a store of the type under test at `url`.
     private static func writeVersion1(_ harness: CheckHarness, at url: URL) throws {
-        let coordinator = try PersistentStoreCoordinator(model: model(1), storeTypes: [harness.suite.storeType])
+        let coordinator = try PersistentStoreCoordinator(
+            model: model(1), storeTypes: [harness.suite.storeType])
         let store = try coordinator.addStore(
             type: harness.suite.storeType.name, at: url, options: harness.suite.options)
         let stack = CheckStack(coordinator: coordinator, store: store)
@@ -145,7 +146,8 @@ enum ModelVersionChecks {
         let type = harness.suite.storeType
         try MigrationManager(sourceModel: model(1), destinationModel: version2).migrateStore(
             from: source, type: type, to: destination, type: type, mapping: try .inferred(from: model(1), to: version2))
-        let coordinator = try PersistentStoreCoordinator(model: version2, storeTypes: [type])
+        let coordinator = try PersistentStoreCoordinator(
+            model: version2, storeTypes: [type], valueTransformers: ConformanceModel.valueTransformers)
         var description = PersistentStoreDescription(storeType: type, url: destination)
         description.settings = harness.suite.options.settings
         description.shouldMigrateStoreAutomatically = false

@@ -524,7 +524,9 @@ enum RelationshipChecks {
     /// Opens the store called "fleet", holding ``fleetModel``, in a new coordinator, as
     /// ``CheckHarness/withStore(_:configuration:options:body:)`` does for the conformance model.
     static func withFleet<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
-        let coordinator = try PersistentStoreCoordinator(model: fleetModel, storeTypes: [harness.suite.storeType])
+        let coordinator = try PersistentStoreCoordinator(
+            model: fleetModel, storeTypes: [harness.suite.storeType],
+            valueTransformers: ConformanceModel.valueTransformers)
         let store = try harness.openStore("fleet", in: coordinator)
         defer { try? coordinator.remove(store) }
         return try body(CheckStack(coordinator: coordinator, store: store))

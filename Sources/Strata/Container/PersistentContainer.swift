@@ -42,18 +42,21 @@ public final class PersistentContainer: Sendable {
     /// stores), with one default store of `defaultStoreType` at
     /// ``defaultStoreURL(name:type:directory:)``.
     ///
-    /// The coordinator logs to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere).
+    /// The coordinator uses `valueTransformers` for the model's transformable attributes and logs
+    /// to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere).
     ///
     /// - Throws: ``ModelError`` when the model is invalid.
     public init(
         name: String, model: ManagedObjectModel, storeTypes: [StoreType],
         defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL(),
+        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(),
         logger: Logger = PersistentStoreCoordinator.silentLogger
     ) throws {
         self.name = name
         self.model = model
         directoryURL = directory
-        coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes, logger: logger)
+        coordinator = try PersistentStoreCoordinator(
+            model: model, storeTypes: storeTypes, valueTransformers: valueTransformers, logger: logger)
         mainQueueContext = ManagedObjectContext(
             coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
         mainQueueContext.undoManager = ContextUndoManager()

@@ -8,7 +8,7 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
                 unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity,
-                constraintConflict, invalidRequest
+                constraintConflict, invalidRequest, valueTransformation
         }
         private let kind: Kind
 
@@ -36,6 +36,9 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         public static let wrongContext = Code(kind: .wrongContext)
         /// An object is not of the class a typed request asked for.
         public static let wrongClass = Code(kind: .wrongClass)
+        /// A transformable attribute's value could not be turned into data or back: its
+        /// transformer is not registered, or it refused the value or the stored data.
+        public static let valueTransformation = Code(kind: .valueTransformation)
 
         /// A query generation token came from another coordinator, or a child context (which
         /// reads through its parent's generation) was asked to pin one.

@@ -11,7 +11,9 @@ extension PersistentStoreCoordinator {
     /// - Returns: The added store.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStoreType``,
     ///   ``StoreError/Code/unknownConfiguration``, ``StoreError/Code/inUse`` (a store at that URL
-    ///   or with that identifier is already added), or whatever opening the store throws.
+    ///   or with that identifier is already added), ``StoreError/Code/missingValueTransformer``
+    ///   (a transformable attribute of the configuration names a transformer that
+    ///   ``valueTransformers`` lacks), or whatever opening the store throws.
     @discardableResult
     public func addStore(
         type: String, configuration: String? = nil, at url: URL? = nil, options: StoreOptions = StoreOptions()
@@ -82,6 +84,7 @@ extension PersistentStoreCoordinator {
         of storeType: StoreType, configuration: String?, at url: URL?, options: StoreOptions
     ) throws -> any IncrementalStore {
         try checkConfiguration(configuration)
+        try checkValueTransformers(configuration: configuration, url: url)
         if let url, let existing = store(at: url) {
             throw StoreError(
                 code: .inUse,
@@ -116,13 +119,16 @@ extension PersistentStoreCoordinator {
     /// Adds a store that is already open, such as one a third-party author built by hand.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownConfiguration`` when the
-    ///   store's configuration is not in the model, ``StoreError/Code/inUse`` when a store
+    ///   store's configuration is not in the model, ``StoreError/Code/missingValueTransformer``
+    ///   when one of its transformable attributes has no registered transformer,
+    ///   ``StoreError/Code/inUse`` when a store
     ///   with the same identifier or URL is already added, or ``StoreError/Code/unsupported``
     ///   when it was opened with ``StoreOptions/tracksPersistentHistory`` but keeps no history,
     ///   or with ``StoreOptions/postsRemoteChangeNotifications`` but without
     ///   ``StoreOptions/tracksPersistentHistory``.
     public func add(_ store: any IncrementalStore) throws {
         try checkConfiguration(store.configurationName)
+        try checkValueTransformers(configuration: store.configurationName, url: store.url)
         if store.options.tracksPersistentHistory, !store.capabilities.contains(.persistentHistory) {
             throw StoreError(
                 code: .unsupported,
@@ -242,5 +248,25 @@ extension PersistentStoreCoordinator {
             code: .unknownConfiguration,
             message: "The model has no configuration '\(name)'; its configurations are: "
                 + (known.isEmpty ? "none" : known.joined(separator: ", ")) + ".")
+    }
+
+    /// Throws ``StoreError/Code/missingValueTransformer`` naming every transformable attribute of
+    /// `configuration` whose transformer is not in ``valueTransformers``.
+    private func checkValueTransformers(configuration: String?, url: URL?) throws {
+        let missing = valueTransformers.missingTransformers(in: model, configuration: configuration)
+        guard !missing.isEmpty else { return }
+        let attributes = missing.map { key in
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            let transformer =
+                model.entity(named: parts[0])?.attributes.first { $0.name == parts[1] }?
+                .valueTransformerName ?? ""
+            return "'\(key)' (transformer '\(transformer)')"
+        }
+        let place = url.map { " at '\($0.path)'" } ?? ""
+        throw StoreError(
+            code: .missingValueTransformer,
+            message: "Cannot add the store\(place): no value transformer is registered for "
+                + attributes.joined(separator: ", ") + "; register one under that name in the "
+                + "ValueTransformerRegistry given to the coordinator.")
     }
 }

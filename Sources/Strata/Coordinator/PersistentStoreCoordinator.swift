@@ -63,14 +63,24 @@ public final class PersistentStoreCoordinator: Sendable {
     /// A logger that discards everything: what a coordinator logs to when it is given none.
     public static var silentLogger: Logger { Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() }) }
 
+    /// The value transformers of the model's transformable attributes, by name.
+    public let valueTransformers: ValueTransformerRegistry
+
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
-    /// ``StoreType/inMemory`` type and `storeTypes` registered, logging to `logger` (by
-    /// default nowhere).
+    /// ``StoreType/inMemory`` type and `storeTypes` registered, `valueTransformers` for the
+    /// model's transformable attributes, logging to `logger` (by default nowhere).
+    ///
+    /// A store is added only when every transformable attribute of its configuration has its
+    /// transformer in `valueTransformers`.
     ///
     /// - Throws: ``ModelError`` when the model is invalid.
-    public init(model: ManagedObjectModel, storeTypes: [StoreType] = [], logger: Logger = silentLogger) throws {
+    public init(
+        model: ManagedObjectModel, storeTypes: [StoreType] = [],
+        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(), logger: Logger = silentLogger
+    ) throws {
         try model.freeze()
         self.model = model
+        self.valueTransformers = valueTransformers
         self.logger = logger
         self.schema = model.schema
         let types = [StoreType.inMemory] + storeTypes

@@ -8,7 +8,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
                 incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed,
-                invalidOption, generationUnavailable, constraintConflict
+                invalidOption, generationUnavailable, constraintConflict, missingValueTransformer
         }
         private let kind: Kind
 
@@ -50,6 +50,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// Moving a store to another URL or type failed; the source is untouched and the partial
         /// destination removed.
         public static let migrationFailed = Code(kind: .migrationFailed)
+        /// A transformable attribute of the store's configuration names a value transformer the
+        /// coordinator's ``ValueTransformerRegistry`` lacks; the store was not added.
+        public static let missingValueTransformer = Code(kind: .missingValueTransformer)
 
         /// The code's name.
         public var description: String { "\(kind)" }

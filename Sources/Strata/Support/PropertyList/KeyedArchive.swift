@@ -1,5 +1,4 @@
 import Foundation
-import Strata
 
 /// An NSKeyedArchiver archive: a binary property list whose `$objects` array holds every
 /// archived object and value, and whose `$top` dictionary names the object the archive stands
@@ -21,20 +20,20 @@ import Strata
 /// with its class name, and callers decode the fields they know. Every failure is a
 /// `ModelError` with code `ModelError/Code/malformedFile` naming the file, the object index and
 /// the key.
-struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
     /// The file the archive was read from, for error messages.
-    let file: String
+    package let file: String
     /// `$objects`: every archived object and value, indexed by UID.
-    let objects: [PropertyListValue]
+    package let objects: [PropertyListValue]
     /// `$top`: the objects the archive stands for, by name.
-    let top: [String: PropertyListValue]
+    package let top: [String: PropertyListValue]
 
     /// Reads the archive `data`, the contents of the file `file`.
     ///
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when `data` is not a
     ///   binary property list, its `$archiver` is present and not `NSKeyedArchiver`, or its
     ///   `$objects` is not an array or its `$top` not a dictionary.
-    init(data: Data, file: String) throws(ModelError) {
+    package init(data: Data, file: String) throws(ModelError) {
         let root = try BinaryPropertyList.parse(data, file: file)
         guard case .dictionary(let archive) = root else {
             throw Self.failure(
@@ -65,7 +64,7 @@ struct KeyedArchive: Sendable {
     ///
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when `$top` has no
     ///   `key`, or it does not refer to an archived object.
-    func topObject(_ key: String = "root") throws(ModelError) -> Object {
+    package func topObject(_ key: String = "root") throws(ModelError) -> Object {
         let place = "'$top' key '\(key)'"
         guard let reference = top[key] else {
             throw failure(nil, "'$top' has no key '\(key)'; it has: \(top.keys.sorted().joined(separator: ", "))")
@@ -85,7 +84,7 @@ struct KeyedArchive: Sendable {
     ///
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the UID is outside
     ///   `$objects`.
-    func resolve(_ value: PropertyListValue) throws(ModelError) -> PropertyListValue? {
+    package func resolve(_ value: PropertyListValue) throws(ModelError) -> PropertyListValue? {
         try resolve(value, in: nil)
     }
 
@@ -94,7 +93,7 @@ struct KeyedArchive: Sendable {
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when `index` is outside
     ///   `$objects`, the entry is not a dictionary with a `$class`, or its `$class` does not
     ///   refer to a class description (a dictionary with `$classname` and `$classes`).
-    func object(at index: Int) throws(ModelError) -> Object {
+    package func object(at index: Int) throws(ModelError) -> Object {
         try object(at: index, in: nil)
     }
 
@@ -103,7 +102,7 @@ struct KeyedArchive: Sendable {
     ///
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the UID is outside
     ///   `$objects`, or the object's `$class` is not a class description.
-    func object(_ value: PropertyListValue) throws(ModelError) -> Object? {
+    package func object(_ value: PropertyListValue) throws(ModelError) -> Object? {
         guard case .uid(let index) = value else { return nil }
         let target = try entry(index, in: nil)
         guard !Self.isNull(index, target), Self.isArchivedObject(target) else { return nil }
@@ -129,7 +128,7 @@ struct KeyedArchive: Sendable {
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when a UID is outside
     ///   `$objects`, or one of the objects above lacks its field or holds the wrong kind of value
     ///   there.
-    func plainValue(_ value: PropertyListValue) throws(ModelError) -> PropertyListValue? {
+    package func plainValue(_ value: PropertyListValue) throws(ModelError) -> PropertyListValue? {
         try plainValue(value, in: nil)
     }
 
@@ -272,51 +271,51 @@ extension KeyedArchive {
     /// Each returns nil when the field is absent or `$null`, and throws `ModelError` with code
     /// `ModelError/Code/malformedFile`, naming the file, the object's index and the key, when
     /// the field holds the wrong kind of value.
-    struct Object: Sendable {
+    package struct Object: Sendable {
         /// The archive the object belongs to.
-        let archive: KeyedArchive
+        package let archive: KeyedArchive
         /// The object's index in `$objects`.
-        let index: Int
+        package let index: Int
         /// The object's fields as stored, `$class` included; other objects appear as UIDs.
-        let fields: [String: PropertyListValue]
+        package let fields: [String: PropertyListValue]
         /// The `$classname` of the object's class, such as `"NSEntityDescription"`.
-        let className: String
+        package let className: String
         /// The `$classes` of the object's class: the class and its superclasses, such as
         /// `["NSKeyPathExpression", "NSFunctionExpression", "NSExpression", "NSObject"]`.
-        let classHierarchy: [String]
+        package let classHierarchy: [String]
 
         /// Whether the object's class is `name` or a subclass of it.
-        func isKind(of name: String) -> Bool {
+        package func isKind(of name: String) -> Bool {
             classHierarchy.contains(name)
         }
 
         /// The field `key` with its UID followed (see ``KeyedArchive/resolve(_:)``); nil when
         /// the field is absent or `$null`.
-        func value(_ key: String) throws(ModelError) -> PropertyListValue? {
+        package func value(_ key: String) throws(ModelError) -> PropertyListValue? {
             guard let field = fields[key] else { return nil }
             return try archive.resolve(field, in: fieldPlace(key))
         }
 
         /// The field `key` decoded by ``KeyedArchive/plainValue(_:)``; nil when the field is
         /// absent or `$null`.
-        func plainValue(_ key: String) throws(ModelError) -> PropertyListValue? {
+        package func plainValue(_ key: String) throws(ModelError) -> PropertyListValue? {
             guard let field = fields[key] else { return nil }
             return try archive.plainValue(field, in: fieldPlace(key))
         }
 
         /// The string in the field `key`, stored inline or as an `NSString`,
         /// `NSMutableString` or `NSURL` object.
-        func string(_ key: String) throws(ModelError) -> String? {
+        package func string(_ key: String) throws(ModelError) -> String? {
             try plain(key, expecting: "a string") { $0.string }
         }
 
         /// The integer in the field `key`.
-        func integer(_ key: String) throws(ModelError) -> Int64? {
+        package func integer(_ key: String) throws(ModelError) -> Int64? {
             try plain(key, expecting: "an integer") { $0.integer }
         }
 
         /// The flag in the field `key`: a boolean, or the integer 0 or 1.
-        func boolean(_ key: String) throws(ModelError) -> Bool? {
+        package func boolean(_ key: String) throws(ModelError) -> Bool? {
             try plain(key, expecting: "a boolean") { (value: PropertyListValue) -> Bool? in
                 switch value {
                 case .boolean(let flag): flag
@@ -328,18 +327,18 @@ extension KeyedArchive {
         }
 
         /// The number in the field `key`: a real number or an integer.
-        func real(_ key: String) throws(ModelError) -> Double? {
+        package func real(_ key: String) throws(ModelError) -> Double? {
             try plain(key, expecting: "a number") { $0.real }
         }
 
         /// The bytes in the field `key`, stored inline or as an `NSData`, `NSMutableData` or
         /// `NSUUID` object.
-        func data(_ key: String) throws(ModelError) -> Data? {
+        package func data(_ key: String) throws(ModelError) -> Data? {
             try plain(key, expecting: "data") { $0.data }
         }
 
         /// The date in the field `key`, stored inline or as an `NSDate` object.
-        func date(_ key: String) throws(ModelError) -> Date? {
+        package func date(_ key: String) throws(ModelError) -> Date? {
             try plain(key, expecting: "a date") { (value: PropertyListValue) -> Date? in
                 if case .date(let date) = value { return date }
                 return nil
@@ -347,7 +346,7 @@ extension KeyedArchive {
         }
 
         /// The archived object the field `key` refers to.
-        func object(_ key: String) throws(ModelError) -> Object? {
+        package func object(_ key: String) throws(ModelError) -> Object? {
             guard let field = fields[key] else { return nil }
             guard case .uid(let target) = field else {
                 throw archive.failure(fieldPlace(key), "it is \(field.kindDescription), not an object reference")
@@ -369,7 +368,7 @@ extension KeyedArchive {
         /// and dates come back as values, other archived objects as
         /// ``PropertyListValue/uid(_:)`` for ``KeyedArchive/object(_:)``; `$null` comes back as
         /// ``PropertyListValue/null``. A property list array stored inline is read the same way.
-        func array(_ key: String) throws(ModelError) -> [PropertyListValue]? {
+        package func array(_ key: String) throws(ModelError) -> [PropertyListValue]? {
             guard let field = fields[key] else { return nil }
             let place = fieldPlace(key)
             guard let value = try archive.resolve(field, in: place) else { return nil }
@@ -390,7 +389,7 @@ extension KeyedArchive {
 
         /// The archived objects in the `NSArray`, `NSSet` or `NSOrderedSet` the field `key`
         /// refers to; every element must be an archived object.
-        func objects(_ key: String) throws(ModelError) -> [Object]? {
+        package func objects(_ key: String) throws(ModelError) -> [Object]? {
             guard let elements = try array(key) else { return nil }
             var objects: [Object] = []
             objects.reserveCapacity(elements.count)
@@ -407,7 +406,7 @@ extension KeyedArchive {
         /// The entries of the archived `NSDictionary` (or `NSMutableDictionary`) the field `key`
         /// refers to: its keys (`NS.keys`) must be strings; its values (`NS.objects`) are decoded
         /// as ``array(_:)`` decodes elements.
-        func dictionary(_ key: String) throws(ModelError) -> [String: PropertyListValue]? {
+        package func dictionary(_ key: String) throws(ModelError) -> [String: PropertyListValue]? {
             guard let field = fields[key] else { return nil }
             let place = fieldPlace(key)
             guard let value = try archive.resolve(field, in: place) else { return nil }
@@ -433,7 +432,7 @@ extension KeyedArchive {
         ///
         /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the object has
         ///   no `NS.objects` array.
-        func elements() throws(ModelError) -> [PropertyListValue] {
+        package func elements() throws(ModelError) -> [PropertyListValue] {
             let place = "object \(index) (\(className))"
             return try archive.plainElements(try archivedElements(for: place), in: place)
         }
@@ -443,7 +442,7 @@ extension KeyedArchive {
         ///
         /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` when the object has
         ///   no `NS.keys` and `NS.objects` arrays of the same length, or a key is not a string.
-        func entries() throws(ModelError) -> [String: PropertyListValue] {
+        package func entries() throws(ModelError) -> [String: PropertyListValue] {
             try archivedEntries(for: "object \(index) (\(className))")
         }
 
