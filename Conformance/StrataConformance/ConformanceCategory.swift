@@ -23,6 +23,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case history = "T"
     case constraints = "U"
     case batchRequests = "V"
+    case derivedAttributes = "W"
 
     /// The category's name in reports.
     public var title: String {
@@ -49,6 +50,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .history: "Persistent history"
         case .constraints: "Uniqueness constraints"
         case .batchRequests: "Batch requests"
+        case .derivedAttributes: "Derived attributes"
         }
     }
 
@@ -77,6 +79,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .history: HistoryChecks.all
         case .constraints: ConstraintChecks.all
         case .batchRequests: BatchRequestChecks.all + BatchDeleteChecks.all
+        case .derivedAttributes: DerivedAttributeChecks.all
         }
     }
 }

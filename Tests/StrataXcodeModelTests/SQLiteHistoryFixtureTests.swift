@@ -60,7 +60,7 @@ import Testing
         #expect(inserted == [pageID])
         let updated = try #require(mine.changes?.first { $0.changeType == .update })
         #expect(updated.changedObjectID.entityName == "Book")
-        #expect(updated.updatedProperties == ["pages"])
+        #expect(updated.updatedProperties == ["pages", "pagesCount"])
         let integers = SQLiteStoreFixtureWriteTests.integers
         #expect(try integers("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT IN (16001, 16002)", url) == [5_470, 2])
         #expect(

@@ -8,7 +8,7 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case validation, mergeConflict, noStore, crossStoreRelationship, inaccessibleFault, objectNotFound,
                 unknownEntity, unknownKey, wrongType, wrongContext, wrongClass, invalidQueryGeneration, abstractEntity,
-                constraintConflict, invalidRequest, valueTransformation
+                constraintConflict, invalidRequest, valueTransformation, readOnlyProperty
         }
         private let kind: Kind
 
@@ -39,6 +39,9 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
         /// A transformable attribute's value could not be turned into data or back: its
         /// transformer is not registered, or it refused the value or the stored data.
         public static let valueTransformation = Code(kind: .valueTransformation)
+        /// The property cannot be set by the application: a derived attribute, which a save
+        /// computes.
+        public static let readOnlyProperty = Code(kind: .readOnlyProperty)
 
         /// A query generation token came from another coordinator, or a child context (which
         /// reads through its parent's generation) was asked to pin one.

@@ -60,6 +60,7 @@ extension ManagedObjectContext {
         for object in pendingObjects { object.willSave() }
         processPendingChanges()
         try loadObjectsWaitingForMembers()
+        try updateDerivedAttributes()
         try validatePendingChanges()
         let plan = try SavePlan(context: self)
         try plan.assignPermanentIDs()

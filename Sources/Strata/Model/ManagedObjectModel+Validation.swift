@@ -164,8 +164,30 @@ extension ManagedObjectModel.Parts {
             if attribute.type == .transformable, attribute.valueTransformerName?.isEmpty ?? true {
                 issue(.missingTransformer, "Transformable attribute '\(key)' names no value transformer.")
             }
+            if let derivation = attribute.derivationExpression {
+                if let problem = derivationProblem(derivation, of: entity) {
+                    issue(.invalidDerivation, "Derived attribute '\(key)': \(problem).")
+                }
+            }
         }
         return issues
+    }
+
+    /// Why the derivation `text` of an attribute of `entity` cannot be computed, or `nil`.
+    private func derivationProblem(_ text: String, of entity: EntityDescription) -> String? {
+        let expression: FetchExpression
+        do {
+            expression = try FetchExpression(format: text)
+        } catch {
+            return "the expression '\(text)' does not parse: \(error.message)"
+        }
+        let lineage = EntityLineage(entities).lineage(of: entity)
+        let names = Set(lineage.flatMap(\.ownPropertyNames))
+        for path in expression.keyPaths {
+            let first = path.split(separator: ".").first.map(String.init) ?? path
+            if !names.contains(first) { return "'\(text)' reads '\(first)', which '\(entity.name)' does not have" }
+        }
+        return nil
     }
 
     private func relationshipIssues(_ entity: EntityDescription, _ byName: [String: EntityDescription])

@@ -207,6 +207,12 @@ extension AttributeDescription {
     public func transformed(by transformerName: String) -> AttributeDescription {
         with { $0.valueTransformerName = transformerName }
     }
+    /// A copy derived from `expression`: a save computes its value, which the application only
+    /// reads (`"pages.@count"`, `"sum:(pages.words)"`, `"now()"`, `"canonical:(title)"`,
+    /// `"author.name"`).
+    public func derived(from expression: String) -> AttributeDescription {
+        with { $0.derivationExpression = expression }
+    }
     /// A copy that had the name `oldName` in an earlier model version.
     public func renamed(from oldName: String) -> AttributeDescription { with { $0.renamingIdentifier = oldName } }
     /// A copy whose version hash also covers `modifier`.

@@ -123,6 +123,9 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
         /// of another kind, type, optionality or destination, or a class hierarchy unlike the
         /// entities'.
         public static let classMismatch = Kind("classMismatch")
+        /// A derived attribute's expression does not parse, or a key path in it starts with no
+        /// property of the entity.
+        public static let invalidDerivation = Kind("invalidDerivation")
 
         public var description: String { name }
     }

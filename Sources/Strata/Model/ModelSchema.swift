@@ -8,6 +8,12 @@ public struct ModelSchema: Sendable {
     /// Every uniqueness constraint of the model, each once, worked out once for the stores'
     /// checks on every save.
     public let uniqueKeys: [UniqueKeys]
+    /// For each entity whose objects derived attributes read, the relationships (on it) that
+    /// lead back to the objects holding those attributes: a save recomputes them when such an
+    /// object changes.
+    let derivationSources: [String: [String]]
+    /// Whether any entity has a derived attribute, so that saves without any skip the work.
+    let hasDerivations: Bool
 
     init(entities descriptions: [EntityDescription]) {
         let lineages = EntityLineage(descriptions)
@@ -42,6 +48,20 @@ public struct ModelSchema: Sendable {
         self.entities = resolved
         self.entitiesByName = Dictionary(resolved.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.uniqueKeys = resolved.flatMap(Self.declaredUniqueKeys)
+        var sources: [String: Set<String>] = [:]
+        for entity in resolved {
+            for derivation in entity.derivations {
+                for path in derivation.expression.keyPaths {
+                    let first = String(path.split(separator: ".").first ?? "")
+                    guard let relationship = entity.relationshipsByName[first],
+                        let inverse = relationship.inverseName
+                    else { continue }
+                    sources[relationship.destinationEntityName, default: []].insert(inverse)
+                }
+            }
+        }
+        self.derivationSources = sources.mapValues { $0.sorted() }
+        self.hasDerivations = resolved.contains { !$0.derivations.isEmpty }
     }
 
     /// The version hash of every entity, by entity name (32 bytes each).
@@ -90,6 +110,16 @@ public final class EntitySchema: Sendable {
     let persistentSlotTypes: [SlotType]
     /// The slots of derived attributes, which no save writes (they stay `null`).
     let derivedSlots: [Int]
+    /// The derived attributes, each with its parsed expression, which a save evaluates.
+    let derivations: [Derivation]
+
+    /// A derived attribute and the expression that computes it.
+    struct Derivation: Sendable {
+        let name: String
+        let slot: Int
+        let type: AttributeType
+        let expression: FetchExpression
+    }
     /// What each attribute and relationship name is, and its slot (for to-many relationships,
     /// its position among them).
     let properties: [String: Property]
@@ -194,6 +224,12 @@ public final class EntitySchema: Sendable {
         self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }
         self.derivedSlots = attributes.filter { $0.derivationExpression != nil && !$0.isTransient }
             .compactMap { properties[$0.name]?.slot }
+        self.derivations = attributes.compactMap { attribute in
+            guard let text = attribute.derivationExpression, !attribute.isTransient,
+                let slot = properties[attribute.name]?.slot, let expression = try? FetchExpression(format: text)
+            else { return nil }
+            return Derivation(name: attribute.name, slot: slot, type: attribute.type, expression: expression)
+        }
     }
 
     /// The entity's name.

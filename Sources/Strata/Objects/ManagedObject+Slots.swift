@@ -39,7 +39,7 @@ extension ManagedObject {
     }
 
     /// The persistent attributes and to-one references the object holds now, by slot: what a
-    /// save sends its store. Derived attributes are `null`: no save writes them.
+    /// save sends its store, derived attributes as the save computed them.
     var persistentValues: PropertyValues {
         let count = entity.persistentSlotCount
         var slots: [AttributeValue]
@@ -50,7 +50,6 @@ extension ManagedObject {
         } else {
             slots = Array(currentValues.prefix(count))
         }
-        for slot in entity.derivedSlots { slots[slot] = .null }
         return PropertyValues(entity: entity, slots: slots)
     }
 }

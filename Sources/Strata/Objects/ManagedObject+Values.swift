@@ -17,8 +17,9 @@ extension ManagedObject {
     /// Integer 32 attribute, say), or the to-one relationship `key` to the object with the ID in
     /// `value` (see ``setObject(_:forKey:)``).
     ///
-    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` or
-    ///   ``ContextError/Code/wrongType`` when the value cannot be held without loss.
+    /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey``,
+    ///   ``ContextError/Code/wrongType`` when the value cannot be held without loss, or
+    ///   ``ContextError/Code/readOnlyProperty`` for a derived attribute.
     public func setValue(_ value: AttributeValue, forKey key: String) throws {
         let property = entity.properties[key]
         if property?.kind == .toOne {
@@ -36,6 +37,12 @@ extension ManagedObject {
         }
         guard let property, let type = property.attributeType else {
             throw unknownKey(key, expected: "attribute or to-one relationship")
+        }
+        guard !entity.derivedSlots.contains(property.slot) else {
+            throw ContextError(
+                code: .readOnlyProperty,
+                message: "'\(entity.name).\(key)' is a derived attribute; its value is computed when the context saves."
+            )
         }
         guard let converted = type.coerce(value) else {
             throw ContextError(

@@ -8,6 +8,8 @@ extension PredicateEvaluator {
     /// - `now()`: the evaluator's current date, the same for every object of one evaluation.
     /// - `lowercase(s)`, `uppercase(s)`: the string with Unicode case mapping, independent
     ///   of any locale.
+    /// - `canonical:(s)`: the string without case or diacritics (`"Émile"` gives `"emile"`), as
+    ///   Core Data's derived attributes compute it.
     /// - `abs(x)`: the absolute value.
     /// - `add:to:(a, b)`, `from:subtract:(a, b)`, `multiply:by:(a, b)`,
     ///   `divide:by:(a, b)`, `modulus:by:(a, b)`, `raise:toPower:(a, b)`: `a + b`, `a - b`,
@@ -49,6 +51,14 @@ extension PredicateEvaluator {
             case .value(.null): return .value(.null)
             case .value(.string(let string)):
                 return .value(.string(function == "lowercase" ? string.lowercased() : string.uppercased()))
+            case let other: throw Self.wrongArgument(other, expected: "a string", label: label())
+            }
+        case "canonical":
+            try Self.expect(arguments, count: 1, label: label())
+            switch arguments[0] {
+            case .value(.null): return .value(.null)
+            case .value(.string(let string)):
+                return .value(.string(AttributeValue.normalized(string, [.caseInsensitive, .diacriticInsensitive])))
             case let other: throw Self.wrongArgument(other, expected: "a string", label: label())
             }
         case "abs":

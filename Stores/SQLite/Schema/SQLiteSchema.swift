@@ -59,4 +59,21 @@ struct SQLiteSchema: Sendable {
     var rTreeIndexes: [RTreeIndex] = []
     /// The fetch indexes the layout does not build, each with the reason.
     var skippedFetchIndexes: [String] = []
+    /// The derived attributes the file's triggers keep, as `Entity.attribute` of the entity
+    /// declaring them: the store leaves their columns to the triggers when it updates a row.
+    var triggerKeptDerivations: Set<String> = []
+
+    /// Notes which derived attributes the file's triggers `names` keep: Core Data names each
+    /// `Z_DA_<table>_<Entity>_<attribute>_<role>`.
+    mutating func noteDerivationTriggers(_ names: [String], model: ModelSchema) {
+        triggerKeptDerivations = []
+        for entity in model.entities {
+            for attribute in entity.description.attributes where attribute.derivationExpression != nil {
+                let infix = "_\(entity.name)_\(attribute.name)_"
+                if names.contains(where: { $0.contains(infix) }) {
+                    triggerKeptDerivations.insert("\(entity.name).\(attribute.name)")
+                }
+            }
+        }
+    }
 }

@@ -9,7 +9,8 @@ struct SQLiteRowReader: Sendable {
         let type: AttributeType
         let index: Int
         let slot: Int
-        /// Whether the store keeps the value itself (a derived attribute): updates leave it.
+        /// Whether the file's triggers keep the value (a derived attribute of a store with Core
+        /// Data's triggers): updates leave it to them.
         let isDerived: Bool
     }
 
@@ -41,8 +42,8 @@ struct SQLiteRowReader: Sendable {
     /// The statement inserting a row of the entity: `Z_PK`, `Z_ENT`, `Z_OPT`, then the columns of
     /// ``attributes`` and of ``toOnes`` (key, then entity number where there is one), in order.
     let insertStatement: String
-    /// The statement updating every column ``insertStatement`` sets but `Z_PK`, `Z_ENT` and
-    /// derived attributes' (which the store's triggers keep), in the same order, raising `Z_OPT`
+    /// The statement updating every column ``insertStatement`` sets but `Z_PK`, `Z_ENT` and the
+    /// derived attributes the file's triggers keep, in the same order, raising `Z_OPT`
     /// by one; the primary key is bound last.
     let updateStatement: String
 
@@ -59,7 +60,7 @@ struct SQLiteRowReader: Sendable {
             attributes.append(
                 AttributeColumn(
                     name: attribute.name, type: attribute.type, index: index, slot: slot,
-                    isDerived: attribute.derivationExpression != nil))
+                    isDerived: layout.triggerKeptDerivations.contains("\(owner).\(attribute.name)")))
         }
         self.attributes = attributes
         attributeIndexes = Dictionary(attributes.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })

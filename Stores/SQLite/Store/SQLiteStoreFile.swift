@@ -15,7 +15,7 @@ enum SQLiteStoreFile {
         try request.model.freeze()
         let path = url.path
         let entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
-        let layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
+        var layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
         let settings = try SQLiteStoreSettings(typed, settings: request.options, logger: request.logger)
         func fail(_ error: SQLiteError, _ action: String) -> StoreError {
             storeError(error, path: path, doing: action)
@@ -67,6 +67,13 @@ enum SQLiteStoreFile {
             rTreeIndexes = layout.rTreeIndexes.filter { index in
                 index.createStatements.first.map { tables.contains(.text($0)) } ?? false
             }
+            let triggers = try writer.statement(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'"
+            ).rows { row -> String? in
+                if case .text(let name) = row.value(at: 0) { return name }
+                return nil
+            }.compactMap { $0 }
+            layout.noteDerivationTriggers(triggers, model: request.model.schema)
         } catch let error as SQLiteError {
             throw fail(error, "opening")
         }
