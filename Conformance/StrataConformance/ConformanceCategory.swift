@@ -24,6 +24,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case constraints = "U"
     case batchRequests = "V"
     case derivedAttributes = "W"
+    case fetchedProperties = "X"
 
     /// The category's name in reports.
     public var title: String {
@@ -51,6 +52,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .constraints: "Uniqueness constraints"
         case .batchRequests: "Batch requests"
         case .derivedAttributes: "Derived attributes"
+        case .fetchedProperties: "Fetched properties"
         }
     }
 
@@ -80,6 +82,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .constraints: ConstraintChecks.all
         case .batchRequests: BatchRequestChecks.all + BatchDeleteChecks.all
         case .derivedAttributes: DerivedAttributeChecks.all
+        case .fetchedProperties: FetchedPropertyChecks.all
         }
     }
 }

@@ -36,6 +36,7 @@ extension ManagedObjectContext {
             object.currentMembers = [:]
             object.committedMembers = [:]
             object.pendingMembers = [:]
+            object.fetchedPropertyResults = [:]
         }
         registered.removeAll()
         discardedObjects.removeAll()
@@ -51,12 +52,15 @@ extension ManagedObjectContext {
     /// kept on top of the store's values; without, they are discarded and the object becomes a
     /// fault that loads the store's values on first use.
     ///
-    /// A new object is left alone.
+    /// A new object keeps its values. Either way the object's fetched properties fetch afresh
+    /// on their next use.
     ///
     /// - Throws: with `mergeChanges`, the error reading the store gave.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         assertOnQueue()
-        guard object.managedObjectContext === self, !pendingInserts.contains(object) else { return }
+        guard object.managedObjectContext === self else { return }
+        object.fetchedPropertyResults = [:]
+        guard !pendingInserts.contains(object) else { return }
         snapshotCache[object.objectID] = nil
         if mergeChanges, !object.faulted {
             guard let snapshot = try storedSnapshot(of: object.objectID, fresh: true) else {

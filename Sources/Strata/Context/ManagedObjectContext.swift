@@ -132,6 +132,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     deinit {
         observers.streams.finish()
+        // Objects holding one another in fetched properties would otherwise keep one another
+        // alive; nothing else can use them once their context is gone.
+        for object in registered.values { object.fetchedPropertyResults = [:] }
     }
 
     /// Runs `body` on the context's queue and returns its result; the context's pending

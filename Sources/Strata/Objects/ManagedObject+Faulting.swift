@@ -16,5 +16,6 @@ extension ManagedObject {
         committedMembers = [:]
         currentMembers = [:]
         pendingMembers = [:]
+        fetchedPropertyResults = [:]
     }
 }

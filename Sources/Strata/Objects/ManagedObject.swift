@@ -62,6 +62,8 @@ open class ManagedObject: Hashable {
     var currentMembers: [String: OrderedSet<ObjectID>] = [:]
     /// Changes to to-many relationships whose members are not loaded, applied when they load.
     var pendingMembers: [String: PendingMembers] = [:]
+    /// The objects each fetched property fetched, kept until the object is refreshed.
+    var fetchedPropertyResults: [String: [ManagedObject]] = [:]
     /// The store the context was told to save the object in, if any.
     var assignedStore: (any IncrementalStore)?
     /// Set when the object's record vanished and the context deleted the object to match.
