@@ -15,6 +15,8 @@ import Testing
         var columns: [String: [String: String]] = [:]
         var indexes: [String: String] = [:]
         var tableStatements: Set<String> = []
+        /// Every trigger's statement, by name.
+        var triggers: [String: String] = [:]
 
         init(storeAt url: URL) throws {
             var handle: OpaquePointer?
@@ -44,6 +46,7 @@ import Testing
                     uniqueKeysWithValues: rows("PRAGMA table_info(\(table))").map { ($0[1], $0[2]) })
             }
             tableStatements = Set(rows("SELECT sql FROM sqlite_master WHERE type = 'table'").map { $0[0] })
+            for row in rows("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'") { triggers[row[0]] = row[1] }
             let history = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
             for row in rows("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
             where !history.contains(row[1]) {
@@ -124,6 +127,7 @@ import Testing
         }
         #expect(Set(ours.columns.keys) == Set(theirs.columns.keys), "tables")
         #expect(Set(ours.indexes.values) == Set(theirs.indexes.values), "indexes")
+        #expect(ours.triggers == theirs.triggers, "derived-attribute triggers")
         for table in ["Z_PRIMARYKEY", "Z_METADATA"] {
             let statement = { (layout: StoredLayout) in layout.tableStatements.first { $0.contains("TABLE \(table) ") }
             }

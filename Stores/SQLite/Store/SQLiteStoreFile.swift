@@ -195,7 +195,10 @@ enum SQLiteStoreFile {
         try connection.execute(script: "PRAGMA auto_vacuum = 2")
         try connection.execute(script: "PRAGMA journal_mode = WAL")
         try connection.transaction {
-            for statement in SQLiteSchema.systemTableStatements + layout.createStatements {
+            let statements =
+                SQLiteSchema.systemTableStatements + layout.createStatements
+                + layout.derivationTriggerStatements(model: model)
+            for statement in statements {
                 try connection.execute(script: statement)
             }
             let insert = try connection.statement(
