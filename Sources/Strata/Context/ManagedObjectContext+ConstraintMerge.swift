@@ -26,6 +26,8 @@ extension ManagedObjectContext {
             try merge(objects, storedObjectID: conflict.storedObjectID, inserted: inserted, in: share)
         }
         processPendingChanges()
+        // The merged objects hold other members and values now: their derived attributes follow.
+        try updateDerivedAttributes()
         return true
     }
 
@@ -125,8 +127,8 @@ extension ManagedObjectContext {
         if takingValues {
             let takes = { (key: String) in self.mergePolicy == .overwrite || set.contains(key) }
             for attribute in entity.attributes
-            where !attribute.isTransient && survivor.entity.attributesByName[attribute.name] != nil
-                && takes(attribute.name)
+            where !attribute.isTransient && attribute.derivationExpression == nil
+                && survivor.entity.attributesByName[attribute.name] != nil && takes(attribute.name)
             {
                 try survivor.setValue(object.value(forKey: attribute.name), forKey: attribute.name)
             }

@@ -8,10 +8,10 @@ public struct ModelSchema: Sendable {
     /// Every uniqueness constraint of the model, each once, worked out once for the stores'
     /// checks on every save.
     public let uniqueKeys: [UniqueKeys]
-    /// For each entity whose objects derived attributes read, the relationships (on it) that
-    /// lead back to the objects holding those attributes: a save recomputes them when such an
-    /// object changes.
-    let derivationSources: [String: [String]]
+    /// For each entity whose objects derived attributes read, the ways back (relationship names
+    /// through their inverses, starting on it) to the objects holding those attributes: a save
+    /// recomputes them when such an object changes.
+    let derivationSources: [String: [[String]]]
     /// Whether any entity has a derived attribute, so that saves without any skip the work.
     let hasDerivations: Bool
 
@@ -48,19 +48,28 @@ public struct ModelSchema: Sendable {
         self.entities = resolved
         self.entitiesByName = Dictionary(resolved.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.uniqueKeys = resolved.flatMap(Self.declaredUniqueKeys)
-        var sources: [String: Set<String>] = [:]
+        var sources: [String: Set<[String]>] = [:]
+        let byName = entitiesByName
         for entity in resolved {
             for derivation in entity.derivations {
                 for path in derivation.expression.keyPaths {
-                    let first = String(path.split(separator: ".").first ?? "")
-                    guard let relationship = entity.relationshipsByName[first],
-                        let inverse = relationship.inverseName
-                    else { continue }
-                    sources[relationship.destinationEntityName, default: []].insert(inverse)
+                    // Each relationship the path passes through leads back by the inverses met so
+                    // far, nearest first.
+                    var current = entity
+                    var way: [String] = []
+                    for component in path.split(separator: ".").map(String.init) {
+                        guard let relationship = current.relationshipsByName[component],
+                            let inverse = relationship.inverseName,
+                            let destination = byName[relationship.destinationEntityName]
+                        else { break }
+                        way.insert(inverse, at: 0)
+                        sources[destination.name, default: []].insert(way)
+                        current = destination
+                    }
                 }
             }
         }
-        self.derivationSources = sources.mapValues { $0.sorted() }
+        self.derivationSources = sources.mapValues { $0.sorted { $0.lexicographicallyPrecedes($1) } }
         self.hasDerivations = resolved.contains { !$0.derivations.isEmpty }
     }
 
@@ -108,7 +117,7 @@ public final class EntitySchema: Sendable {
     let persistentSlotsByName: [Int]
     /// What each persistent slot holds: an attribute of a type, or a to-one relationship.
     let persistentSlotTypes: [SlotType]
-    /// The slots of derived attributes, which no save writes (they stay `null`).
+    /// The slots of derived attributes, which the application cannot set.
     let derivedSlots: [Int]
     /// The derived attributes, each with its parsed expression, which a save evaluates.
     let derivations: [Derivation]
@@ -119,6 +128,9 @@ public final class EntitySchema: Sendable {
         let slot: Int
         let type: AttributeType
         let expression: FetchExpression
+        /// Whether the expression reads no key path (`now()`): only a save of the object itself
+        /// computes it.
+        var readsOnlyItself: Bool { expression.keyPaths.isEmpty }
     }
     /// What each attribute and relationship name is, and its slot (for to-many relationships,
     /// its position among them).

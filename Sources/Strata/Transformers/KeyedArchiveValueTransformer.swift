@@ -118,11 +118,23 @@ private struct ArchiveWriter {
 }
 
 /// Turns the objects of a keyed archive into Swift values, following references by index.
-private struct ArchiveDecoder {
+/// Each object is decoded once, however often it is referred to, so an archive sharing objects
+/// costs no more than its size.
+private final class ArchiveDecoder {
     let archive: KeyedArchive
+    private var decoded: [Int: any Sendable] = [:]
+
+    init(archive: KeyedArchive) { self.archive = archive }
 
     /// The Swift value of `$objects[index]`, inside the collections at `ancestors`.
     func value(of index: Int, ancestors: [Int]) throws -> any Sendable {
+        if let known = decoded[index] { return known }
+        let value = try decode(index, ancestors: ancestors)
+        decoded[index] = value
+        return value
+    }
+
+    private func decode(_ index: Int, ancestors: [Int]) throws -> any Sendable {
         guard !ancestors.contains(index) else {
             throw ValueTransformerError(message: "The keyed archive contains itself: object \(index) holds itself.")
         }
@@ -137,14 +149,26 @@ private struct ArchiveDecoder {
         }
         guard case .dictionary(let fields) = entry, fields["$class"] != nil else { return try plain(entry, index) }
         let object = try archive.object(at: index)
-        if object.isKind(of: "NSUUID"), let bytes = try object.data("NS.uuidbytes"), bytes.count == 16 {
+        if object.isKind(of: "NSUUID") {
+            guard let bytes = try object.data("NS.uuidbytes"), bytes.count == 16 else {
+                throw failure(object, "'NS.uuidbytes' does not hold 16 bytes")
+            }
             return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
         }
         if object.isKind(of: "NSURL") {
-            guard let text = try archive.plainValue(.uid(index))?.string, let url = URL(string: text) else {
+            var base: URL?
+            if case .uid(let baseIndex)? = object.fields["NS.base"], try archive.resolve(.uid(baseIndex)) != nil {
+                guard let baseURL = try value(of: baseIndex, ancestors: inner) as? URL else {
+                    throw failure(object, "its base ('NS.base') is not a URL")
+                }
+                base = baseURL
+            }
+            guard let text = try archive.plainValue(.uid(index))?.string,
+                let url = URL(string: text, relativeTo: base)
+            else {
                 throw failure(object, "its relative string is not a URL")
             }
-            return url
+            return base == nil ? url : url.absoluteURL
         }
         if object.isKind(of: "NSString") || object.isKind(of: "NSData") || object.isKind(of: "NSDate") {
             guard let plainValue = try archive.plainValue(.uid(index)) else {

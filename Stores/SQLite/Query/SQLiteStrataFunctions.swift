@@ -20,8 +20,9 @@ enum SQLiteStrataFunctions {
     ]
 
     /// Functions Core Data's derived-attribute triggers call (COREDATA-FORMATS §C.4); without
-    /// them, writing a table with such a trigger fails. Strata does not maintain derived
-    /// attributes, so they do nothing.
+    /// them, writing a table with such a trigger fails. They tell Core Data's context which
+    /// objects a trigger changed; Strata's context computes the same values itself when it
+    /// saves, so they do nothing.
     static let coreDataTriggerFunctions = [
         "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
     ]

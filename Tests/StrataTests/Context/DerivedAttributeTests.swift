@@ -139,3 +139,118 @@ import Testing
         #expect(kinds.first?.message.contains("'missing'") == true)
     }
 }
+
+/// Derivations reached through faults, chains of derivations, paths of several relationships and
+/// uniqueness-constraint merges.
+@Suite struct DerivedAttributeReachTests {
+    static let model = ManagedObjectModel {
+        EntityDescription("Publisher") {
+            AttributeDescription("name", .string)
+            RelationshipDescription.toMany("books", destination: "Book", inverse: "publisher")
+        }
+        EntityDescription("Book") {
+            AttributeDescription("isbn", .string)
+            AttributeDescription("savedAt", .date).derived(from: "now()")
+            AttributeDescription("words", .integer64).derived(from: "sum:(chapters.words)")
+            AttributeDescription("chapterCount", .integer64).derived(from: "chapters.@count")
+            AttributeDescription("imprint", .string).derived(from: "publisher.name")
+            RelationshipDescription.toMany("chapters", destination: "Chapter", inverse: "book")
+            RelationshipDescription.toOne("publisher", destination: "Publisher", inverse: "books")
+            UniquenessConstraint("isbn")
+        }
+        EntityDescription("Chapter") {
+            AttributeDescription("words", .integer64).derived(from: "sum:(pages.words)")
+            AttributeDescription("imprint", .string).derived(from: "book.publisher.name")
+            RelationshipDescription.toOne("book", destination: "Book", inverse: "chapters")
+            RelationshipDescription.toMany("pages", destination: "Page", inverse: "chapter")
+        }
+        EntityDescription("Page") {
+            AttributeDescription("words", .integer64)
+            RelationshipDescription.toOne("chapter", destination: "Chapter", inverse: "pages")
+        }
+    }
+
+    /// A context holding a saved book from "Penguin" with one chapter of two pages (10 and 20
+    /// words); the context is reset, so everything is a fault.
+    static func stack() throws -> ManagedObjectContext {
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(.inMemory())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            let publisher = try context.insertNewObject(forEntityName: "Publisher")
+            try publisher.setValue("Penguin", forKey: "name")
+            let book = try context.insertNewObject(forEntityName: "Book")
+            try book.setValue("1", forKey: "isbn")
+            try book.setObject(publisher, forKey: "publisher")
+            let chapter = try context.insertNewObject(forEntityName: "Chapter")
+            try chapter.setObject(book, forKey: "book")
+            for words in [10, 20] {
+                let page = try context.insertNewObject(forEntityName: "Page")
+                try page.setValue(.integer64(Int64(words)), forKey: "words")
+                try page.setObject(chapter, forKey: "chapter")
+            }
+            try context.save()
+            context.reset()
+        }
+        return context
+    }
+
+    static func only(_ entity: String, in context: ManagedObjectContext) throws -> ManagedObject {
+        try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).first)
+    }
+
+    @Test func aChangeReachesOwnersThatAreFaultsAndDerivationsBuiltOnDerivations() throws {
+        let context = try Self.stack()
+        try context.performAndWait {
+            #expect(try Self.only("Book", in: context).value(forKey: "words") == .integer64(30))
+            context.reset()
+            var request = FetchRequest<ManagedObject>(entityName: "Page")
+            request.predicate = try FetchPredicate(format: "words == 10")
+            let page = try #require(try context.fetch(request).first)
+            try page.setValue(.integer64(110), forKey: "words")
+            try context.save()
+            #expect(try Self.only("Chapter", in: context).value(forKey: "words") == .integer64(130))
+            #expect(try Self.only("Book", in: context).value(forKey: "words") == .integer64(130))
+        }
+    }
+
+    @Test func aPathOfSeveralRelationshipsIsFollowedBack() throws {
+        let context = try Self.stack()
+        try context.performAndWait {
+            try Self.only("Publisher", in: context).setValue("Puffin", forKey: "name")
+            try context.save()
+            #expect(try Self.only("Chapter", in: context).value(forKey: "imprint") == .string("Puffin"))
+            #expect(try Self.only("Book", in: context).value(forKey: "imprint") == .string("Puffin"))
+        }
+    }
+
+    @Test func nowFollowsOnlyObjectsTheSaveWrites() throws {
+        let context = try Self.stack()
+        try context.performAndWait {
+            let book = try Self.only("Book", in: context)
+            let before = try book.value(forKey: "savedAt")
+            let publisher = try Self.only("Publisher", in: context)
+            try publisher.setValue("Penguin", forKey: "name")
+            let other = try context.insertNewObject(forEntityName: "Publisher")
+            try other.setValue("Other", forKey: "name")
+            try context.save()
+            #expect(try book.value(forKey: "savedAt") == before)
+            #expect(!book.hasChanges)
+        }
+    }
+
+    @Test func mergingOnAUniquenessConstraintRecomputesTheSurvivor() throws {
+        let context = try Self.stack()
+        try context.performAndWait {
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            let duplicate = try context.insertNewObject(forEntityName: "Book")
+            try duplicate.setValue("1", forKey: "isbn")
+            let chapter = try context.insertNewObject(forEntityName: "Chapter")
+            try chapter.setObject(duplicate, forKey: "book")
+            try context.save()
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            #expect(books.count == 1)
+            #expect(try books.first?.value(forKey: "chapterCount") == .integer64(2))
+        }
+    }
+}

@@ -62,17 +62,12 @@ import Testing
     }
 
     @Test func anArchiveThatContainsItselfIsRefusedNotFollowedForever() throws {
-        let arrayClass = PropertyListValue.dictionary([
-            "$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")]),
-        ])
-        let data = BinaryPropertyListWriter.data(
-            .dictionary([
-                "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
-                "$top": .dictionary(["root": .uid(1)]),
-                "$objects": .array([
-                    .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(1)])]), arrayClass,
-                ]),
-            ]))
+        let data = keyedArchive(
+            [
+                .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(1)])]),
+                archivedClass("NSArray"),
+            ],
+            root: 1)
         let error = try #require(throws: ValueTransformerError.self) { try transformer.value(from: data) }
         #expect(error.message.contains("contains itself"))
     }
@@ -118,4 +113,53 @@ import Testing
             #expect(try registered.value(from: try registered.data(from: [1, 2])) as? [any Sendable] != nil)
         }
     }
+}
+
+/// Archives that share objects decode each object once.
+@Suite struct KeyedArchiveSharingTests {
+    @Test func anArchiveReferringToOneObjectManyTimesDecodesInItsSize() throws {
+        // Object 2 + k is an array holding object 3 + k twice; the last holds a string. Decoded
+        // without sharing, that is 2^60 arrays.
+        let depth = 60
+        var objects: [PropertyListValue] = [.string("$null"), archivedClass("NSArray")]
+        for level in 0..<depth {
+            objects.append(.dictionary(["$class": .uid(1), "NS.objects": .array([.uid(3 + level), .uid(3 + level)])]))
+        }
+        objects.append(.string("leaf"))
+        let data = keyedArchive(objects, root: 2)
+        var value = try KeyedArchiveValueTransformer().value(from: data)
+        for _ in 0..<depth {
+            let list = try #require(value as? [any Sendable])
+            #expect(list.count == 2)
+            value = list[1]
+        }
+        #expect(value as? String == "leaf")
+    }
+
+    @Test func aURLWithABaseReadsAsTheAbsoluteURL() throws {
+        let data = keyedArchive(
+            [
+                .string("$null"), archivedClass("NSURL"),
+                .dictionary(["$class": .uid(1), "NS.base": .uid(3), "NS.relative": .uid(4)]),
+                .dictionary(["$class": .uid(1), "NS.base": .uid(0), "NS.relative": .uid(5)]),
+                .string("b/c.txt"), .string("https://example.com/a/"),
+            ], root: 2)
+        #expect(
+            try KeyedArchiveValueTransformer().value(from: data) as? URL == URL(string: "https://example.com/a/b/c.txt")
+        )
+    }
+}
+
+/// A keyed archive of `objects` whose root is object `root`, written as `NSKeyedArchiver` writes one.
+func keyedArchive(_ objects: [PropertyListValue], root: Int) -> Data {
+    BinaryPropertyListWriter.data(
+        .dictionary([
+            "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
+            "$top": .dictionary(["root": .uid(root)]), "$objects": .array(objects),
+        ]))
+}
+
+/// The class description of `name`, a direct subclass of `NSObject`.
+func archivedClass(_ name: String) -> PropertyListValue {
+    .dictionary(["$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")])])
 }
