@@ -43,6 +43,10 @@ final class BrokenStore: IncrementalStore {
         case ignoresComputedBatchValues
         /// A fetch of an entity the store does not hold throws `unknownObject`, not `unknownEntity`.
         case misnamesUnknownEntities
+        /// Derived attributes are saved as null, as by a store leaving them to triggers it lacks.
+        case dropsDerivedValues
+        /// The bytes of transformable attributes are saved reversed.
+        case reversesTransformedData
     }
 
     let defect: Defect
@@ -189,6 +193,19 @@ final class BrokenStore: IncrementalStore {
     private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {
         var change = change
         change.values = change.values.mapValues(damaged)
+        guard defect == .dropsDerivedValues || defect == .reversesTransformedData,
+            let (entity, slots) = change.values.slotted
+        else { return change }
+        var values = Dictionary(uniqueKeysWithValues: zip(entity.slotNames.prefix(entity.persistentSlotCount), slots))
+        for attribute in entity.attributes where values[attribute.name] != nil {
+            if defect == .dropsDerivedValues, attribute.derivationExpression != nil { values[attribute.name] = .null }
+            if defect == .reversesTransformedData, attribute.type == .transformable,
+                case .binary(let data)? = values[attribute.name]
+            {
+                values[attribute.name] = .binary(Data(data.reversed()))
+            }
+        }
+        change.values = PropertyValues(values)
         return change
     }
 

@@ -45,6 +45,8 @@ import Testing
         ],
         .ignoresIdentifierForNewStore: ["O.roundTripThroughTheInMemoryStore"],
         .misnamesUnknownEntities: ["P.unknownEntityInFetch"],
+        .dropsDerivedValues: ["W.afterDeletions", "W.afterInserts", "W.afterUpdates"],
+        .reversesTransformedData: ["C.transformable.bytes", "S.roundTrip"],
         .ignoresComputedBatchValues: [
             "V.updateExpressionsReadValuesBeforeTheUpdate", "V.updateSetsValues", "V.updateValueThatDoesNotFit",
         ],
