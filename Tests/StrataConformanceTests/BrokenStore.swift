@@ -47,6 +47,8 @@ final class BrokenStore: IncrementalStore {
         case dropsDerivedValues
         /// The bytes of transformable attributes are saved reversed.
         case reversesTransformedData
+        /// Fetches treat every comparison with `SELF` as true.
+        case ignoresComparisonsWithSelf
     }
 
     let defect: Defect
@@ -100,6 +102,7 @@ final class BrokenStore: IncrementalStore {
         case .ignoresOffset: request.fetchOffset = 0
         case .excludesSubentities: request.includesSubentities = false
         case .ignoresStringOptions: request.predicate = request.predicate.map(Self.withoutStringOptions)
+        case .ignoresComparisonsWithSelf: request.predicate = request.predicate.map(Self.withoutSelfComparisons)
         default: break
         }
         do {
@@ -217,6 +220,18 @@ final class BrokenStore: IncrementalStore {
         case (.dropsNegativeZero, .float(let number)) where number == 0: .float(0)
         case (.normalizesStrings, .string(let text)): .string(text.precomposedStringWithCanonicalMapping)
         default: value
+        }
+    }
+
+    /// `predicate` with every comparison with `SELF` made true.
+    private static func withoutSelfComparisons(_ predicate: FetchPredicate) -> FetchPredicate {
+        switch predicate {
+        case .constant: predicate
+        case .and(let parts): .and(parts.map(withoutSelfComparisons))
+        case .or(let parts): .or(parts.map(withoutSelfComparisons))
+        case .not(let inner): .not(withoutSelfComparisons(inner))
+        case .comparison(let comparison):
+            comparison.left == .evaluatedObject || comparison.right == .evaluatedObject ? .constant(true) : predicate
         }
     }
 
