@@ -253,14 +253,10 @@ extension PersistentStoreCoordinator {
     /// Throws ``StoreError/Code/missingValueTransformer`` naming every transformable attribute of
     /// `configuration` whose transformer is not in ``valueTransformers``.
     private func checkValueTransformers(configuration: String?, url: URL?) throws {
-        let missing = valueTransformers.missingTransformers(in: model, configuration: configuration)
+        let missing = valueTransformers.unregisteredAttributes(in: model, configuration: configuration)
         guard !missing.isEmpty else { return }
-        let attributes = missing.map { key in
-            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
-            let transformer =
-                model.entity(named: parts[0])?.attributes.first { $0.name == parts[1] }?
-                .valueTransformerName ?? ""
-            return "'\(key)' (transformer '\(transformer)')"
+        let attributes = missing.map { entity, attribute in
+            "'\(entity).\(attribute.name)' (transformer '\(attribute.valueTransformerName ?? "")')"
         }
         let place = url.map { " at '\($0.path)'" } ?? ""
         throw StoreError(

@@ -130,7 +130,7 @@ public final class EntitySchema: Sendable {
         let expression: FetchExpression
         /// Whether the expression reads no key path (`now()`): only a save of the object itself
         /// computes it.
-        var readsOnlyItself: Bool { expression.keyPaths.isEmpty }
+        let readsOnlyItself: Bool
     }
     /// What each attribute and relationship name is, and its slot (for to-many relationships,
     /// its position among them).
@@ -240,7 +240,9 @@ public final class EntitySchema: Sendable {
             guard let text = attribute.derivationExpression, !attribute.isTransient,
                 let slot = properties[attribute.name]?.slot, let expression = try? FetchExpression(format: text)
             else { return nil }
-            return Derivation(name: attribute.name, slot: slot, type: attribute.type, expression: expression)
+            return Derivation(
+                name: attribute.name, slot: slot, type: attribute.type, expression: expression,
+                readsOnlyItself: expression.keyPaths.isEmpty)
         }
     }
 

@@ -66,6 +66,14 @@ public struct ValueTransformerRegistry: Sendable {
     /// when one is given) whose transformer is not registered, as `"Entity.attribute"` keys;
     /// empty when every one is. Transient attributes are left out: their values are never stored.
     public func missingTransformers(in model: ManagedObjectModel, configuration: String? = nil) -> [String] {
+        unregisteredAttributes(in: model, configuration: configuration).map { "\($0.entity).\($0.attribute.name)" }
+    }
+
+    /// The stored transformable attributes of `model` (of `configuration` only, when given)
+    /// whose transformer is not registered, with their entities' names.
+    func unregisteredAttributes(in model: ManagedObjectModel, configuration: String?)
+        -> [(entity: String, attribute: AttributeDescription)]
+    {
         let entities = model.entities.filter { entity in
             configuration.map { model.configurations[$0]?.contains(entity.name) ?? false } ?? true
         }
@@ -73,7 +81,7 @@ public struct ValueTransformerRegistry: Sendable {
             entity.attributes.filter { attribute in
                 attribute.type == .transformable && !attribute.isTransient
                     && attribute.valueTransformerName.flatMap(transformer(named:)) == nil
-            }.map { "\(entity.name).\($0.name)" }
+            }.map { (entity.name, $0) }
         }
     }
 }

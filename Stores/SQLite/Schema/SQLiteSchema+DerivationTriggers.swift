@@ -46,19 +46,17 @@ extension SQLiteSchema {
         func report(_ row: String, function: String = "NSCoreDataDATriggerUpdatedAffectedObjectValue") -> String {
             "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(row);"
         }
+        /// A trigger adding `change` ("+ 1", "- 1") to the count of the row `row` refers to.
+        func adjust(_ role: String, _ event: String, _ row: String, _ change: String, orZero: Bool = false) -> String {
+            let current = orZero ? "IFNULL(\(column), 0)" : column
+            return "CREATE TRIGGER \(name)_\(role) AFTER \(event) ON \(members) FOR EACH ROW WHEN (\(row) NOT NULL) "
+                + "BEGIN UPDATE \(table) SET \(column) = \(current) \(change) WHERE Z_PK = \(row); \(report(row)) END"
+        }
         return [
-            "CREATE TRIGGER \(name)_INSERT AFTER INSERT ON \(members) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN "
-                + "UPDATE \(table) SET \(column) = IFNULL(\(column), 0) + 1 WHERE Z_PK = NEW.\(key); "
-                + "\(report("NEW.\(key)")) END",
-            "CREATE TRIGGER \(name)_UPDATE_INCREMENT AFTER UPDATE OF \(key) ON \(members) FOR EACH ROW "
-                + "WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) + 1 "
-                + "WHERE Z_PK = NEW.\(key); \(report("NEW.\(key)")) END",
-            "CREATE TRIGGER \(name)_UPDATE_DECREMENT AFTER UPDATE OF \(key) ON \(members) FOR EACH ROW "
-                + "WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(table) SET \(column) = \(column) - 1 "
-                + "WHERE Z_PK = OLD.\(key); \(report("OLD.\(key)")) END",
-            "CREATE TRIGGER \(name)_DELETE AFTER DELETE ON \(members) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN "
-                + "UPDATE \(table) SET \(column) = \(column) - 1 WHERE Z_PK = OLD.\(key); "
-                + "\(report("OLD.\(key)")) END",
+            adjust("INSERT", "INSERT", "NEW.\(key)", "+ 1", orZero: true),
+            adjust("UPDATE_INCREMENT", "UPDATE OF \(key)", "NEW.\(key)", "+ 1"),
+            adjust("UPDATE_DECREMENT", "UPDATE OF \(key)", "OLD.\(key)", "- 1"),
+            adjust("DELETE", "DELETE", "OLD.\(key)", "- 1"),
             "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW "
                 + "BEGIN UPDATE \(table) SET \(column) = (SELECT IFNULL(COUNT(\(key)), 0) FROM \(members) "
                 + "WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; "
