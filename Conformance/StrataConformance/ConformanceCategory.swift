@@ -25,6 +25,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case batchRequests = "V"
     case derivedAttributes = "W"
     case fetchedProperties = "X"
+    case compositeAttributes = "Y"
 
     /// The category's name in reports.
     public var title: String {
@@ -53,6 +54,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .batchRequests: "Batch requests"
         case .derivedAttributes: "Derived attributes"
         case .fetchedProperties: "Fetched properties"
+        case .compositeAttributes: "Composite attributes"
         }
     }
 
@@ -83,6 +85,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .batchRequests: BatchRequestChecks.all + BatchDeleteChecks.all
         case .derivedAttributes: DerivedAttributeChecks.all
         case .fetchedProperties: FetchedPropertyChecks.all
+        case .compositeAttributes: CompositeAttributeChecks.all
         }
     }
 }

@@ -33,7 +33,7 @@ enum ConformanceModel {
         case .uuid: "uuid"
         case .uri: "uri"
         case .transformable: "transformable"
-        case .undefined, .objectID: "unsupported"
+        case .undefined, .objectID, .composite: "unsupported"
         }
     }
 

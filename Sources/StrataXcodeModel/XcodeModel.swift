@@ -25,9 +25,9 @@ import Strata
 /// templates, fetched properties or configurations fails with
 /// `ModelError/Code/unsupportedFormat`.
 ///
-/// Not read: `Composite` attributes (loading fails with
-/// `ModelError/Code/unsupportedFormat`: dropping them would lose data) and fetch indexes over
-/// expressions (skipped and logged).
+/// `Composite` attributes take their elements from the model-level `<composite>` they name.
+///
+/// Not read: fetch indexes over expressions (skipped and logged).
 public enum XcodeModel {
     /// The logger used when the caller passes none: labelled `strata.xcodemodel`, discarding
     /// every message.
@@ -43,8 +43,8 @@ public enum XcodeModel {
     ///   - logger: receives `.debug` messages about the parts of the file that were skipped.
     /// - Returns: a new, unfrozen model.
     /// - Throws: `ModelError` with code `ModelError/Code/unreadableFile` when nothing can
-    ///   be read at `url`, `ModelError/Code/unsupportedFormat` for a `Composite` attribute or
-    ///   what Strata does not read of an Xcode 3 model, and `ModelError/Code/malformedFile` (with `ModelError/filePath`
+    ///   be read at `url`, `ModelError/Code/unsupportedFormat` for what Strata does not read of
+    ///   an Xcode 3 model, and `ModelError/Code/malformedFile` (with `ModelError/filePath`
     ///   and `ModelError/line`) for XML that is not well-formed or not a model.
     public static func load(contentsOf url: URL, logger: Logger = defaultLogger) throws(ModelError)
         -> ManagedObjectModel

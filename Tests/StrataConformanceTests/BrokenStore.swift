@@ -49,6 +49,9 @@ final class BrokenStore: IncrementalStore {
         case reversesTransformedData
         /// Fetches treat every comparison with `SELF` as true.
         case ignoresComparisonsWithSelf
+        /// Elements of a composite nested in another (`address.geo.latitude`) are saved as null,
+        /// as by a store flattening composites one level deep.
+        case dropsNestedCompositeElements
     }
 
     let defect: Defect
@@ -196,12 +199,17 @@ final class BrokenStore: IncrementalStore {
     private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {
         var change = change
         change.values = change.values.mapValues(damaged)
-        guard defect == .dropsDerivedValues || defect == .reversesTransformedData,
+        guard
+            defect == .dropsDerivedValues || defect == .reversesTransformedData
+                || defect == .dropsNestedCompositeElements,
             let (entity, slots) = change.values.slotted
         else { return change }
         var values = Dictionary(uniqueKeysWithValues: zip(entity.slotNames.prefix(entity.persistentSlotCount), slots))
         for attribute in entity.attributes where values[attribute.name] != nil {
             if defect == .dropsDerivedValues, attribute.derivationExpression != nil { values[attribute.name] = .null }
+            if defect == .dropsNestedCompositeElements, attribute.name.filter({ $0 == "." }).count > 1 {
+                values[attribute.name] = .null
+            }
             if defect == .reversesTransformedData, attribute.type == .transformable,
                 case .binary(let data)? = values[attribute.name]
             {

@@ -415,15 +415,35 @@ import Testing
         try model.freeze()
     }
 
-    /// A composite attribute cannot be dropped without changing the entity's hash.
-    @Test func compositeAttributesAreRefused() throws {
+    /// A composite attribute (type 2100) reads its elements, archived attributes themselves, from
+    /// `NSCompositeElements`, and hashes as Core Data does: from its elements alone.
+    @Test func compositeAttributesReadTheirElements() throws {
         var editor = try sampleArchive()
-        let modelAttribute = try editor.property("model", of: try editor.entity("Car"))
-        editor.set("NSAttributeType", to: .integer(2100), of: modelAttribute)
-        let data = editor.data
-        let error = #expect(throws: ModelError.self) { try CompiledModel.load(archive: data, file: "composite.mom") }
-        #expect(error?.code == .unsupportedFormat)
-        #expect(error?.filePath == "composite.mom")
-        #expect(error?.message.contains("'model'") == true)
+        let car = try editor.entity("Car")
+        let model = try editor.property("model", of: car)
+        editor.set("NSAttributeType", to: .integer(2100), of: model)
+        let elementClasses = ["NSAttributeDescription", "NSPropertyDescription", "NSObject"]
+        let makerName = editor.string("maker")
+        let maker = editor.object(
+            elementClasses,
+            [
+                "NSPropertyName": makerName, "NSAttributeType": .integer(700), "_P": .integer(0),
+                "NSFlagsKey": .integer(0),
+            ])
+        let yearName = editor.string("year")
+        let year = editor.object(
+            elementClasses,
+            [
+                "NSPropertyName": yearName, "NSAttributeType": .integer(200), "_P": .integer(0),
+                "NSFlagsKey": .integer(0),
+            ])
+        editor.set("NSCompositeElements", to: editor.array([maker, year]), of: model)
+        let loaded = try CompiledModel.load(archive: editor.data, file: "composite.mom")
+        let composite = try #require(loaded.entity(named: "Car")?.attribute(named: "model"))
+        #expect(composite.type == .composite)
+        #expect(composite.elements.map(\.name) == ["maker", "year"])
+        #expect(composite.elements.map(\.type) == [.string, .integer32])
+        try loaded.freeze()
+        #expect(loaded.schema.entitiesByName["Car"]?.attributesByName["model.year"]?.type == .integer32)
     }
 }

@@ -23,7 +23,7 @@ extension AttributeType {
         case .string: .text
         case .uuid, .uri: .identifier
         case .binary, .transformable: .bytes
-        case .undefined, .date, .objectID: .other
+        case .undefined, .date, .objectID, .composite: .other
         }
     }
 }

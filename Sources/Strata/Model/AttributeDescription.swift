@@ -45,6 +45,12 @@ public struct AttributeDescription: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Free-form key-value pairs for the application.
     public var userInfo: [String: String]
+    /// The elements of a ``AttributeType/composite`` attribute, each a plain attribute or a
+    /// composite nesting further; empty for every other type.
+    ///
+    /// A composite is stored as one attribute per leaf element, named by its path
+    /// (`address.city`), which predicates, sorts and ``ManagedObject/value(forKey:)`` use.
+    public var elements: [AttributeDescription]
 
     /// Creates an attribute; every option starts at Core Data's default.
     public init(name: String, type: AttributeType, isOptional: Bool = true, defaultValue: AttributeValue = .null) {
@@ -57,5 +63,33 @@ public struct AttributeDescription: Sendable, Hashable {
         self.allowsExternalBinaryDataStorage = false
         self.isIndexed = false
         self.userInfo = [:]
+        self.elements = []
+    }
+
+    /// A composite attribute grouping `elements` (Core Data's `NSCompositeAttributeDescription`).
+    ///
+    /// ```swift
+    /// AttributeDescription.composite("address", elements: [
+    ///     AttributeDescription("street", .string),
+    ///     AttributeDescription("city", .string, optional: false),
+    /// ])
+    /// ```
+    public static func composite(_ name: String, elements: [AttributeDescription]) -> AttributeDescription {
+        var composite = AttributeDescription(name: name, type: .composite)
+        composite.elements = elements
+        return composite
+    }
+
+    /// The attributes that hold this attribute's values: itself, or for a composite each leaf
+    /// element renamed to its path from this attribute (`address.city`).
+    public var leafAttributes: [AttributeDescription] {
+        guard type == .composite else { return [self] }
+        return elements.flatMap { element in
+            element.leafAttributes.map { leaf in
+                var leaf = leaf
+                leaf.name = name + "." + leaf.name
+                return leaf
+            }
+        }
     }
 }

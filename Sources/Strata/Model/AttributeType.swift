@@ -35,6 +35,9 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable, Codable {
     case transformable = 1800
     /// An object identifier.
     case objectID = 2000
+    /// A named group of attributes (its ``AttributeDescription/elements``), stored as one
+    /// attribute per element and read by key path (`address.city`).
+    case composite = 2100
 
     /// The name Xcode's model editor writes in `attributeType` (for example `"Integer 16"`).
     public var modelFileName: String {
@@ -54,6 +57,7 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable, Codable {
         case .uri: "URI"
         case .transformable: "Transformable"
         case .objectID: "ObjectID"
+        case .composite: "Composite"
         }
     }
 
@@ -94,6 +98,7 @@ extension AttributeType {
         case .undefined: value
         case .string, .date, .binary, .uuid, .uri, .objectID: value.attributeType == self ? value : nil
         case .transformable: value.attributeType == .binary ? value : nil
+        case .composite: nil
         }
     }
 

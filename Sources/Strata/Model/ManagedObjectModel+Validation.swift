@@ -126,7 +126,10 @@ extension ManagedObjectModel.Parts {
 
     private func attributeIssues(_ entity: EntityDescription) -> [ModelIssue] {
         var issues: [ModelIssue] = []
-        for attribute in entity.attributes {
+        for composite in entity.attributes where composite.type == .composite {
+            issues += compositeIssues(composite, path: composite.name, in: entity)
+        }
+        for attribute in entity.attributes.flatMap(\.leafAttributes) {
             let key = "\(entity.name).\(attribute.name)"
             func issue(_ kind: ModelIssue.Kind, _ message: String) {
                 issues.append(ModelIssue(kind, entity: entity.name, property: attribute.name, message))
@@ -168,6 +171,48 @@ extension ManagedObjectModel.Parts {
                 if let problem = derivationProblem(derivation, of: entity) {
                     issue(.invalidDerivation, "Derived attribute '\(key)': \(problem).")
                 }
+            }
+        }
+        return issues
+    }
+
+    /// What Core Data would refuse in the composite attribute at `path` (`address`,
+    /// `address.geo`) and its elements, nested composites included.
+    private func compositeIssues(_ composite: AttributeDescription, path: String, in entity: EntityDescription)
+        -> [ModelIssue]
+    {
+        var issues: [ModelIssue] = []
+        func issue(_ message: String) {
+            issues.append(ModelIssue(.invalidComposite, entity: entity.name, property: path, message))
+        }
+        let key = "\(entity.name).\(path)"
+        if composite.isTransient || composite.derivationExpression != nil || !composite.defaultValue.isNull
+            || composite.minValue != nil || composite.maxValue != nil || composite.isIndexed
+        {
+            issue(
+                "Composite attribute '\(key)' may not be transient, derived, indexed, or have a default value or "
+                    + "bounds; give them to its elements.")
+        }
+        var seen: Set<String> = []
+        for element in composite.elements {
+            let elementKey = "\(key).\(element.name)"
+            if element.name.isEmpty || element.name.hasPrefix("@") || element.name.contains(".")
+                || element.name.contains(" ")
+            {
+                issue(
+                    "Composite attribute '\(key)' has an element named '\(element.name)'; element names may not be empty, contain '.' or spaces, or start with '@'."
+                )
+            } else if !seen.insert(element.name).inserted {
+                issue("Composite attribute '\(key)' declares element '\(element.name)' twice.")
+            }
+            if element.type == .composite {
+                issues += compositeIssues(element, path: path + "." + element.name, in: entity)
+            } else if element.type == .undefined || element.type == .objectID || element.isTransient
+                || element.derivationExpression != nil || element.allowsExternalBinaryDataStorage
+            {
+                issue(
+                    "Element '\(elementKey)' is transient, derived, kept outside the store or of type "
+                        + "\(element.type.modelFileName); a composite holds only stored values.")
             }
         }
         return issues

@@ -89,8 +89,12 @@ public final class EntitySchema: Sendable {
     public let subentityNames: [String]
     /// The names of every entity below this one, at any depth.
     public let descendantNames: [String]
-    /// Every attribute, inherited ones first (root's first), then the entity's own.
+    /// Every attribute, inherited ones first (root's first), then the entity's own; a composite
+    /// attribute is replaced by its leaf elements, named by their paths (`address.city`).
     public let attributes: [AttributeDescription]
+    /// The leaf attribute names of each composite attribute (`address` gives `address.city`,
+    /// `address.street`), nested composites included, in declaration order.
+    public let compositeLeaves: [String: [String]]
     /// Every relationship, inherited ones first.
     public let relationships: [RelationshipDescription]
     /// Every fetched property, inherited ones first.
@@ -186,7 +190,18 @@ public final class EntitySchema: Sendable {
         self.superentityNames = lineage.dropLast().reversed().map(\.name)
         self.subentityNames = subentityNames
         self.descendantNames = descendantNames
-        self.attributes = lineage.flatMap(\.attributes)
+        let declared = lineage.flatMap(\.attributes)
+        self.attributes = declared.flatMap(\.leafAttributes)
+        var compositeLeaves: [String: [String]] = [:]
+        func noteLeaves(of attribute: AttributeDescription, path: String) {
+            guard attribute.type == .composite else { return }
+            var nested = attribute
+            nested.name = path
+            compositeLeaves[path] = nested.leafAttributes.map(\.name)
+            for element in attribute.elements { noteLeaves(of: element, path: path + "." + element.name) }
+        }
+        for attribute in declared { noteLeaves(of: attribute, path: attribute.name) }
+        self.compositeLeaves = compositeLeaves
         self.relationships = lineage.flatMap(\.relationships)
         self.fetchedProperties = lineage.flatMap(\.fetchedProperties)
         self.attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
@@ -248,6 +263,21 @@ public final class EntitySchema: Sendable {
 
     /// The entity's name.
     public var name: String { description.name }
+
+    /// The leaf attribute that `keys` start with when the first names a composite attribute, and
+    /// how many keys its name takes: `["address", "city", "count"]` gives `("address.city", 2)`;
+    /// `nil` when the first key is no composite or the keys end inside it.
+    public func compositeLeaf(startingWith keys: some Sequence<String>) -> (name: String, keyCount: Int)? {
+        var name = ""
+        var count = 0
+        for key in keys {
+            name = count == 0 ? key : name + "." + key
+            count += 1
+            if compositeLeaves[name] == nil { break }
+        }
+        guard count > 1, attributesByName[name] != nil else { return nil }
+        return (name, count)
+    }
 
     /// The root of the entity's inheritance tree (the entity itself when it has no superentity).
     public var rootEntityName: String { superentityNames.last ?? name }

@@ -35,6 +35,7 @@ enum VersionHash {
     /// `pages.@count`) show this; see `docs/COREDATA-FORMATS.md` §E.1. A version-hash modifier
     /// is appended as for other properties, which no fixture tests.
     static func attribute(_ attribute: AttributeDescription) -> [UInt8] {
+        if attribute.type == .composite { return composite(attribute) }
         if let expression = attribute.derivationExpression {
             var bytes = Array(derivationText(expression).utf8)
             if let modifier = attribute.versionHashModifier { bytes += Array(modifier.utf8) }
@@ -45,6 +46,19 @@ enum VersionHash {
         if attribute.preservesValueInHistoryOnDeletion { bytes.append(1) }
         if let modifier = attribute.versionHashModifier { bytes += Array(modifier.utf8) }
         return SHA2.sha256(bytes)
+    }
+
+    /// The hash of a composite attribute: SHA-256 over the hashes of its stored leaf elements
+    /// (nested composites flattened), ordered by their own names. This follows Core Data's
+    /// `NSCompositeAttributeDescription`; no Apple store with a composite attribute has checked
+    /// it (see `docs/COREDATA-FORMATS.md` §E).
+    static func composite(_ attribute: AttributeDescription) -> [UInt8] {
+        func leaves(_ elements: [AttributeDescription]) -> [AttributeDescription] {
+            elements.flatMap { $0.type == .composite ? leaves($0.elements) : [$0] }
+        }
+        let stored = leaves(attribute.elements).filter { !$0.isTransient }
+            .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return SHA2.sha256(stored.flatMap { Self.attribute($0) })
     }
 
     /// The hash of a relationship.

@@ -54,19 +54,23 @@ extension ManagedObject {
     }
 
     /// The value at the end of `keyPath`, a dot-separated path of to-one relationships ending
-    /// in an attribute or to-one relationship (`"author.publisher.name"`); ``AttributeValue/null``
-    /// when a relationship on the way is empty.
+    /// in an attribute, an element of a composite attribute, or a to-one relationship
+    /// (`"author.publisher.name"`, `"author.address.city"`); ``AttributeValue/null`` when a
+    /// relationship on the way is empty.
     ///
     /// - Throws: ``ContextError`` with code ``ContextError/Code/unknownKey`` naming the
     ///   component that is not a to-one relationship or attribute.
     public func value(forKeyPath keyPath: String) throws -> AttributeValue {
-        let components = keyPath.split(separator: ".").map(String.init)
+        var components = keyPath.split(separator: ".").map(String.init)[...]
         var object: ManagedObject = self
-        for component in components.dropLast() {
-            guard let next = try object.object(forKey: component) else { return .null }
+        while components.count > 1 {
+            if let leaf = object.entity.compositeLeaf(startingWith: components), leaf.keyCount == components.count {
+                return try object.value(forKey: leaf.name)
+            }
+            guard let next = try object.object(forKey: components.removeFirst()) else { return .null }
             object = next
         }
-        return try object.value(forKey: components.last ?? keyPath)
+        return try object.value(forKey: components.first ?? keyPath)
     }
 
     /// Records `value` for the attribute or to-one relationship `key` without checks, noting

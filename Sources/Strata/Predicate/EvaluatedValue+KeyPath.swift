@@ -1,7 +1,9 @@
 extension EvaluatedValue {
     /// The value at the dotted key path `path` from this value.
     ///
-    /// - Each key is looked up with ``KeyValueResolving/resolvedValue(forKey:)``.
+    /// - Each key is looked up with ``KeyValueResolving/resolvedValue(forKey:)``. A key the
+    ///   object lacks is joined with the next one, so `address.city` reads the element `city`
+    ///   of the composite attribute `address`, which objects keep under that path.
     /// - Null in the middle of the path (an empty to-one relationship) gives null.
     /// - On a collection, a key is looked up on every element, giving a collection;
     ///   collections met on the way are flattened, so `books.tags.name` gives the names of
@@ -44,7 +46,17 @@ extension EvaluatedValue {
             let union = try collectionOperator.apply(to: try value(at: property, label: label()), label: label())
             return try union.value(at: rest.dropFirst(property.count), label: label())
         }
-        return try step(key, label: label()).value(at: rest, label: label())
+        let next: EvaluatedValue
+        do {
+            next = try step(key, label: label())
+        } catch {
+            // `address.city`: the element `city` of the composite attribute `address` is one key.
+            guard let following = rest.first, !following.hasPrefix("@"),
+                let element = try? value(at: ([key + "." + following] + rest.dropFirst())[...], label: label())
+            else { throw error }
+            return element
+        }
+        return try next.value(at: rest, label: label())
     }
 
     /// The value one key further.

@@ -29,7 +29,9 @@ import Strata
 /// classes Strata has no value for, and fetched properties, fetch request templates and fetch
 /// indexes whose predicate Strata cannot express.
 ///
-/// Not read: composite attributes and derived attributes whose expression Strata cannot express
+/// Composite attributes read their elements from `NSCompositeElements`.
+///
+/// Not read: derived attributes whose expression Strata cannot express
 /// (loading fails with `ModelError/Code/unsupportedFormat`: dropping them would change the
 /// version hashes), and the optimized `.omo` files that sit next to `.mom` files.
 public enum CompiledModel {
@@ -84,8 +86,8 @@ public enum CompiledModel {
     /// - Returns: a new, unfrozen model.
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` (naming `file`, and the
     ///   object and field at fault) when `data` is not a keyed archive, its root is not a model,
-    ///   or a field is missing or of the wrong kind; `ModelError/Code/unsupportedFormat` for a
-    ///   composite attribute, an attribute type Strata does not know, or a derived attribute whose
+    ///   or a field is missing or of the wrong kind; `ModelError/Code/unsupportedFormat` for an
+    ///   attribute type Strata does not know, or a derived attribute whose
     ///   expression Strata cannot express.
     public static func load(archive data: Data, file: String, logger: Logger = XcodeModel.defaultLogger)
         throws(ModelError) -> ManagedObjectModel

@@ -61,8 +61,10 @@ extension CompiledModelReader {
     /// `NSDerivationExpression` for a derived attribute; `NSRenamingIdentifier`,
     /// `NSVersionHashModifier` and `NSUserInfo`.
     ///
-    /// - Throws: `ModelError/Code/unsupportedFormat` for a composite attribute (type 2100), a
-    ///   type Strata does not know, or a derived attribute Strata cannot represent: dropping the
+    /// A composite attribute (type 2100) reads its elements, attributes themselves, from
+    /// `NSCompositeElements`.
+    ///
+    /// - Throws: `ModelError/Code/unsupportedFormat` for a type Strata does not know, or a derived attribute Strata cannot represent: dropping the
     ///   attribute would change the entity's version hash. `ModelError/Code/malformedFile` for a
     ///   missing name or type, or a bound of the wrong kind.
     mutating func attribute(_ object: KeyedArchive.Object, in what: String) throws(ModelError)
@@ -73,7 +75,10 @@ extension CompiledModelReader {
         let type = try attributeType(of: object, in: attributeWhat)
         let isDerived = object.isKind(of: "NSDerivedAttributeDescription")
         noteUnusedKeys(
-            of: object, used: isDerived ? Self.attributeKeys.union(Self.derivedAttributeKeys) : Self.attributeKeys)
+            of: object,
+            used: isDerived
+                ? Self.attributeKeys.union(Self.derivedAttributeKeys)
+                : type == .composite ? Self.attributeKeys.union(["NSCompositeElements"]) : Self.attributeKeys)
         var attribute = AttributeDescription(
             name: name, type: type,
             isOptional: try propertyFlag(PackedPropertyFlag.isOptional, key: "NSIsOptional", of: object))
@@ -98,6 +103,11 @@ extension CompiledModelReader {
         attribute.renamingIdentifier = try renamingIdentifier(of: object, name: name)
         attribute.versionHashModifier = try object.string("NSVersionHashModifier")
         attribute.userInfo = try userInfo(of: object, in: attributeWhat)
+        if type == .composite {
+            for element in try object.objects("NSCompositeElements") ?? [] {
+                attribute.elements.append(try self.attribute(element, in: attributeWhat))
+            }
+        }
         return attribute
     }
 
@@ -106,13 +116,6 @@ extension CompiledModelReader {
     private func attributeType(of object: KeyedArchive.Object, in what: String) throws(ModelError) -> AttributeType {
         guard let code = try object.integer("NSAttributeType") else {
             throw malformed(object, "\(what) has no type ('NSAttributeType')")
-        }
-        if code == 2100 {
-            throw ModelError(
-                code: .unsupportedFormat,
-                message: "'\(file)': \(what) is a composite attribute, which Strata does not support; replace the "
-                    + "composite by plain attributes in Xcode and compile the model again.",
-                filePath: file)
         }
         guard let rawValue = UInt32(exactly: code), let type = AttributeType(rawValue: rawValue) else {
             throw ModelError(
@@ -158,7 +161,7 @@ extension CompiledModelReader {
             case .date:
                 let seconds = try requiredReal(key, of: object, in: what)
                 found = .value(.date(Date(timeIntervalSinceReferenceDate: seconds)))
-            case .undefined, .boolean, .uuid, .uri, .transformable, .objectID:
+            case .undefined, .boolean, .uuid, .uri, .transformable, .objectID, .composite:
                 found = nil
             }
             guard let bound = found else {

@@ -10,19 +10,16 @@ extension ModelFileReader {
     /// `defaultDateTimeInterval`, `minDateTimeInterval` and `maxDateTimeInterval` (seconds since
     /// 2001-01-01). For String and Binary attributes the bounds are lengths.
     ///
-    /// - Throws: `ModelError/Code/unsupportedFormat` for a `Composite` attribute: Strata has no
-    ///   composite values, and dropping the attribute would lose data and change the entity's
-    ///   version hash. `ModelError/Code/malformedFile` for an unknown type or a value that does
-    ///   not parse.
+    /// A `Composite` attribute takes its elements from the model-level `<composite>` its
+    /// `composite` XML attribute names.
+    ///
+    /// - Throws: `ModelError/Code/malformedFile` for an unknown type, a value that does not
+    ///   parse, or a composite that is missing or contains itself.
     mutating func attribute(_ element: SourceElement, in context: String) throws(ModelError) -> AttributeDescription {
         let name = try required("name", of: element, in: context)
         let typeName = try required("attributeType", of: element, in: context)
         if typeName == "Composite" {
-            throw ModelError(
-                code: .unsupportedFormat,
-                message:
-                    "\(location(element, in: context)) is a Composite attribute, which Strata does not support; replace the composite by plain attributes in Xcode.",
-                filePath: path, line: element.line)
+            return try compositeAttribute(element, named: name, in: context)
         }
         guard let type = AttributeType(modelFileName: typeName) else {
             let known = AttributeType.allCases.map(\.modelFileName).joined(separator: ", ")
@@ -58,13 +55,49 @@ extension ModelFileReader {
         attribute.renamingIdentifier = element.attribute("elementID")
         attribute.versionHashModifier = element.attribute("versionHashModifier")
         ignoreAttributes(of: element, except: used)
-        for child in element.children {
-            if child.name == "userInfo" {
-                attribute.userInfo = try userInfo(child, in: context)
+        attribute.userInfo = try propertyUserInfo(of: element, in: context)
+        return attribute
+    }
+
+    /// The composite attribute `name` described by `element`, with the elements of the
+    /// `<composite>` it names.
+    private mutating func compositeAttribute(_ element: SourceElement, named name: String, in context: String)
+        throws(ModelError) -> AttributeDescription
+    {
+        let compositeName = try required("composite", of: element, in: context)
+        guard let definition = composites[compositeName] else {
+            throw malformed(
+                element, in: context, "names the composite '\(compositeName)', which the model does not declare.")
+        }
+        guard !compositesBeingRead.contains(compositeName) else {
+            throw malformed(
+                element, in: context,
+                "names the composite '\(compositeName)', which contains itself through "
+                    + (compositesBeingRead + [compositeName]).joined(separator: " → ") + ".")
+        }
+        compositesBeingRead.append(compositeName)
+        defer { compositesBeingRead.removeLast() }
+        var attribute = AttributeDescription(
+            name: name, type: .composite, isOptional: try flag("optional", of: element, in: context))
+        attribute.preservesValueInHistoryOnDeletion = try flag("preserveAfterDeletion", of: element, in: context)
+        attribute.renamingIdentifier = element.attribute("elementID")
+        attribute.versionHashModifier = element.attribute("versionHashModifier")
+        ignoreAttributes(
+            of: element,
+            except: [
+                "name", "attributeType", "composite", "optional", "preserveAfterDeletion", "elementID",
+                "versionHashModifier",
+            ])
+        let elementContext = "composite '\(compositeName)'"
+        ignoreAttributes(of: definition, except: ["name"])
+        for child in definition.children {
+            if child.name == "attribute" {
+                attribute.elements.append(try self.attribute(child, in: elementContext))
             } else {
-                ignore(child, inside: element.name)
+                ignore(child, inside: definition.name)
             }
         }
+        attribute.userInfo = try propertyUserInfo(of: element, in: context)
         return attribute
     }
 

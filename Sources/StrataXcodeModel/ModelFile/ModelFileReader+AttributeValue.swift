@@ -39,7 +39,7 @@ extension AttributeValue {
             case .boolean: text == "YES" ? .boolean(true) : text == "NO" ? .boolean(false) : nil
             case .uuid: UUID(uuidString: text).map(AttributeValue.uuid)
             case .uri: URL(string: text).map(AttributeValue.uri)
-            case .undefined, .date, .binary, .transformable, .objectID: nil
+            case .undefined, .date, .binary, .transformable, .objectID, .composite: nil
             }
         guard let value else { return nil }
         self = value

@@ -18,13 +18,7 @@ extension ModelFileReader {
         var property = FetchedPropertyDescription(
             name: name, destinationEntityName: try required("entity", of: request, in: context),
             predicateFormat: request.attribute("predicateString"))
-        for child in element.children where child.name != "fetchRequest" {
-            if child.name == "userInfo" {
-                property.userInfo = try userInfo(child, in: context)
-            } else {
-                ignore(child, inside: element.name)
-            }
-        }
+        property.userInfo = try propertyUserInfo(of: element, handled: ["fetchRequest"], in: context)
         return property
     }
 }

@@ -6,9 +6,11 @@ extension ModelFileReader {
     /// `userDefinedModelVersionIdentifier` becomes `ManagedObjectModel/versionIdentifiers`:
     /// `[""]` when present but empty (as Core Data does), `[]` when absent.
     ///
+    /// `<composite>` elements are read where a `Composite` attribute names them, so each entity
+    /// gets its own copy of the elements.
+    ///
     /// - Throws: `ModelError` with code `ModelError/Code/malformedFile` for a wrong root
-    ///   element or a malformed part, `ModelError/Code/unsupportedFormat` for a `Composite`
-    ///   attribute.
+    ///   element or a malformed part.
     mutating func model(from root: SourceElement) throws(ModelError) -> ManagedObjectModel {
         guard root.name == "model" else {
             throw ModelError(
@@ -21,6 +23,11 @@ extension ModelFileReader {
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]
         var templates: [FetchRequestTemplate] = []
+        for child in root.children where child.name == "composite" {
+            let name = try required("name", of: child)
+            guard composites[name] == nil else { throw malformed(child, "repeats the composite name '\(name)'.") }
+            composites[name] = child
+        }
         for child in root.children {
             switch child.name {
             case "entity":
@@ -30,6 +37,8 @@ extension ModelFileReader {
             case "configuration":
                 let (name, members) = try configuration(child)
                 configurations[name, default: []] += members
+            case "composite":
+                continue
             default:
                 ignore(child, inside: root.name)
             }

@@ -42,13 +42,7 @@ extension ModelFileReader {
                 "name", "destinationEntity", "inverseName", "toMany", "ordered", "minCount", "maxCount",
                 "deletionRule", "optional", "transient", "elementID", "versionHashModifier",
             ])
-        for child in element.children {
-            if child.name == "userInfo" {
-                relationship.userInfo = try userInfo(child, in: context)
-            } else {
-                ignore(child, inside: element.name)
-            }
-        }
+        relationship.userInfo = try propertyUserInfo(of: element, in: context)
         return relationship
     }
 }

@@ -13,6 +13,10 @@ struct ModelFileReader {
     let path: String
     /// What was skipped, to be logged once the file is read.
     var ignored = IgnoredItems()
+    /// The model's `<composite>` elements by name, which `Composite` attributes refer to.
+    var composites: [String: SourceElement] = [:]
+    /// The composites being read, outermost first, to refuse one that contains itself.
+    var compositesBeingRead: [String] = []
 
     /// Creates a reader for the file at `path`.
     init(path: String) {
@@ -73,6 +77,22 @@ struct ModelFileReader {
     /// Notes `element` (and so everything inside it) as ignored.
     mutating func ignore(_ element: SourceElement, inside parent: String) {
         ignored.note("<\(element.name)> inside <\(parent)>", line: element.line)
+    }
+
+    /// The user info of a property `element` from its `<userInfo>` child (empty without one);
+    /// other children, except those named in `handled`, are noted as ignored.
+    mutating func propertyUserInfo(
+        of element: SourceElement, handled: Set<String> = [], in context: String
+    ) throws(ModelError) -> [String: String] {
+        var result: [String: String] = [:]
+        for child in element.children where !handled.contains(child.name) {
+            if child.name == "userInfo" {
+                result = try userInfo(child, in: context)
+            } else {
+                ignore(child, inside: element.name)
+            }
+        }
+        return result
     }
 
     /// The key-value pairs of a `<userInfo>` element (`<entry key="…" value="…"/>` children).

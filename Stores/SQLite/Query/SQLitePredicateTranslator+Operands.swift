@@ -93,6 +93,9 @@ extension SQLitePredicateTranslator {
     private mutating func follow(_ keys: [String], from scope: Scope) -> Operand? {
         guard let key = keys.first else { return object(at: scope) }
         let entity = scope.entity
+        if let leaf = entity.compositeLeaf(startingWith: keys), leaf.keyCount == keys.count {
+            return follow([leaf.name], from: scope)
+        }
         if let attribute = entity.attributesByName[key], !attribute.isTransient, keys.count == 1 {
             let owner = layout.declaringEntity(of: key, in: entity, model: model)
             guard let index = layout.columnIndex(.attribute(entity: owner, name: key), in: scope.table) else {

@@ -371,7 +371,7 @@ struct SQLitePredicateTranslator {
         case .string: .text
         case .uri: .url
         case .binary, .transformable, .uuid: .bytes
-        case .decimal, .objectID, .undefined: nil
+        case .decimal, .objectID, .undefined, .composite: nil
         }
     }
 }

@@ -14,7 +14,7 @@ struct SQLiteColumn: Sendable, Hashable {
         /// The type of an attribute's column (COREDATA-FORMATS §C.4).
         init(_ type: AttributeType) {
             switch type {
-            case .integer16, .integer32, .integer64, .boolean, .objectID, .undefined: self = .integer
+            case .integer16, .integer32, .integer64, .boolean, .objectID, .undefined, .composite: self = .integer
             case .date: self = .timestamp
             case .decimal: self = .decimal
             case .double, .float: self = .float

@@ -53,9 +53,12 @@ private struct Layout {
         }
         for entityName in tree {
             guard let entity = schema.entitiesByName[entityName]?.description else { continue }
-            for attribute in entity.attributes where !attribute.isTransient {
+            // Each leaf element of a composite has a column named, as Core Data names it, after
+            // the element alone: `address.city` is ZCITY (ZCITY1 when the table has a ZCITY).
+            for attribute in entity.attributes.flatMap(\.leafAttributes) where !attribute.isTransient {
+                let element = attribute.name.split(separator: ".").last.map(String.init) ?? attribute.name
                 add(
-                    "Z" + attribute.name.uppercased(), .init(attribute.type),
+                    "Z" + element.uppercased(), .init(attribute.type),
                     .attribute(entity: entityName, name: attribute.name))
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {

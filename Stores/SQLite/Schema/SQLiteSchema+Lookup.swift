@@ -22,7 +22,7 @@ extension SQLiteSchema {
     func declaringEntity(of property: String, in entity: EntitySchema, model: ModelSchema) -> String {
         for name in [entity.name] + entity.superentityNames {
             guard let description = model.entitiesByName[name]?.description else { continue }
-            if description.attributes.contains(where: { $0.name == property })
+            if description.attributes.flatMap(\.leafAttributes).contains(where: { $0.name == property })
                 || description.relationships.contains(where: { $0.name == property })
             {
                 return name

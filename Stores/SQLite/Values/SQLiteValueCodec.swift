@@ -64,7 +64,7 @@ enum SQLiteValueCodec {
         case .objectID:
             guard case .text(let text) = value, let objectID = ObjectID(uriString: text) else { return nil }
             return .objectID(objectID)
-        case .undefined:
+        case .undefined, .composite:
             return nil
         }
     }

@@ -67,7 +67,7 @@ enum XMLAttributeCodec {
         case .binary, .transformable: return base64Data(text).map(AttributeValue.binary)
         case .uuid: return UUID(uuidString: text).map(AttributeValue.uuid)
         case .uri: return URL(string: text).map(AttributeValue.uri)
-        case .undefined, .objectID: return nil
+        case .undefined, .objectID, .composite: return nil
         }
     }
 

@@ -3,6 +3,7 @@ extension AttributeDescription: Codable {
         case name, type, optional, transient, defaultValue, minValue, maxValue, minLength, maxLength
         case regularExpression, preservesValueInHistoryOnDeletion, allowsExternalBinaryDataStorage, indexed
         case valueTransformerName, derivationExpression, renamingIdentifier, versionHashModifier, userInfo
+        case elements
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -25,6 +26,7 @@ extension AttributeDescription: Codable {
         try c.encodeIfPresent(renamingIdentifier, forKey: .renamingIdentifier)
         try c.encodeIfPresent(versionHashModifier, forKey: .versionHashModifier)
         try c.encodeUnlessEmpty(userInfo, forKey: .userInfo)
+        try c.encodeUnlessEmpty(elements, forKey: .elements)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,5 +53,6 @@ extension AttributeDescription: Codable {
         renamingIdentifier = try c.decodeIfPresent(String.self, forKey: .renamingIdentifier)
         versionHashModifier = try c.decodeIfPresent(String.self, forKey: .versionHashModifier)
         userInfo = try c.decodeOrEmpty([String: String].self, forKey: .userInfo)
+        elements = try c.decodeOrEmpty([AttributeDescription].self, forKey: .elements)
     }
 }
