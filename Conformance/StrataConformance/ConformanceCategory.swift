@@ -26,6 +26,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case derivedAttributes = "W"
     case fetchedProperties = "X"
     case compositeAttributes = "Y"
+    case externalBinaryData = "Z"
 
     /// The category's name in reports.
     public var title: String {
@@ -55,6 +56,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .derivedAttributes: "Derived attributes"
         case .fetchedProperties: "Fetched properties"
         case .compositeAttributes: "Composite attributes"
+        case .externalBinaryData: "External binary data"
         }
     }
 
@@ -86,6 +88,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .derivedAttributes: DerivedAttributeChecks.all
         case .fetchedProperties: FetchedPropertyChecks.all
         case .compositeAttributes: CompositeAttributeChecks.all
+        case .externalBinaryData: ExternalBinaryDataChecks.all
         }
     }
 }

@@ -60,7 +60,12 @@ enum ConformanceModel {
             EntityDescription(sample) {
                 AttributeDescription("serial", .integer64, optional: false)
                 for type in sampleTypes where type != .transformable {
-                    AttributeDescription(attributeName(for: type), type)
+                    if type == .binary {
+                        // Stores keeping large values in files of their own do so for this one.
+                        AttributeDescription(attributeName(for: type), type).externallyStored()
+                    } else {
+                        AttributeDescription(attributeName(for: type), type)
+                    }
                 }
                 AttributeDescription(attributeName(for: .transformable), .transformable).transformed(
                     by: transformerName)

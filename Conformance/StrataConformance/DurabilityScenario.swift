@@ -18,6 +18,15 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
     case metadata
     /// Three object saves, then metadata written with the store closed, through the store type.
     case closedMetadata
+    /// Object saves whose inserted `Sample`s carry ``largeValueSize`` bytes, more than Core Data
+    /// keeps in a column: stores with external binary storage keep them in files.
+    case largeValues
+
+    /// How many bytes an object save of `largeValues` inserts: above Core Data's 128 KiB.
+    static let largeValueSize = 160_000
+
+    /// How many bytes an inserted `Sample` carries.
+    var valueSize: Int { self == .largeValues ? Self.largeValueSize : 2048 }
 
     /// How save `index` changes the store.
     enum Step: Equatable {
@@ -32,7 +41,7 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
     /// What save `index` does.
     func step(_ index: Int) -> Step {
         switch self {
-        case .objects: .objects
+        case .objects, .largeValues: .objects
         case .metadata: index % 3 == 0 ? .openMetadata : .objects
         case .closedMetadata: index <= 3 ? .objects : .closedMetadata
         }
@@ -61,7 +70,7 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
             }
         }
         // An object's serial is the save that inserted it, and so names its bytes.
-        for serial in state.objects.keys { state.objects[serial]?.binary = Self.bytes(Int(serial), count: 2048) }
+        for serial in state.objects.keys { state.objects[serial]?.binary = bytes(ofSerial: serial) }
         state.userInfo = lastMetadataSave.map(Self.userInfo) ?? [:]
         return state
     }
@@ -81,7 +90,7 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
             try inserted.setValue(.integer64(Int64(index)), forKey: "serial")
             try inserted.setValue(.integer32(0), forKey: "int32")
             try inserted.setValue(.string(Self.insertedString(index)), forKey: "string")
-            try inserted.setValue(.binary(Self.bytes(index, count: 2048)), forKey: "binary")
+            try inserted.setValue(.binary(bytes(ofSerial: Int64(index))), forKey: "binary")
             try stack.context.save()
         }
     }
@@ -104,6 +113,9 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
     private static func insertedString(_ index: Int) -> String { "inserted by save \(index)" }
 
     private static func updatedString(_ index: Int) -> String { "updated by save \(index)" }
+
+    /// The bytes of the `Sample` inserted by save `serial`.
+    func bytes(ofSerial serial: Int64) -> Data { Self.bytes(Int(serial), count: valueSize) }
 
     /// `count` bytes that differ from save to save.
     private static func bytes(_ index: Int, count: Int) -> Data {

@@ -40,12 +40,15 @@ enum DurabilityChecks {
     /// How many saves one worker run performs at most, so that a run the kill missed ends soon.
     private static let savesPerRun = 200
 
-    /// The longest random delay between the worker's `ready` and the kill, in microseconds.
-    private static let longestDelay: UInt64 = 30_000
+    /// The longest random delay between the worker's `ready` and the kill, in microseconds: ten
+    /// times longer for saves of large values, each of which takes longer.
+    private static func longestDelay(_ scenario: DurabilityScenario) -> UInt64 {
+        scenario == .largeValues ? 300_000 : 30_000
+    }
 
     /// Runs and kills the worker ``ConformanceSuite/durabilityKills`` times on one store,
     /// checking the store after each kill.
-    private static func killRepeatedly(_ scenario: DurabilityScenario, _ harness: CheckHarness) throws {
+    static func killRepeatedly(_ scenario: DurabilityScenario, _ harness: CheckHarness) throws {
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
         var held = 0
@@ -61,7 +64,7 @@ enum DurabilityChecks {
                     "Run \(kill): the worker should report 'ready \(held)' (the store holds save \(held)), "
                         + "but wrote \(ready.map { "'\($0)'" } ?? "nothing") and \(ending.summary).")
             }
-            usleep(UInt32(UInt64.random(in: 0...longestDelay, using: &harness.random)))
+            usleep(UInt32(UInt64.random(in: 0...longestDelay(scenario), using: &harness.random)))
             process.kill()
             let ending = process.finish()
             guard ending.wasSignalled || ending.status == 0 else {

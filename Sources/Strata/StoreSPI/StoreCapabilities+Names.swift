@@ -3,7 +3,7 @@ extension StoreCapabilities: CustomStringConvertible {
     public static let named: [(name: String, capability: StoreCapabilities)] = [
         ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
         ("multiProcessAccess", .multiProcessAccess), ("batchOperations", .batchOperations),
-        ("batchComputedValues", .batchComputedValues),
+        ("batchComputedValues", .batchComputedValues), ("externalBinaryStorage", .externalBinaryStorage),
         ("relaxedDurability", .relaxedDurability),
     ]
 

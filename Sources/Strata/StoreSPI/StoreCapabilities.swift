@@ -24,6 +24,10 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// With ``batchOperations``: the store's batch updates also compute values
     /// (``StoreBatchUpdate/expressions``); without it, only updates of constants reach the store.
     public static let batchComputedValues = StoreCapabilities(rawValue: 1 << 8)
+    /// The store keeps large values of attributes allowing external binary storage
+    /// (``AttributeDescription/allowsExternalBinaryDataStorage``) in files beside its own, written
+    /// before the save that refers to them commits and removed with the objects.
+    public static let externalBinaryStorage = StoreCapabilities(rawValue: 1 << 9)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.

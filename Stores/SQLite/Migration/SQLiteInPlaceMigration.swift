@@ -9,14 +9,34 @@ import Strata
 ///
 /// A step whose mapping cannot run in place (see `InPlaceMapping`), a file with triggers
 /// (Core Data's derived attributes, which Strata does not rewrite), one that numbers its
-/// entities otherwise than the source model's layout, or one whose persistent history
-/// (`ACHANGE`) names entities by numbers a step changes is declined before anything is
+/// entities otherwise than the source model's layout, one whose persistent history
+/// (`ACHANGE`) names entities by numbers a step changes, or a step after which an attribute keeps
+/// its values otherwise (as external binary data or not) is declined before anything is
 /// written; the migration then copies the store.
 enum SQLiteInPlaceMigration {
+    /// Whether an attribute of `step`'s destination model stores externally while the source's
+    /// attribute of that name does not (a new one included), or the other way round: its column
+    /// would need rewriting, which a copy does.
+    private static func changesExternalStorage(_ step: InPlaceMigrationRequest.Step) -> Bool {
+        let source = step.sourceModel.schema
+        return step.destinationModel.schema.entities.contains { entity in
+            entity.attributes.contains { attribute in
+                let before = source.entitiesByName[entity.name]?.attributesByName[attribute.name]
+                return attribute.storesExternally != (before?.storesExternally ?? false)
+            }
+        }
+    }
+
     static func migrate(_ request: InPlaceMigrationRequest, settings: SQLiteStoreSettings) throws -> Bool {
         let path = request.url.path
         var changes: [SQLiteSchemaChange] = []
         var conversions: [SQLiteSchemaChange.Conversion] = []
+        if request.steps.contains(where: Self.changesExternalStorage) {
+            decline(
+                request,
+                because: "an attribute keeps its values as external binary data in one version and not the other")
+            return false
+        }
         do {
             for step in request.steps {
                 let change = try schemaChange(step, configuration: request.configurationName, from: conversions.count)

@@ -97,6 +97,8 @@ extension SQLitePredicateTranslator {
             return follow([leaf.name], from: scope)
         }
         if let attribute = entity.attributesByName[key], !attribute.isTransient, keys.count == 1 {
+            // A column of external binary data holds a marker and maybe a file name, not the value.
+            guard !attribute.storesExternally else { return nil }
             let owner = layout.declaringEntity(of: key, in: entity, model: model)
             guard let index = layout.columnIndex(.attribute(entity: owner, name: key), in: scope.table) else {
                 return nil

@@ -42,11 +42,11 @@ extension SQLitePredicateTranslator {
     }
 
     /// The stored attribute `key` of the entity and its column in the query's row; `nil` when
-    /// the entity has no such stored attribute.
+    /// the entity has no such stored attribute, or its column holds external binary data.
     func rowAttribute(_ key: String) -> SQLiteRowEvaluations.Attribute? {
         let scope = root.object
         guard case .row(let alias) = scope.position, let attribute = scope.entity.attributesByName[key],
-            !attribute.isTransient,
+            !attribute.isTransient, !attribute.storesExternally,
             let index = layout.columnIndex(
                 .attribute(entity: layout.declaringEntity(of: key, in: scope.entity, model: model), name: key),
                 in: scope.table)

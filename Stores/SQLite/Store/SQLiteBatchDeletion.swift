@@ -239,6 +239,25 @@ struct SQLiteBatchDeletion {
         return (matched, cascaded.isEmpty ? matched : matched + cascaded)
     }
 
+    /// The external data files of the marked rows, which the deletion makes obsolete.
+    func externalFilesOfMarkedRows() throws -> [String] {
+        var files: [String] = []
+        for table in store.layout.entityTables where wholeTables.contains(table.name) || hasWorkTables {
+            for column in table.columns {
+                guard case .attribute(let entity, let name) = column.role,
+                    store.model.entitiesByName[entity]?.attributesByName[name]?.storesExternally == true
+                else { continue }
+                let marked =
+                    wholeTables.contains(table.name)
+                    ? "" : " AND Z_PK IN (SELECT Z_PK FROM \(Self.doomed) WHERE Z_ENT IN (\(numbers(of: table))))"
+                files += try connection.statement(
+                    "SELECT \(column.name) FROM \(table.name) WHERE substr(\(column.name), 1, 1) = x'02'\(marked)"
+                ).rows { SQLiteExternalData.fileName(in: $0.value(at: 0)) }.compactMap { $0 }
+            }
+        }
+        return files
+    }
+
     /// Deletes the marked rows and their join-table rows, and empties the work tables; returns
     /// how many rows the whole tables had.
     func deleteMarkedRows() throws -> Int {

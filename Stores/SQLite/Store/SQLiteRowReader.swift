@@ -12,6 +12,8 @@ struct SQLiteRowReader: Sendable {
         /// Whether the file's triggers keep the value (a derived attribute of a store with Core
         /// Data's triggers): updates leave it to them.
         let isDerived: Bool
+        /// Whether the column holds external binary data (see ``SQLiteExternalData``).
+        let isExternal: Bool
     }
 
     /// A to-one relationship, the index of its destination's key column and, for destinations
@@ -32,6 +34,8 @@ struct SQLiteRowReader: Sendable {
     /// The name of the table the indexes refer to.
     let tableName: String
     let attributes: [AttributeColumn]
+    /// The attributes whose columns hold external binary data.
+    let externalAttributes: [AttributeColumn]
     let toOnes: [ToOneColumn]
     /// The index of each attribute's column, by attribute name.
     let attributeIndexes: [String: Int]
@@ -60,9 +64,11 @@ struct SQLiteRowReader: Sendable {
             attributes.append(
                 AttributeColumn(
                     name: attribute.name, type: attribute.type, index: index, slot: slot,
-                    isDerived: layout.triggerKeptDerivations.contains("\(owner).\(attribute.name)")))
+                    isDerived: layout.triggerKeptDerivations.contains("\(owner).\(attribute.name)"),
+                    isExternal: attribute.storesExternally))
         }
         self.attributes = attributes
+        externalAttributes = attributes.filter(\.isExternal)
         attributeIndexes = Dictionary(attributes.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
         selectByKey =
             "SELECT \(table.columns.map { "t0.\($0.name)" }.joined(separator: ", ")) FROM \(table.name) t0 "

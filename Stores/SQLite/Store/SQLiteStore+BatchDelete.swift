@@ -4,7 +4,8 @@ extension SQLiteStore {
     /// Runs `delete` in SQL in one write transaction (`SQLiteBatchDeletion`): the rows it names
     /// or matches, those the cascade rules reach, the nullify rules' changes and the join-table
     /// rows, and, for a store recording persistent history, the transaction; `nil` (the core's
-    /// context does it) when part of the predicate has no SQL form.
+    /// context does it) when part of the predicate has no SQL form. The external data files of
+    /// the deleted rows are removed once the transaction commits.
     public func executeBatchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchDeleteResult? {
         let history = options.tracksPersistentHistory ? delete.history : nil
         guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
@@ -34,14 +35,17 @@ extension SQLiteStore {
             action = "running a batch delete of \(objectIDs.count) objects"
             seed = { try $0.deleteObjects(objectIDs) }
         }
+        var obsoleteFiles: [String] = []
+        let result: StoreBatchDeleteResult
         do {
-            return try write(action, evaluating: evaluations) { connection in
+            result = try write(action, evaluating: evaluations) { connection in
                 var deletion = SQLiteBatchDeletion(store: self, connection: connection)
                 try seed(&deletion)
                 try deletion.cascade()
                 let denials = try deletion.denials()
                 guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
                 let nullified = try deletion.nullify(listing: lists)
+                obsoleteFiles = try deletion.externalFilesOfMarkedRows()
                 guard lists else {
                     let marked = try deletion.markedMatchCount()
                     return StoreBatchDeleteResult(matchedCount: marked + (try deletion.deleteMarkedRows()))
@@ -65,6 +69,8 @@ extension SQLiteStore {
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)
         }
+        externalData.remove(obsoleteFiles)
+        return result
     }
 }
 

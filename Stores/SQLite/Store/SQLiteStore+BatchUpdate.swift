@@ -6,14 +6,18 @@ extension SQLiteStore {
     /// history. Computed values are worked out row by row by `strata_evaluate`
     /// (``SQLiteRowEvaluations``). `nil` (the core's context does it) when part of the
     /// predicate can be evaluated neither in SQL nor row by row (it reads more than the
-    /// entity's attributes), when an attribute has no column in the entity's table, or when a
-    /// computed value does not fit its attribute (nothing is changed).
+    /// entity's attributes), when an attribute has no column in the entity's table or keeps
+    /// external binary data (whose files a save writes), or when a computed value does not fit
+    /// its attribute (nothing is changed).
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         let history = options.tracksPersistentHistory ? update.history : nil
         guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
         let entity = try entitySchema(named: update.entityName)
         let table = try table(of: entity.name)
         let reader = rowReader(of: entity, in: table)
+        let externalKeys = Set(reader.externalAttributes.map(\.name))
+        guard externalKeys.isDisjoint(with: update.values.keys), externalKeys.isDisjoint(with: update.expressions.keys)
+        else { return nil }
         var assignments = ["Z_OPT = Z_OPT + 1"]
         var parameters: [SQLiteValue] = []
         for (key, value) in update.values.sorted(by: { $0.key < $1.key }) {

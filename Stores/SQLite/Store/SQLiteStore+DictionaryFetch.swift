@@ -37,8 +37,10 @@ extension SQLiteStore {
             var groupColumns: [String] = []
             if let names = fetch.groupBy {
                 for name in names {
-                    guard let type = entity.attributesByName[name]?.type, let index = reader.attributeIndexes[name]
+                    guard let attribute = entity.attributesByName[name], !attribute.storesExternally,
+                        let index = reader.attributeIndexes[name]
                     else { return nil }
+                    let type = attribute.type
                     groupColumns.append(SQLiteDictionaryColumn.grouping("t0.\(table.columns[index].name)", type))
                 }
             } else {
@@ -105,7 +107,9 @@ private struct SQLiteDictionaryColumn {
         switch column {
         case .property(let key):
             if let attribute = entity.attributesByName[key] {
-                guard attribute.type != .transformable, let index = reader.attributeIndexes[key] else { return nil }
+                guard attribute.type != .transformable, !attribute.storesExternally,
+                    let index = reader.attributeIndexes[key]
+                else { return nil }
                 (name, expressions, reading) = (key, ["t0.\(table.columns[index].name)"], .attribute(attribute.type))
                 return
             }

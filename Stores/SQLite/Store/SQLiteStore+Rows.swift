@@ -47,6 +47,11 @@ extension SQLiteStore {
         var slots = [AttributeValue](repeating: .null, count: entity.persistentSlotCount)
         for attribute in reader.attributes {
             let stored = statement.value(at: attribute.index)
+            if attribute.isExternal {
+                slots[attribute.slot] = try externalData.value(
+                    in: stored, place: "\(storeName), '\(entity.name).\(attribute.name)' of \(objectID),")
+                continue
+            }
             guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {
                 throw StoreError(
                     code: .corrupt,

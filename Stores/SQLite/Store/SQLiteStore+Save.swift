@@ -35,6 +35,23 @@ extension SQLiteStore {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         var newMetadata: StoreMetadata?
+        var external = SQLiteExternalDataSave()
+        do {
+            try save(changes, external: &external) { newMetadata = $0 }
+        } catch {
+            externalData.remove(external.written)
+            throw error
+        }
+        externalData.remove(external.obsolete)
+        if let newMetadata { setMetadata(newMetadata) }
+    }
+
+    /// Saves `changes` in one transaction, noting in `external` the files it writes and those
+    /// it makes obsolete, and handing `newMetadata` the metadata it writes, if any.
+    private func save(
+        _ changes: StoreChangeSet, external: inout SQLiteExternalDataSave,
+        newMetadata: (StoreMetadata) -> Void
+    ) throws {
         try write("saving") { connection in
             let versions = try storedVersions(
                 of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
@@ -46,10 +63,17 @@ extension SQLiteStore {
             }
             let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
             let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted, on: connection) : [:]
+            let previous = try storedExternalValues(
+                of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
+            for deletion in changes.deleted {
+                external.obsolete += previous[deletion.objectID]?.values.compactMap(SQLiteExternalData.fileName) ?? []
+            }
             try delete(changes.deleted.map(\.objectID), on: connection)
-            for change in changes.inserted { try insert(change, on: connection) }
+            for change in changes.inserted { try insert(change, external: &external, on: connection) }
             try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
-            for change in changes.updated { try update(change, on: connection) }
+            for change in changes.updated {
+                try update(change, previous: previous[change.objectID] ?? [:], external: &external, on: connection)
+            }
             for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
             for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
             if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, on: connection) }
@@ -57,10 +81,30 @@ extension SQLiteStore {
                 var metadata = self.metadata
                 metadata.userInfo = userInfo
                 try SQLiteStoreFile.writeMetadata(metadata, on: connection)
-                newMetadata = metadata
+                newMetadata(metadata)
             }
         }
-        if let newMetadata { setMetadata(newMetadata) }
+    }
+
+    /// What the external-data columns of each of `objectIDs` hold, for the objects whose entity
+    /// has such columns.
+    private func storedExternalValues(
+        of objectIDs: [ObjectID], on connection: SQLiteConnection
+    ) throws -> [ObjectID: [String: SQLiteValue]] {
+        var stored: [ObjectID: [String: SQLiteValue]] = [:]
+        for objectID in objectIDs {
+            let row = try entityRow(of: objectID)
+            let columns = row.reader.externalAttributes
+            guard !columns.isEmpty else { continue }
+            let names = columns.map { row.table.columns[$0.index].name }.joined(separator: ", ")
+            let statement = try connection.cachedStatement("SELECT \(names) FROM \(row.table.name) WHERE Z_PK = ?")
+            let values = try statement.rows([.integer(try primaryKey(of: objectID))]) { row in
+                columns.indices.map { row.value(at: $0) }
+            }
+            guard let values = values.first else { continue }
+            stored[objectID] = Dictionary(uniqueKeysWithValues: zip(columns.map(\.name), values))
+        }
+        return stored
     }
 
     /// The stored version of each of `objectIDs` the store holds as that entity: one statement
@@ -127,15 +171,20 @@ extension SQLiteStore {
 
     /// The columns and values that store `change`'s attributes and to-one references.
     private func columnValues(
-        of change: StoreChangeSet.ObjectChange, in table: SQLiteSchema.EntityTable
+        of change: StoreChangeSet.ObjectChange, in table: SQLiteSchema.EntityTable,
+        previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave
     ) throws -> [(String, SQLiteValue)] {
         let entity = try entitySchema(named: change.objectID.entityName)
         let reader = rowReader(of: entity, in: table)
         var result: [(String, SQLiteValue)] = []
         for (key, value) in change.values.sorted(by: { $0.key < $1.key }) {
-            if entity.attributesByName[key] != nil {
+            if let attribute = entity.attributesByName[key] {
                 guard let index = reader.attributeIndexes[key] else { continue }
-                result.append((table.columns[index].name, SQLiteValueCodec.encode(value)))
+                let stored =
+                    attribute.storesExternally
+                    ? try externalData.columnValue(for: value, previous: previous[key], save: &external)
+                    : SQLiteValueCodec.encode(value)
+                result.append((table.columns[index].name, stored))
                 continue
             }
             guard let toOne = reader.toOnesByName[key], let index = toOne.index else { continue }
@@ -156,24 +205,32 @@ extension SQLiteStore {
 
     /// Inserts `change`'s row with its entity's one statement: every attribute and to-one
     /// column, null where the change has no value.
-    private func insert(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+    private func insert(
+        _ change: StoreChangeSet.ObjectChange, external: inout SQLiteExternalDataSave, on connection: SQLiteConnection
+    ) throws {
         let row = try entityRow(of: change.objectID)
         var values: [SQLiteValue] = [.integer(try primaryKey(of: change.objectID)), .integer(row.number), .integer(1)]
-        try appendColumnValues(of: change, in: row.reader, to: &values, forUpdate: false)
+        try appendColumnValues(
+            of: change, in: row.reader, to: &values, forUpdate: false, previous: [:], external: &external)
         try connection.cachedStatement(row.reader.insertStatement).execute(values)
     }
 
     /// Appends the values of every attribute and to-one column of `reader` that `change` sets,
     /// in the reader's order, null where the change has no value; for an update, derived
-    /// attributes are left out.
+    /// attributes are left out. External binary data is written as `external` notes, keeping a
+    /// file of `previous` that holds the same bytes.
     private func appendColumnValues(
         of change: StoreChangeSet.ObjectChange, in reader: SQLiteRowReader, to values: inout [SQLiteValue],
-        forUpdate: Bool
+        forUpdate: Bool, previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave
     ) throws {
         values.reserveCapacity(values.count + reader.attributes.count + 2 * reader.toOnes.count + 1)
+        func column(_ attribute: SQLiteRowReader.AttributeColumn, _ value: AttributeValue) throws -> SQLiteValue {
+            guard attribute.isExternal else { return SQLiteValueCodec.encode(value) }
+            return try externalData.columnValue(for: value, previous: previous[attribute.name], save: &external)
+        }
         if let slots = change.values.slots(for: reader.entity) {
             for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {
-                values.append(SQLiteValueCodec.encode(slots[attribute.slot]))
+                values.append(try column(attribute, slots[attribute.slot]))
             }
             for toOne in reader.toOnes where toOne.index != nil {
                 let destination = try destinationColumns(of: slots[toOne.slot])
@@ -183,7 +240,7 @@ extension SQLiteStore {
             return
         }
         for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {
-            values.append(change.values[attribute.name].map(SQLiteValueCodec.encode) ?? .null)
+            values.append(try column(attribute, change.values[attribute.name] ?? .null))
         }
         for toOne in reader.toOnes where toOne.index != nil {
             let destination = try destinationColumns(of: change.values[toOne.name] ?? .null)
@@ -215,7 +272,10 @@ extension SQLiteStore {
     /// Updates `change`'s row: with its entity's one statement when the change gives every
     /// stored attribute and to-one (as a context's changes do), else with a statement for the
     /// columns it gives.
-    private func update(_ change: StoreChangeSet.ObjectChange, on connection: SQLiteConnection) throws {
+    private func update(
+        _ change: StoreChangeSet.ObjectChange, previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave,
+        on connection: SQLiteConnection
+    ) throws {
         let key = try primaryKey(of: change.objectID)
         let reader = try entityRow(of: change.objectID).reader
         if change.values.slots(for: reader.entity) != nil
@@ -223,13 +283,14 @@ extension SQLiteStore {
                 && reader.toOnes.allSatisfy({ change.values[$0.name] != nil }))
         {
             var values: [SQLiteValue] = []
-            try appendColumnValues(of: change, in: reader, to: &values, forUpdate: true)
+            try appendColumnValues(
+                of: change, in: reader, to: &values, forUpdate: true, previous: previous, external: &external)
             values.append(.integer(key))
             try connection.cachedStatement(reader.updateStatement).execute(values)
             return
         }
         let table = try table(of: change.objectID.entityName)
-        let columns = try columnValues(of: change, in: table)
+        let columns = try columnValues(of: change, in: table, previous: previous, external: &external)
         let assignments = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
         try connection.cachedStatement("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?")
             .execute(columns.map(\.1) + [.integer(key)])

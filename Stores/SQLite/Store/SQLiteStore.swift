@@ -32,6 +32,7 @@ final class SQLiteStore: IncrementalStore {
     public let options: StoreOptions
     public let capabilities: StoreCapabilities = [
         .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
+        .externalBinaryStorage,
     ]
     public let predicateFeatures = PredicateFeatures.all
 
@@ -43,6 +44,8 @@ final class SQLiteStore: IncrementalStore {
     let entityNames: Set<String>
     let pool: SQLiteConnectionPool
     let path: String
+    /// The files holding large values of attributes that allow external storage.
+    let externalData: SQLiteExternalData
     let statistics = SQLiteStoreStatistics()
     /// What the store logs of its statements.
     let trace: SQLiteDebugTrace
@@ -130,6 +133,7 @@ final class SQLiteStore: IncrementalStore {
         }
         self.pool = pool
         self.path = path
+        self.externalData = SQLiteExternalData(storePath: path)
         self.currentMetadata = Locked(metadata)
         self.journal = Locked(journal)
     }

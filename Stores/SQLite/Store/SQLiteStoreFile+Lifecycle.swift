@@ -7,8 +7,9 @@ extension SQLiteStoreFile {
     static let sideFileSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Empties the store at `path` through SQLite (so that connections other processes still
-    /// have open see an empty database, never a half-removed file), then removes it and its side
-    /// files. A missing file is not an error; a file that is not an SQLite database is left alone.
+    /// have open see an empty database, never a half-removed file), then removes it, its side
+    /// files and its folder of external data (`.<name>_SUPPORT`). A missing file is not an
+    /// error; a file that is not an SQLite database is left alone.
     static func destroy(at path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let header = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 16) }
@@ -24,7 +25,9 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: path, doing: "destroying it")
         }
-        for file in [path] + sideFileSuffixes.map({ path + $0 }) where FileManager.default.fileExists(atPath: file) {
+        let support = SQLiteExternalData(storePath: path).directory.deletingLastPathComponent().path
+        for file in [path] + sideFileSuffixes.map({ path + $0 }) + [support]
+        where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
@@ -36,10 +39,29 @@ extension SQLiteStoreFile {
 
     /// Replaces the store at `destination` (creating it when missing) with a copy of the store at
     /// `source`, through SQLite's backup API: page by page under SQLite's locks, so that
-    /// connections open on the destination see the old store or the new one, never a mix.
+    /// connections open on the destination see the old store or the new one, never a mix. The
+    /// source's external data files are copied beside the destination, replacing its own.
     static func replace(_ destination: String, withStoreAt source: String) throws {
         guard try readMetadata(at: source) != nil else {
             throw StoreError(code: .unknownObject, message: "There is no SQLite store at '\(source)' to copy from.")
+        }
+        // The source's external data files join the destination's before its rows refer to them.
+        let from = SQLiteExternalData(storePath: source)
+        let to = SQLiteExternalData(storePath: destination)
+        let copied = (try? FileManager.default.contentsOfDirectory(atPath: from.directory.path)) ?? []
+        do {
+            if !copied.isEmpty {
+                try FileManager.default.createDirectory(at: to.directory, withIntermediateDirectories: true)
+            }
+            for name in copied
+            where !FileManager.default.fileExists(atPath: to.directory.appendingPathComponent(name).path) {
+                try FileManager.default.copyItem(
+                    at: from.directory.appendingPathComponent(name), to: to.directory.appendingPathComponent(name))
+            }
+        } catch {
+            throw StoreError(
+                code: .io, message: "Could not copy the external data of '\(source)' to '\(to.directory.path)'.",
+                underlying: error)
         }
         do throws(SQLiteError) {
             let from = try SQLiteConnection(path: source, mode: .readOnly)
@@ -56,6 +78,10 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: destination, doing: "replacing it with '\(source)'")
         }
+        // The destination's own files go once no row of it refers to them.
+        let kept = Set(copied)
+        let leftover = (try? FileManager.default.contentsOfDirectory(atPath: to.directory.path)) ?? []
+        to.remove(leftover.filter { !kept.contains($0) })
     }
 }
 

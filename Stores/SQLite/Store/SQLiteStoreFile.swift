@@ -83,9 +83,13 @@ enum SQLiteStoreFile {
                 try connection(path: path, readOnly: readOnly, settings: settings, create: false)
             },
             openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
-        return SQLiteStore(
+        let store = SQLiteStore(
             request: request, path: path, layout: layout, rTreeIndexes: rTreeIndexes, pool: pool, metadata: metadata,
             journal: journal, settings: settings)
+        // Housekeeping: a file another connection keeps locked past the busy timeout is swept on
+        // a later opening; the orphans it leaves take space and are never read.
+        _ = try? store.removeOrphanedExternalData()
+        return store
     }
 
     /// A connection to `path` with Strata's functions and settings.
