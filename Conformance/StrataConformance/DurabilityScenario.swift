@@ -117,9 +117,12 @@ enum DurabilityScenario: String, Sendable, CaseIterable {
     /// The bytes of the `Sample` inserted by save `serial`.
     func bytes(ofSerial serial: Int64) -> Data { Self.bytes(Int(serial), count: valueSize) }
 
-    /// `count` bytes that differ from save to save.
+    /// `count` bytes that differ from save to save: the save's number, then a pattern.
     private static func bytes(_ index: Int, count: Int) -> Data {
-        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index &* 7) })
+        let number = withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) }
+        return Data(
+            (number + (0..<max(count - number.count, 0)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index &* 7) })
+                .prefix(count))
     }
 }
 

@@ -1,4 +1,5 @@
 import CStrataLMDB
+import Foundation
 import Strata
 
 /// Reads and writes the records of one store inside one transaction, remembering the
@@ -6,13 +7,19 @@ import Strata
 final class LMDBObjectLoader {
     let store: LMDBStore
     let transaction: LMDBTransaction
+    /// The external data files a write transaction writes and makes obsolete; `nil` for reads.
+    let externalWrites: ExternalBinaryDataWrites?
     private var cache: [ObjectID: Snapshot?] = [:]
+    /// The marked values (``ExternalBinaryData``) of the external-storage attributes of the
+    /// records decoded or written, by object and attribute.
+    private(set) var externalMarks: [ObjectID: [String: [UInt8]]] = [:]
     /// The first error met while the evaluator followed a relationship, which cannot throw.
     private(set) var failure: (any Error)?
 
-    init(store: LMDBStore, transaction: LMDBTransaction) {
+    init(store: LMDBStore, transaction: LMDBTransaction, externalWrites: ExternalBinaryDataWrites? = nil) {
         self.store = store
         self.transaction = transaction
+        self.externalWrites = externalWrites
     }
 
     /// The records database and primary key of `objectID`; `nil` for an object this store
@@ -42,9 +49,60 @@ final class LMDBObjectLoader {
     /// Decodes one record, counting it.
     func decode(_ bytes: [UInt8], primaryKey: Int64, root: String) throws -> Snapshot {
         store.statistics.recordDecoded()
-        let snapshot = try store.layout.decode(bytes, primaryKey: primaryKey, root: root)
+        var snapshot = try store.layout.decode(bytes, primaryKey: primaryKey, root: root)
+        if let names = store.externalAttributes[snapshot.objectID.entityName] {
+            snapshot = try unmarked(snapshot, names)
+        }
         cache[snapshot.objectID] = snapshot
         return snapshot
+    }
+
+    /// `snapshot` with the marked values of its attributes `names` replaced by the values, the
+    /// marks noted.
+    private func unmarked(_ snapshot: Snapshot, _ names: [String]) throws -> Snapshot {
+        var marks: [String: [UInt8]] = [:]
+        var values: [String: AttributeValue] = [:]
+        for name in names {
+            guard case .binary(let marked)? = snapshot.values[name] else { continue }
+            marks[name] = Array(marked)
+            values[name] = .binary(
+                try store.externalData.value(
+                    inMarked: marked,
+                    place: "\(store.storeName), '\(snapshot.objectID.entityName).\(name)' of \(snapshot.objectID),"))
+        }
+        externalMarks[snapshot.objectID] = marks
+        return Snapshot(
+            objectID: snapshot.objectID, values: snapshot.values.replacing(values), version: snapshot.version)
+    }
+
+    /// `snapshot` as its record keeps it: the values of its attributes `names` marked, their
+    /// files written (and those they replace noted as obsolete) through ``externalWrites``.
+    func marked(_ snapshot: Snapshot, _ names: [String]) throws -> Snapshot {
+        guard let writes = externalWrites else {
+            preconditionFailure("Records are written only in write transactions.")
+        }
+        let previous = externalMarks[snapshot.objectID] ?? [:]
+        var marks: [String: [UInt8]] = [:]
+        var values: [String: AttributeValue] = [:]
+        for name in names {
+            guard case .binary(let data)? = snapshot.values[name] else {
+                store.externalData.clear(previous[name], writes: writes)
+                continue
+            }
+            let marked = try store.externalData.marked(data, replacing: previous[name], writes: writes)
+            marks[name] = marked
+            values[name] = .binary(Data(marked))
+        }
+        externalMarks[snapshot.objectID] = marks
+        return Snapshot(
+            objectID: snapshot.objectID, values: snapshot.values.replacing(values), version: snapshot.version)
+    }
+
+    /// Notes the files of the external-storage attributes of `objectID`, whose record is removed,
+    /// as obsolete.
+    func removeExternalValues(of objectID: ObjectID) {
+        guard let writes = externalWrites, let marks = externalMarks.removeValue(forKey: objectID) else { return }
+        for mark in marks.values { store.externalData.clear(mark, writes: writes) }
     }
 
     /// The key of the members of `relationship` of `objectID` in the to-many database.
@@ -99,4 +157,20 @@ struct LMDBRecordResolver: KeyValueResolving {
     }
 
     var objectIdentity: AttributeValue { .objectID(snapshot.objectID) }
+}
+
+extension PropertyValues {
+    /// These values with `replacements` put in.
+    fileprivate func replacing(_ replacements: [String: AttributeValue]) -> PropertyValues {
+        guard !replacements.isEmpty else { return self }
+        if let entity, var slots = slots(for: entity) {
+            for (key, value) in replacements {
+                if let slot = entity.slot(of: key), slot < slots.count { slots[slot] = value }
+            }
+            return PropertyValues(entity: entity, slots: slots)
+        }
+        var dictionary = self.dictionary
+        for (key, value) in replacements { dictionary[key] = value }
+        return PropertyValues(dictionary)
+    }
 }

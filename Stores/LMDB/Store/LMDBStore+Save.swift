@@ -46,7 +46,8 @@ extension LMDBStore {
         if let saved { setMetadata(saved) }
     }
 
-    /// Writes `snapshot`'s record and index entries, removing those of `old`.
+    /// Writes `snapshot`'s record and index entries, removing those of `old`; its external binary
+    /// data is marked and written as ``ExternalBinaryData`` lays it out.
     func put(_ snapshot: Snapshot, replacing old: Snapshot?, _ loader: LMDBObjectLoader) throws {
         guard let (_, database, key) = loader.location(of: snapshot.objectID) else { return }
         let newKeys = indexes.keys(of: snapshot)
@@ -56,7 +57,8 @@ extension LMDBStore {
                 try loader.transaction.delete(databases.index, indexKey)
             }
         }
-        try loader.transaction.put(database, LMDBLayout.key(key), layout.encode(snapshot))
+        let record = try externalAttributes[snapshot.objectID.entityName].map { try loader.marked(snapshot, $0) }
+        try loader.transaction.put(database, LMDBLayout.key(key), layout.encode(record ?? snapshot))
         for indexKey in newKeys { try loader.transaction.put(databases.index, indexKey, []) }
     }
 
@@ -79,6 +81,7 @@ extension LMDBStore {
         else { return }
         for indexKey in indexes.keys(of: old) { try loader.transaction.delete(databases.index, indexKey) }
         try loader.transaction.delete(database, LMDBLayout.key(key))
+        loader.removeExternalValues(of: old.objectID)
         for relationship in entity.relationships where relationship.isToMany {
             guard let membersKey = loader.membersKey(of: old.objectID, relationship: relationship.name) else {
                 continue

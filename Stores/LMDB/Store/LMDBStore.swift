@@ -45,6 +45,11 @@ final class LMDBStore: IncrementalStore {
     let generations = OpenGenerations()
     /// The history transactions this store recorded, told apart from other writers'.
     let recordedHistory = RemoteHistoryWatch()
+    /// The files holding large values of attributes that allow external storage.
+    let externalData: ExternalBinaryData
+    /// The attributes of each entity whose values are external binary data, for the entities
+    /// that have any.
+    let externalAttributes: [String: [String]]
     private let currentMetadata: Locked<StoreMetadata>
     private let request: StoreOpenRequest
 
@@ -58,9 +63,12 @@ final class LMDBStore: IncrementalStore {
             environment.hasRelaxedDurability
             ? [
                 .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-                .relaxedDurability,
+                .externalBinaryStorage, .relaxedDurability,
             ]
-            : [.queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues]
+            : [
+                .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
+                .externalBinaryStorage,
+            ]
         self.environment = environment
         self.layout = layout
         self.databases = databases
@@ -68,6 +76,11 @@ final class LMDBStore: IncrementalStore {
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         self.currentMetadata = Locked(metadata)
+        self.externalData = ExternalBinaryData(storePath: environment.path)
+        self.externalAttributes = request.model.schema.entities.reduce(into: [:]) { attributes, entity in
+            let names = entity.attributes.filter(\.storesExternally).map(\.name)
+            if !names.isEmpty { attributes[entity.name] = names }
+        }
     }
 
     public var url: URL? { request.url }
@@ -144,12 +157,23 @@ final class LMDBStore: IncrementalStore {
                     metadata: ["store.url": "\(environment.path)", "map.bytes": "\(environment.mapSize)"])
             }
         }
+        let external = ExternalBinaryDataWrites()
+        let result: T
         do {
-            return try environment.write { transaction in
-                try body(LMDBObjectLoader(store: self, transaction: transaction))
+            result = try environment.write { transaction in
+                external.startAttempt()
+                return try body(LMDBObjectLoader(store: self, transaction: transaction, externalWrites: external))
             }
         } catch let error as LMDBError {
+            external.failed(in: externalData)
             throw LMDBStoreFile.storeError(error, path: environment.path, doing: action)
+        } catch {
+            external.failed(in: externalData)
+            throw error
         }
+        // A store trading durability for speed may lose this commit in a system crash: its
+        // obsolete files stay until an opening finds no record refers to them.
+        if !environment.hasRelaxedDurability { external.committed(in: externalData) }
+        return result
     }
 }

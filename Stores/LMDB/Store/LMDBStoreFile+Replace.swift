@@ -7,7 +7,9 @@ extension LMDBStoreFile {
     /// copy of the store at `source`: in one write transaction on the destination, every named
     /// database is emptied and every key of the source's databases, read in one read
     /// transaction, copied in. Readers of the destination, in this process or another, see the
-    /// old store or the new one, never a mix. Replacing a store with itself changes nothing.
+    /// old store or the new one, never a mix. Replacing a store with itself changes nothing. The
+    /// source's external data files are copied beside the destination before its records refer
+    /// to them; the destination's own go afterwards.
     static func replace(_ destination: String, withStoreAt source: String) throws {
         guard try readMetadata(at: source) != nil else {
             throw StoreError(code: .unknownObject, message: "There is no LMDB store at '\(source)' to copy from.")
@@ -22,9 +24,12 @@ extension LMDBStoreFile {
                 path: destination, writes: true, readOnly: false, relaxedDurability: nil,
                 mapSize: exists ? nil : from.mapSize)
             guard from !== to else { return }
+            let externalData = ExternalBinaryData(storePath: destination)
+            let copied = try externalData.copyFiles(of: ExternalBinaryData(storePath: source))
             try from.read { reading in
                 try to.write { writing in try copy(from: reading, to: writing) }
             }
+            externalData.remove(externalData.fileNames.filter { !copied.contains($0) })
         }
     }
 

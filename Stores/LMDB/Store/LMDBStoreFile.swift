@@ -33,6 +33,8 @@ enum LMDBStoreFile {
                 request: request, environment: environment, layout: layout, databases: databases, indexes: indexes,
                 metadata: metadata)
             if needsRebuild { try store.rebuildIndexes() }
+            // Housekeeping: orphans a failed sweep leaves take space and are never read.
+            _ = try? store.removeOrphanedExternalData()
             return store
         }
     }
@@ -80,13 +82,15 @@ enum LMDBStoreFile {
         }
     }
 
-    /// Removes the store's data file and its `-lock` file; a missing file is not an error.
+    /// Removes the store's data file, its `-lock` file and its folder of external data
+    /// (`.<name>_SUPPORT`); a missing file is not an error.
     static func destroy(at path: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store; it was not destroyed.")
         }
-        for file in [path, path + lockSuffix] where FileManager.default.fileExists(atPath: file) {
+        let support = ExternalBinaryData(storePath: path).supportDirectory.path
+        for file in [path, path + lockSuffix, support] where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {

@@ -69,7 +69,7 @@ extension SQLiteStore {
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)
         }
-        externalData.remove(obsoleteFiles)
+        externalData.files.remove(obsoleteFiles)
         return result
     }
 }

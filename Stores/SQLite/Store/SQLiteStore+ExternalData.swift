@@ -36,7 +36,7 @@ extension SQLiteStore {
                     referenced.formUnion(names.compactMap { $0 })
                 }
             }
-            return externalData.removeOrphans(keeping: referenced)
+            return externalData.files.removeOrphans(keeping: referenced)
         }
     }
 }

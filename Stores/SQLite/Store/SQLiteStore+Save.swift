@@ -35,24 +35,25 @@ extension SQLiteStore {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         var newMetadata: StoreMetadata?
-        var external = SQLiteExternalDataSave()
+        let external = ExternalBinaryDataWrites()
         do {
-            try save(changes, external: &external) { newMetadata = $0 }
+            try save(changes, external: external) { newMetadata = $0 }
         } catch {
-            externalData.remove(external.written)
+            external.failed(in: externalData.files)
             throw error
         }
-        externalData.remove(external.obsolete)
+        external.committed(in: externalData.files)
         if let newMetadata { setMetadata(newMetadata) }
     }
 
     /// Saves `changes` in one transaction, noting in `external` the files it writes and those
     /// it makes obsolete, and handing `newMetadata` the metadata it writes, if any.
     private func save(
-        _ changes: StoreChangeSet, external: inout SQLiteExternalDataSave,
+        _ changes: StoreChangeSet, external: ExternalBinaryDataWrites,
         newMetadata: (StoreMetadata) -> Void
     ) throws {
         try write("saving") { connection in
+            external.startAttempt()
             let versions = try storedVersions(
                 of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
                     + changes.deleted.map(\.objectID),
@@ -69,10 +70,10 @@ extension SQLiteStore {
                 external.obsolete += previous[deletion.objectID]?.values.compactMap(SQLiteExternalData.fileName) ?? []
             }
             try delete(changes.deleted.map(\.objectID), on: connection)
-            for change in changes.inserted { try insert(change, external: &external, on: connection) }
+            for change in changes.inserted { try insert(change, external: external, on: connection) }
             try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
             for change in changes.updated {
-                try update(change, previous: previous[change.objectID] ?? [:], external: &external, on: connection)
+                try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
             }
             for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
             for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
@@ -172,7 +173,7 @@ extension SQLiteStore {
     /// The columns and values that store `change`'s attributes and to-one references.
     private func columnValues(
         of change: StoreChangeSet.ObjectChange, in table: SQLiteSchema.EntityTable,
-        previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave
+        previous: [String: SQLiteValue], external: ExternalBinaryDataWrites
     ) throws -> [(String, SQLiteValue)] {
         let entity = try entitySchema(named: change.objectID.entityName)
         let reader = rowReader(of: entity, in: table)
@@ -182,7 +183,7 @@ extension SQLiteStore {
                 guard let index = reader.attributeIndexes[key] else { continue }
                 let stored =
                     attribute.storesExternally
-                    ? try externalData.columnValue(for: value, previous: previous[key], save: &external)
+                    ? try externalData.columnValue(for: value, previous: previous[key], writes: external)
                     : SQLiteValueCodec.encode(value)
                 result.append((table.columns[index].name, stored))
                 continue
@@ -206,12 +207,12 @@ extension SQLiteStore {
     /// Inserts `change`'s row with its entity's one statement: every attribute and to-one
     /// column, null where the change has no value.
     private func insert(
-        _ change: StoreChangeSet.ObjectChange, external: inout SQLiteExternalDataSave, on connection: SQLiteConnection
+        _ change: StoreChangeSet.ObjectChange, external: ExternalBinaryDataWrites, on connection: SQLiteConnection
     ) throws {
         let row = try entityRow(of: change.objectID)
         var values: [SQLiteValue] = [.integer(try primaryKey(of: change.objectID)), .integer(row.number), .integer(1)]
         try appendColumnValues(
-            of: change, in: row.reader, to: &values, forUpdate: false, previous: [:], external: &external)
+            of: change, in: row.reader, to: &values, forUpdate: false, previous: [:], external: external)
         try connection.cachedStatement(row.reader.insertStatement).execute(values)
     }
 
@@ -221,12 +222,12 @@ extension SQLiteStore {
     /// file of `previous` that holds the same bytes.
     private func appendColumnValues(
         of change: StoreChangeSet.ObjectChange, in reader: SQLiteRowReader, to values: inout [SQLiteValue],
-        forUpdate: Bool, previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave
+        forUpdate: Bool, previous: [String: SQLiteValue], external: ExternalBinaryDataWrites
     ) throws {
         values.reserveCapacity(values.count + reader.attributes.count + 2 * reader.toOnes.count + 1)
         func column(_ attribute: SQLiteRowReader.AttributeColumn, _ value: AttributeValue) throws -> SQLiteValue {
             guard attribute.isExternal else { return SQLiteValueCodec.encode(value) }
-            return try externalData.columnValue(for: value, previous: previous[attribute.name], save: &external)
+            return try externalData.columnValue(for: value, previous: previous[attribute.name], writes: external)
         }
         if let slots = change.values.slots(for: reader.entity) {
             for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {
@@ -273,7 +274,7 @@ extension SQLiteStore {
     /// stored attribute and to-one (as a context's changes do), else with a statement for the
     /// columns it gives.
     private func update(
-        _ change: StoreChangeSet.ObjectChange, previous: [String: SQLiteValue], external: inout SQLiteExternalDataSave,
+        _ change: StoreChangeSet.ObjectChange, previous: [String: SQLiteValue], external: ExternalBinaryDataWrites,
         on connection: SQLiteConnection
     ) throws {
         let key = try primaryKey(of: change.objectID)
@@ -284,13 +285,13 @@ extension SQLiteStore {
         {
             var values: [SQLiteValue] = []
             try appendColumnValues(
-                of: change, in: reader, to: &values, forUpdate: true, previous: previous, external: &external)
+                of: change, in: reader, to: &values, forUpdate: true, previous: previous, external: external)
             values.append(.integer(key))
             try connection.cachedStatement(reader.updateStatement).execute(values)
             return
         }
         let table = try table(of: change.objectID.entityName)
-        let columns = try columnValues(of: change, in: table, previous: previous, external: &external)
+        let columns = try columnValues(of: change, in: table, previous: previous, external: external)
         let assignments = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0.0) = ?" }).joined(separator: ", ")
         try connection.cachedStatement("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?")
             .execute(columns.map(\.1) + [.integer(key)])

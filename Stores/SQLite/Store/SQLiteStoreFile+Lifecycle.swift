@@ -25,7 +25,7 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: path, doing: "destroying it")
         }
-        let support = SQLiteExternalData(storePath: path).directory.deletingLastPathComponent().path
+        let support = ExternalBinaryData(storePath: path).supportDirectory.path
         for file in [path] + sideFileSuffixes.map({ path + $0 }) + [support]
         where FileManager.default.fileExists(atPath: file) {
             do {
@@ -46,23 +46,8 @@ extension SQLiteStoreFile {
             throw StoreError(code: .unknownObject, message: "There is no SQLite store at '\(source)' to copy from.")
         }
         // The source's external data files join the destination's before its rows refer to them.
-        let from = SQLiteExternalData(storePath: source)
-        let to = SQLiteExternalData(storePath: destination)
-        let copied = (try? FileManager.default.contentsOfDirectory(atPath: from.directory.path)) ?? []
-        do {
-            if !copied.isEmpty {
-                try FileManager.default.createDirectory(at: to.directory, withIntermediateDirectories: true)
-            }
-            for name in copied
-            where !FileManager.default.fileExists(atPath: to.directory.appendingPathComponent(name).path) {
-                try FileManager.default.copyItem(
-                    at: from.directory.appendingPathComponent(name), to: to.directory.appendingPathComponent(name))
-            }
-        } catch {
-            throw StoreError(
-                code: .io, message: "Could not copy the external data of '\(source)' to '\(to.directory.path)'.",
-                underlying: error)
-        }
+        let externalData = ExternalBinaryData(storePath: destination)
+        let copied = try externalData.copyFiles(of: ExternalBinaryData(storePath: source))
         do throws(SQLiteError) {
             let from = try SQLiteConnection(path: source, mode: .readOnly)
             let to = try SQLiteConnection(path: destination, mode: .readWriteCreate)
@@ -79,9 +64,7 @@ extension SQLiteStoreFile {
             throw storeError(error, path: destination, doing: "replacing it with '\(source)'")
         }
         // The destination's own files go once no row of it refers to them.
-        let kept = Set(copied)
-        let leftover = (try? FileManager.default.contentsOfDirectory(atPath: to.directory.path)) ?? []
-        to.remove(leftover.filter { !kept.contains($0) })
+        externalData.remove(externalData.fileNames.filter { !copied.contains($0) })
     }
 }
 
