@@ -3,9 +3,9 @@ import Foundation
 /// Core Data's version hashes, computed with the byte layout in
 /// `docs/COREDATA-FORMATS.md` §E so that they equal Apple's for the same model.
 ///
-/// A hash depends only on persisted structure: names, types, optionality, relationship
-/// ends and counts, inheritance, uniqueness constraints, derivation expressions and
-/// version-hash modifiers. Transient and fetched properties, indexes, default values,
+/// A hash depends only on persisted structure: names, types, optionality, external binary
+/// storage, relationship ends and counts, inheritance, uniqueness constraints, derivation
+/// expressions and version-hash modifiers. Transient and fetched properties, indexes, default values,
 /// validation rules and user info do not change it.
 enum VersionHash {
     /// The hash of an entity. `lineage` runs from the root down to `entity` itself.
@@ -43,6 +43,7 @@ enum VersionHash {
         }
         var bytes = property(name: attribute.name, isOptional: attribute.isOptional)
         bytes += littleEndian(attribute.type.rawValue)
+        if attribute.allowsExternalBinaryDataStorage { bytes.append(1) }
         if attribute.preservesValueInHistoryOnDeletion { bytes.append(1) }
         if let modifier = attribute.versionHashModifier { bytes += Array(modifier.utf8) }
         return SHA2.sha256(bytes)

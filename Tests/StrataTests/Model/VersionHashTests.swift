@@ -126,6 +126,10 @@ import Testing
                 "Post", "preserve after deletion",
                 { $0.entities[0].attributes[0].preservesValueInHistoryOnDeletion = true }
             ),
+            (
+                "Post", "external binary storage",
+                { $0.entities[0].attributes[0].allowsExternalBinaryDataStorage = true }
+            ),
             ("Post", "attribute modifier", { $0.entities[0].attributes[0].versionHashModifier = "2" }),
             ("Post", "entity modifier", { $0.entities[0].versionHashModifier = "2" }),
             ("Post", "abstract", { $0.entities[0].isAbstract = true }),
@@ -147,6 +151,17 @@ import Testing
             try model.freeze()
             #expect(model.schema.entityVersionHashes[entity] != reference[entity], "\(label) did not change \(entity)")
         }
+    }
+
+    /// Core Data's attribute hash (`-[NSAttributeDescription _versionHash:inStyle:]`) adds one byte
+    /// 1 after the type code when the attribute allows external storage, before the byte of
+    /// preserve-after-deletion; no fixture has such an attribute.
+    @Test func externalStorageAddsOneByteBeforePreserveAfterDeletion() {
+        var attribute = AttributeDescription("scan", .binary)
+        attribute.allowsExternalBinaryDataStorage = true
+        attribute.preservesValueInHistoryOnDeletion = true
+        let property = SHA2.sha256(Array("scan".utf8) + [1, 0])
+        #expect(VersionHash.attribute(attribute) == SHA2.sha256(property + [232, 3, 0, 0, 1, 1]))
     }
 
     @Test func subentityHashCoversItsSuperentity() throws {
