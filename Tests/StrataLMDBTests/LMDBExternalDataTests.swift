@@ -31,7 +31,7 @@ import Testing
             context = ManagedObjectContext(coordinator: coordinator)
         }
 
-        var dataFolder: URL { folder.url.appendingPathComponent(".Scans_SUPPORT/_EXTERNAL_DATA") }
+        var dataFolder: URL { folder.url.appendingPathComponent(".Scans.lmdb_SUPPORT/_EXTERNAL_DATA") }
 
         var files: [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: dataFolder.path)) ?? []).sorted()
@@ -100,6 +100,8 @@ import Testing
         try stack.save("scan", image: Self.large)
         for store in stack.coordinator.stores { try stack.coordinator.remove(store) }
         try stack.coordinator.destroyStore(type: "LMDB", at: stack.folder.file("Scans.lmdb"))
-        #expect(!FileManager.default.fileExists(atPath: stack.folder.url.appendingPathComponent(".Scans_SUPPORT").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: stack.folder.url.appendingPathComponent(".Scans.lmdb_SUPPORT").path)
+        )
     }
 }

@@ -81,12 +81,18 @@ public struct AttributeDescription: Sendable, Hashable {
     }
 
     /// The attributes that hold this attribute's values: itself, or for a composite each leaf
-    /// element renamed to its path from this attribute (`address.city`).
+    /// element renamed to its path from this attribute (`address.city`). A leaf's renaming
+    /// identifier is its path in the earlier version, when the composite or an element on the
+    /// way has one (`home.city` for `address` renamed from `home`).
     public var leafAttributes: [AttributeDescription] {
         guard type == .composite else { return [self] }
         return elements.flatMap { element in
             element.leafAttributes.map { leaf in
                 var leaf = leaf
+                if renamingIdentifier != nil || leaf.renamingIdentifier != nil {
+                    leaf.renamingIdentifier =
+                        (renamingIdentifier ?? name) + "." + (leaf.renamingIdentifier ?? leaf.name)
+                }
                 leaf.name = name + "." + leaf.name
                 return leaf
             }

@@ -187,11 +187,12 @@ extension ManagedObjectModel.Parts {
         }
         let key = "\(entity.name).\(path)"
         if composite.isTransient || composite.derivationExpression != nil || !composite.defaultValue.isNull
-            || composite.minValue != nil || composite.maxValue != nil || composite.isIndexed
+            || composite.minValue != nil || composite.maxValue != nil || composite.minLength != nil
+            || composite.maxLength != nil || composite.regularExpression != nil || composite.isIndexed
         {
             issue(
-                "Composite attribute '\(key)' may not be transient, derived, indexed, or have a default value or "
-                    + "bounds; give them to its elements.")
+                "Composite attribute '\(key)' may not be transient, derived, indexed, or have a default value, "
+                    + "bounds or a pattern; give them to its elements.")
         }
         var seen: Set<String> = []
         for element in composite.elements {
@@ -308,6 +309,10 @@ extension ManagedObjectModel.Parts {
                     "to-many relationship"
                 } else if let relationship, relationship.isTransient {
                     "transient relationship"
+                } else if let attribute, attribute.type == .composite {
+                    "composite attribute (name its elements instead)"
+                } else if let attribute, attribute.storesExternally {
+                    "attribute kept as external binary data"
                 } else if attribute == nil && relationship == nil { "fetched property" } else { nil }
             guard let kind else { return nil }
             return ModelIssue(

@@ -17,13 +17,30 @@ package struct ExternalBinaryData: Sendable {
 
     /// The folder holding the files.
     package let directory: URL
+    /// The name of the store's file, which the support folder records as its owner.
+    private let owner: String
 
-    /// The external data of the store file at `storePath`.
-    package init(storePath: String) {
+    /// The external data of the store file at `storePath`. Core Data names the support folder
+    /// after the file without its extension (`.Model_SUPPORT` for `Model.sqlite`); with
+    /// `keepingExtension` it is named after the whole name (`.Model.lmdb_SUPPORT`), so that
+    /// stores of other types beside it never share it.
+    package init(storePath: String, keepingExtension: Bool = false) {
         let store = URL(fileURLWithPath: storePath)
-        directory = store.deletingLastPathComponent()
-            .appendingPathComponent(".\(store.deletingPathExtension().lastPathComponent)_SUPPORT")
+        let name = keepingExtension ? store.lastPathComponent : store.deletingPathExtension().lastPathComponent
+        directory = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT")
             .appendingPathComponent("_EXTERNAL_DATA")
+        owner = store.lastPathComponent
+    }
+
+    /// The file in the support folder naming the store file that writes into it.
+    private var ownerFile: URL { supportDirectory.appendingPathComponent(".strata-owner") }
+
+    /// Whether the support folder belongs to this store: it names no other store file as its
+    /// owner (a folder Core Data made names none). Sweeps and destruction leave another
+    /// store's folder alone, such as that of `Model.db` beside `Model.sqlite`.
+    package var ownsSupportDirectory: Bool {
+        guard let recorded = try? String(contentsOf: ownerFile, encoding: .utf8) else { return true }
+        return recorded == owner
     }
 
     /// The folder holding ``directory``, which belongs to the store.
@@ -102,7 +119,22 @@ package struct ExternalBinaryData: Sendable {
     /// into place and the folder flushed, so a crash leaves either no file or the whole one.
     private func write(_ data: Data, named name: String) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: directory.path) {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                if !FileManager.default.fileExists(atPath: ownerFile.path) {
+                    try Data(owner.utf8).write(to: ownerFile)
+                }
+                Self.flushFolder(supportDirectory.deletingLastPathComponent())
+                Self.flushFolder(supportDirectory)
+            }
+            guard ownsSupportDirectory else {
+                throw StoreError(
+                    code: .io,
+                    message: "The external data folder '\(directory.path)' belongs to another store file; move one "
+                        + "of the stores to a folder of its own.")
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(
                 code: .io,
@@ -131,11 +163,23 @@ package struct ExternalBinaryData: Sendable {
             unlink(interim)
             throw failure
         }
-        let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        Self.flushFolder(directory)
+    }
+
+    /// Flushes the entries of `folder` to disk.
+    private static func flushFolder(_ folder: URL) {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Flushes the file at `path` to disk.
+    private static func flushFile(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     private func failure(_ action: String, _ path: String) -> StoreError {
@@ -158,31 +202,40 @@ package struct ExternalBinaryData: Sendable {
     /// never committed, and values replaced or deleted by saves that stopped before removing
     /// them. Returns how many it removed.
     package func removeOrphans(keeping referenced: Set<String>) -> Int {
+        guard ownsSupportDirectory else { return 0 }
         let orphans = fileNames.filter { !referenced.contains($0) }
         remove(orphans)
         return orphans.count
     }
 
-    /// Copies the files of `source` that this folder lacks, before a replaced store's records
-    /// refer to them; returns the names of `source`'s files.
-    package func copyFiles(of source: ExternalBinaryData) throws -> Set<String> {
-        let names = source.fileNames
+    /// Copies the files of `source` that this folder lacks, flushed, so that a replaced store's
+    /// records can refer to them. A replacement copies before and after copying the records:
+    /// files never change, and one the source makes obsolete meanwhile outlives the copy.
+    package func copyFiles(of source: ExternalBinaryData) throws {
+        let names = source.fileNames.filter { !$0.hasSuffix(Self.interimSuffix) }
+        guard !names.isEmpty else { return }
         do {
-            if !names.isEmpty {
+            if !FileManager.default.fileExists(atPath: directory.path) {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                if !FileManager.default.fileExists(atPath: ownerFile.path) {
+                    try Data(owner.utf8).write(to: ownerFile)
+                }
+                Self.flushFolder(supportDirectory.deletingLastPathComponent())
+                Self.flushFolder(supportDirectory)
             }
-            for name in names where !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
-            {
-                try FileManager.default.copyItem(
-                    at: source.directory.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+            for name in names {
+                let target = directory.appendingPathComponent(name)
+                guard !FileManager.default.fileExists(atPath: target.path) else { continue }
+                try FileManager.default.copyItem(at: source.directory.appendingPathComponent(name), to: target)
+                Self.flushFile(target.path)
             }
+            Self.flushFolder(directory)
         } catch {
             throw StoreError(
                 code: .io,
                 message: "Could not copy the external data of '\(source.directory.path)' to '\(directory.path)'.",
                 underlying: error)
         }
-        return Set(names)
     }
 }
 
@@ -203,10 +256,15 @@ package final class ExternalBinaryDataWrites {
         obsolete = []
     }
 
-    /// Removes what is no longer needed once the save committed: the obsolete files and those
-    /// of abandoned attempts.
-    package func committed(in files: ExternalBinaryData) {
-        files.remove(obsolete + abandoned)
+    /// Removes what is no longer needed once the save committed: the files of abandoned
+    /// attempts at once, the obsolete ones through `removals`, which keeps them while a read
+    /// view that began before the commit may still read them.
+    package func committed(
+        in files: ExternalBinaryData, removals: ExternalBinaryDataRemovals, oldestReader: ContinuousClock.Instant?
+    ) {
+        files.remove(abandoned)
+        removals.add(obsolete)
+        removals.removeDue(in: files, oldestReader: oldestReader)
     }
 
     /// Removes every file the save wrote, after it failed.
@@ -221,5 +279,35 @@ extension AttributeDescription {
     /// allows external storage.
     package var storesExternally: Bool {
         allowsExternalBinaryDataStorage && (type == .binary || type == .transformable)
+    }
+}
+
+/// The files saves made obsolete, kept while a read view (a query generation) that began
+/// before they became obsolete is open, since it may still read the values they hold. Files
+/// still kept when the store closes are left to the sweep of a later opening.
+package final class ExternalBinaryDataRemovals: Sendable {
+    private let pending = Locked<[(name: String, since: ContinuousClock.Instant)]>([])
+
+    package init() {}
+
+    /// Notes `names` as obsolete from now.
+    package func add(_ names: [String]) {
+        guard !names.isEmpty else { return }
+        let now = ContinuousClock.now
+        pending.withLock { $0 += names.map { ($0, now) } }
+    }
+
+    /// Removes the files no open read view can read: all when `oldestReader` is `nil`, else those
+    /// obsolete since before it began.
+    package func removeDue(in files: ExternalBinaryData, oldestReader: ContinuousClock.Instant?) {
+        let due = pending.withLock { pending -> [String] in
+            func isDue(_ entry: (name: String, since: ContinuousClock.Instant)) -> Bool {
+                oldestReader.map { entry.since < $0 } ?? true
+            }
+            let due = pending.filter(isDue).map(\.name)
+            pending.removeAll(where: isDue)
+            return due
+        }
+        files.remove(due)
     }
 }

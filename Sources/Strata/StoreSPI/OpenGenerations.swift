@@ -26,6 +26,11 @@ package final class OpenGenerations: Sendable {
         }
     }
 
+    /// When the oldest view still open began reading; `nil` when none is.
+    package var oldestOpened: ContinuousClock.Instant? {
+        entries.withLock { entries in entries.first { $0.generation != nil }?.opened }
+    }
+
     /// Releases the views older than `maximumAge`.
     package func releaseExpired(maximumAge: Duration) {
         let now = ContinuousClock.now

@@ -47,7 +47,7 @@ public struct ValueTransformerRegistry: Sendable {
     /// read and write the stored data without the application's types.
     public mutating func registerStoredDataTransformers(for model: ManagedObjectModel) {
         for entity in model.entities {
-            for attribute in entity.attributes where attribute.type == .transformable {
+            for attribute in entity.attributes.flatMap(\.leafAttributes) where attribute.type == .transformable {
                 guard let name = attribute.valueTransformerName, transformers[name] == nil else { continue }
                 transformers[name] = StoredDataTransformer()
             }
@@ -78,7 +78,7 @@ public struct ValueTransformerRegistry: Sendable {
             configuration.map { model.configurations[$0]?.contains(entity.name) ?? false } ?? true
         }
         return entities.flatMap { entity in
-            entity.attributes.filter { attribute in
+            entity.attributes.flatMap(\.leafAttributes).filter { attribute in
                 attribute.type == .transformable && !attribute.isTransient
                     && attribute.valueTransformerName.flatMap(transformer(named:)) == nil
             }.map { (entity.name, $0) }

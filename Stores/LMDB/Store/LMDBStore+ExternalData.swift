@@ -1,3 +1,4 @@
+import CStrataLMDB
 import Foundation
 import Strata
 
@@ -17,6 +18,11 @@ extension LMDBStore {
         else { return 0 }
         let roots = Set(externalAttributes.keys.compactMap { model.entitiesByName[$0]?.rootEntityName })
         return try write("removing orphaned external data") { loader in
+            // Commits made without flushing (relaxed durability) are flushed first: a file only
+            // they refer to must stay referred to after a system crash.
+            if environment.hasRelaxedDurability {
+                try LMDBError.check(mdb_env_sync(environment.handle, 1), "mdb_env_sync")
+            }
             var referenced: Set<String> = []
             for root in roots {
                 guard let database = databases.records[root] else { continue }

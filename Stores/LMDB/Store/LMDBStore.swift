@@ -47,6 +47,8 @@ final class LMDBStore: IncrementalStore {
     let recordedHistory = RemoteHistoryWatch()
     /// The files holding large values of attributes that allow external storage.
     let externalData: ExternalBinaryData
+    /// The external data files saves made obsolete, kept while query generations may read them.
+    let externalRemovals = ExternalBinaryDataRemovals()
     /// The attributes of each entity whose values are external binary data, for the entities
     /// that have any.
     let externalAttributes: [String: [String]]
@@ -76,7 +78,7 @@ final class LMDBStore: IncrementalStore {
         self.model = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         self.currentMetadata = Locked(metadata)
-        self.externalData = ExternalBinaryData(storePath: environment.path)
+        self.externalData = ExternalBinaryData(storePath: environment.path, keepingExtension: true)
         self.externalAttributes = request.model.schema.entities.reduce(into: [:]) { attributes, entity in
             let names = entity.attributes.filter(\.storesExternally).map(\.name)
             if !names.isEmpty { attributes[entity.name] = names }
@@ -173,7 +175,9 @@ final class LMDBStore: IncrementalStore {
         }
         // A store trading durability for speed may lose this commit in a system crash: its
         // obsolete files stay until an opening finds no record refers to them.
-        if !environment.hasRelaxedDurability { external.committed(in: externalData) }
+        if !environment.hasRelaxedDurability {
+            external.committed(in: externalData, removals: externalRemovals, oldestReader: generations.oldestOpened)
+        }
         return result
     }
 }

@@ -8,8 +8,8 @@ extension LMDBStoreFile {
     /// database is emptied and every key of the source's databases, read in one read
     /// transaction, copied in. Readers of the destination, in this process or another, see the
     /// old store or the new one, never a mix. Replacing a store with itself changes nothing. The
-    /// source's external data files are copied beside the destination before its records refer
-    /// to them; the destination's own go afterwards.
+    /// source's external data files are copied beside the destination before and after its
+    /// records; the destination's own are left to the sweep of its next opening.
     static func replace(_ destination: String, withStoreAt source: String) throws {
         guard try readMetadata(at: source) != nil else {
             throw StoreError(code: .unknownObject, message: "There is no LMDB store at '\(source)' to copy from.")
@@ -24,12 +24,13 @@ extension LMDBStoreFile {
                 path: destination, writes: true, readOnly: false, relaxedDurability: nil,
                 mapSize: exists ? nil : from.mapSize)
             guard from !== to else { return }
-            let externalData = ExternalBinaryData(storePath: destination)
-            let copied = try externalData.copyFiles(of: ExternalBinaryData(storePath: source))
+            let externalData = ExternalBinaryData(storePath: destination, keepingExtension: true)
+            let sourceData = ExternalBinaryData(storePath: source, keepingExtension: true)
+            try externalData.copyFiles(of: sourceData)
             try from.read { reading in
                 try to.write { writing in try copy(from: reading, to: writing) }
             }
-            externalData.remove(externalData.fileNames.filter { !copied.contains($0) })
+            try externalData.copyFiles(of: sourceData)
         }
     }
 

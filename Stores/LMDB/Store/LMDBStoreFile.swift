@@ -83,14 +83,15 @@ enum LMDBStoreFile {
     }
 
     /// Removes the store's data file, its `-lock` file and its folder of external data
-    /// (`.<name>_SUPPORT`); a missing file is not an error.
+    /// (`.<file name>_SUPPORT`); a missing file is not an error.
     static func destroy(at path: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store; it was not destroyed.")
         }
-        let support = ExternalBinaryData(storePath: path).supportDirectory.path
-        for file in [path, path + lockSuffix, support] where FileManager.default.fileExists(atPath: file) {
+        let externalData = ExternalBinaryData(storePath: path, keepingExtension: true)
+        let support = externalData.ownsSupportDirectory ? [externalData.supportDirectory.path] : []
+        for file in [path, path + lockSuffix] + support where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {

@@ -69,7 +69,8 @@ extension SQLiteStore {
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)
         }
-        externalData.files.remove(obsoleteFiles)
+        externalRemovals.add(obsoleteFiles)
+        externalRemovals.removeDue(in: externalData.files, oldestReader: generations.oldestOpened)
         return result
     }
 }

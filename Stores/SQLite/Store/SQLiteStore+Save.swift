@@ -42,7 +42,8 @@ extension SQLiteStore {
             external.failed(in: externalData.files)
             throw error
         }
-        external.committed(in: externalData.files)
+        external.committed(
+            in: externalData.files, removals: externalRemovals, oldestReader: generations.oldestOpened)
         if let newMetadata { setMetadata(newMetadata) }
     }
 

@@ -46,6 +46,8 @@ final class SQLiteStore: IncrementalStore {
     let path: String
     /// The files holding large values of attributes that allow external storage.
     let externalData: SQLiteExternalData
+    /// The external data files saves made obsolete, kept while query generations may read them.
+    let externalRemovals = ExternalBinaryDataRemovals()
     let statistics = SQLiteStoreStatistics()
     /// What the store logs of its statements.
     let trace: SQLiteDebugTrace

@@ -25,8 +25,9 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: path, doing: "destroying it")
         }
-        let support = ExternalBinaryData(storePath: path).supportDirectory.path
-        for file in [path] + sideFileSuffixes.map({ path + $0 }) + [support]
+        let externalData = ExternalBinaryData(storePath: path)
+        let support = externalData.ownsSupportDirectory ? [externalData.supportDirectory.path] : []
+        for file in [path] + sideFileSuffixes.map({ path + $0 }) + support
         where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
@@ -40,14 +41,16 @@ extension SQLiteStoreFile {
     /// Replaces the store at `destination` (creating it when missing) with a copy of the store at
     /// `source`, through SQLite's backup API: page by page under SQLite's locks, so that
     /// connections open on the destination see the old store or the new one, never a mix. The
-    /// source's external data files are copied beside the destination, replacing its own.
+    /// source's external data files are copied beside the destination before and after the
+    /// rows; the destination's own files are left to the sweep of its next opening.
     static func replace(_ destination: String, withStoreAt source: String) throws {
         guard try readMetadata(at: source) != nil else {
             throw StoreError(code: .unknownObject, message: "There is no SQLite store at '\(source)' to copy from.")
         }
         // The source's external data files join the destination's before its rows refer to them.
         let externalData = ExternalBinaryData(storePath: destination)
-        let copied = try externalData.copyFiles(of: ExternalBinaryData(storePath: source))
+        let sourceData = ExternalBinaryData(storePath: source)
+        try externalData.copyFiles(of: sourceData)
         do throws(SQLiteError) {
             let from = try SQLiteConnection(path: source, mode: .readOnly)
             let to = try SQLiteConnection(path: destination, mode: .readWriteCreate)
@@ -63,8 +66,9 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: destination, doing: "replacing it with '\(source)'")
         }
-        // The destination's own files go once no row of it refers to them.
-        externalData.remove(externalData.fileNames.filter { !copied.contains($0) })
+        // Files the source saved while the rows were copied; the destination's own files are left
+        // to the sweep of its next opening, which holds the write lock.
+        try externalData.copyFiles(of: sourceData)
     }
 }
 

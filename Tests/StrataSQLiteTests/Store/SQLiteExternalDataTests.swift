@@ -126,6 +126,38 @@ import Testing
         #expect(stack.files.isEmpty, "deleting the object removes its file")
     }
 
+    @Test func aQueryGenerationKeepsTheFilesItMayRead() throws {
+        let stack = try Stack(TemporaryDirectory())
+        try stack.insert("long", image: Self.large)
+        var generation = try stack.store.openGeneration()
+        #expect(generation != nil)
+        try stack.set(Self.otherLarge, on: "long")
+        #expect(stack.files.count == 2, "the replaced file stays while the older view is open")
+        generation = nil
+        try stack.set(Self.small, on: "long")
+        #expect(stack.files.isEmpty)
+    }
+
+    @Test func aStoreBesideAnotherOfTheSameNameLeavesItsFilesAlone() throws {
+        let stack = try Stack(TemporaryDirectory())
+        try stack.insert("long", image: Self.large)
+        let kept = stack.files
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.sqlite])
+        try coordinator.addStore(type: "SQLite", at: stack.folder.file("Scans.db"))
+        #expect(stack.files == kept, "opening Scans.db sweeps nothing of Scans.sqlite")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect {
+            try context.performAndWait {
+                let scan = try context.insertNewObject(forEntityName: "Scan")
+                try scan.setValue(.binary(Self.otherLarge), forKey: "image")
+                try context.save()
+            }
+        } throws: { error in
+            "\(error)".contains("belongs to another store file")
+        }
+        #expect(stack.files == kept)
+    }
+
     @Test func aFailedSaveLeavesNoFile() throws {
         let stack = try Stack(TemporaryDirectory())
         try stack.insert("long", image: Self.small)

@@ -179,6 +179,32 @@ import Testing
         #expect(issues.count == 5)
     }
 
+    @Test func leavesCarryTheirEarlierPathsForMigrations() {
+        var renamed = Self.address
+        renamed.renamingIdentifier = "home"
+        renamed.elements[2].elements[0].renamingIdentifier = "lat"
+        #expect(
+            renamed.leafAttributes.map(\.renamingIdentifier) == [
+                "home.street", "home.city", "home.geo.lat", "home.geo.longitude",
+            ])
+        #expect(Self.address.leafAttributes.allSatisfy { $0.renamingIdentifier == nil })
+    }
+
+    @Test func uniquenessConstraintsNameElementsNotComposites() {
+        let model = ManagedObjectModel {
+            EntityDescription("Place") {
+                Self.address
+                AttributeDescription("scan", .binary).externallyStored()
+                UniquenessConstraint("address")
+                UniquenessConstraint("scan")
+            }
+        }
+        let issues = model.validationIssues()
+        #expect(issues.map(\.kind) == [.invalidConstraintProperty, .invalidConstraintProperty])
+        #expect(issues.first?.message.contains("composite attribute") == true)
+        #expect(issues.last?.message.contains("external binary data") == true)
+    }
+
     @Test func anEmptyCompositeIsValidAndHoldsNothing() throws {
         let model = ManagedObjectModel {
             EntityDescription("Place") {
