@@ -115,18 +115,23 @@ package struct ExternalBinaryData: Sendable {
         if let file = previous.flatMap(Self.fileName(inMarked:)) { writes.obsolete.append(file) }
     }
 
+    /// Creates the folder when missing, recording this store as its owner, and flushes the new
+    /// entries, so that a committed reference never outlives its folder.
+    private func createDirectory() throws {
+        guard !FileManager.default.fileExists(atPath: directory.path) else { return }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: ownerFile.path) {
+            try Data(owner.utf8).write(to: ownerFile)
+        }
+        Self.flushFolder(supportDirectory.deletingLastPathComponent())
+        Self.flushFolder(supportDirectory)
+    }
+
     /// Writes `data` durably to the file `name`: to an interim file first, flushed, then renamed
     /// into place and the folder flushed, so a crash leaves either no file or the whole one.
     private func write(_ data: Data, named name: String) throws {
         do {
-            if !FileManager.default.fileExists(atPath: directory.path) {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                if !FileManager.default.fileExists(atPath: ownerFile.path) {
-                    try Data(owner.utf8).write(to: ownerFile)
-                }
-                Self.flushFolder(supportDirectory.deletingLastPathComponent())
-                Self.flushFolder(supportDirectory)
-            }
+            try createDirectory()
             guard ownsSupportDirectory else {
                 throw StoreError(
                     code: .io,
@@ -215,14 +220,7 @@ package struct ExternalBinaryData: Sendable {
         let names = source.fileNames.filter { !$0.hasSuffix(Self.interimSuffix) }
         guard !names.isEmpty else { return }
         do {
-            if !FileManager.default.fileExists(atPath: directory.path) {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                if !FileManager.default.fileExists(atPath: ownerFile.path) {
-                    try Data(owner.utf8).write(to: ownerFile)
-                }
-                Self.flushFolder(supportDirectory.deletingLastPathComponent())
-                Self.flushFolder(supportDirectory)
-            }
+            try createDirectory()
             for name in names {
                 let target = directory.appendingPathComponent(name)
                 guard !FileManager.default.fileExists(atPath: target.path) else { continue }
