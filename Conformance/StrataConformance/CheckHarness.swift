@@ -93,6 +93,16 @@ final class CheckHarness {
         return store
     }
 
+    /// Opens the store called `name` holding objects of `model`, a model of the check's own, in a
+    /// new coordinator, runs `body`, and removes the store again; a second call reads back what
+    /// the first saved, as ``withStore(_:configuration:options:body:)`` does.
+    func withStore<T>(of model: ManagedObjectModel, named name: String, _ body: (CheckStack) throws -> T) throws -> T {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [suite.storeType])
+        let store = try openStore(name, in: coordinator)
+        defer { try? coordinator.remove(store) }
+        return try body(CheckStack(coordinator: coordinator, store: store))
+    }
+
     /// Runs `body` on the oracle: an in-memory store called `name`, kept like a memory-storage store.
     func withOracle<T>(
         _ name: String = "oracle", configuration: String? = nil, _ body: (CheckStack) throws -> T

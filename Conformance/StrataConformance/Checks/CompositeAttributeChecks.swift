@@ -34,10 +34,7 @@ enum CompositeAttributeChecks {
     ]
 
     private static func withAtlas<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
-        let coordinator = try PersistentStoreCoordinator(model: atlasModel, storeTypes: [harness.suite.storeType])
-        let store = try harness.openStore("atlas", in: coordinator)
-        defer { try? coordinator.remove(store) }
-        return try body(CheckStack(coordinator: coordinator, store: store))
+        try harness.withStore(of: atlasModel, named: "atlas", body)
     }
 
     private static func savePlaces(in harness: CheckHarness) throws {

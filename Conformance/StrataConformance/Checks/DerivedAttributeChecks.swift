@@ -27,10 +27,7 @@ enum DerivedAttributeChecks {
     }
 
     private static func withLibrary<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
-        let coordinator = try PersistentStoreCoordinator(model: libraryModel, storeTypes: [harness.suite.storeType])
-        let store = try harness.openStore("library", in: coordinator)
-        defer { try? coordinator.remove(store) }
-        return try body(CheckStack(coordinator: coordinator, store: store))
+        try harness.withStore(of: libraryModel, named: "library", body)
     }
 
     /// Saves a shelf named "Émile's Shelf" holding books of 100, 250 and 40 pages.

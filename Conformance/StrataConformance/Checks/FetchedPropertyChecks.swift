@@ -25,10 +25,7 @@ enum FetchedPropertyChecks {
     }
 
     private static func withReading<T>(in harness: CheckHarness, _ body: (CheckStack) throws -> T) throws -> T {
-        let coordinator = try PersistentStoreCoordinator(model: readingModel, storeTypes: [harness.suite.storeType])
-        let store = try harness.openStore("reading", in: coordinator)
-        defer { try? coordinator.remove(store) }
-        return try body(CheckStack(coordinator: coordinator, store: store))
+        try harness.withStore(of: readingModel, named: "reading", body)
     }
 
     /// Saves Ada, who likes poetry, and the novels `titles` with their genres.

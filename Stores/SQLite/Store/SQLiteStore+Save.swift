@@ -94,6 +94,7 @@ extension SQLiteStore {
         of objectIDs: [ObjectID], on connection: SQLiteConnection
     ) throws -> [ObjectID: [String: SQLiteValue]] {
         var stored: [ObjectID: [String: SQLiteValue]] = [:]
+        guard hasExternalAttributes else { return stored }
         for objectID in objectIDs {
             let row = try entityRow(of: objectID)
             let columns = row.reader.externalAttributes

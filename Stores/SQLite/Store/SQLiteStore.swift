@@ -48,6 +48,9 @@ final class SQLiteStore: IncrementalStore {
     let externalData: SQLiteExternalData
     /// The external data files saves made obsolete, kept while query generations may read them.
     let externalRemovals = ExternalBinaryDataRemovals()
+    /// Whether an entity of the store keeps external binary data, so saves of stores without
+    /// any skip looking for it.
+    let hasExternalAttributes: Bool
     let statistics = SQLiteStoreStatistics()
     /// What the store logs of its statements.
     let trace: SQLiteDebugTrace
@@ -136,6 +139,7 @@ final class SQLiteStore: IncrementalStore {
         self.pool = pool
         self.path = path
         self.externalData = SQLiteExternalData(storePath: path)
+        self.hasExternalAttributes = rowReaders.values.contains { !$0.externalAttributes.isEmpty }
         self.currentMetadata = Locked(metadata)
         self.journal = Locked(journal)
     }
