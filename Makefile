@@ -1,7 +1,7 @@
 # Strata: build, test and try the package. `make test` is what CI runs.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config
+APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config libpq-dev postgresql
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
@@ -58,7 +58,7 @@ bench: deps
 ## docs: build the DocC documentation of every library module with swift-docc-plugin, into
 ## .build/plugins/Swift-DocC/outputs; any warning (a broken symbol link, a parameter without
 ## documentation) fails it.
-DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataXML StrataBinary StrataStores StrataConformance \
+DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataPostgres StrataXML StrataBinary StrataStores StrataConformance \
 	StrataConformanceTesting StrataXcodeModel
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StrataXML", targets: ["StrataXML"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
@@ -43,6 +44,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        .systemLibrary(
+            name: "CStrataPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         .target(
             name: "Strata",
             dependencies: [
@@ -60,6 +66,10 @@ let package = Package(
             path: "Stores/SQLite"),
         .target(
             name: "StrataLMDB", dependencies: ["Strata", "CStrataLMDB"], path: "Stores/LMDB"),
+        .target(
+            name: "StrataPostgres",
+            dependencies: ["Strata", "CStrataPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Stores/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .target(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
@@ -96,6 +106,12 @@ let package = Package(
         .executableTarget(
             name: "BinaryStoreConformanceWorker", dependencies: ["StrataConformance", "StrataBinary"],
             path: "Tests/BinaryStoreConformanceWorker"),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: [
+                "StrataPostgres", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "StrataBinaryTests",
             dependencies: ["StrataBinary", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting"]),

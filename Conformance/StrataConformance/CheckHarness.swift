@@ -14,6 +14,8 @@ final class CheckHarness {
     /// Memory-storage stores by file name, kept so that reading back finds the same objects.
     private var memoryStores: [String: any IncrementalStore] = [:]
     private var oracleStores: [String: any IncrementalStore] = [:]
+    /// The server stores handed out, destroyed when the check ends.
+    private var serverStores: Set<URL> = []
 
     /// Creates the harness of the check identified by `checkID`.
     init(suite: ConformanceSuite, checkID: String) throws {
@@ -35,6 +37,9 @@ final class CheckHarness {
     }
 
     deinit {
+        if !serverStores.isEmpty, let coordinator = try? makeCoordinator() {
+            for url in serverStores { try? coordinator.destroyStore(type: suite.storeType.name, at: url) }
+        }
         // The folder is scratch space; a leftover one is removed by the next run of the check.
         try? FileManager.default.removeItem(at: directory)
         // The suite's own temporary folder goes with its last check folder. `rmdir` removes
@@ -45,13 +50,33 @@ final class CheckHarness {
     /// The model every check uses.
     var model: ManagedObjectModel { ConformanceModel.model }
 
-    /// Whether the store under test keeps its objects in a file.
+    /// Whether the store under test keeps its objects beyond the process: in a file, or on a server.
     var isFileBacked: Bool { suite.storage != .memory }
 
-    /// The file of the store called `name`, or `nil` for memory storage.
+    /// The file or server URL of the store called `name`, or `nil` for memory storage.
     func storeURL(_ name: String = "store") -> URL? {
-        guard case .file(let pathExtension) = suite.storage else { return nil }
-        return directory.appendingPathComponent(name).appendingPathExtension(pathExtension)
+        switch suite.storage {
+        case .memory: return nil
+        case .file(let pathExtension):
+            return directory.appendingPathComponent(name).appendingPathExtension(pathExtension)
+        case .server(let locations):
+            let url = locations.locate(serverPlace(name))
+            serverStores.insert(url)
+            return url
+        }
+    }
+
+    /// The place name of the store called `name` on the server: the suite's run, the check and
+    /// the name, as lowercase letters, digits and underscores, hashed to fit 63 characters.
+    private func serverPlace(_ name: String) -> String {
+        let run = suite.workDirectory.lastPathComponent
+        let readable =
+            "s_"
+            + String(
+                String(directory.lastPathComponent + "_" + name).lowercased().map {
+                    $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_"
+                }.prefix(40))
+        return readable + "_" + String(Self.stableHash(run + "/" + directory.lastPathComponent + "/" + name), radix: 16)
     }
 
     /// A new coordinator that knows the store type under test.

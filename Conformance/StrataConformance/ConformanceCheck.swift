@@ -36,6 +36,10 @@ public struct ConformanceCheck: Sendable, Identifiable, Hashable, CustomStringCo
 public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible {
     /// The store keeps its objects in a file that outlives the process.
     case fileStorage
+    /// The store keeps its objects beyond the process, in a file or on a database server:
+    /// a store opened again reads what was saved, and a store type reads, writes and destroys
+    /// a closed store by its URL.
+    case persistentStorage
     /// The store declares these capabilities.
     case capabilities(StoreCapabilities)
     /// The store keeps its objects in a file, and the suite has the store's worker executable
@@ -54,6 +58,7 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .fileStorage: "file storage"
+        case .persistentStorage: "file or server storage"
         case .capabilities(let capabilities): "capability \(capabilities)"
         case .workerExecutable: "a worker executable (ConformanceSuite workerExecutable:, see ConformanceWorker)"
         case .newerFormatVersion: "a way to mark a file as a newer format version (markNewerFormatVersion:)"

@@ -20,6 +20,38 @@ public struct ConformanceSuite: Sendable {
         case memory
         /// In a file with this extension; reading back reopens the file in a new coordinator.
         case file(pathExtension: String)
+        /// On a database server; reading back reopens the store in a new coordinator. Each
+        /// store of each check gets a URL of its own, and is destroyed when the check ends.
+        case server(ServerLocations)
+
+        /// Whether the store keeps its objects in a file.
+        var isFile: Bool {
+            if case .file = self { return true }
+            return false
+        }
+    }
+
+    /// Where the stores of a server-backed store type live: a URL for each store of each check.
+    public struct ServerLocations: Sendable, Hashable {
+        /// What reports call the server, such as `PostgreSQL on 127.0.0.1:5432`.
+        public let name: String
+        let locate: @Sendable (_ place: String) -> URL
+
+        /// Creates locations.
+        ///
+        /// - Parameters:
+        ///   - name: What reports call the server.
+        ///   - locate: The URL of the store with the given place name: a lowercase name of
+        ///     letters, digits and underscores, at most 63 characters, unique to one store of
+        ///     one check of one run (a PostgreSQL store takes it as its schema, say). The
+        ///     same place gives the same URL.
+        public init(name: String, locate: @escaping @Sendable (_ place: String) -> URL) {
+            self.name = name
+            self.locate = locate
+        }
+
+        public static func == (lhs: ServerLocations, rhs: ServerLocations) -> Bool { lhs.name == rhs.name }
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// The store type under test.
@@ -141,12 +173,13 @@ public struct ConformanceSuite: Sendable {
 
     private func isMet(_ requirement: ConformanceRequirement) -> Bool {
         switch requirement {
-        case .fileStorage: storage != .memory
+        case .fileStorage: storage.isFile
+        case .persistentStorage: storage != .memory
         case .capabilities(let needed): declaredCapabilities().isSuperset(of: needed)
-        case .workerExecutable: storage != .memory && workerExecutable != nil
-        case .newerFormatVersion: storage != .memory && markNewerFormatVersion != nil
-        case .storeTypeOtherThan(let name): storage != .memory && storeType.name != name
-        case .documentedSideFiles: storage != .memory && documentedSideFiles != nil
+        case .workerExecutable: storage.isFile && workerExecutable != nil
+        case .newerFormatVersion: storage.isFile && markNewerFormatVersion != nil
+        case .storeTypeOtherThan(let name): storage.isFile && storeType.name != name
+        case .documentedSideFiles: storage.isFile && documentedSideFiles != nil
         }
     }
 

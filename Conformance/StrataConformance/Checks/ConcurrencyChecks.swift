@@ -150,7 +150,9 @@ enum ConcurrencyChecks {
         try writer.run { try updated.setValue("changed", forKey: "string") }
         try writer.save()
         try second.remove(other)
-        let batch = try store.snapshots(for: ids)
+        // `snapshots(for:)` answers in any order: read its answer in the order of `ids`.
+        let loaded = Dictionary(try store.snapshots(for: ids).map { ($0.objectID, $0) }) { first, _ in first }
+        let batch = try ids.map { try require(loaded[$0], "\($0) is missing from the batch load.") }
         let single = try ids.map { try require(try store.snapshot(for: $0), "\($0) is missing.") }
         try expectEqual(batch.map(\.version), single.map(\.version), "Batch-loaded versions against single loads")
         try expectEqual(batch.map(\.version), [1, 2, 1], "Batch-loaded versions after the other opening's update")

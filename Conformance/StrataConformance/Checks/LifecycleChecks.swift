@@ -18,7 +18,7 @@ enum LifecycleChecks {
 
     static let createsAtMissingURL = category.check(
         "createsAtMissingURL", "Adding a store at a URL with no file creates the store, and saving writes the file.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         try harness.withStore { stack in
@@ -26,7 +26,13 @@ enum LifecycleChecks {
             try stack.insert(ConformanceModel.sample, ["serial": 1])
             try stack.save()
         }
-        try expect(FileManager.default.fileExists(atPath: url.path), "Saving a new store wrote no file at \(url.path).")
+        if harness.suite.storage.isFile {
+            try expect(
+                FileManager.default.fileExists(atPath: url.path), "Saving a new store wrote no file at \(url.path).")
+        } else {
+            let metadata = try harness.makeCoordinator().metadataForStore(type: harness.suite.storeType.name, at: url)
+            try expect(metadata != nil, "Saving a new store at \(url) left no store there.")
+        }
     }
 
     static let zeroLengthFileIsNewStore = category.check(
@@ -123,7 +129,7 @@ enum LifecycleChecks {
     static let copyKeepsIdentifier = category.check(
         "copyKeepsIdentifier",
         "A store copied to a new file of its type keeps the source's identifier and user keys, also after reopening.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let copyURL = try require(harness.storeURL("copy"), "File storage has no store URL.")
         let identifier: String = try harness.withStore { stack in
@@ -212,7 +218,7 @@ enum LifecycleChecks {
 
     static let userKeysWithoutOpening = category.check(
         "userKeysWithoutOpening", "User keys are read and written without opening the store, and seen when it opens.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         let identifier: String = try harness.withStore { stack in
@@ -239,7 +245,7 @@ enum LifecycleChecks {
 
     static let metadataOfMissingFileIsNil = category.check(
         "metadataOfMissingFileIsNil", "Reading the metadata of a file that does not exist gives nil, not an error.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL("absent"), "File storage has no store URL.")
         let metadata = try harness.makeCoordinator().metadataForStore(type: harness.suite.storeType.name, at: url)
@@ -249,7 +255,7 @@ enum LifecycleChecks {
     static let incompatibleModelRefused = category.check(
         "incompatibleModelRefused",
         "Opening a store with a model whose entity changed throws incompatibleModel naming it.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         try harness.withStore(configuration: ConformanceModel.records) { stack in
@@ -275,7 +281,7 @@ enum LifecycleChecks {
 
     static let destroyRemovesTheStore = category.check(
         "destroyRemovesTheStore", "Destroying a closed store removes it: its metadata is gone and it reopens empty.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         try harness.withStore { stack in
@@ -296,7 +302,7 @@ enum LifecycleChecks {
         "secondWriterRefused",
         "While a store is open for writing, a second writable opening of its file is refused with inUse naming it "
             + "(unless the store declares multiProcessAccess), read-only openings work, and removing the store frees it.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let url = try require(harness.storeURL(), "File storage has no store URL.")
         let coordinator = try harness.makeCoordinator()

@@ -14,7 +14,7 @@ enum ModelVersionChecks {
     static let attributesAddedRemovedRenamedAndWidened = category.check(
         "modelVersion.attributes",
         "An attribute added (with its default), removed, renamed and widened migrates with its values.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let version2 = model(
             2,
@@ -38,7 +38,7 @@ enum ModelVersionChecks {
 
     static let entityAdded = category.check(
         "modelVersion.entityAdded", "An entity added in the new version starts empty; the others keep their objects.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let version2 = model(2, extra: [EntityDescription("Folder") { AttributeDescription("name", .string) }])
         let lines = try migrate(harness, to: version2, counting: "Folder") { note in
@@ -55,7 +55,7 @@ enum ModelVersionChecks {
     static let toOneBecomesToMany = category.check(
         "modelVersion.toOneBecomesToMany",
         "A to-one relationship renamed and made to-many holds the object it held; its inverse follows.",
-        requires: .fileStorage
+        requires: .persistentStorage
     ) { harness in
         let version2 = model(
             2, tagInverse: "tags",

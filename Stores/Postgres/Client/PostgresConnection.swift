@@ -1,0 +1,128 @@
+import CStrataPostgres
+import Foundation
+import Strata
+
+/// One libpq connection. It is used by one thread at a time: the pool hands it out and takes
+/// it back (``PostgresConnectionPool``).
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// How messages name the server, without a password.
+    let serverName: String
+
+    /// Connects with libpq's connection string `conninfo`, which also reads the password from
+    /// the `PG*` environment variables or `~/.pgpass` when the string has none.
+    init(conninfo: String, serverName: String) throws {
+        self.serverName = serverName
+        guard let handle = PQconnectdb(conninfo) else {
+            throw StoreError(code: .io, message: "Could not connect to PostgreSQL at \(serverName): out of memory.")
+        }
+        self.handle = handle
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let reason = Self.trimmed(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw StoreError(code: .io, message: "Could not connect to PostgreSQL at \(serverName): \(reason)")
+        }
+        // Notices (such as "relation already exists, skipping") are not errors: keep them off stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection still works; a broken one is dropped by the pool.
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
+
+    /// The server process serving this connection, which `LISTEN`/`NOTIFY` names as the sender.
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Runs `sql` with `parameters` bound to `$1`, `$2`, … and returns its rows, read in the
+    /// binary format.
+    ///
+    /// - Throws: ``PostgresError`` carrying the server's SQLSTATE and message.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresResult {
+        let wires = parameters.map(\.wire)
+        let types = wires.map(\.type)
+        let formats = wires.map(\.format)
+        let lengths = wires.map { Int32($0.bytes?.count ?? 0) }
+        // Text-format values are read up to a NUL, binary ones by length: every buffer ends in one.
+        let buffers = wires.map { wire -> UnsafeMutablePointer<CChar>? in
+            guard let bytes = wire.bytes else { return nil }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            if !bytes.isEmpty {
+                bytes.withUnsafeBytes {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                }
+            }
+            buffer[bytes.count] = 0
+            return buffer
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        let values = buffers.map { UnsafePointer($0) }
+        let result = PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        guard let result else { throw PostgresError(connection: handle, result: nil, sql: sql) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return PostgresResult(result)
+        default:
+            let error = PostgresError(connection: handle, result: result, sql: sql)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction at `isolation`, committing when it returns and rolling
+    /// back when it throws.
+    func transaction<T>(isolation: String = "READ COMMITTED", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN ISOLATION LEVEL \(isolation)")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The notifications that arrived for the channels this connection listens to, consuming
+    /// input without waiting.
+    func pendingNotifications() throws -> [(channel: String, payload: String, senderPID: Int32)] {
+        guard PQconsumeInput(handle) == 1 else {
+            throw StoreError(
+                code: .io,
+                message: "Lost the PostgreSQL connection to \(serverName): \(Self.trimmed(PQerrorMessage(handle)))")
+        }
+        var found: [(String, String, Int32)] = []
+        while let notification = PQnotifies(handle) {
+            found.append(
+                (
+                    String(cString: notification.pointee.relname), String(cString: notification.pointee.extra),
+                    notification.pointee.be_pid
+                ))
+            PQfreemem(notification)
+        }
+        return found
+    }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+    }
+}
+
+/// An error the server or libpq reported, with its SQLSTATE code when there is one.
+struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// The five-character SQLSTATE (`23505` for a unique violation); empty when the connection failed.
+    let sqlState: String
+    let message: String
+
+    init(connection: OpaquePointer, result: OpaquePointer?, sql: String) {
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }
+        sqlState = state.map { String(cString: $0) } ?? ""
+        let primary = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "M"))) }
+        message = primary.map { String(cString: $0) } ?? PostgresConnection.trimmed(PQerrorMessage(connection))
+    }
+
+    /// Whether the connection was lost (server shut down or unreachable), rather than the statement refused.
+    var isConnectionFailure: Bool { sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
+
+    var description: String { sqlState.isEmpty ? message : "\(message) (SQLSTATE \(sqlState))" }
+}

@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+import Strata
+
+/// The connections of one store: at most ``size`` at once, made when first needed and kept
+/// while they work. A connection the server dropped (it restarted, or an administrator ended
+/// it) is let go when its statement fails, and the next request connects anew, so that a store
+/// outlives a server restart.
+final class PostgresConnectionPool: Sendable {
+    let location: PostgresLocation
+    let size: Int
+    private let slots: DispatchSemaphore
+    /// The idle connections, each used by one thread at a time once taken out.
+    private let idle = Locked<[PooledConnection]>([])
+
+    init(location: PostgresLocation, size: Int) {
+        self.location = location
+        self.size = size
+        slots = DispatchSemaphore(value: size)
+    }
+
+    /// Runs `body` with a connection of the pool, connecting when none is idle, waiting while
+    /// ``size`` are in use.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
+        let connection = try idle.withLock { $0.popLast() }?.connection ?? connect()
+        do {
+            let value = try body(connection)
+            giveBack(connection)
+            return value
+        } catch {
+            giveBack(connection)
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// A new connection to the store's server.
+    func connect() throws -> PostgresConnection {
+        try PostgresConnection(conninfo: location.conninfo, serverName: location.displayName)
+    }
+
+    /// Closes every idle connection; connections in use close when they come back.
+    func drain() { idle.withLock { $0.removeAll() } }
+
+    private func giveBack(_ connection: PostgresConnection) {
+        guard connection.isHealthy else { return }
+        let pooled = PooledConnection(connection: connection)
+        idle.withLock { $0.append(pooled) }
+    }
+
+    /// `error` as a ``StoreError``: a lost connection is `io`, a unique violation that got past
+    /// the store's own check (another process committed first) `constraintConflict`, a
+    /// serialization failure or deadlock `conflict`.
+    static func storeError(_ error: any Error, location: PostgresLocation) -> any Error {
+        guard let error = error as? PostgresError else { return error }
+        let store = "The PostgreSQL store at \(location.displayName)"
+        if error.isConnectionFailure {
+            return StoreError(
+                code: .io,
+                message: "\(store) lost its connection to the server; nothing of the request was written: \(error)",
+                underlying: error)
+        }
+        switch error.sqlState {
+        case "23505":
+            return StoreError(
+                code: .constraintConflict,
+                message:
+                    "\(store) refused a save that another save, committed first, made conflict with a uniqueness constraint: \(error)",
+                underlying: error)
+        case "40001", "40P01":
+            return StoreError(
+                code: .conflict, message: "\(store) refused a save that raced another: \(error)", underlying: error)
+        default:
+            return StoreError(code: .io, message: "\(store) failed: \(error)", underlying: error)
+        }
+    }
+}
+
+/// A connection resting in the pool.
+// Sendable because a connection is in the pool's idle list only while no thread uses it: it
+// moves between threads only through the pool's lock.
+private struct PooledConnection: @unchecked Sendable {
+    let connection: PostgresConnection
+}

@@ -1,0 +1,369 @@
+import Foundation
+import Strata
+
+/// Translates predicates and sort descriptors on one entity's table (alias `t`) into SQL that
+/// gives exactly the core evaluator's answers, with every constant a bound parameter, or
+/// reports that it cannot (the store then evaluates that part with the core).
+///
+/// Every translated condition is two-valued (true or false, never NULL), so that `NOT` and
+/// `OR` keep the evaluator's meaning for null values. What translates (docs/POSTGRES.md,
+/// "Queries"): `==`, `!=`, `<`, `<=`, `>`, `>=`, `BETWEEN` and `IN` between an attribute, a
+/// to-one relationship or `SELF` and constants of a matching kind, also through to-one key
+/// paths; `BEGINSWITH`, `ENDSWITH` and `CONTAINS` on strings without `[c]` or `[d]`;
+/// constants, `AND`, `OR` and `NOT`. Sorts translate on attributes of the entity compared
+/// without options.
+struct PostgresPredicateTranslator {
+    let layout: PostgresLayout
+    let model: ModelSchema
+    let storeIdentifier: String
+    let entity: EntitySchema
+    /// The values bound to `$1`, `$2`, …, in order.
+    private(set) var parameters: [PostgresValue]
+    private var aliasCount = 0
+
+    init(store: PostgresStore, entity: EntitySchema, parameters: [PostgresValue]) {
+        layout = store.layout
+        model = store.model
+        storeIdentifier = store.identifier
+        self.entity = entity
+        self.parameters = parameters
+    }
+
+    /// What an expression names.
+    private enum Operand {
+        /// A value: an attribute's column (or a subquery reaching it), whether it is a plain
+        /// column, and its type.
+        case attribute(sql: String, plain: Bool, type: AttributeType)
+        /// An object: the SQL of its key and, when its entity can vary, of its entity number.
+        case object(key: String, entityNumber: String?, entityName: String, plain: Bool)
+    }
+
+    // MARK: Predicates
+
+    /// The SQL condition for `predicate`; `nil`, binding nothing, when some part does not translate.
+    mutating func condition(for predicate: FetchPredicate) -> String? {
+        let saved = (parameters, aliasCount)
+        let result = translate(predicate)
+        if result == nil { (parameters, aliasCount) = saved }
+        return result
+    }
+
+    private mutating func translate(_ predicate: FetchPredicate) -> String? {
+        switch predicate {
+        case .constant(let flag): return flag ? "true" : "false"
+        case .and(let parts): return combine(parts, " AND ", empty: "true")
+        case .or(let parts): return combine(parts, " OR ", empty: "false")
+        case .not(let inner): return translate(inner).map { "NOT (\($0))" }
+        case .comparison(let comparison): return translate(comparison)
+        }
+    }
+
+    private mutating func combine(_ parts: [FetchPredicate], _ separator: String, empty: String) -> String? {
+        var conditions: [String] = []
+        for part in parts {
+            guard let condition = translate(part) else { return nil }
+            conditions.append("(\(condition))")
+        }
+        return conditions.isEmpty ? empty : conditions.joined(separator: separator)
+    }
+
+    private mutating func translate(_ comparison: ComparisonPredicate) -> String? {
+        guard comparison.modifier == .direct else { return nil }
+        var (op, left, right) = (comparison.operator, comparison.left, comparison.right)
+        if case .constant = left, let flipped = Self.flipped(op) { (left, right, op) = (right, left, flipped) }
+        guard let argument = Self.argument(right), let operand = operand(left) else { return nil }
+        switch operand {
+        case .attribute(let sql, let plain, let type):
+            return attributeCondition(op, argument, sql: sql, plain: plain, type: type, options: comparison.options)
+        case .object(let key, let entityNumber, let entityName, let plain):
+            guard comparison.options.isEmpty else { return nil }
+            return objectCondition(
+                op, argument, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
+        }
+    }
+
+    /// The constant side of a comparison: one value, or a list (`IN {…}`, `BETWEEN {…}`).
+    private enum Argument {
+        case value(AttributeValue)
+        case list([AttributeValue])
+    }
+
+    private static func argument(_ expression: FetchExpression) -> Argument? {
+        switch expression {
+        case .constant(let value): return .value(value)
+        case .aggregate(let items):
+            var values: [AttributeValue] = []
+            for item in items {
+                guard case .constant(let value) = item else { return nil }
+                values.append(value)
+            }
+            return .list(values)
+        default: return nil
+        }
+    }
+
+    private static func flipped(_ op: ComparisonPredicate.Operator) -> ComparisonPredicate.Operator? {
+        switch op {
+        case .equalTo, .notEqualTo: op
+        case .lessThan: .greaterThan
+        case .lessThanOrEqualTo: .greaterThanOrEqualTo
+        case .greaterThan: .lessThan
+        case .greaterThanOrEqualTo: .lessThanOrEqualTo
+        default: nil
+        }
+    }
+
+    // MARK: Operands
+
+    /// What `expression` names on the evaluated object; `nil` when it does not translate.
+    private mutating func operand(_ expression: FetchExpression) -> Operand? {
+        switch expression {
+        case .evaluatedObject, .keyPathOn(.evaluatedObject, "self"):
+            return .object(key: "t._pk", entityNumber: "t._ent", entityName: entity.name, plain: true)
+        case .keyPath(let path), .keyPathOn(.evaluatedObject, let path):
+            return follow(path.split(separator: ".").map(String.init), from: entity, row: "t", viaKey: nil)
+        default: return nil
+        }
+    }
+
+    /// The operand `keys` name from `entity`, whose row is `row` (or, when `viaKey` is given,
+    /// the row of the entity's table whose key that SQL gives).
+    private mutating func follow(_ keys: [String], from entity: EntitySchema, row: String, viaKey: String?)
+        -> Operand?
+    {
+        guard let first = keys.first, let table = layout.tableOfEntity[entity.name] else { return nil }
+        func column(_ name: String) -> String {
+            guard let viaKey else { return "\(row).\(PostgresIdentifier.quoted(name))" }
+            aliasCount += 1
+            let alias = "d\(aliasCount)"
+            return "(SELECT \(alias).\(PostgresIdentifier.quoted(name)) FROM \(layout.qualified(table.name)) \(alias) "
+                + "WHERE \(alias)._pk = \(viaKey))"
+        }
+        if let leaf = entity.compositeLeaf(startingWith: keys), leaf.keyCount == keys.count,
+            let attribute = entity.attributesByName[leaf.name], !attribute.isTransient,
+            let name = layout.columnName(of: leaf.name, entity: entity.name, model: model)
+        {
+            return .attribute(sql: column(name), plain: viaKey == nil, type: attribute.type)
+        }
+        if let attribute = entity.attributesByName[first], keys.count == 1, !attribute.isTransient,
+            attribute.type != .composite, let name = layout.columnName(of: first, entity: entity.name, model: model)
+        {
+            return .attribute(sql: column(name), plain: viaKey == nil, type: attribute.type)
+        }
+        guard let relationship = entity.relationshipsByName[first], !relationship.isToMany, !relationship.isTransient,
+            let destination = model.entitiesByName[relationship.destinationEntityName],
+            let name = layout.columnName(of: first, entity: entity.name, model: model)
+        else { return nil }
+        let key = column(name)
+        if keys.count == 1 {
+            let entityColumn = destination.subentityNames.isEmpty ? nil : column(name + "._ent")
+            return .object(key: key, entityNumber: entityColumn, entityName: destination.name, plain: viaKey == nil)
+        }
+        return follow(Array(keys.dropFirst()), from: destination, row: "", viaKey: key)
+    }
+
+    // MARK: Conditions
+
+    private mutating func bind(_ value: PostgresValue) -> String {
+        parameters.append(value)
+        return "$\(parameters.count)"
+    }
+
+    /// `test`, which compares `operand` with bound values that are not null, made two-valued:
+    /// false where the operand is null. A plain column gets `IS NOT NULL`, through which an
+    /// index still serves; anything else `COALESCE`.
+    private static func twoValued(_ test: String, _ operand: String, plain: Bool) -> String {
+        plain ? "(\(test) AND \(operand) IS NOT NULL)" : "COALESCE(\(test), false)"
+    }
+
+    private mutating func objectCondition(
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, key: String, entityNumber: String?,
+        entityName: String, plain: Bool
+    ) -> String? {
+        switch (op, argument) {
+        case (.equalTo, .value(let value)):
+            return objectEquality(value, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
+        case (.notEqualTo, .value(let value)):
+            return objectEquality(value, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
+                .map { "NOT (\($0))" }
+        case (.in, .list(let elements)):
+            var conditions: [String] = []
+            for element in elements {
+                guard
+                    let condition = objectEquality(
+                        element, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
+                else { return nil }
+                conditions.append("(\(condition))")
+            }
+            return conditions.isEmpty ? "false" : conditions.joined(separator: " OR ")
+        default: return nil
+        }
+    }
+
+    private mutating func objectEquality(
+        _ constant: AttributeValue, key: String, entityNumber: String?, entityName: String, plain: Bool
+    ) -> String? {
+        switch constant {
+        case .null: return "\(key) IS NULL"
+        case .objectID(let objectID):
+            guard objectID.storeIdentifier == storeIdentifier, case .integer(let primaryKey) = objectID.reference,
+                let number = layout.entityNumbers[objectID.entityName]
+            else { return "false" }
+            guard let entityNumber else {
+                guard objectID.entityName == entityName else { return "false" }
+                return Self.twoValued("\(key) = \(bind(.bigint(primaryKey)))", key, plain: plain)
+            }
+            let test = "\(key) = \(bind(.bigint(primaryKey))) AND \(entityNumber) = \(bind(.smallint(number)))"
+            return plain ? "(\(test) AND \(key) IS NOT NULL)" : "COALESCE(\(test), false)"
+        default: return nil
+        }
+    }
+
+    private mutating func attributeCondition(
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, sql: String, plain: Bool, type: AttributeType,
+        options: StringComparisonOptions
+    ) -> String? {
+        guard options.isEmpty else { return nil }
+        switch (op, argument) {
+        case (.equalTo, .value(let value)):
+            return equality(value, sql: sql, plain: plain, type: type)
+        case (.notEqualTo, .value(let value)):
+            return equality(value, sql: sql, plain: plain, type: type).map { "NOT (\($0))" }
+        case (.lessThan, .value(let value)), (.lessThanOrEqualTo, .value(let value)),
+            (.greaterThan, .value(let value)), (.greaterThanOrEqualTo, .value(let value)):
+            if value.isNull { return "false" }
+            guard Self.isOrdered(type), let bound = Self.bindable(value, as: type) else { return nil }
+            let sqlOperator = op.rawValue == "==" ? "=" : op.rawValue
+            return Self.twoValued(
+                "\(sql) \(sqlOperator) \(bind(bound))\(Self.notNaN(sql, type))", sql, plain: plain)
+        case (.between, .list(let bounds)):
+            guard bounds.count == 2, Self.isOrdered(type) else { return nil }
+            if bounds.contains(where: \.isNull) { return "false" }
+            guard let low = Self.bindable(bounds[0], as: type), let high = Self.bindable(bounds[1], as: type) else {
+                return nil
+            }
+            return Self.twoValued(
+                "\(sql) BETWEEN \(bind(low)) AND \(bind(high))\(Self.notNaN(sql, type))", sql, plain: plain)
+        case (.in, .list(let elements)):
+            var conditions: [String] = []
+            for element in elements {
+                guard let condition = equality(element, sql: sql, plain: plain, type: type) else { return nil }
+                conditions.append("(\(condition))")
+            }
+            return conditions.isEmpty ? "false" : conditions.joined(separator: " OR ")
+        case (.beginsWith, .value(let value)), (.endsWith, .value(let value)), (.contains, .value(let value)):
+            guard type == .string else { return nil }
+            if value.isNull { return "false" }
+            guard case .string(let text) = value else { return nil }
+            let escaped = Self.likeEscaped(text)
+            let pattern =
+                op == .beginsWith ? escaped + "%" : op == .endsWith ? "%" + escaped : "%" + escaped + "%"
+            return Self.twoValued("\(sql) LIKE \(bind(.bytes(Array(pattern.utf8))))", sql, plain: plain)
+        default: return nil
+        }
+    }
+
+    private mutating func equality(_ constant: AttributeValue, sql: String, plain: Bool, type: AttributeType)
+        -> String?
+    {
+        if constant.isNull { return "\(sql) IS NULL" }
+        guard let value = Self.bindable(constant, as: type) else { return nil }
+        return Self.twoValued("\(sql) = \(bind(value))", sql, plain: plain)
+    }
+
+    /// Types whose SQL order is the evaluator's order.
+    private static func isOrdered(_ type: AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .date, .string, .binary, .uuid, .uri:
+            true
+        default: false
+        }
+    }
+
+    /// PostgreSQL orders NaN above every number; the evaluator orders it with nothing.
+    private static func notNaN(_ sql: String, _ type: AttributeType) -> String {
+        switch type {
+        case .double, .float, .date: " AND \(sql) <> 'NaN'::float8"
+        case .decimal: " AND \(sql) <> 'NaN'::numeric"
+        default: ""
+        }
+    }
+
+    /// `text` with the characters `LIKE` treats specially escaped by a backslash.
+    private static func likeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    /// `constant` as a value of a column of `type`, when SQL compares the two exactly as the
+    /// evaluator compares them; `nil` otherwise (the comparison is then left to the core).
+    private static func bindable(_ constant: AttributeValue, as type: AttributeType) -> PostgresValue? {
+        switch (type, constant) {
+        case (.integer16, _), (.integer32, _), (.integer64, _):
+            guard let whole = exactInteger(constant) else { return nil }
+            return .bigint(whole)
+        case (.boolean, .boolean(let flag)): return .boolean(flag)
+        case (.boolean, _):
+            guard let whole = exactInteger(constant), whole == 0 || whole == 1 else { return nil }
+            return .boolean(whole == 1)
+        case (.double, _), (.float, _):
+            switch constant {
+            case .double(let n) where !n.isNaN: return .double(n)
+            case .float(let n) where !n.isNaN: return .double(Double(n))
+            default:
+                guard let whole = exactInteger(constant), abs(whole) <= 1 << 53 else { return nil }
+                return .double(Double(whole))
+            }
+        case (.decimal, .decimal(let n)) where !n.isNaN: return .numeric(n.description)
+        case (.decimal, _):
+            guard let whole = exactInteger(constant) else { return nil }
+            return .numeric(String(whole))
+        case (.date, .date(let date)):
+            let seconds = date.timeIntervalSinceReferenceDate
+            return seconds.isNaN ? nil : .double(seconds)
+        case (.string, .string), (.uri, .uri), (.binary, .binary), (.transformable, .binary), (.uuid, .uuid):
+            return PostgresValueCodec.encode(constant)
+        default: return nil
+        }
+    }
+
+    /// An integer or boolean constant as an integer.
+    private static func exactInteger(_ value: AttributeValue) -> Int64? {
+        switch value {
+        case .integer16(let n): Int64(n)
+        case .integer32(let n): Int64(n)
+        case .integer64(let n): n
+        case .boolean(let flag): flag ? 1 : 0
+        default: nil
+        }
+    }
+
+    // MARK: Sorts
+
+    /// The `ORDER BY` terms for `descriptors`, ending with the primary key; `nil` when one
+    /// does not translate.
+    func orderBy(_ descriptors: [FetchSortDescriptor]) -> String? {
+        var terms: [String] = []
+        for descriptor in descriptors {
+            guard descriptor.comparison == .binary, let attribute = entity.attributesByName[descriptor.keyPath],
+                !attribute.isTransient, Self.isOrdered(attribute.type) || attribute.type == .boolean,
+                let name = layout.columnName(of: descriptor.keyPath, entity: entity.name, model: model)
+            else { return nil }
+            let column = "t.\(PostgresIdentifier.quoted(name))"
+            let direction = descriptor.ascending ? "ASC" : "DESC"
+            let firsts = descriptor.ascending ? "DESC" : "ASC"
+            terms.append("(\(column) IS NULL) \(firsts)")
+            switch attribute.type {
+            case .double, .float, .date: terms.append("(\(column) = 'NaN'::float8) \(firsts)")
+            case .decimal: terms.append("(\(column) = 'NaN'::numeric) \(firsts)")
+            default: break
+            }
+            terms.append("\(column) \(direction)")
+        }
+        return (terms + ["t._pk ASC"]).joined(separator: ", ")
+    }
+}

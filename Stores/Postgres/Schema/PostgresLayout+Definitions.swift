@@ -1,0 +1,100 @@
+import Strata
+
+extension PostgresLayout {
+    /// The statements that create the store's tables, sequence and indexes in its schema.
+    func definitions(model: ModelSchema) -> [String] {
+        var statements = [
+            "CREATE SCHEMA IF NOT EXISTS \(PostgresIdentifier.quoted(schemaName))",
+            """
+            CREATE TABLE \(qualified(Self.metadataTable)) (id smallint PRIMARY KEY CHECK (id = 1), \
+            format integer NOT NULL, tables bytea NOT NULL, metadata bytea NOT NULL)
+            """,
+            "CREATE SEQUENCE \(qualified(Self.keySequence)) AS bigint",
+        ]
+        for table in entityTables {
+            let columns = table.columns.map { column in
+                switch column.role {
+                case .primaryKey: "\(column.quoted) bigint PRIMARY KEY"
+                case .entity, .version: "\(column.quoted) \(column.type.rawValue) NOT NULL"
+                default: "\(column.quoted) \(column.type.rawValue)"
+                }
+            }
+            statements.append("CREATE TABLE \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
+            if table.entities.count > 1 { statements.append(index(on: table.name, ["_ent"])) }
+            for column in table.columns {
+                if case .toOne = column.role { statements.append(index(on: table.name, [column.name])) }
+            }
+        }
+        for table in joinTables {
+            statements.append(
+                """
+                CREATE TABLE \(qualified(table.name)) (source bigint NOT NULL, destination bigint NOT NULL, \
+                source_order integer, destination_order integer, PRIMARY KEY (source, destination))
+                """)
+            statements.append(index(on: table.name, ["destination"]))
+        }
+        statements += constraintDefinitions(model: model) + fetchIndexDefinitions(model: model)
+        return statements
+    }
+
+    /// Every table the store creates, its own included: what destroying it drops.
+    var tableNames: [String] { [Self.metadataTable] + entityTables.map(\.name) + joinTables.map(\.name) }
+
+    /// A unique constraint for each uniqueness constraint, checked at commit so that a save may
+    /// swap values between objects. It is the last line against two processes saving the same
+    /// values at once; the store checks each save itself first and names the clashing objects.
+    /// A constraint of a sub-entity, which shares its table with other entities, is checked by
+    /// the store alone.
+    private func constraintDefinitions(model: ModelSchema) -> [String] {
+        var statements: [String] = []
+        for table in entityTables {
+            guard let entity = model.entitiesByName[table.rootEntity] else { continue }
+            for constraint in entity.description.uniquenessConstraints {
+                let columns = constraint.compactMap { columnName(of: $0, entity: table.rootEntity, model: model) }
+                guard columns.count == constraint.count else { continue }
+                let name = PostgresIdentifier.quoted("\(table.name)_unique_\(constraint.joined(separator: "_"))")
+                statements.append(
+                    """
+                    ALTER TABLE \(qualified(table.name)) ADD CONSTRAINT \(name) \
+                    UNIQUE (\(columns.map(PostgresIdentifier.quoted).joined(separator: ", "))) \
+                    DEFERRABLE INITIALLY DEFERRED
+                    """)
+            }
+        }
+        return statements
+    }
+
+    /// An index for each fetch index whose elements are stored attributes or to-one
+    /// relationships compared by value.
+    private func fetchIndexDefinitions(model: ModelSchema) -> [String] {
+        var statements: [String] = []
+        for (entityName, table) in tableOfEntity.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entitiesByName[entityName] else { continue }
+            for fetchIndex in entity.description.fetchIndexes
+            where fetchIndex.partialIndexPredicate == nil && fetchIndex.elements.allSatisfy({ $0.kind == .binary }) {
+                let columns = fetchIndex.elements.compactMap { element in
+                    columnName(of: element.propertyName, entity: entityName, model: model).map {
+                        PostgresIdentifier.quoted($0) + (element.isAscending ? " ASC" : " DESC")
+                    }
+                }
+                guard columns.count == fetchIndex.elements.count else { continue }
+                let name = PostgresIdentifier.quoted("\(entityName)_\(fetchIndex.name)")
+                statements.append(
+                    "CREATE INDEX \(name) ON \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        return statements
+    }
+
+    /// The column of attribute or to-one relationship `name` of `entity`.
+    func columnName(of name: String, entity: String, model: ModelSchema) -> String? {
+        let owner = declaringEntity(of: name, from: entity, model: model)
+        return tableOfEntity[entity]?.columns.first {
+            $0.role == .attribute(entity: owner, name: name) || $0.role == .toOne(entity: owner, name: name)
+        }?.name
+    }
+
+    private func index(on table: String, _ columns: [String]) -> String {
+        "CREATE INDEX ON \(qualified(table)) (\(columns.map(PostgresIdentifier.quoted).joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,148 @@
+import Strata
+
+/// How the rows of one entity table are selected and read back into snapshots: every column,
+/// in the table's order, `numeric` ones as text.
+struct PostgresRowReader: Sendable {
+    let table: PostgresLayout.EntityTable
+    /// The quoted, schema-qualified table name.
+    let qualifiedName: String
+    /// The table's columns for a `SELECT` from the table aliased `alias`.
+    let selectList: @Sendable (_ alias: String) -> String
+    private let plans: [Int16: EntityPlan]
+    private let storeIdentifier: String
+
+    /// Where each persistent slot of one entity comes from.
+    private struct EntityPlan: Sendable {
+        let entity: EntitySchema
+        let slots: [Source]
+    }
+
+    private enum Source: Sendable {
+        case attribute(column: Int, type: AttributeType)
+        case toOne(column: Int, entityColumn: Int?, destination: String)
+        case absent
+    }
+
+    init(table: PostgresLayout.EntityTable, layout: PostgresLayout, model: ModelSchema, storeIdentifier: String) {
+        self.table = table
+        self.storeIdentifier = storeIdentifier
+        qualifiedName = layout.qualified(table.name)
+        let columns = table.columns
+        selectList = { alias in
+            columns.map { column in
+                let name = "\(alias).\(column.quoted)"
+                return column.type == .numeric ? "\(name)::text" : name
+            }.joined(separator: ", ")
+        }
+        var plans: [Int16: EntityPlan] = [:]
+        for entityName in table.entities {
+            guard let entity = model.entitiesByName[entityName], let number = layout.entityNumbers[entityName] else {
+                continue
+            }
+            let sources = entity.slotNames.prefix(entity.persistentSlotCount).map { name -> Source in
+                let owner = layout.declaringEntity(of: name, from: entityName, model: model)
+                if let attribute = entity.attributesByName[name],
+                    let column = columns.firstIndex(where: { $0.role == .attribute(entity: owner, name: name) })
+                {
+                    return .attribute(column: column, type: attribute.type)
+                }
+                if let relationship = entity.relationshipsByName[name],
+                    let column = columns.firstIndex(where: { $0.role == .toOne(entity: owner, name: name) })
+                {
+                    return .toOne(
+                        column: column,
+                        entityColumn: columns.firstIndex { $0.role == .toOneEntity(entity: owner, name: name) },
+                        destination: relationship.destinationEntityName)
+                }
+                return .absent
+            }
+            plans[number] = EntityPlan(entity: entity, slots: Array(sources))
+        }
+        self.plans = plans
+        entityNamesByNumber = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($0.value, $0.key) })
+    }
+
+    private let entityNamesByNumber: [Int16: String]
+
+    /// The entity name of row `row`, whose columns start at `offset`.
+    func entityName(_ result: PostgresResult, row: Int, offset: Int = 0) -> String? {
+        guard case .smallint(let number)? = result.value(row, offset + 1) else { return nil }
+        return plans[number]?.entity.name
+    }
+
+    /// The snapshot of row `row`, whose columns start at `offset`.
+    func snapshot(_ result: PostgresResult, row: Int, offset: Int = 0, storeName: String) throws -> Snapshot {
+        guard case .bigint(let key)? = result.value(row, offset),
+            case .smallint(let number)? = result.value(row, offset + 1),
+            case .bigint(let version)? = result.value(row, offset + 2), let plan = plans[number]
+        else {
+            throw StoreError(code: .corrupt, message: "\(storeName) has a row of table '\(table.name)' it cannot read.")
+        }
+        var slots = [AttributeValue](repeating: .null, count: plan.slots.count)
+        for (slot, source) in plan.slots.enumerated() {
+            switch source {
+            case .attribute(let column, let type):
+                guard let raw = result.value(row, offset + column), let value = PostgresValueCodec.decode(raw, as: type)
+                else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "\(storeName) holds a value of '\(plan.entity.name).\(plan.entity.slotNames[slot])' "
+                            + "in row \(key) that is not a \(type) value.")
+                }
+                slots[slot] = value
+            case .toOne(let column, let entityColumn, let destination):
+                guard case .bigint(let target)? = result.value(row, offset + column) else { continue }
+                var entityName = destination
+                if let entityColumn, case .smallint(let targetNumber)? = result.value(row, offset + entityColumn),
+                    let name = entityNamesByNumber[targetNumber]
+                {
+                    entityName = name
+                }
+                slots[slot] = .objectID(
+                    ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(target)))
+            case .absent: continue
+            }
+        }
+        return Snapshot(
+            objectID: ObjectID(
+                storeIdentifier: storeIdentifier, entityName: plan.entity.name, reference: .integer(key)),
+            values: PropertyValues(entity: plan.entity, slots: slots), version: version)
+    }
+
+    /// The columns a save writes: every column but the key, entity number, version and order
+    /// columns (the last are written with the to-many relationships they order).
+    var writtenColumns: [PostgresLayout.Column] { writtenIndices.map { table.columns[$0] } }
+
+    private var writtenIndices: [Int] {
+        table.columns.indices.filter { index in
+            switch table.columns[index].role {
+            case .attribute, .toOne, .toOneEntity: true
+            default: false
+            }
+        }
+    }
+
+    /// The values of ``writtenColumns`` for `entity`'s row holding `values`: null where the
+    /// entity has no such property.
+    func columnValues(_ values: PropertyValues, entity: EntitySchema, layout: PostgresLayout) -> [PostgresValue] {
+        var row = [PostgresValue](repeating: .null, count: table.columns.count)
+        guard let number = layout.entityNumbers[entity.name], let plan = plans[number] else {
+            return writtenIndices.map { row[$0] }
+        }
+        let slots =
+            values.slots(for: entity) ?? entity.slotNames.prefix(entity.persistentSlotCount).map { values[$0] ?? .null }
+        for (slot, source) in plan.slots.enumerated() where slot < slots.count {
+            switch source {
+            case .attribute(let column, _): row[column] = PostgresValueCodec.encode(slots[slot])
+            case .toOne(let column, let entityColumn, _):
+                guard case .objectID(let target) = slots[slot], case .integer(let key) = target.reference else {
+                    continue
+                }
+                row[column] = .bigint(key)
+                if let entityColumn { row[entityColumn] = .smallint(layout.entityNumbers[target.entityName] ?? 0) }
+            case .absent: continue
+            }
+        }
+        return writtenIndices.map { row[$0] }
+    }
+}

@@ -1,0 +1,131 @@
+import Strata
+
+extension PostgresStore {
+    public func snapshot(for objectID: ObjectID) throws -> Snapshot? {
+        try withConnection { try snapshot(for: objectID, on: $0) }
+    }
+
+    /// The saved state of `objectID`, read on `connection` (inside its transaction, if any).
+    func snapshot(for objectID: ObjectID, on connection: PostgresConnection) throws -> Snapshot? {
+        let (reader, number, key) = try place(of: objectID)
+        let rows = try connection.execute(
+            "SELECT \(reader.selectList("t")) FROM \(reader.qualifiedName) t WHERE t._pk = $1 AND t._ent = $2",
+            [.bigint(key), .smallint(number)])
+        guard rows.rowCount == 1 else { return nil }
+        return try reader.snapshot(rows, row: 0, storeName: storeName)
+    }
+
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
+        try withConnection { try snapshots(for: objectIDs, on: $0) }
+    }
+
+    /// The saved states of those of `objectIDs` the store has, one statement per table.
+    func snapshots(for objectIDs: [ObjectID], on connection: PostgresConnection) throws -> [Snapshot] {
+        var keysByTable: [String: (reader: PostgresRowReader, keys: [Int64], wanted: Set<ObjectID>)] = [:]
+        for objectID in objectIDs {
+            let (reader, _, key) = try place(of: objectID)
+            keysByTable[reader.table.name, default: (reader, [], [])].keys.append(key)
+            keysByTable[reader.table.name]?.wanted.insert(objectID)
+        }
+        var snapshots: [Snapshot] = []
+        for (_, group) in keysByTable.sorted(by: { $0.key < $1.key }) {
+            let rows = try connection.execute(
+                "SELECT \(group.reader.selectList("t")) FROM \(group.reader.qualifiedName) t WHERE t._pk = ANY($1::int8[])",
+                [.bigintArray(group.keys)])
+            for row in 0..<rows.rowCount {
+                let snapshot = try group.reader.snapshot(rows, row: row, storeName: storeName)
+                if group.wanted.contains(snapshot.objectID) { snapshots.append(snapshot) }
+            }
+        }
+        return snapshots
+    }
+
+    public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try withConnection { connection in
+            guard try snapshot(for: objectID, on: connection) != nil else {
+                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
+            }
+            return try members(of: objectID, relationship: relationship, on: connection)
+        }
+    }
+
+    /// The members of the to-many `relationship` of `objectID`, in order for an ordered one.
+    func members(of objectID: ObjectID, relationship name: String, on connection: PostgresConnection) throws
+        -> [ObjectID]
+    {
+        let entity = try entitySchema(named: objectID.entityName)
+        let relationship = try entity.toManyRelationship(named: name, storeName: storeName)
+        let (_, number, key) = try place(of: objectID)
+        let destination = model.entitiesByName[relationship.destinationEntityName]
+        let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
+            .compactMap { layout.entityNumbers[$0] }
+        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model),
+            let memberTable = layout.tableOfEntity[relationship.destinationEntityName],
+            let reader = rowReaders[memberTable.name]
+        else { return [] }
+        let rows: PostgresResult
+        switch storage {
+        case .foreignKey(_, let column, let orderColumn):
+            var condition = "m.\(column.quoted) = $1"
+            var parameters: [PostgresValue] = [.bigint(key), .array(Self.smallintArray(kinds))]
+            if let entityColumn = memberTable.columns.first(where: {
+                if case .toOneEntity = $0.role, $0.name == column.name + "._ent" { return true }
+                return false
+            }) {
+                condition += " AND m.\(entityColumn.quoted) = $3"
+                parameters.append(.smallint(number))
+            }
+            let order = orderColumn.map { "m.\($0.quoted), " } ?? ""
+            rows = try connection.execute(
+                "SELECT m._pk, m._ent FROM \(reader.qualifiedName) m WHERE \(condition) AND m._ent = ANY($2::int2[]) "
+                    + "ORDER BY \(order)m._pk",
+                parameters)
+        case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn):
+            let order = orderColumn.map { "j.\($0), " } ?? ""
+            rows = try connection.execute(
+                "SELECT m._pk, m._ent FROM \(layout.qualified(table.name)) j JOIN \(reader.qualifiedName) m "
+                    + "ON m._pk = j.\(memberColumn) WHERE j.\(ownColumn) = $1 AND m._ent = ANY($2::int2[]) "
+                    + "ORDER BY \(order)m._pk",
+                [.bigint(key), .array(Self.smallintArray(kinds))])
+        }
+        return (0..<rows.rowCount).compactMap { row -> ObjectID? in
+            guard let key = rows.int64(row, 0), let name = reader.entityName(rows, row: row) else { return nil }
+            return self.objectID(name, key)
+        }
+    }
+
+    public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
+        try withConnection { connection in
+            let found = Set(try snapshots(for: objectIDs, on: connection).map(\.objectID))
+            if let missing = objectIDs.first(where: { !found.contains($0) }) {
+                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
+            }
+            var members: [ObjectID: [ObjectID]] = [:]
+            for objectID in objectIDs {
+                members[objectID] = try self.members(of: objectID, relationship: relationship, on: connection)
+            }
+            return members
+        }
+    }
+
+    public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+        for name in Set(entityNames) { _ = try entitySchema(named: name) }
+        guard !entityNames.isEmpty else { return [] }
+        let keys = try withConnection { connection in
+            let rows = try connection.execute(
+                "SELECT nextval($2::regclass) FROM generate_series(1, $1)",
+                [.integer(Int32(entityNames.count)), .text(layout.qualified(PostgresLayout.keySequence))])
+            return (0..<rows.rowCount).compactMap { rows.int64($0, 0) }.sorted()
+        }
+        guard keys.count == entityNames.count else {
+            throw StoreError(
+                code: .io, message: "\(storeName) handed out \(keys.count) keys for \(entityNames.count) objects.")
+        }
+        return zip(entityNames, keys).map { objectID($0, $1) }
+    }
+
+    /// An `int2[]` in its text form.
+    static func smallintArray(_ values: [Int16]) -> String {
+        "{" + values.map(String.init).joined(separator: ",") + "}"
+    }
+}

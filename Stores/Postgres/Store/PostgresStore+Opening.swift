@@ -1,0 +1,57 @@
+import Foundation
+import Strata
+
+extension PostgresStore {
+    /// How many connections a store keeps at most unless its `maxConnections` setting says.
+    static let defaultPoolSize = 4
+
+    /// Opens the store `request` asks for, creating its tables when its schema holds none. A
+    /// schema holding another model's store is `incompatibleModel`; one of a newer layout
+    /// version `unsupported`; a read-only opening of a missing store `io`.
+    static func open(_ request: StoreOpenRequest) throws -> PostgresStore {
+        guard let url = request.url else {
+            throw StoreError(code: .io, message: "A PostgreSQL store needs a postgresql:// URL.")
+        }
+        try request.model.freeze()
+        let location = try PostgresLocation(url: url)
+        let poolSize = try request.options.integer("maxConnections", of: storeTypeName) ?? defaultPoolSize
+        guard poolSize > 0 else {
+            throw StoreError(
+                code: .invalidOption, message: "The \(storeTypeName) setting 'maxConnections' must be at least 1.")
+        }
+        let pool = PostgresConnectionPool(location: location, size: poolSize)
+        let layout = PostgresLayout(
+            model: request.model.schema,
+            entityNames: Set(request.model.entityNames(inConfiguration: request.configurationName)),
+            schemaName: location.schema)
+        let metadata = try pool.withConnection { connection in
+            try connection.transaction {
+                try PostgresStoreDatabase.lockSchema(location.schema, on: connection)
+                if try PostgresStoreDatabase.storeExists(in: location, on: connection) {
+                    let (_, _, metadata) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
+                    let problems = request.model.compatibilityProblems(
+                        configuration: request.configurationName, metadata: metadata)
+                    guard problems.isEmpty else {
+                        throw StoreError(
+                            code: .incompatibleModel,
+                            message: "The PostgreSQL store at \(location.displayName) was saved with another model: "
+                                + problems.joined(separator: " "))
+                    }
+                    return metadata
+                }
+                guard !request.options.isReadOnly else {
+                    throw StoreError(
+                        code: .io, message: "There is no PostgreSQL store at \(location.displayName) to open read-only."
+                    )
+                }
+                let metadata = StoreMetadata(
+                    storeType: storeTypeName, storeIdentifier: request.identifierForNewStore, model: request.model,
+                    configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+                try PostgresStoreDatabase.create(
+                    layout, model: request.model.schema, metadata: metadata, on: connection)
+                return metadata
+            }
+        }
+        return PostgresStore(request: request, location: location, pool: pool, layout: layout, metadata: metadata)
+    }
+}

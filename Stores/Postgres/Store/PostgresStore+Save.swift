@@ -1,0 +1,121 @@
+import Strata
+
+extension PostgresStore {
+    /// Applies `changes` in one transaction: locks the rows of updated and deleted objects
+    /// (`SELECT … FOR UPDATE`), checks their versions and the uniqueness constraints, writes
+    /// rows, memberships and metadata, and commits. A conflict, a refused constraint or a lost
+    /// connection rolls everything back.
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
+        }
+        guard !changes.isEmpty else { return }
+        let saved = try withConnection { connection in
+            try connection.transaction { () -> StoreMetadata? in
+                let stored = try lockedVersions(
+                    of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
+                try changes.checkVersions { stored[$0] }
+                try changes.checkUniqueness(schema: model, storeName: storeName) { keys, values in
+                    try uniqueMatches(keys, values, on: connection)
+                }
+                for change in changes.inserted { try insertRow(change, on: connection) }
+                for change in changes.updated { try updateRow(change, on: connection) }
+                for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
+                for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
+                for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+                guard let userInfo = changes.userInfo else { return nil }
+                var metadata = self.metadata
+                metadata.userInfo = userInfo
+                try PostgresStoreDatabase.writeMetadata(metadata, in: location, on: connection)
+                return metadata
+            }
+        }
+        if let saved { setMetadata(saved) }
+    }
+
+    /// The stored versions of those of `objectIDs` the store has, their rows locked until the
+    /// transaction ends.
+    private func lockedVersions(of objectIDs: [ObjectID], on connection: PostgresConnection) throws
+        -> [ObjectID: Int64]
+    {
+        var keysByTable: [String: (reader: PostgresRowReader, keys: [Int64])] = [:]
+        for objectID in objectIDs {
+            let (reader, _, key) = try place(of: objectID)
+            keysByTable[reader.table.name, default: (reader, [])].keys.append(key)
+        }
+        var versions: [ObjectID: Int64] = [:]
+        for (_, group) in keysByTable.sorted(by: { $0.key < $1.key }) {
+            let rows = try connection.execute(
+                "SELECT _pk, _ent, _opt FROM \(group.reader.qualifiedName) WHERE _pk = ANY($1::int8[]) "
+                    + "ORDER BY _pk FOR UPDATE",
+                [.bigintArray(group.keys)])
+            for row in 0..<rows.rowCount {
+                guard let key = rows.int64(row, 0), let version = rows.int64(row, 2),
+                    let entity = group.reader.entityName(rows, row: row)
+                else { continue }
+                versions[objectID(entity, key)] = version
+            }
+        }
+        return versions
+    }
+
+    /// The saved objects of `keys`' entities holding `values`, for the uniqueness check.
+    private func uniqueMatches(_ keys: UniqueKeys, _ values: [AttributeValue], on connection: PostgresConnection)
+        throws -> [ObjectID]
+    {
+        let kinds = keys.entityNames.filter(entityNames.contains)
+        guard !kinds.isEmpty else { return [] }
+        let request = StoreFetchRequest(
+            entityName: keys.entityName, predicate: keys.predicate(matching: values), resultType: .objectIDs)
+        guard case .objectIDs(let found) = try execute(request, on: connection) else { return [] }
+        return found.filter { kinds.contains($0.entityName) }
+    }
+
+    private func insertRow(_ change: StoreChangeSet.ObjectChange, on connection: PostgresConnection) throws {
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let (reader, number, key) = try place(of: change.objectID)
+        let columns = reader.writtenColumns
+        let values = reader.columnValues(change.values, entity: entity, layout: layout)
+        let names = (["_pk", "_ent", "_opt"].map(PostgresIdentifier.quoted) + columns.map(\.quoted))
+        let placeholders = (1...(columns.count + 3)).map { "$\($0)" }
+        try connection.execute(
+            "INSERT INTO \(reader.qualifiedName) (\(names.joined(separator: ", "))) "
+                + "VALUES (\(placeholders.joined(separator: ", ")))",
+            [.bigint(key), .smallint(number), .bigint(1)] + values)
+    }
+
+    private func updateRow(_ change: StoreChangeSet.ObjectChange, on connection: PostgresConnection) throws {
+        let entity = try entitySchema(named: change.objectID.entityName)
+        let (reader, number, key) = try place(of: change.objectID)
+        let columns = reader.writtenColumns
+        let values = reader.columnValues(change.values, entity: entity, layout: layout)
+        let assignments = columns.enumerated().map { "\($0.element.quoted) = $\($0.offset + 4)" }
+        let updated = try connection.execute(
+            "UPDATE \(reader.qualifiedName) SET \((["_opt = _opt + 1"] + assignments).joined(separator: ", ")) "
+                + "WHERE _pk = $1 AND _ent = $2 AND _opt = $3",
+            [.bigint(key), .smallint(number), .bigint(change.expectedVersion)] + values)
+        guard updated.changedRows == 1 else {
+            throw StoreError(
+                code: .conflict, message: "\(storeName) holds another version of \(change.objectID).",
+                conflicts: [
+                    .init(objectID: change.objectID, expectedVersion: change.expectedVersion, storedVersion: nil)
+                ])
+        }
+    }
+
+    private func deleteRow(_ objectID: ObjectID, on connection: PostgresConnection) throws {
+        let (reader, number, key) = try place(of: objectID)
+        try connection.execute(
+            "DELETE FROM \(reader.qualifiedName) WHERE _pk = $1 AND _ent = $2", [.bigint(key), .smallint(number)])
+        let tree = Set(reader.table.entities)
+        for table in layout.joinTables {
+            if tree.contains(table.entity) {
+                try connection.execute("DELETE FROM \(layout.qualified(table.name)) WHERE source = $1", [.bigint(key)])
+            }
+            if layout.tableOfEntity[table.destinationEntity]?.name == reader.table.name {
+                try connection.execute(
+                    "DELETE FROM \(layout.qualified(table.name)) WHERE destination = $1", [.bigint(key)])
+            }
+        }
+    }
+}

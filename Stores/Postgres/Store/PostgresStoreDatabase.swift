@@ -1,0 +1,109 @@
+import Foundation
+import Strata
+
+/// Creating, inspecting and removing a store in a PostgreSQL schema, with or without opening it.
+///
+/// A store is the schema's `_strata_metadata` table (one row: the layout version, the names
+/// of the tables the store created, its metadata as JSON), its key sequence, and its tables.
+enum PostgresStoreDatabase {
+    /// The layout version this build writes and reads.
+    static let formatVersion: Int32 = 1
+
+    /// Takes the transaction-scoped lock that serialises creating, opening and removing the
+    /// store in `schema`, so that two processes opening a new store at once create it once.
+    static func lockSchema(_ schema: String, on connection: PostgresConnection) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [.text(schema)])
+    }
+
+    /// Whether `schema` holds a store: `nil` when it holds nothing of Strata's, and an error
+    /// when it holds tables of another application under the names the store would take.
+    static func storeExists(in location: PostgresLocation, on connection: PostgresConnection) throws -> Bool {
+        let metadata = PostgresIdentifier.qualified(location.schema, PostgresLayout.metadataTable)
+        let found = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(metadata)])
+        return found.value(0, 0) == .boolean(true)
+    }
+
+    /// The store's metadata row: layout version, tables and metadata.
+    static func readMetadata(in location: PostgresLocation, on connection: PostgresConnection) throws
+        -> (format: Int32, tables: [String], metadata: StoreMetadata)
+    {
+        let table = PostgresIdentifier.qualified(location.schema, PostgresLayout.metadataTable)
+        let rows = try connection.execute("SELECT format, tables, metadata FROM \(table) WHERE id = 1")
+        let store = "The PostgreSQL store at \(location.displayName)"
+        guard rows.rowCount == 1, case .integer(let format)? = rows.value(0, 0), let tables = rows.bytes(0, 1),
+            let json = rows.bytes(0, 2)
+        else { throw StoreError(code: .corrupt, message: "\(store) has no metadata row.") }
+        guard format <= formatVersion else {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(store) has layout version \(format); this build of Strata reads up to \(formatVersion).")
+        }
+        do {
+            let names = try JSONDecoder().decode([String].self, from: Data(tables))
+            return (format, names, try JSONDecoder().decode(StoreMetadata.self, from: Data(json)))
+        } catch {
+            throw StoreError(code: .corrupt, message: "\(store) has unreadable metadata: \(error)", underlying: error)
+        }
+    }
+
+    /// Replaces the store's metadata.
+    static func writeMetadata(
+        _ metadata: StoreMetadata, in location: PostgresLocation, on connection: PostgresConnection
+    ) throws {
+        let table = PostgresIdentifier.qualified(location.schema, PostgresLayout.metadataTable)
+        try connection.execute("UPDATE \(table) SET metadata = $1 WHERE id = 1", [.bytes(try encode(metadata))])
+    }
+
+    /// Creates the store's tables and metadata row.
+    static func create(
+        _ layout: PostgresLayout, model: ModelSchema, metadata: StoreMetadata, on connection: PostgresConnection
+    ) throws {
+        for statement in layout.definitions(model: model) { try connection.execute(statement) }
+        let tables = try JSONEncoder().encode(layout.tableNames)
+        try connection.execute(
+            "INSERT INTO \(layout.qualified(PostgresLayout.metadataTable)) VALUES (1, $1, $2, $3)",
+            [.integer(formatVersion), .bytes(Array(tables)), .bytes(try encode(metadata))])
+    }
+
+    /// Drops the store's tables and sequence, and its schema when nothing else is left in it.
+    static func destroy(_ location: PostgresLocation, on connection: PostgresConnection) throws {
+        guard try storeExists(in: location, on: connection) else { return }
+        let (_, tables, _) = try readMetadata(in: location, on: connection)
+        for table in tables.reversed() {
+            try connection.execute(
+                "DROP TABLE IF EXISTS \(PostgresIdentifier.qualified(location.schema, table)) CASCADE")
+        }
+        try connection.execute(
+            "DROP SEQUENCE IF EXISTS \(PostgresIdentifier.qualified(location.schema, PostgresLayout.keySequence))")
+        guard location.schema != "public" else { return }
+        let left = try connection.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1",
+            [.text(location.schema)])
+        if left.int64(0, 0) == 0 {
+            try connection.execute("DROP SCHEMA IF EXISTS \(PostgresIdentifier.quoted(location.schema))")
+        }
+    }
+
+    static func encode(_ metadata: StoreMetadata) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return Array(try encoder.encode(metadata))
+    }
+
+    /// Runs `body` on a new connection to `location`'s server, in a transaction holding the
+    /// schema's lock: what reading and writing a closed store's metadata do.
+    static func withLockedConnection<T>(to url: URL, _ body: (PostgresLocation, PostgresConnection) throws -> T) throws
+        -> T
+    {
+        let location = try PostgresLocation(url: url)
+        do {
+            let connection = try PostgresConnection(conninfo: location.conninfo, serverName: location.displayName)
+            return try connection.transaction {
+                try lockSchema(location.schema, on: connection)
+                return try body(location, connection)
+            }
+        } catch {
+            throw PostgresConnectionPool.storeError(error, location: location)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Strata
+
+extension StoreType {
+    /// Strata's PostgreSQL store type: a store in a schema of a PostgreSQL database, named by a
+    /// URL such as `postgresql://app@db.example.com:5432/app?schema=inventory` (docs/POSTGRES.md).
+    ///
+    /// Its settings (``StoreOptions/settings``): `maxConnections`, the most connections one
+    /// store opens at once (4). Reading and writing metadata and destroying a store connect
+    /// without opening it; destroying drops the store's tables, and its schema when nothing
+    /// else is left in it.
+    public static let postgres = StoreType(
+        name: PostgresStore.storeTypeName,
+        open: { try PostgresStore.open($0) },
+        readMetadata: { url in
+            try PostgresStoreDatabase.withLockedConnection(to: url) { location, connection in
+                guard try PostgresStoreDatabase.storeExists(in: location, on: connection) else { return nil }
+                return try PostgresStoreDatabase.readMetadata(in: location, on: connection).metadata
+            }
+        },
+        writeMetadata: { metadata, url in
+            try PostgresStoreDatabase.withLockedConnection(to: url) { location, connection in
+                guard try PostgresStoreDatabase.storeExists(in: location, on: connection) else {
+                    throw StoreError(
+                        code: .unknownObject,
+                        message: "There is no PostgreSQL store at \(location.displayName) to write metadata to.")
+                }
+                try PostgresStoreDatabase.writeMetadata(metadata, in: location, on: connection)
+            }
+        },
+        destroy: { url in
+            try PostgresStoreDatabase.withLockedConnection(to: url) { try PostgresStoreDatabase.destroy($0, on: $1) }
+        },
+        describeFormat: { url in
+            try PostgresStoreDatabase.withLockedConnection(to: url) { location, connection in
+                let (format, tables, _) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
+                return
+                    "Strata's PostgreSQL layout version \(format), \(tables.count) tables in schema '\(location.schema)'"
+            }
+        })
+}
+
+extension PersistentStoreDescription {
+    /// A description of a PostgreSQL store at `url` (`postgresql://user@host:port/database?schema=name`)
+    /// holding `configuration`.
+    public static func postgres(at url: URL, configuration: String? = nil) -> PersistentStoreDescription {
+        PersistentStoreDescription(storeType: .postgres, url: url, configuration: configuration)
+    }
+}

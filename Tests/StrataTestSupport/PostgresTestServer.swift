@@ -1,0 +1,192 @@
+import Foundation
+
+/// A throwaway PostgreSQL server for the tests of one test process: a new cluster in a
+/// temporary folder (`initdb`), listening on a free loopback port, started when first asked
+/// for and stopped when the process ends. Under root it runs as the `postgres` user (or
+/// `nobody`), as the server refuses to run as root.
+///
+/// Set `STRATA_POSTGRES_URL` to a server's URL (`postgresql://user@host:port/database`) to use
+/// that server instead.
+public final class PostgresTestServer: Sendable {
+    /// The server of this test process.
+    public static let shared: Result<PostgresTestServer, any Error> = Result { try start() }
+
+    /// The URL of the server's `postgres` database, as the superuser `strata`.
+    public let url: URL
+    /// The cluster's folder; `nil` for a server given by `STRATA_POSTGRES_URL`.
+    public let dataDirectory: URL?
+    private let binaries: URL?
+    private let runAs: String?
+
+    private init(url: URL, dataDirectory: URL?, binaries: URL?, runAs: String?) {
+        self.url = url
+        self.dataDirectory = dataDirectory
+        self.binaries = binaries
+        self.runAs = runAs
+    }
+
+    /// The URL of a store in schema `schema` of the server's database.
+    public func storeURL(schema: String) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: schema)]
+        return components.url!
+    }
+
+    /// The URL of a store in schema `schema` of the shared server; a URL no server answers when
+    /// it did not start (then ``shared`` holds the reason).
+    public static func storeURL(schema: String) -> URL {
+        (try? shared.get())?.storeURL(schema: schema)
+            ?? URL(string: "postgresql://strata@127.0.0.1:1/postgres?schema=\(schema)")!
+    }
+
+    /// A schema name no other test of the run uses.
+    public static func uniqueSchema(_ prefix: String = "test") -> String {
+        "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
+    }
+
+    /// Stops the server (`immediate`: as a crash would), keeping its folder.
+    public func stop() throws { try control(["stop", "-m", "immediate"]) }
+
+    /// Starts the server again after ``stop()``.
+    public func restart() throws { try control(["start", "-w", "-l", logFile, "-o", serverOptions]) }
+
+    private var logFile: String { dataDirectory!.deletingLastPathComponent().appendingPathComponent("server.log").path }
+    private var serverOptions: String {
+        let port = url.port ?? 5432
+        let socketFolder = dataDirectory!.deletingLastPathComponent().path
+        return "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(socketFolder) "
+            + "-c fsync=off -c max_connections=200"
+    }
+
+    private func control(_ arguments: [String]) throws {
+        guard let binaries, let dataDirectory else {
+            throw PostgresTestServerError(
+                message: "A server given by STRATA_POSTGRES_URL cannot be stopped or started.")
+        }
+        try Self.run(binaries.appendingPathComponent("pg_ctl").path, ["-D", dataDirectory.path] + arguments, as: runAs)
+    }
+
+    private static func start() throws -> PostgresTestServer {
+        if let given = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"], let url = URL(string: given) {
+            return PostgresTestServer(url: url, dataDirectory: nil, binaries: nil, runAs: nil)
+        }
+        let binaries = try binaryFolder()
+        let runAs = getuid() == 0 ? unprivilegedUser() : nil
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-postgres-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let runAs { try run("/bin/chown", [runAs, folder.path], as: nil) }
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        try run(
+            binaries.appendingPathComponent("initdb").path,
+            ["-D", data.path, "-A", "trust", "-U", "strata", "-E", "UTF8", "--locale=C", "--no-sync"], as: runAs)
+        let server = PostgresTestServer(
+            url: URL(string: "postgresql://strata@127.0.0.1:\(try freePort())/postgres")!, dataDirectory: data,
+            binaries: binaries, runAs: runAs)
+        try server.restart()
+        server.stopWhenProcessEnds(folder: folder)
+        return server
+    }
+
+    /// Starts a watcher that stops the server and removes its folder once this process is gone,
+    /// however it ends.
+    private func stopWhenProcessEnds(folder: URL) {
+        let pgctl = binaries!.appendingPathComponent("pg_ctl").path
+        let stop = "\(pgctl) -D '\(dataDirectory!.path)' -m immediate stop"
+        let asUser = runAs.map { "runuser -u \($0) -- " } ?? ""
+        let script =
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(asUser)\(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'"
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watcher.arguments = ["-c", script]
+        watcher.standardOutput = FileHandle.nullDevice
+        watcher.standardError = FileHandle.nullDevice
+        try? watcher.run()
+    }
+
+    /// The folder of `initdb` and `pg_ctl`: `pg_config --bindir`, or Debian's versioned folder.
+    private static func binaryFolder() throws -> URL {
+        if let output = try? capture("pg_config", ["--bindir"]),
+            FileManager.default.fileExists(atPath: output + "/initdb")
+        {
+            return URL(fileURLWithPath: output)
+        }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            let folder = "/usr/lib/postgresql/\(version)/bin"
+            if FileManager.default.fileExists(atPath: folder + "/initdb") { return URL(fileURLWithPath: folder) }
+        }
+        throw PostgresTestServerError(
+            message: "No PostgreSQL server programs (initdb, pg_ctl) found: run `make deps` to install postgresql.")
+    }
+
+    private static func unprivilegedUser() -> String {
+        getpwnam("postgres") != nil ? "postgres" : "nobody"
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    private static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw PostgresTestServerError(message: "No socket for finding a free port.") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
+            }
+        }
+        guard bound else { throw PostgresTestServerError(message: "Could not find a free port on 127.0.0.1.") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs `program` to its end, its output in a file (not a pipe, which a server it starts
+    /// would keep open), through `posix_spawn` and `waitpid`.
+    private static func run(_ program: String, _ arguments: [String], as user: String?) throws {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-pg-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] + arguments } ?? [program] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            throw PostgresTestServerError(message: "Could not start \(argv[0]): error \(spawned).")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else {
+            let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+            throw PostgresTestServerError(message: "\(program) \(arguments.joined(separator: " ")) failed: \(printed)")
+        }
+    }
+
+    private static func capture(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Why the test server could not start.
+public struct PostgresTestServerError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
