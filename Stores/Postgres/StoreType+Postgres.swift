@@ -5,7 +5,7 @@ extension StoreType {
     /// Strata's PostgreSQL store type: a store in a schema of a PostgreSQL database, named by a
     /// URL such as `postgresql://app@db.example.com:5432/app?schema=inventory` (docs/POSTGRES.md).
     ///
-    /// Its settings (``StoreOptions/settings``): `maxConnections`, the most connections one
+    /// Its settings (`StoreOptions.settings`): `maxConnections`, the most connections one
     /// store opens at once (4). Reading and writing metadata and destroying a store connect
     /// without opening it; destroying drops the store's tables, and its schema when nothing
     /// else is left in it.

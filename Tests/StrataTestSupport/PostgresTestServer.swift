@@ -9,7 +9,12 @@ import Foundation
 /// that server instead.
 public final class PostgresTestServer: Sendable {
     /// The server of this test process.
-    public static let shared: Result<PostgresTestServer, any Error> = Result { try start() }
+    public static let shared: Result<PostgresTestServer, any Error> = Result {
+        if let given = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"], let url = URL(string: given) {
+            return PostgresTestServer(url: url, dataDirectory: nil, binaries: nil, runAs: nil)
+        }
+        return try makeServer()
+    }
 
     /// The URL of the server's `postgres` database, as the superuser `strata`.
     public let url: URL
@@ -66,10 +71,9 @@ public final class PostgresTestServer: Sendable {
         try Self.run(binaries.appendingPathComponent("pg_ctl").path, ["-D", dataDirectory.path] + arguments, as: runAs)
     }
 
-    private static func start() throws -> PostgresTestServer {
-        if let given = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"], let url = URL(string: given) {
-            return PostgresTestServer(url: url, dataDirectory: nil, binaries: nil, runAs: nil)
-        }
+    /// A new server of the test's own, which it may stop and restart without disturbing the
+    /// tests using ``shared``; stopped like it when the process ends.
+    public static func makeServer() throws -> PostgresTestServer {
         let binaries = try binaryFolder()
         let runAs = getuid() == 0 ? unprivilegedUser() : nil
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -12,16 +12,18 @@ final class PostgresConnection {
     /// Connects with libpq's connection string `conninfo`, which also reads the password from
     /// the `PG*` environment variables or `~/.pgpass` when the string has none.
     init(conninfo: String, serverName: String) throws {
-        self.serverName = serverName
         guard let handle = PQconnectdb(conninfo) else {
             throw StoreError(code: .io, message: "Could not connect to PostgreSQL at \(serverName): out of memory.")
         }
-        self.handle = handle
+        // Checked before the properties are set: once they are, a throwing initializer runs
+        // `deinit`, which would finish the connection a second time.
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = Self.trimmed(PQerrorMessage(handle))
             PQfinish(handle)
             throw StoreError(code: .io, message: "Could not connect to PostgreSQL at \(serverName): \(reason)")
         }
+        self.handle = handle
+        self.serverName = serverName
         // Notices (such as "relation already exists, skipping") are not errors: keep them off stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }

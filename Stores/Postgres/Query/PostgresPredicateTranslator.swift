@@ -70,8 +70,8 @@ struct PostgresPredicateTranslator {
     private mutating func translate(_ comparison: ComparisonPredicate) -> String? {
         guard comparison.modifier == .direct else { return nil }
         var (op, left, right) = (comparison.operator, comparison.left, comparison.right)
-        if case .constant = left, let flipped = Self.flipped(op) { (left, right, op) = (right, left, flipped) }
-        guard let argument = Self.argument(right), let operand = operand(left) else { return nil }
+        if case .constant = left, let flipped = op.withSidesSwapped { (left, right, op) = (right, left, flipped) }
+        guard let argument = ComparisonConstant(right), let operand = operand(left) else { return nil }
         switch operand {
         case .attribute(let sql, let plain, let type):
             return attributeCondition(op, argument, sql: sql, plain: plain, type: type, options: comparison.options)
@@ -82,36 +82,8 @@ struct PostgresPredicateTranslator {
         }
     }
 
-    /// The constant side of a comparison: one value, or a list (`IN {…}`, `BETWEEN {…}`).
-    private enum Argument {
-        case value(AttributeValue)
-        case list([AttributeValue])
-    }
-
-    private static func argument(_ expression: FetchExpression) -> Argument? {
-        switch expression {
-        case .constant(let value): return .value(value)
-        case .aggregate(let items):
-            var values: [AttributeValue] = []
-            for item in items {
-                guard case .constant(let value) = item else { return nil }
-                values.append(value)
-            }
-            return .list(values)
-        default: return nil
-        }
-    }
-
-    private static func flipped(_ op: ComparisonPredicate.Operator) -> ComparisonPredicate.Operator? {
-        switch op {
-        case .equalTo, .notEqualTo: op
-        case .lessThan: .greaterThan
-        case .lessThanOrEqualTo: .greaterThanOrEqualTo
-        case .greaterThan: .lessThan
-        case .greaterThanOrEqualTo: .lessThanOrEqualTo
-        default: nil
-        }
-    }
+    /// The constant side of a comparison.
+    private typealias Argument = ComparisonConstant
 
     // MARK: Operands
 

@@ -40,11 +40,8 @@ struct SQLitePredicateTranslator {
         self.root = Context(object: Scope(position: .row(alias: "t0"), entity: entity, table: table))
     }
 
-    /// The constant side of a comparison: one value, or a list (`IN {…}`, `BETWEEN {…}`).
-    enum Argument {
-        case value(AttributeValue)
-        case list([AttributeValue])
-    }
+    /// The constant side of a comparison.
+    typealias Argument = ComparisonConstant
 
     /// The kinds of value that compare with each other in SQL as the evaluator compares them.
     enum Family: Equatable {
@@ -106,8 +103,8 @@ struct SQLitePredicateTranslator {
             guard comparison.modifier == .direct else { return nil }
             return membership(value, in: left, in: context)
         }
-        if case .constant = left, let flipped = Self.flipped(op) { (left, right, op) = (right, left, flipped) }
-        guard let argument = Self.argument(right), let resolved = operand(left, in: context) else { return nil }
+        if case .constant = left, let flipped = op.withSidesSwapped { (left, right, op) = (right, left, flipped) }
+        guard let argument = ComparisonConstant(right), let resolved = operand(left, in: context) else { return nil }
         switch (comparison.modifier, resolved) {
         case (.direct, .collection(let members, let remainder)):
             guard case .attribute(let sql, let type)? = aggregate(members, remainder: remainder, in: context) else {
@@ -162,37 +159,12 @@ struct SQLitePredicateTranslator {
     }
 
     private static func isConstant(_ expression: FetchExpression) -> Bool {
-        argument(expression) != nil
+        ComparisonConstant(expression) != nil
     }
 
     private static func isCollection(_ operand: Operand) -> Bool {
         if case .collection = operand { return true }
         return false
-    }
-
-    static func argument(_ expression: FetchExpression) -> Argument? {
-        switch expression {
-        case .constant(let value): return .value(value)
-        case .aggregate(let items):
-            let values = items.compactMap { item -> AttributeValue? in
-                if case .constant(let value) = item { return value }
-                return nil
-            }
-            return values.count == items.count ? .list(values) : nil
-        default: return nil
-        }
-    }
-
-    /// The operator that gives the same answer with its sides swapped; `nil` when there is none.
-    static func flipped(_ op: ComparisonPredicate.Operator) -> ComparisonPredicate.Operator? {
-        switch op {
-        case .equalTo, .notEqualTo: op
-        case .lessThan: .greaterThan
-        case .lessThanOrEqualTo: .greaterThanOrEqualTo
-        case .greaterThan: .lessThan
-        case .greaterThanOrEqualTo: .lessThanOrEqualTo
-        default: nil
-        }
     }
 
     // MARK: Object comparisons

@@ -64,7 +64,7 @@ struct SQLiteRTreePlanner {
     private static func bounds(of comparison: ComparisonPredicate) -> (bounds: [Bound], indexName: String?) {
         guard comparison.modifier == .direct, comparison.options.isEmpty else { return ([], nil) }
         var (left, right, op) = (comparison.left, comparison.right, comparison.operator)
-        if case .constant = left, let flipped = SQLitePredicateTranslator.flipped(op) {
+        if case .constant = left, let flipped = op.withSidesSwapped {
             (left, right, op) = (right, left, flipped)
         }
         var indexName: String?
@@ -75,7 +75,7 @@ struct SQLiteRTreePlanner {
             left = arguments[0]
         }
         guard case .keyPath(let attribute) = left, !attribute.contains("."),
-            let argument = SQLitePredicateTranslator.argument(right)
+            let argument = ComparisonConstant(right)
         else { return ([], indexName) }
         func bound(_ value: AttributeValue, lower: Bool) -> Bound? {
             number(value).map { Bound(attribute: attribute, isLower: lower, value: $0) }
