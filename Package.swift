@@ -106,6 +106,9 @@ let package = Package(
         .executableTarget(
             name: "BinaryStoreConformanceWorker", dependencies: ["StrataConformance", "StrataBinary"],
             path: "Tests/BinaryStoreConformanceWorker"),
+        .executableTarget(
+            name: "PostgresCounterWorker", dependencies: ["StrataPostgres", "StrataTestSupport"],
+            path: "Tests/PostgresCounterWorker"),
         .testTarget(
             name: "StrataPostgresTests",
             dependencies: [

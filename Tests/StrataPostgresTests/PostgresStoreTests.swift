@@ -98,6 +98,8 @@ enum PostgresTestModel {
     @Test func aServerRestartLosesNoCommittedSaveAndHalfWritesNone() throws {
         let server = try PostgresTestServer.makeServer()
         let (_, store) = try PostgresTestModel.open("restart", on: server)
+        let (_, idleStore) = try PostgresTestModel.open("restart", on: server)
+        _ = try idleStore.execute(StoreFetchRequest(entityName: "Item", resultType: .count))
         let acknowledged = Locked<[Int64]>([])
         let failures = Locked<[String]>([])
         let done = DispatchSemaphore(value: 0)
@@ -126,6 +128,10 @@ enum PostgresTestModel {
         try server.restart()
         done.wait()
         #expect(failures.withLock { $0.allSatisfy { !$0.hasPrefix("unexpected") } }, "\(failures.withLock { $0 })")
+        // A store whose pooled connection the restart closed reads at once, without an error.
+        #expect(throws: Never.self) {
+            _ = try idleStore.execute(StoreFetchRequest(entityName: "Item", resultType: .count))
+        }
         let request = StoreFetchRequest(entityName: "Item")
         guard case .snapshots(let stored) = try store.execute(request) else { return }
         var itemsPerSerial: [Int64: Int] = [:]

@@ -33,6 +33,9 @@ final class PostgresConnection {
     /// Whether the connection still works; a broken one is dropped by the pool.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
 
+    /// How many statements have succeeded on the connection.
+    private(set) var completedStatements = 0
+
     /// The server process serving this connection, which `LISTEN`/`NOTIFY` names as the sender.
     var backendPID: Int32 { PQbackendPID(handle) }
 
@@ -63,7 +66,9 @@ final class PostgresConnection {
         let result = PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         guard let result else { throw PostgresError(connection: handle, result: nil, sql: sql) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return PostgresResult(result)
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            completedStatements += 1
+            return PostgresResult(result)
         default:
             let error = PostgresError(connection: handle, result: result, sql: sql)
             PQclear(result)

@@ -20,11 +20,26 @@ final class PostgresConnectionPool: Sendable {
     }
 
     /// Runs `body` with a connection of the pool, connecting when none is idle, waiting while
-    /// ``size`` are in use.
+    /// ``size`` are in use. When the first statement on an idle connection finds it closed (the
+    /// server restarted since), nothing of `body` reached the server: it runs again once, on a
+    /// new connection.
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let connection = try idle.withLock { $0.popLast() }?.connection ?? connect()
+        if let connection = idle.withLock({ $0.popLast() })?.connection {
+            let before = connection.completedStatements
+            do {
+                return try run(body, on: connection)
+            } catch let error as StoreError
+                where error.code == .io && connection.completedStatements == before && !connection.isHealthy
+            {
+                // A connection closed while it was idle: try again below.
+            }
+        }
+        return try run(body, on: try connect())
+    }
+
+    private func run<T>(_ body: (PostgresConnection) throws -> T, on connection: PostgresConnection) throws -> T {
         do {
             let value = try body(connection)
             giveBack(connection)
