@@ -61,9 +61,10 @@ struct PostgresLayout: Sendable {
 
     /// How the members of one to-many relationship are kept.
     enum ToManyStorage: Sendable {
-        /// In the members' rows: the to-one column of the inverse (and its position column
-        /// when the to-many is ordered).
-        case foreignKey(table: EntityTable, column: Column, orderColumn: Column?)
+        /// In the members' rows: the to-one column of the inverse, its entity-number column
+        /// when the owner's entity has sub-entities, and its position column when the to-many
+        /// is ordered.
+        case foreignKey(table: EntityTable, column: Column, entityColumn: Column?, orderColumn: Column?)
         /// In a join table, with the owner in `ownColumn` and the member in `memberColumn`.
         case joinTable(JoinTable, ownColumn: String, memberColumn: String, orderColumn: String?)
     }
@@ -101,7 +102,10 @@ struct PostgresLayout: Sendable {
                 let column = table.column(.toOne(entity: owner, name: inverse.name))
             else { return nil }
             let order = table.column(.order(entity: owner, name: inverse.name))
-            return .foreignKey(table: table, column: column, orderColumn: relationship.isOrdered ? order : nil)
+            return .foreignKey(
+                table: table, column: column,
+                entityColumn: table.column(.toOneEntity(entity: owner, name: inverse.name)),
+                orderColumn: relationship.isOrdered ? order : nil)
         }
         let declaring = declaringEntity(of: relationship.name, from: entity.name, model: model)
         if let table = joinTables.first(where: { $0.entity == declaring && $0.relationship == relationship.name }) {

@@ -6,9 +6,8 @@ struct PostgresRowReader: Sendable {
     let table: PostgresLayout.EntityTable
     /// The quoted, schema-qualified table name.
     let qualifiedName: String
-    /// The table's columns for a `SELECT` from the table aliased `alias`.
-    let selectList: @Sendable (_ alias: String) -> String
     private let plans: [Int16: EntityPlan]
+    private let entityNamesByNumber: [Int16: String]
     private let storeIdentifier: String
 
     /// Where each persistent slot of one entity comes from.
@@ -28,12 +27,6 @@ struct PostgresRowReader: Sendable {
         self.storeIdentifier = storeIdentifier
         qualifiedName = layout.qualified(table.name)
         let columns = table.columns
-        selectList = { alias in
-            columns.map { column in
-                let name = "\(alias).\(column.quoted)"
-                return column.type == .numeric ? "\(name)::text" : name
-            }.joined(separator: ", ")
-        }
         var plans: [Int16: EntityPlan] = [:]
         for entityName in table.entities {
             guard let entity = model.entitiesByName[entityName], let number = layout.entityNumbers[entityName] else {
@@ -62,7 +55,13 @@ struct PostgresRowReader: Sendable {
         entityNamesByNumber = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($0.value, $0.key) })
     }
 
-    private let entityNamesByNumber: [Int16: String]
+    /// The table's columns for a `SELECT` from the table aliased `alias`.
+    func selectList(_ alias: String) -> String {
+        table.columns.map { column in
+            let name = "\(alias).\(column.quoted)"
+            return column.type == .numeric ? "\(name)::text" : name
+        }.joined(separator: ", ")
+    }
 
     /// The entity name of row `row`, whose columns start at `offset`.
     func entityName(_ result: PostgresResult, row: Int, offset: Int = 0) -> String? {

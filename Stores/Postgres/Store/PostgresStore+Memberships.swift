@@ -16,9 +16,8 @@ extension PostgresStore {
             else { continue }
             let keys = PostgresValue.bigintArray(try members.map { try place(of: $0).key })
             switch storage {
-            case .foreignKey(let table, let column, let orderColumn):
+            case .foreignKey(let table, let column, let entityColumn, let orderColumn):
                 let target = layout.qualified(table.name)
-                let entityColumn = table.columns.first { $0.name == column.name + "._ent" }
                 if !isNew {
                     let clear = [column] + (entityColumn.map { [$0] } ?? []) + (orderColumn.map { [$0] } ?? [])
                     let ownerEntity = entityColumn.map { " AND \($0.quoted) = $3" } ?? ""

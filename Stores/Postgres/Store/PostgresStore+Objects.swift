@@ -65,13 +65,10 @@ extension PostgresStore {
         else { return [] }
         let rows: PostgresResult
         switch storage {
-        case .foreignKey(_, let column, let orderColumn):
+        case .foreignKey(_, let column, let entityColumn, let orderColumn):
             var condition = "m.\(column.quoted) = $1"
             var parameters: [PostgresValue] = [.bigint(key), .array(Self.smallintArray(kinds))]
-            if let entityColumn = memberTable.columns.first(where: {
-                if case .toOneEntity = $0.role, $0.name == column.name + "._ent" { return true }
-                return false
-            }) {
+            if let entityColumn {
                 condition += " AND m.\(entityColumn.quoted) = $3"
                 parameters.append(.smallint(number))
             }

@@ -15,8 +15,7 @@ enum PostgresStoreDatabase {
         try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [.text(schema)])
     }
 
-    /// Whether `schema` holds a store: `nil` when it holds nothing of Strata's, and an error
-    /// when it holds tables of another application under the names the store would take.
+    /// Whether `location`'s schema holds a store (its metadata table).
     static func storeExists(in location: PostgresLocation, on connection: PostgresConnection) throws -> Bool {
         let metadata = PostgresIdentifier.qualified(location.schema, PostgresLayout.metadataTable)
         let found = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(metadata)])
