@@ -135,7 +135,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
-            name: "HistoryWriterWorker", dependencies: ["StrataSQLite", "StrataLMDB", "StrataTestSupport"],
+            name: "HistoryWriterWorker",
+            dependencies: ["StrataSQLite", "StrataLMDB", "StrataPostgres", "StrataTestSupport"],
             path: "Tests/HistoryWriterWorker"),
         .executableTarget(
             name: "LMDBReadWriteWorker", dependencies: ["StrataLMDB", "StrataTestSupport"],
@@ -149,7 +150,8 @@ let package = Package(
         .testTarget(
             name: "StrataStoresTests",
             dependencies: [
-                "StrataStores", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary", "StrataTestSupport",
+                "StrataStores", "StrataSQLite", "StrataLMDB", "StrataXML", "StrataBinary", "StrataPostgres",
+                "StrataTestSupport",
             ]),
         .executableTarget(
             name: "StrataCommand",

@@ -1,14 +1,15 @@
 import Foundation
 import Strata
+import StrataPostgres
 import StrataStores
 import StrataTestSupport
 import Testing
 
-/// Coordinators announcing the saves other coordinators and other processes make to SQLite
-/// and LMDB stores with history on: found by the timer, never their own, refused without
-/// history.
+/// Coordinators announcing the saves other coordinators and other processes make to SQLite,
+/// LMDB and PostgreSQL stores with history on: found by the timer, never their own, refused
+/// without history.
 @Suite struct RemoteChangeTests {
-    static let types: [StoreType] = [.sqlite, .lmdb]
+    static let types: [StoreType] = [.sqlite, .lmdb, .postgres]
     static let watching = StoreOptions(tracksPersistentHistory: true, postsRemoteChangeNotifications: true)
 
     /// A coordinator with the store of `type` at `url` added with `options`, checking every
@@ -19,6 +20,14 @@ import Testing
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [type])
         coordinator.remoteChangeInterval = .milliseconds(20)
         return (coordinator, try coordinator.addStore(type: type.name, at: url, options: options))
+    }
+
+    /// Where a test puts its shared store of `type`: a file in `folder`, or a schema of its own
+    /// on the PostgreSQL test server.
+    static func storeURL(_ type: StoreType, in folder: TemporaryDirectory) -> URL {
+        type == .postgres
+            ? PostgresTestServer.storeURL(schema: PostgresTestServer.uniqueSchema("remote"))
+            : folder.file("shared.\(type.name)")
     }
 
     /// The changes `stream` carries until they hold `count` transactions, or until 60 seconds
@@ -48,7 +57,7 @@ import Testing
     @Test(arguments: types)
     func theTimerAnnouncesAnotherCoordinatorsSaveAndNotItsOwn(_ type: StoreType) async throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("shared.\(type.name)")
+        let url = Self.storeURL(type, in: folder)
         let (watcher, store) = try Self.coordinator(type, at: url, options: Self.watching)
         let (writer, _) = try Self.coordinator(type, at: url, options: StoreOptions(tracksPersistentHistory: true))
         let stream = watcher.remoteChanges
@@ -66,12 +75,12 @@ import Testing
     @Test(arguments: types)
     func anotherProcessSavesAreAnnouncedWithTheirAuthorAndChanges(_ type: StoreType) async throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("shared.\(type.name)")
+        let url = Self.storeURL(type, in: folder)
         let (watcher, _) = try Self.coordinator(type, at: url, options: Self.watching)
         let stream = watcher.remoteChanges
         let process = Process()
         process.executableURL = BuiltProducts.executable("HistoryWriterWorker")
-        process.arguments = [type.name, url.path, "3"]
+        process.arguments = [type.name, url.isFileURL ? url.path : url.absoluteString, "3"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -97,7 +106,7 @@ import Testing
     @Test(arguments: types)
     func aContextMergingAutomaticallySeesAnotherCoordinatorsUpdate(_ type: StoreType) async throws {
         let folder = try TemporaryDirectory()
-        let url = folder.file("shared.\(type.name)")
+        let url = Self.storeURL(type, in: folder)
         let (writer, _) = try Self.coordinator(type, at: url, options: StoreOptions(tracksPersistentHistory: true))
         try ContentionModel.saveEntry(tagged: "first", through: writer)
         let (watcher, _) = try Self.coordinator(type, at: url, options: Self.watching)

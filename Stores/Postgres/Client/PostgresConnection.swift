@@ -36,9 +36,6 @@ final class PostgresConnection {
     /// How many statements have succeeded on the connection.
     private(set) var completedStatements = 0
 
-    /// The server process serving this connection, which `LISTEN`/`NOTIFY` names as the sender.
-    var backendPID: Int32 { PQbackendPID(handle) }
-
     /// Runs `sql` with `parameters` bound to `$1`, `$2`, … and returns its rows, read in the
     /// binary format.
     ///
@@ -90,24 +87,20 @@ final class PostgresConnection {
         }
     }
 
-    /// The notifications that arrived for the channels this connection listens to, consuming
+    /// How many notifications arrived for the channels this connection listens to, consuming
     /// input without waiting.
-    func pendingNotifications() throws -> [(channel: String, payload: String, senderPID: Int32)] {
+    func arrivedNotifications() throws -> Int {
         guard PQconsumeInput(handle) == 1 else {
             throw StoreError(
                 code: .io,
                 message: "Lost the PostgreSQL connection to \(serverName): \(Self.trimmed(PQerrorMessage(handle)))")
         }
-        var found: [(String, String, Int32)] = []
+        var count = 0
         while let notification = PQnotifies(handle) {
-            found.append(
-                (
-                    String(cString: notification.pointee.relname), String(cString: notification.pointee.extra),
-                    notification.pointee.be_pid
-                ))
+            count += 1
             PQfreemem(notification)
         }
-        return found
+        return count
     }
 
     static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -27,31 +27,44 @@ extension PostgresStore {
         let metadata = try pool.withConnection { connection in
             try connection.transaction {
                 try PostgresStoreDatabase.lockSchema(location.schema, on: connection)
-                if try PostgresStoreDatabase.storeExists(in: location, on: connection) {
-                    let (_, _, metadata) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
-                    let problems = request.model.compatibilityProblems(
-                        configuration: request.configurationName, metadata: metadata)
-                    guard problems.isEmpty else {
-                        throw StoreError(
-                            code: .incompatibleModel,
-                            message: "The PostgreSQL store at \(location.displayName) was saved with another model: "
-                                + problems.joined(separator: " "))
-                    }
-                    return metadata
+                let metadata = try openOrCreate(request, location: location, layout: layout, on: connection)
+                if request.options.tracksPersistentHistory && !request.options.isReadOnly {
+                    try PostgresHistoryTables(schemaName: location.schema).create(on: connection)
                 }
-                guard !request.options.isReadOnly else {
-                    throw StoreError(
-                        code: .io, message: "There is no PostgreSQL store at \(location.displayName) to open read-only."
-                    )
-                }
-                let metadata = StoreMetadata(
-                    storeType: storeTypeName, storeIdentifier: request.identifierForNewStore, model: request.model,
-                    configuration: request.configurationName, userInfo: request.userInfoForNewStore)
-                try PostgresStoreDatabase.create(
-                    layout, model: request.model.schema, metadata: metadata, on: connection)
                 return metadata
             }
         }
         return PostgresStore(request: request, location: location, pool: pool, layout: layout, metadata: metadata)
+    }
+
+    /// The metadata of the store in `location`'s schema, checked against the model; creates the
+    /// store first when the schema holds none.
+    private static func openOrCreate(
+        _ request: StoreOpenRequest, location: PostgresLocation, layout: PostgresLayout,
+        on connection: PostgresConnection
+    ) throws -> StoreMetadata {
+        if try PostgresStoreDatabase.storeExists(in: location, on: connection) {
+            let (_, _, metadata) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
+            let problems = request.model.compatibilityProblems(
+                configuration: request.configurationName, metadata: metadata)
+            guard problems.isEmpty else {
+                throw StoreError(
+                    code: .incompatibleModel,
+                    message: "The PostgreSQL store at \(location.displayName) was saved with another model: "
+                        + problems.joined(separator: " "))
+            }
+            return metadata
+        }
+        guard !request.options.isReadOnly else {
+            throw StoreError(
+                code: .io, message: "There is no PostgreSQL store at \(location.displayName) to open read-only."
+            )
+        }
+        let metadata = StoreMetadata(
+            storeType: storeTypeName, storeIdentifier: request.identifierForNewStore, model: request.model,
+            configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+        try PostgresStoreDatabase.create(
+            layout, model: request.model.schema, metadata: metadata, on: connection)
+        return metadata
     }
 }

@@ -3,7 +3,8 @@ import Strata
 extension PostgresStore {
     /// Applies `changes` in one transaction: locks the rows of updated and deleted objects
     /// (`SELECT … FOR UPDATE`), checks their versions and the uniqueness constraints, writes
-    /// rows, memberships and metadata, and commits. A conflict, a refused constraint or a lost
+    /// rows, memberships, the history transaction (when the store tracks history) and
+    /// metadata, and commits. A conflict, a refused constraint or a lost
     /// connection rolls everything back.
     public func save(_ changes: StoreChangeSet) throws {
         guard !options.isReadOnly else {
@@ -18,11 +19,17 @@ extension PostgresStore {
                 try changes.checkUniqueness(schema: model, storeName: storeName) { keys, values in
                     try uniqueMatches(keys, values, on: connection)
                 }
+                let tombstones =
+                    options.tracksPersistentHistory
+                    ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
                 for change in changes.inserted { try insertRow(change, on: connection) }
                 for change in changes.updated { try updateRow(change, on: connection) }
                 for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
                 for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
                 for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+                if options.tracksPersistentHistory {
+                    try recordHistory(of: changes, stored: tombstones, on: connection)
+                }
                 guard let userInfo = changes.userInfo else { return nil }
                 var metadata = self.metadata
                 metadata.userInfo = userInfo

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Strata
+@_spi(StoreAuthoring) import Strata
 
 /// Strata's PostgreSQL store: an incremental store whose objects live in tables of one
 /// PostgreSQL schema, shared by every process on every machine that opens the same URL
@@ -17,7 +17,7 @@ final class PostgresStore: IncrementalStore {
 
     public let typeName = PostgresStore.storeTypeName
     public let identifier: String
-    public let capabilities: StoreCapabilities = [.multiProcessAccess]
+    public let capabilities: StoreCapabilities = [.multiProcessAccess, .persistentHistory]
     public let predicateFeatures = PredicateFeatures.all
 
     let location: PostgresLocation
@@ -29,6 +29,14 @@ final class PostgresStore: IncrementalStore {
     /// How each table's rows are selected and read.
     let rowReaders: [String: PostgresRowReader]
     let logger: Logger
+    /// The tables of the store's persistent history.
+    let history: PostgresHistoryTables
+    /// How history records write object IDs: this store's without its identifier.
+    let historyContext: BinaryCodingContext
+    /// The history transactions this store instance recorded, for ``remoteHistory(after:)``.
+    let recordedHistory = RemoteHistoryWatch()
+    /// The connection that hears of other writers' saves.
+    let changeListener: PostgresChangeListener
     private let request: StoreOpenRequest
     private let currentMetadata: Locked<StoreMetadata>
 
@@ -45,6 +53,9 @@ final class PostgresStore: IncrementalStore {
         entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         logger = request.logger
         currentMetadata = Locked(metadata)
+        history = PostgresHistoryTables(schemaName: location.schema)
+        historyContext = BinaryCodingContext(homeStoreIdentifier: metadata.storeIdentifier)
+        changeListener = PostgresChangeListener(pool: pool, channel: history.channel)
         var readers: [String: PostgresRowReader] = [:]
         for table in layout.entityTables {
             readers[table.name] = PostgresRowReader(
@@ -63,8 +74,12 @@ final class PostgresStore: IncrementalStore {
 
     func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
 
-    /// Closes the pool's idle connections; the store connects again when it is used.
-    public func close() { pool.drain() }
+    /// Closes the pool's idle connections and the listening one; the store connects again
+    /// when it is used.
+    public func close() {
+        pool.drain()
+        changeListener.close()
+    }
 
     /// The schema of the entity called `name`, which the store must hold.
     func entitySchema(named name: String) throws -> EntitySchema {

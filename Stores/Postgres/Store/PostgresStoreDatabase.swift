@@ -64,7 +64,7 @@ enum PostgresStoreDatabase {
             [.integer(formatVersion), .bytes(Array(tables)), .bytes(try encode(metadata))])
     }
 
-    /// Drops the store's tables and sequence, and its schema when nothing else is left in it.
+    /// Drops the store's tables, history and sequence, and its schema when nothing else is left in it.
     static func destroy(_ location: PostgresLocation, on connection: PostgresConnection) throws {
         guard try storeExists(in: location, on: connection) else { return }
         let (_, tables, _) = try readMetadata(in: location, on: connection)
@@ -72,6 +72,7 @@ enum PostgresStoreDatabase {
             try connection.execute(
                 "DROP TABLE IF EXISTS \(PostgresIdentifier.qualified(location.schema, table)) CASCADE")
         }
+        try PostgresHistoryTables(schemaName: location.schema).drop(on: connection)
         try connection.execute(
             "DROP SEQUENCE IF EXISTS \(PostgresIdentifier.qualified(location.schema, PostgresLayout.keySequence))")
         guard location.schema != "public" else { return }
