@@ -109,6 +109,10 @@ let package = Package(
         .executableTarget(
             name: "PostgresCounterWorker", dependencies: ["StrataPostgres", "StrataTestSupport"],
             path: "Tests/PostgresCounterWorker"),
+        .executableTarget(
+            name: "PostgresStoreConformanceWorker",
+            dependencies: ["StrataConformance", "StrataPostgres", "StrataTestSupport"],
+            path: "Tests/PostgresStoreConformanceWorker"),
         .testTarget(
             name: "StrataPostgresTests",
             dependencies: [

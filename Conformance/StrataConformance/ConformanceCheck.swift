@@ -42,9 +42,12 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
     case persistentStorage
     /// The store declares these capabilities.
     case capabilities(StoreCapabilities)
-    /// The store keeps its objects in a file, and the suite has the store's worker executable
-    /// (``ConformanceSuite/workerExecutable``, see ``ConformanceWorker``) to run in a child process.
+    /// The store keeps its objects beyond the process (in a file or on a server), and the suite
+    /// has the store's worker executable (``ConformanceSuite/workerExecutable``, see
+    /// ``ConformanceWorker``) to run in a child process.
     case workerExecutable
+    /// Every one of the requirements.
+    indirect case all([ConformanceRequirement])
     /// The store keeps its objects in a file, and the suite can mark a file as written by a newer
     /// format version (``ConformanceSuite/markNewerFormatVersion``).
     case newerFormatVersion
@@ -64,6 +67,7 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
         case .newerFormatVersion: "a way to mark a file as a newer format version (markNewerFormatVersion:)"
         case .storeTypeOtherThan(let name): "file storage of a store type other than \(name)"
         case .documentedSideFiles: "the store's documented side files (ConformanceSuite documentedSideFiles:)"
+        case .all(let requirements): requirements.map(\.description).joined(separator: " and ")
         }
     }
 }

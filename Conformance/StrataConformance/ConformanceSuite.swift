@@ -176,10 +176,11 @@ public struct ConformanceSuite: Sendable {
         case .fileStorage: storage.isFile
         case .persistentStorage: storage != .memory
         case .capabilities(let needed): declaredCapabilities().isSuperset(of: needed)
-        case .workerExecutable: storage.isFile && workerExecutable != nil
+        case .workerExecutable: storage != .memory && workerExecutable != nil
         case .newerFormatVersion: storage.isFile && markNewerFormatVersion != nil
         case .storeTypeOtherThan(let name): storage.isFile && storeType.name != name
         case .documentedSideFiles: storage.isFile && documentedSideFiles != nil
+        case .all(let requirements): requirements.allSatisfy(isMet)
         }
     }
 

@@ -49,9 +49,7 @@ public enum ConformanceWorker {
                 guard arguments.count == 4, let scenario = DurabilityScenario(rawValue: arguments[1]),
                     let count = Int(arguments[3])
                 else { return usage(arguments) }
-                try save(
-                    scenario, at: URL(fileURLWithPath: arguments[2]), count: count, storeType: storeType,
-                    options: options)
+                try save(scenario, at: storeURL(arguments[2]), count: count, storeType: storeType, options: options)
             case "open":
                 guard arguments.count == 2 else { return usage(arguments) }
                 try openWithoutPrivileges(URL(fileURLWithPath: arguments[1]), storeType: storeType, options: options)
@@ -63,6 +61,16 @@ public enum ConformanceWorker {
             FileHandle.standardError.write(Data("The conformance worker failed: \(error)\n".utf8))
             return 3
         }
+    }
+
+    /// How the suite names the store at `url` on the worker's command line: a file by its path,
+    /// a store on a server by its URL.
+    static func argument(_ url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+
+    /// The store ``argument(_:)`` named.
+    private static func storeURL(_ argument: String) -> URL {
+        argument.contains("://")
+            ? URL(string: argument) ?? URL(fileURLWithPath: argument) : URL(fileURLWithPath: argument)
     }
 
     /// Writes `line` to standard output at once, unbuffered, so that a kill loses nothing written.
@@ -109,7 +117,7 @@ public enum ConformanceWorker {
                 }
                 var metadata = try require(
                     try coordinator.metadataForStore(type: storeType.name, at: url),
-                    "The store at '\(url.path)' has no metadata.")
+                    "The store at '\(argument(url))' has no metadata.")
                 metadata.userInfo = DurabilityScenario.userInfo(index)
                 try coordinator.setMetadata(metadata, forStoreOfType: storeType.name, at: url)
             }

@@ -116,7 +116,7 @@ enum BadFileChecks {
     static let noPermission = category.check(
         "noPermission",
         "A store file its user may not read gives a typed error, in a worker without root privileges, and stays as it is.",
-        requires: .workerExecutable
+        requires: .all([.fileStorage, .workerExecutable])
     ) { harness in
         let url = try writeStore(harness)
         let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")

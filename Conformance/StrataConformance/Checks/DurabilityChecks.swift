@@ -3,7 +3,7 @@ import Strata
 
 /// M: a process killed during saves leaves the store at some committed save.
 ///
-/// Each check runs the store's worker (see ``ConformanceWorker``) again and again on one file;
+/// Each check runs the store's worker (see ``ConformanceWorker``) again and again on one store;
 /// every run reopens the store, performs saves of a ``DurabilityScenario`` and reports each one
 /// as it returns, and is killed with `SIGKILL` after a seeded random delay. After every kill the
 /// store is reopened here and must hold exactly the state after one save of the sequence: the
@@ -49,13 +49,14 @@ enum DurabilityChecks {
     /// Runs and kills the worker ``ConformanceSuite/durabilityKills`` times on one store,
     /// checking the store after each kill.
     static func killRepeatedly(_ scenario: DurabilityScenario, _ harness: CheckHarness) throws {
-        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let url = try require(harness.storeURL(), "Storage in memory has no store URL.")
         let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
         var held = 0
         var killedDuringRun = 0
         for kill in 1...harness.suite.durabilityKills {
             let process = try WorkerProcess(
-                executable: worker, arguments: ["save", scenario.rawValue, url.path, "\(savesPerRun)"])
+                executable: worker,
+                arguments: ["save", scenario.rawValue, ConformanceWorker.argument(url), "\(savesPerRun)"])
             let ready = try process.readLine(timeout: 60)
             guard let ready, ready == "ready \(held)" else {
                 process.kill()

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataConformanceTesting
+import StrataTestSupport
 import Testing
 
 @testable import StrataSQLite
