@@ -160,7 +160,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCommand",
             dependencies: [
-                "StrataStores", "StrataXcodeModel", "StrataConformance",
+                "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataConformance
+import StrataPostgres
 import StrataStores
 
 /// `strata conformance [TYPE…]`: runs the conformance suite against built-in store types.
@@ -12,11 +13,20 @@ struct Conformance: ParsableCommand {
             Each store type is tested in a fresh temporary directory. The durability checks kill this \
             executable, run as the store's worker, while it saves. Checks that need a way to mark a file \
             with a newer format version are reported as skipped; the package's test suite runs them. \
-            Exit status 1 when any check failed.
+            PostgreSQL is tested only with --postgres, each check's stores in schemas of their own, \
+            dropped when the check ends. Exit status 1 when any check failed.
             """)
 
-    @Argument(help: "The store types to test (SQLite, LMDB, XML, Binary, InMemory); all of them by default.")
+    @Argument(
+        help: "The store types to test (SQLite, LMDB, XML, Binary, InMemory, PostgreSQL); all of them by default.")
     var types: [String] = []
+
+    @Option(
+        name: .customLong("postgres"),
+        help: ArgumentHelp(
+            "A PostgreSQL database to test the PostgreSQL store in (postgresql://user@host:port/db).", valueName: "url")
+    )
+    var postgresURL: String?
 
     @Option(
         name: .customLong("check"),
@@ -47,11 +57,8 @@ struct Conformance: ParsableCommand {
                     "strata-conformance-\(UUID().uuidString)", isDirectory: true)
                 defer { try? FileManager.default.removeItem(at: directory) }
                 setenv(StrataCommand.workerEnvironmentKey, storeType.name, 1)
-                let storage: ConformanceSuite.Storage =
-                    storeType.name == StoreType.inMemory.name
-                    ? .memory : .file(pathExtension: storeType.name.lowercased())
                 let suite = ConformanceSuite(
-                    storeType: storeType, storage: storage, workDirectory: directory,
+                    storeType: storeType, storage: try storage(of: storeType), workDirectory: directory,
                     workerExecutable: Self.executableURL, durabilityKills: durabilityKills)
                 summaries.append(ConformanceSummary(suite.run(checks)))
             }
@@ -97,8 +104,34 @@ struct Conformance: ParsableCommand {
         return all.filter { check in checkIDs.contains(check.id) || categories.contains(check.category) }
     }
 
+    /// Where the suite keeps the stores of `storeType`: files, memory, or schemas of the
+    /// `--postgres` database.
+    private func storage(of storeType: StoreType) throws -> ConformanceSuite.Storage {
+        switch storeType.name {
+        case StoreType.inMemory.name: return .memory
+        case StoreType.postgres.name:
+            guard let postgresURL, let database = URLComponents(string: postgresURL) else {
+                throw CommandFailure(description: "Testing the PostgreSQL store needs --postgres with a database URL.")
+            }
+            let given = StoreFile.url(of: postgresURL)
+            return .server(
+                ConformanceSuite.ServerLocations(name: StoreFile.name(of: given)) { place in
+                    var components = database
+                    components.queryItems =
+                        (database.queryItems ?? []).filter { $0.name != "schema" } + [
+                            URLQueryItem(name: "schema", value: place)
+                        ]
+                    return components.url ?? given
+                })
+        default: return .file(pathExtension: storeType.name.lowercased())
+        }
+    }
+
     private func selectedTypes() throws -> [StoreType] {
-        let known = StoreType.builtInFileTypes + [.inMemory]
+        let known = StoreType.builtInFileTypes + [.inMemory] + (postgresURL == nil ? [] : [.postgres])
+        if postgresURL == nil, types.contains(where: { $0.lowercased() == StoreType.postgres.name.lowercased() }) {
+            throw CommandFailure(description: "Testing the PostgreSQL store needs --postgres with a database URL.")
+        }
         return try types.map { name in
             guard let type = known.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw CommandFailure(

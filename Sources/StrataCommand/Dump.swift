@@ -13,7 +13,7 @@ struct Dump: ParsableCommand {
             the same text whatever their type and object IDs, so that they can be compared with diff.
             """)
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or a PostgreSQL store's URL (postgresql://user@host:port/db?schema=name).")
     var store: String
 
     @OptionGroup var modelOptions: ModelOptions

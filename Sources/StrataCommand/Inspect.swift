@@ -7,7 +7,7 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a store's type, UUID, format version, model version hashes and identifiers and entity counts.")
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or a PostgreSQL store's URL (postgresql://user@host:port/db?schema=name).")
     var store: String
 
     @OptionGroup var modelOptions: ModelOptions
@@ -18,7 +18,7 @@ struct Inspect: ParsableCommand {
             let metadata = file.metadata
             let identifiers = metadata.versionIdentifiers.filter { !$0.isEmpty }
             var lines = [
-                "Store: \(file.url.path)",
+                "Store: \(file.name)",
                 "Type: \(file.typeName)",
                 "UUID: \(metadata.storeIdentifier)",
                 "Written by: " + (metadata.frameworkVersion.first?.isNumber == true ? "Strata " : "")

@@ -43,7 +43,7 @@ struct Migrate: ParsableCommand {
             let mappingModels = try mappings.map { try bundle.mappingModel(at: URL(fileURLWithPath: $0)) }
             guard let type = StoreType.builtInFileTypes.first(where: { $0.name == file.typeName }) else {
                 throw CommandFailure(
-                    description: "'\(file.url.path)' is a \(file.typeName) store, which cannot be migrated here.")
+                    description: "'\(file.name)' is a \(file.typeName) store, which cannot be migrated here.")
             }
             let progress = ProgressDisplay(verb: "Migrated")
             var plan = bundle.plan
@@ -54,10 +54,10 @@ struct Migrate: ParsableCommand {
             ) { progress.show($0) }
             progress.finish()
             guard !steps.isEmpty else {
-                print("The \(file.typeName) store at '\(file.url.path)' already matches version '\(targetName)'.")
+                print("The \(file.typeName) store at '\(file.name)' already matches version '\(targetName)'.")
                 return
             }
-            print("Migrated the \(file.typeName) store at '\(file.url.path)' to version '\(targetName)':")
+            print("Migrated the \(file.typeName) store at '\(file.name)' to version '\(targetName)':")
             for step in steps {
                 let how = step.isInferred ? "inferred mapping" : "mapping model"
                 print("  \(step.source.name) → \(step.destination.name) (\(how))")

@@ -1,10 +1,12 @@
 import Foundation
 import Strata
+import StrataPostgres
 import StrataStores
 import StrataXML
 import StrataXcodeModel
 
-/// A store file a command works on: its detected type and metadata, read without opening it.
+/// A store a command works on, a file or a PostgreSQL store: its detected type and metadata,
+/// read without opening it.
 struct StoreFile {
     let url: URL
     let typeName: String
@@ -12,17 +14,41 @@ struct StoreFile {
     /// A coordinator knowing every built-in type, for reading the file without opening it.
     let coordinator: PersistentStoreCoordinator
 
-    /// Reads the type and metadata of the store at `path`.
+    /// Every store type the tool works with: the built-in file types and PostgreSQL.
+    static let storeTypes = StoreType.builtInFileTypes + [.postgres]
+
+    /// Reads the type and metadata of the store at `path`: a file's path, or a PostgreSQL URL.
     init(path: String) throws {
-        url = URL(fileURLWithPath: path)
-        coordinator = try PersistentStoreCoordinator(
-            model: ManagedObjectModel(), storeTypes: StoreType.builtInFileTypes)
-        typeName = try coordinator.storeType(ofFileAt: url).name
+        url = Self.url(of: path)
+        coordinator = try PersistentStoreCoordinator(model: ManagedObjectModel(), storeTypes: Self.storeTypes)
+        typeName = url.isFileURL ? try coordinator.storeType(ofFileAt: url).name : StoreType.postgres.name
         guard let metadata = try coordinator.metadataForStore(type: typeName, at: url) else {
-            throw CommandFailure(description: "There is no \(typeName) store at '\(url.path)'.")
+            throw CommandFailure(description: "There is no \(typeName) store at '\(Self.name(of: url))'.")
         }
         self.metadata = metadata
     }
+
+    /// The store a command-line argument names: a PostgreSQL store for a `postgresql://` or
+    /// `postgres://` URL, else the file at that path.
+    static func url(of argument: String) -> URL {
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://"), let url = URL(string: argument) {
+            return url
+        }
+        return URL(fileURLWithPath: argument)
+    }
+
+    /// How output names the store at `url`: a file by its path, a URL without its password.
+    static func name(of url: URL) -> String {
+        guard !url.isFileURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.path
+        }
+        if components.password != nil { components.password = "***" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// How output names the store.
+    var name: String { Self.name(of: url) }
 
     /// The model the store records: Strata's JSON form, or the compiled model Core Data keeps
     /// in an SQLite store's `Z_MODELCACHE`; `nil` for a store that records neither.
@@ -40,7 +66,7 @@ struct StoreFile {
         if let model { return model }
         guard let recorded = try recordedModel else {
             throw CommandFailure(
-                description: "The \(typeName) store at '\(url.path)' does not record its model; pass one with --model.")
+                description: "The \(typeName) store at '\(name)' does not record its model; pass one with --model.")
         }
         return recorded
     }
@@ -52,7 +78,7 @@ struct StoreFile {
         var transformers = ValueTransformerRegistry()
         transformers.registerStoredDataTransformers(for: model)
         return try PersistentStoreCoordinator(
-            model: model, storeTypes: StoreType.builtInFileTypes + [StoreType.xml(model: model)],
+            model: model, storeTypes: storeTypes + [StoreType.xml(model: model)],
             valueTransformers: transformers)
     }
 

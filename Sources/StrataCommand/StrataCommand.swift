@@ -22,7 +22,7 @@ struct StrataCommand: ParsableCommand {
     /// Runs the command line, or the conformance worker when ``workerEnvironmentKey`` is set.
     static func main() {
         if let typeName = ProcessInfo.processInfo.environment[workerEnvironmentKey],
-            let storeType = StoreType.builtInFileTypes.first(where: { $0.name == typeName })
+            let storeType = StoreFile.storeTypes.first(where: { $0.name == typeName })
         {
             Foundation.exit(
                 ConformanceWorker.run(storeType: storeType, arguments: Array(CommandLine.arguments.dropFirst())))

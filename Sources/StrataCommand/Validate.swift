@@ -10,7 +10,7 @@ struct Validate: ParsableCommand {
             and references to objects the store does not hold. Each problem is printed on its own line.
             """)
 
-    @Argument(help: "The store file.")
+    @Argument(help: "The store file, or a PostgreSQL store's URL (postgresql://user@host:port/db?schema=name).")
     var store: String
 
     @OptionGroup var modelOptions: ModelOptions
@@ -27,7 +27,7 @@ struct Validate: ParsableCommand {
             for problem in problems { print(problem) }
             problemCount = problems.count
             print(
-                "Checked \(objectCount) objects of the \(file.typeName) store at '\(file.url.path)': "
+                "Checked \(objectCount) objects of the \(file.typeName) store at '\(file.name)': "
                     + (problems.isEmpty
                         ? "no problems." : problems.count == 1 ? "1 problem." : "\(problems.count) problems."))
         }
