@@ -167,7 +167,8 @@ let package = Package(
         .testTarget(
             name: "StrataReadmeTests",
             dependencies: [
-                "Strata", "StrataStores", "StrataConformance", "StrataConformanceTesting", "StrataTestSupport",
+                "Strata", "StrataStores", "StrataPostgres", "StrataConformance", "StrataConformanceTesting",
+                "StrataTestSupport",
             ]),
         .testTarget(
             name: "StrataMigrationTests",

@@ -115,7 +115,7 @@ struct Conformance: ParsableCommand {
             }
             let given = StoreFile.url(of: postgresURL)
             return .server(
-                ConformanceSuite.ServerLocations(name: StoreFile.name(of: given)) { place in
+                ConformanceSuite.ServerLocations(name: given.nameInMessages) { place in
                     var components = database
                     components.queryItems =
                         (database.queryItems ?? []).filter { $0.name != "schema" } + [

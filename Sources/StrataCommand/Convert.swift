@@ -48,7 +48,7 @@ struct Convert: ParsableCommand {
             let contents = StoreContents(store: copy, schema: model.schema)
             print(
                 "Converted the \(file.typeName) store at '\(file.name)' to the \(type) store at "
-                    + "'\(StoreFile.name(of: destinationURL))':")
+                    + "'\(destinationURL.nameInMessages)':")
             for name in contents.entityNames {
                 print("  \(name): \(try contents.count(of: name)) objects")
             }
@@ -62,7 +62,7 @@ struct Convert: ParsableCommand {
         }
         if !url.isFileURL, try coordinator.metadataForStore(type: type, at: url) != nil {
             throw CommandFailure(
-                description: "'\(StoreFile.name(of: url))' already holds a store; choose a new schema.")
+                description: "'\(url.nameInMessages)' already holds a store; choose a new schema.")
         }
     }
 

@@ -23,7 +23,7 @@ struct StoreFile {
         coordinator = try PersistentStoreCoordinator(model: ManagedObjectModel(), storeTypes: Self.storeTypes)
         typeName = url.isFileURL ? try coordinator.storeType(ofFileAt: url).name : StoreType.postgres.name
         guard let metadata = try coordinator.metadataForStore(type: typeName, at: url) else {
-            throw CommandFailure(description: "There is no \(typeName) store at '\(Self.name(of: url))'.")
+            throw CommandFailure(description: "There is no \(typeName) store at '\(url.nameInMessages)'.")
         }
         self.metadata = metadata
     }
@@ -38,17 +38,8 @@ struct StoreFile {
         return URL(fileURLWithPath: argument)
     }
 
-    /// How output names the store at `url`: a file by its path, a URL without its password.
-    static func name(of url: URL) -> String {
-        guard !url.isFileURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.path
-        }
-        if components.password != nil { components.password = "***" }
-        return components.string ?? url.absoluteString
-    }
-
-    /// How output names the store.
-    var name: String { Self.name(of: url) }
+    /// How output names the store: a file by its path, a URL without its password.
+    var name: String { url.nameInMessages }
 
     /// The model the store records: Strata's JSON form, or the compiled model Core Data keeps
     /// in an SQLite store's `Z_MODELCACHE`; `nil` for a store that records neither.

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataPostgres
 import StrataStores
 
 /// README's examples of the container: opening it, inserting and fetching, striping the
@@ -56,6 +57,33 @@ enum ContainerExamples {
             try loan.setValue(.string("Grace"), forKey: "borrower")
             try loan.setValue(.string("Notes"), forKey: "title")
             try context.save()  // one write per store
+        }
+        // end snippet
+        return container
+    }
+
+    /// Opens a container whose catalog is in the PostgreSQL store at `catalogURL`, shared by
+    /// every server of an application, and whose loans are in an SQLite file of this machine,
+    /// and saves into both.
+    static func stripeAcrossMachines(
+        model: ManagedObjectModel, catalogURL: URL, in folder: URL
+    ) async throws -> PersistentContainer {
+        // snippet: striping-postgres
+        // catalogURL: postgresql://app@db.example.com:5432/library?schema=catalog
+        let container = try PersistentContainer(
+            name: "Library", model: model, storeTypes: [.postgres, .sqlite], directory: folder)
+        container.persistentStoreDescriptions = [
+            .postgres(at: catalogURL, configuration: "Catalog"),  // shared by every server of the app
+            .sqlite(at: folder.appendingPathComponent("Desk.sqlite"), configuration: "Desk"),  // this machine's own
+        ]
+        try await container.loadPersistentStores()
+        try await container.performBackgroundTask { context in
+            let book = try context.insertNewObject(forEntityName: "Book")  // goes to PostgreSQL
+            try book.setValue(.string("Notes"), forKey: "title")
+            let loan = try context.insertNewObject(forEntityName: "Loan")  // goes to Desk.sqlite
+            try loan.setValue(.string("Grace"), forKey: "borrower")
+            try loan.setValue(.string("Notes"), forKey: "title")
+            try context.save()  // one transaction per store
         }
         // end snippet
         return container

@@ -115,6 +115,22 @@ import Testing
         #expect(sourceBooks == 1, "the source store is only read")
     }
 
+    @Test func aCatalogInPostgreSQLAndLoansInSQLiteAreSavedTogether() async throws {
+        let directory = try TemporaryDirectory()
+        let catalogURL = PostgresTestServer.storeURL(schema: PostgresTestServer.uniqueSchema("readme"))
+        let container = try await ContainerExamples.stripeAcrossMachines(
+            model: LibraryModel.make(), catalogURL: catalogURL, in: directory.url)
+        #expect(container.coordinator.stores.map(\.typeName) == ["PostgreSQL", "SQLite"])
+        let reopened = try PersistentStoreCoordinator(model: LibraryModel.make(), storeTypes: [.postgres])
+        try await reopened.addStore(type: "PostgreSQL", configuration: "Catalog", at: catalogURL)
+        let context = ManagedObjectContext(coordinator: reopened)
+        let books = try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).map { try $0.value(forKey: "title") }
+        }
+        #expect(books == [.string("Notes")])
+        #expect(FileManager.default.fileExists(atPath: directory.file("Desk.sqlite").path))
+    }
+
     @Test func theRecordFileStoreKeepsObjectsAcrossOpenings() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("library.records")

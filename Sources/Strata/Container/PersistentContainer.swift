@@ -119,10 +119,12 @@ public final class PersistentContainer: Sendable {
         return try await context.perform { try body(context) }
     }
 
-    /// Opens one store, creating its directory first; the error, or `nil` when it was added.
+    /// Opens one store, creating the directory of a store file first; the error, or `nil` when
+    /// it was added.
     private func load(_ description: PersistentStoreDescription) -> (any Error)? {
         do {
-            if let directory = description.url?.deletingLastPathComponent() {
+            if let url = description.url, url.isFileURL {
+                let directory = url.deletingLastPathComponent()
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
             try coordinator.addStore(description)

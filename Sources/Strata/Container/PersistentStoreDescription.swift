@@ -78,7 +78,7 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
 
     /// The type and where the store is, for messages.
     public var description: String {
-        "\(type) store" + (url.map { " at '\($0.path)'" } ?? "") + (configuration.map { " (\($0))" } ?? "")
+        "\(type) store" + (url.map { " at '\($0.nameInMessages)'" } ?? "") + (configuration.map { " (\($0))" } ?? "")
     }
 
     /// A description of an in-memory store holding `configuration`.

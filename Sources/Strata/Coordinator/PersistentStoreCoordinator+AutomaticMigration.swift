@@ -36,7 +36,7 @@ extension PersistentStoreCoordinator {
                 allowsInference: description.shouldInferMappingModelAutomatically)
             throw StoreError(
                 code: .readOnly,
-                message: "The \(type.name) store at '\(url.path)' needs migrating from model version "
+                message: "The \(type.name) store at '\(url.nameInMessages)' needs migrating from model version "
                     + "'\(steps.first?.source.name ?? "")' before it can be opened, and it is to be opened read-only.")
         }
         try plan.migrateStore(

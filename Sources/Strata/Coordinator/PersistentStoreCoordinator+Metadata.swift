@@ -19,7 +19,8 @@ extension PersistentStoreCoordinator {
         let storeType = try storeType(named: type)
         if store(at: url) != nil {
             throw StoreError(
-                code: .inUse, message: "The store at '\(url.path)' is open in this coordinator; remove it first.")
+                code: .inUse,
+                message: "The store at '\(url.nameInMessages)' is open in this coordinator; remove it first.")
         }
         try storeType.writeMetadata(metadata, url)
     }
@@ -42,7 +43,8 @@ extension PersistentStoreCoordinator {
         let storeType = try storeType(named: type)
         if store(at: url) != nil {
             throw StoreError(
-                code: .inUse, message: "The store at '\(url.path)' is open in this coordinator; remove it first.")
+                code: .inUse,
+                message: "The store at '\(url.nameInMessages)' is open in this coordinator; remove it first.")
         }
         try storeType.destroy(url)
     }
@@ -59,7 +61,7 @@ extension PersistentStoreCoordinator {
         if store(at: destination) != nil {
             throw StoreError(
                 code: .inUse,
-                message: "The store at '\(destination.path)' is open in this coordinator; remove it first.")
+                message: "The store at '\(destination.nameInMessages)' is open in this coordinator; remove it first.")
         }
         guard let replace = storeType.replace else {
             throw StoreError(code: .unsupported, message: "\(type) stores cannot be replaced.")

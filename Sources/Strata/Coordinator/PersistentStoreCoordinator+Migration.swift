@@ -90,7 +90,7 @@ extension PersistentStoreCoordinator {
                 message: "Cannot migrate \(Self.name(of: store)): it is not added to the coordinator.")
         }
         let type = storeType.name
-        let target = url.map { "a \(type) store at '\($0.path)'" } ?? "a new \(type) store"
+        let target = url.map { "a \(type) store at '\($0.nameInMessages)'" } ?? "a new \(type) store"
         if let url { try checkDestination(url, of: storeType, for: store) }
 
         let destination: any IncrementalStore
@@ -137,7 +137,7 @@ extension PersistentStoreCoordinator {
     /// Throws ``StoreError/Code/inUse`` unless `url` is free for a new store of `storeType`:
     /// not the file of `source` or of another added store, and holding no store yet.
     private func checkDestination(_ url: URL, of storeType: StoreType, for source: any IncrementalStore) throws {
-        let target = "'\(url.path)'"
+        let target = "'\(url.nameInMessages)'"
         if let existing = store(at: url) {
             let whose =
                 existing === source ? "the source's own file" : "the file of an added \(existing.typeName) store"
@@ -215,7 +215,8 @@ extension PersistentStoreCoordinator {
             do {
                 try storeType.destroy(url)
             } catch {
-                cleanup = "removing the partial destination failed too (\(error)); remove '\(url.path)' by hand"
+                cleanup =
+                    "removing the partial destination failed too (\(error)); remove '\(url.nameInMessages)' by hand"
             }
         }
         return StoreError(
@@ -227,7 +228,7 @@ extension PersistentStoreCoordinator {
 
     /// How messages name `store`: by its file when it has one, else by type and identifier.
     static func name(of store: any IncrementalStore) -> String {
-        store.url.map { "the \(store.typeName) store at '\($0.path)'" }
+        store.url.map { "the \(store.typeName) store at '\($0.nameInMessages)'" }
             ?? "the \(store.typeName) store \(store.identifier)"
     }
 }

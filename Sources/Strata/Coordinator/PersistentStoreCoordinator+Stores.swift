@@ -88,7 +88,7 @@ extension PersistentStoreCoordinator {
         if let url, let existing = store(at: url) {
             throw StoreError(
                 code: .inUse,
-                message: "A \(existing.typeName) store at '\(url.path)' is already added to the coordinator.")
+                message: "A \(existing.typeName) store at '\(url.nameInMessages)' is already added to the coordinator.")
         }
         let store = try storeType.open(
             StoreOpenRequest(
@@ -234,7 +234,7 @@ extension PersistentStoreCoordinator {
                 $0.store.identifier == store.identifier || (url != nil && $0.store.url?.standardizedFileURL == url)
             })
         else { return }
-        let place = clash.store.url.map { " at '\($0.path)'" } ?? ""
+        let place = clash.store.url.map { " at '\($0.nameInMessages)'" } ?? ""
         throw StoreError(
             code: .inUse,
             message: "A \(clash.store.typeName) store\(place) with identifier \(clash.store.identifier) "
@@ -258,7 +258,7 @@ extension PersistentStoreCoordinator {
         let attributes = missing.map { entity, attribute in
             "'\(entity).\(attribute.name)' (transformer '\(attribute.valueTransformerName ?? "")')"
         }
-        let place = url.map { " at '\($0.path)'" } ?? ""
+        let place = url.map { " at '\($0.nameInMessages)'" } ?? ""
         throw StoreError(
             code: .missingValueTransformer,
             message: "Cannot add the store\(place): no value transformer is registered for "
