@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
+        .library(name: "StrataPostgresTesting", targets: ["StrataPostgresTesting"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
@@ -76,8 +77,10 @@ let package = Package(
             path: "Conformance/StrataConformanceTesting"),
         .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
         .target(
-            name: "StrataTestSupport", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")],
+            name: "StrataTestSupport",
+            dependencies: ["Strata", "StrataPostgresTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/StrataTestSupport"),
+        .target(name: "StrataPostgresTesting"),
         .executableTarget(
             name: "JSONStoreConformanceWorker", dependencies: ["StrataConformance", "StrataTestSupport"],
             path: "Tests/JSONStoreConformanceWorker"),

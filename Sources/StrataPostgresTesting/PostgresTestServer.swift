@@ -1,14 +1,23 @@
 import Foundation
 
-/// A throwaway PostgreSQL server for the tests of one test process: a new cluster in a
-/// temporary folder (`initdb`), listening on a free loopback port, started when first asked
-/// for and stopped when the process ends. Under root it runs as the `postgres` user (or
-/// `nobody`), as the server refuses to run as root.
+/// A throwaway PostgreSQL server for the tests of one process: a new cluster in a temporary
+/// folder (`initdb`), listening on a free loopback port, started when first asked for and
+/// stopped, its folder removed, when the process ends. Under root it runs as the `postgres`
+/// user (or `nobody`), as the server refuses to run as root. It needs PostgreSQL's server
+/// programs (Debian's `postgresql` package), found through `pg_config` or in
+/// `/usr/lib/postgresql/<version>/bin`.
+///
+/// ```swift
+/// let server = try PostgresTestServer.shared.get()
+/// let url = server.storeURL(schema: PostgresTestServer.uniqueSchema())
+/// try coordinator.addStore(.postgres(at: url))
+/// ```
 ///
 /// Set `STRATA_POSTGRES_URL` to a server's URL (`postgresql://user@host:port/database`) to use
 /// that server instead.
 public final class PostgresTestServer: Sendable {
-    /// The server of this test process.
+    /// The server of this process: the one `STRATA_POSTGRES_URL` names, or else a new one,
+    /// started on first use; the error when it could not start.
     public static let shared: Result<PostgresTestServer, any Error> = Result {
         if let given = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"], let url = URL(string: given) {
             return PostgresTestServer(url: url, dataDirectory: nil, binaries: nil, runAs: nil)
@@ -191,6 +200,8 @@ public final class PostgresTestServer: Sendable {
 
 /// Why the test server could not start.
 public struct PostgresTestServerError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with the output of the program that failed.
     public let message: String
+    /// The message.
     public var description: String { message }
 }
