@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CBenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CBenchLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .systemLibrary(name: "CBenchXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CBenchPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "StrataBench",
             dependencies: [
@@ -26,9 +27,11 @@ let package = Package(
                 .product(name: "StrataLMDB", package: strata),
                 .product(name: "StrataXML", package: strata),
                 .product(name: "StrataBinary", package: strata),
+                .product(name: "StrataPostgres", package: strata),
+                .product(name: "StrataPostgresTesting", package: strata),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "CBenchSQLite", "CBenchLMDB", "CBenchXML2",
+                "CBenchSQLite", "CBenchLMDB", "CBenchXML2", "CBenchPostgres",
             ]),
     ],
     swiftLanguageModes: [.v6]

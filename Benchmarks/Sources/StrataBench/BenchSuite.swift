@@ -27,17 +27,24 @@ struct BenchSuite {
         let rawLMDB = try RawLMDB(data: data, records: records)
         let rawXML = try WholeFileFloor(store: "XML", format: RawXMLFormat(), data: data, records: records)
         let rawBinary = try WholeFileFloor(store: "Binary", format: RawBinaryFormat(), data: data, records: records)
-        let floors: [String: (subject: any BenchSubject, folder: URL)] = [
+        var floors: [String: (subject: any BenchSubject, folder: URL)] = [
             "SQLite": (rawSQLite, rawSQLite.full), "LMDB": (rawLMDB, rawLMDB.full),
             "XML": (rawXML, rawXML.full.deletingLastPathComponent()),
             "Binary": (rawBinary, rawBinary.full.deletingLastPathComponent()),
         ]
+        var scratches = [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch]
+        if measures("PostgreSQL") {
+            log("Starting a PostgreSQL server for the PostgreSQL store and its floor")
+            let rawPostgres = try RawPostgres(data: data, records: records)
+            floors["PostgreSQL"] = (rawPostgres, rawPostgres.full)
+            scratches.append(rawPostgres.scratch)
+        }
         let conversions: [String: RawConversion] = [
             "SQLite": .sqliteToLMDB(rawSQLite, rawLMDB), "LMDB": .lmdbToBinary(rawLMDB, rawBinary),
         ]
         let peer = try GRDBPeer(data: data, records: records)
         var results: [BenchResult] = []
-        for setup in StoreSetup.all where stores.isEmpty || stores.contains(setup.name) {
+        for setup in StoreSetup.all where measures(setup.name) {
             let subject = try StrataSubject(setup, data: data, records: records, model: model)
             defer { subject.scratch.remove() }
             guard let floor = floors[setup.name] else { continue }
@@ -65,9 +72,7 @@ struct BenchSuite {
             log("\(setup.name) memory")
             results.append(try probes.memory())
         }
-        for scratch in [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch, peer.scratch] {
-            scratch.remove()
-        }
+        for scratch in scratches + [peer.scratch] { scratch.remove() }
         return BenchReport(
             n: count, touched: data.touchedIDs.count, traversedParents: data.traversedParents,
             machine: Machine.description,
@@ -75,4 +80,6 @@ struct BenchSuite {
     }
 
     private func runs(_ workload: Workload) -> Bool { workloads.isEmpty || workloads.contains(workload) }
+
+    private func measures(_ store: String) -> Bool { stores.isEmpty || stores.contains(store) }
 }

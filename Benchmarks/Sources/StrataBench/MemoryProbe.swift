@@ -87,7 +87,7 @@ enum MemoryProbe {
             // Timed as the fetch-all workload is: a new coordinator, the store added, the fetch.
             elapsed = try clock {
                 let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StrataSubject.storeTypes)
-                try coordinator.addStore(type: setup.type.name, at: folder.appendingPathComponent(setup.fileName))
+                try coordinator.addStore(type: setup.type.name, at: try setup.url(in: folder))
                 var request = FetchRequest<ManagedObject>(entityName: BenchModel.entity)
                 request.returnsObjectsAsFaults = false
                 if kind == .batched { request.fetchBatchSize = 500 }

@@ -2,10 +2,13 @@ import Foundation
 import Strata
 import StrataBinary
 import StrataLMDB
+import StrataPostgres
 import StrataSQLite
 import StrataXML
 
-/// The measured stores: their type, file name, conversion target and raw floor.
+/// The measured stores: their type, file name, conversion target and raw floor. A store on a
+/// server (PostgreSQL) keeps each folder's store in a schema of the benchmark's server
+/// (``PostgresPlaces``), and its folders hold only the probes' output.
 struct StoreSetup: Sendable {
     let name: String
     let type: StoreType
@@ -18,7 +21,16 @@ struct StoreSetup: Sendable {
         StoreSetup(name: "LMDB", type: .lmdb, fileName: "items.lmdb", conversionTarget: "Binary"),
         StoreSetup(name: "XML", type: .xml, fileName: "items.xml", conversionTarget: nil),
         StoreSetup(name: "Binary", type: .binary, fileName: "items.binary", conversionTarget: nil),
+        StoreSetup(name: "PostgreSQL", type: .postgres, fileName: "", conversionTarget: nil),
     ]
+
+    /// Whether the store is on a server rather than in a file.
+    var isOnServer: Bool { type == .postgres }
+
+    /// The store of `folder`: its file in it, or its schema on the server.
+    func url(in folder: URL) throws -> URL {
+        isOnServer ? try PostgresPlaces.storeURL(of: folder) : folder.appendingPathComponent(fileName)
+    }
 
     static func named(_ name: String) -> StoreSetup { all.first { $0.name == name } ?? all[0] }
 
@@ -34,6 +46,10 @@ struct StoreSetup: Sendable {
                 try RawLMDB.readAll(
                     from: try RawLMDBEnvironment(path: folder.appendingPathComponent("items.lmdb").path)))
         case "XML": consume(try RawXMLFormat().read(folder.appendingPathComponent(RawXMLFormat().fileName)))
+        case "PostgreSQL":
+            consume(
+                try RawPostgres.select(
+                    "SELECT \(RawPostgres.columns) FROM \(RawPostgres.table(folder))", try PostgresPlaces.server()))
         default: consume(try RawBinaryFormat().read(folder.appendingPathComponent(RawBinaryFormat().fileName)))
         }
     }

@@ -29,7 +29,9 @@ struct Run: ParsableCommand {
     @Option(help: "Timed repetitions of each workload after one warm-up (at least 5).")
     var repetitions: Int?
 
-    @Option(name: .customLong("store"), help: "Measure only this store (SQLite, LMDB, XML, Binary); repeatable.")
+    @Option(
+        name: .customLong("store"),
+        help: "Measure only this store (SQLite, LMDB, XML, Binary, PostgreSQL); repeatable.")
     var stores: [String] = []
 
     @Option(name: .customLong("workload"), help: "Run only this workload, such as fetch-all; repeatable.")

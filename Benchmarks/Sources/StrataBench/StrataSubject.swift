@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataBinary
 import StrataLMDB
+import StrataPostgres
 import StrataSQLite
 import StrataXML
 
@@ -10,7 +11,7 @@ import StrataXML
 /// work on a fresh copy of it. That store is the insert workload's first run (its warm-up, which
 /// is not counted), or is filled on first use when the insert workload does not run.
 final class StrataSubject: BenchSubject {
-    static let storeTypes: [StoreType] = [.sqlite, .lmdb, .xml, .binary]
+    static let storeTypes: [StoreType] = [.sqlite, .lmdb, .xml, .binary, .postgres]
 
     let setup: StoreSetup
     let data: BenchData
@@ -30,6 +31,7 @@ final class StrataSubject: BenchSubject {
         let scratch = try ScratchDirectory("strata-\(setup.name)")
         self.scratch = scratch
         fullFolder = try scratch.fresh("full")
+        if setup.isOnServer { try PostgresPlaces.drop(fullFolder) }
     }
 
     /// The folder of the store of every object, filled first when it is not yet.
@@ -41,14 +43,26 @@ final class StrataSubject: BenchSubject {
         }
     }
 
-    /// The store file inside `folder`.
-    func file(in folder: URL) -> URL { folder.appendingPathComponent(setup.fileName) }
+    /// A new, empty folder `name`, whose store on the server is gone too.
+    private func fresh(_ name: String) throws -> URL {
+        let folder = try scratch.fresh(name)
+        if setup.isOnServer { try PostgresPlaces.drop(folder) }
+        return folder
+    }
+
+    /// A copy of the folder `source` as `name`, with a copy of its store on the server.
+    private func copy(_ source: URL, as name: String) throws -> URL {
+        let folder = try scratch.copy(source, as: name)
+        if setup.isOnServer { try PostgresPlaces.copy(source, to: folder) }
+        return folder
+    }
 
     /// A new coordinator with the store in `folder` added, recording its history when `history`.
     func open(_ folder: URL, history: Bool = false) throws -> PersistentStoreCoordinator {
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: Self.storeTypes)
         try coordinator.addStore(
-            type: setup.type.name, at: file(in: folder), options: StoreOptions(tracksPersistentHistory: history))
+            type: setup.type.name, at: try setup.url(in: folder),
+            options: StoreOptions(tracksPersistentHistory: history))
         return coordinator
     }
 
@@ -57,7 +71,7 @@ final class StrataSubject: BenchSubject {
         if workload != .insert { _ = try full }
         switch workload {
         case .insert:
-            let coordinator = try open(isFull ? try scratch.fresh("insert") : fullFolder)
+            let coordinator = try open(isFull ? try fresh("insert") : fullFolder)
             defer { isFull = true }
             return try clock { try insertAll(coordinator) }
         case .fetchAll: return try clock { try fetch(FetchRequest<ManagedObject>(entityName: BenchModel.entity)) }
@@ -92,7 +106,7 @@ final class StrataSubject: BenchSubject {
         case .memory: return nil
         case .batchUpdate, .batchDelete, .batchCompute:
             guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
-            let coordinator = try open(try scratch.copy(full, as: "changed"))
+            let coordinator = try open(try copy(full, as: "changed"))
             if workload != .batchDelete {
                 let value =
                     workload == .batchUpdate
@@ -103,9 +117,9 @@ final class StrataSubject: BenchSubject {
             let request = BatchDeleteRequest(entityName: BenchModel.entity)
             return try clock { consume(try coordinator.execute(request).status) }
         case .insertHistory, .updateHistory, .deleteHistory:
-            guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
+            guard setup.type == .sqlite || setup.type == .lmdb || setup.isOnServer else { return nil }
             if workload == .insertHistory {
-                let coordinator = try open(try scratch.fresh("insert"), history: true)
+                let coordinator = try open(try fresh("insert"), history: true)
                 return try clock { try insertAll(coordinator) }
             }
             if workload == .updateHistory {
@@ -201,7 +215,7 @@ final class StrataSubject: BenchSubject {
     private func change(
         history: Bool = false, _ body: @escaping (ManagedObject, ManagedObjectContext) throws -> Void
     ) throws -> Duration {
-        let coordinator = try open(try scratch.copy(full, as: "changed"), history: history)
+        let coordinator = try open(try copy(full, as: "changed"), history: history)
         let ids = try touched()
         let context = ManagedObjectContext(coordinator: coordinator)
         if history {
@@ -220,8 +234,8 @@ final class StrataSubject: BenchSubject {
 
     private func convert() throws -> Duration? {
         guard let target = setup.conversionTarget.map(StoreSetup.named) else { return nil }
-        let coordinator = try open(try scratch.copy(full, as: "source"))
-        let destination = try scratch.fresh("converted").appendingPathComponent(target.fileName)
+        let coordinator = try open(try copy(full, as: "source"))
+        let destination = try fresh("converted").appendingPathComponent(target.fileName)
         guard let source = coordinator.stores.first else { return nil }
         return try clock { try coordinator.migratePersistentStore(source, to: destination, type: target.type.name) }
     }
@@ -230,7 +244,7 @@ final class StrataSubject: BenchSubject {
     /// inferred mapping (worked out before the clock starts); SQLite and LMDB only.
     private func migrate() throws -> Duration? {
         guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
-        let url = file(in: try scratch.copy(full, as: "migrated"))
+        let url = try setup.url(in: try copy(full, as: "migrated"))
         let next = try BenchModel.makeNextVersion()
         let mapping = try MappingModel.inferred(from: model, to: next)
         let manager = MigrationManager(sourceModel: model, destinationModel: next)

@@ -36,8 +36,12 @@ final class PostgresConnection {
     /// How many statements have succeeded on the connection.
     private(set) var completedStatements = 0
 
+    /// The statements prepared on this connection.
+    private var statements = PostgresStatementCache()
+
     /// Runs `sql` with `parameters` bound to `$1`, `$2`, … and returns its rows, read in the
-    /// binary format.
+    /// binary format. A statement run a second time with the same parameter types is prepared
+    /// on the server and run prepared from then on (``PostgresStatementCache``).
     ///
     /// - Throws: ``PostgresError`` carrying the server's SQLSTATE and message.
     @discardableResult
@@ -60,7 +64,20 @@ final class PostgresConnection {
         }
         defer { for buffer in buffers { buffer?.deallocate() } }
         let values = buffers.map { UnsafePointer($0) }
-        let result = PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        let count = Int32(parameters.count)
+        let key = PostgresStatementCache.Key(sql: sql, types: types)
+        let result: OpaquePointer?
+        switch statements.plan(for: key) {
+        case .runUnprepared:
+            result = PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
+        case .run(let name):
+            result = PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        case .prepare(let name, let evicting):
+            if let evicting { try check(PQexec(handle, "DEALLOCATE \(evicting)"), sql: "DEALLOCATE \(evicting)") }
+            try check(PQprepare(handle, name, sql, count, types), sql: sql)
+            statements.didPrepare(key, name: name)
+            result = PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        }
         guard let result else { throw PostgresError(connection: handle, result: nil, sql: sql) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -70,6 +87,15 @@ final class PostgresConnection {
             let error = PostgresError(connection: handle, result: result, sql: sql)
             PQclear(result)
             throw error
+        }
+    }
+
+    /// Checks that `result`, the answer to a statement that returns no rows, succeeded, and frees it.
+    private func check(_ result: OpaquePointer?, sql: String) throws {
+        guard let result else { throw PostgresError(connection: handle, result: nil, sql: sql) }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            throw PostgresError(connection: handle, result: result, sql: sql)
         }
     }
 
