@@ -33,6 +33,58 @@ import Testing
         #expect(found.transactions.first?.changes?.map(\.changeType) == [.insert])
     }
 
+    /// Tags whose names are unique, for a save that fails at its commit.
+    static let tagModel = ManagedObjectModel {
+        EntityDescription("Tag") {
+            AttributeDescription("name", .string)
+            UniquenessConstraint("name")
+        }
+    }
+
+    static func saveTag(_ name: String, into store: any IncrementalStore) throws {
+        let id = try #require(try store.permanentIDs(forEntities: ["Tag"]).first)
+        try store.save(
+            StoreChangeSet(inserted: [.init(objectID: id, values: ["name": .string(name)], expectedVersion: 0)]))
+    }
+
+    /// A save whose commit fails (here: another transaction committed the same unique name
+    /// while it waited) hands its history number back; the watch must not take the next
+    /// writer's transaction of that number for the failed save's.
+    @Test func aSaveFailingAtCommitDoesNotHideTheTransactionThatTakesItsNumber() throws {
+        let url = PostgresTestServer.storeURL(schema: PostgresTestServer.uniqueSchema("commitfail"))
+        let options = StoreOptions(tracksPersistentHistory: true, postsRemoteChangeNotifications: true)
+        let watcher = try PersistentStoreCoordinator(model: Self.tagModel, storeTypes: [.postgres])
+            .addStore(type: StoreType.postgres.name, at: url, options: options)
+        let writer = try PersistentStoreCoordinator(model: Self.tagModel, storeTypes: [.postgres])
+            .addStore(type: StoreType.postgres.name, at: url, options: options)
+        _ = try watcher.remoteHistory(after: 0)
+        let store = try #require(watcher as? PostgresStore)
+        let table = try #require(store.layout.tableOfEntity["Tag"])
+        let raw = try PostgresConnection(conninfo: store.location.conninfo, serverName: "test")
+        try raw.execute("BEGIN")
+        try raw.execute(
+            "INSERT INTO \(store.layout.qualified(table.name)) (_pk, _ent, _opt, \"name\") VALUES ($1, $2, 1, $3)",
+            [
+                .bigint(1_000_000), .smallint(try #require(store.layout.entityNumbers["Tag"])),
+                .bytes(Array("clash".utf8)),
+            ])
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do { try Self.saveTag("clash", into: watcher) } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        try raw.execute("COMMIT")
+        done.wait()
+        #expect((failure.withLock { $0 } as? StoreError)?.code == .constraintConflict)
+
+        try Self.saveTag("other", into: writer)
+        let found = try #require(try watcher.remoteHistory(after: 0))
+        #expect(found.transactions.map(\.token.transactionNumber) == [1])
+        #expect(found.transactions.first?.changes?.count == 1)
+    }
+
     @Test func transactionsAreRowsWithReadableColumns() throws {
         let server = try PostgresTestServer.shared.get()
         let schema = PostgresTestServer.uniqueSchema("history")

@@ -3,7 +3,9 @@
 /// it last saw.
 ///
 /// The store calls ``noteRecorded(_:)`` inside each save's transaction, before it commits, so
-/// that no reader can see the transaction before it is known as the store's own; and answers
+/// that no reader can see the transaction before it is known as the store's own, and
+/// ``forgetRecorded(_:)`` when that transaction then fails to commit, so that another writer's
+/// transaction given the same number is not taken for its own; and answers
 /// ``IncrementalStore/remoteHistory(after:)`` with ``remoteHistory(after:counter:transactions:)``.
 public final class RemoteHistoryWatch: Sendable {
     private struct State {
@@ -19,6 +21,12 @@ public final class RemoteHistoryWatch: Sendable {
     /// Notes that this store instance records transaction `number`.
     public func noteRecorded(_ number: Int64) {
         state.withLock { _ = $0.recorded.insert(number) }
+    }
+
+    /// Forgets that this store instance records transaction `number`: its write failed, so the
+    /// number may be handed out again, to another writer.
+    public func forgetRecorded(_ number: Int64) {
+        state.withLock { _ = $0.recorded.remove(number) }
     }
 
     /// `nil` when `counter` (the store's commit counter, read before the history) is the one

@@ -17,14 +17,13 @@ extension PostgresStore {
         return Dictionary(snapshots.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Records `changes` as one transaction, with the tombstones of the deleted objects taken
-    /// from `stored`, and notifies listeners when it commits. A save of metadata alone records
-    /// nothing.
+    /// Records `changes`, which change objects, as one transaction, with the tombstones of the
+    /// deleted objects taken from `stored`, and notifies listeners when it commits; returns the
+    /// transaction's number, noted as this store's own (``RemoteHistoryWatch``).
     func recordHistory(
         of changes: StoreChangeSet, stored: [ObjectID: Snapshot], on connection: PostgresConnection
-    ) throws {
+    ) throws -> Int64 {
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
-        guard count > 0 else { return }
         let (number, firstChange) = try history.reserve(changeCount: count, on: connection)
         let records = changes.historyChanges(
             token: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: number),
@@ -34,6 +33,7 @@ extension PostgresStore {
             firstChange: firstChange, context: historyContext, on: connection)
         try history.notify(number, on: connection)
         recordedHistory.noteRecorded(number)
+        return number
     }
 
     public func historyTransactions(

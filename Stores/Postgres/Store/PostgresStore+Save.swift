@@ -11,33 +11,43 @@ extension PostgresStore {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         guard !changes.isEmpty else { return }
-        let saved = try withConnection { connection in
-            try connection.transaction { () -> StoreMetadata? in
-                let stored = try lockedVersions(
-                    of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
-                try changes.checkVersions { stored[$0] }
-                try changes.checkUniqueness(schema: model, storeName: storeName) { keys, values in
-                    try uniqueMatches(keys, values, on: connection)
-                }
-                let tombstones =
-                    options.tracksPersistentHistory
-                    ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
-                for change in changes.inserted { try insertRow(change, on: connection) }
-                for change in changes.updated { try updateRow(change, on: connection) }
-                for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
-                for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
-                for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
-                if options.tracksPersistentHistory {
-                    try recordHistory(of: changes, stored: tombstones, on: connection)
-                }
-                guard let userInfo = changes.userInfo else { return nil }
-                var metadata = self.metadata
-                metadata.userInfo = userInfo
-                try PostgresStoreDatabase.writeMetadata(metadata, in: location, on: connection)
-                return metadata
+        var recorded: Int64?
+        do {
+            let saved = try withConnection { connection in
+                try connection.transaction { try write(changes, recording: &recorded, on: connection) }
             }
+            if let saved { setMetadata(saved) }
+        } catch {
+            // The transaction did not commit: its history number may go to another writer.
+            if let recorded { recordedHistory.forgetRecorded(recorded) }
+            throw error
         }
-        if let saved { setMetadata(saved) }
+    }
+
+    /// The statements of a save, in its transaction; sets `recorded` to the number of the
+    /// history transaction it records, if any, and returns the metadata it writes, if any.
+    private func write(_ changes: StoreChangeSet, recording recorded: inout Int64?, on connection: PostgresConnection)
+        throws -> StoreMetadata?
+    {
+        let stored = try lockedVersions(
+            of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
+        try changes.checkVersions { stored[$0] }
+        try changes.checkUniqueness(schema: model, storeName: storeName) { keys, values in
+            try uniqueMatches(keys, values, on: connection)
+        }
+        let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
+        let tombstones = recordsHistory ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
+        for change in changes.inserted { try insertRow(change, on: connection) }
+        for change in changes.updated { try updateRow(change, on: connection) }
+        for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
+        for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
+        for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+        if recordsHistory { recorded = try recordHistory(of: changes, stored: tombstones, on: connection) }
+        guard let userInfo = changes.userInfo else { return nil }
+        var metadata = self.metadata
+        metadata.userInfo = userInfo
+        try PostgresStoreDatabase.writeMetadata(metadata, in: location, on: connection)
+        return metadata
     }
 
     /// The stored versions of those of `objectIDs` the store has, their rows locked until the
