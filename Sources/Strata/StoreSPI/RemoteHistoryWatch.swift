@@ -2,10 +2,12 @@
 /// its history transactions: the numbers this store instance recorded, and the commit counter
 /// it last saw.
 ///
-/// The store calls ``noteRecorded(_:)`` inside each save's transaction, before it commits, so
-/// that no reader can see the transaction before it is known as the store's own, and
-/// ``forgetRecorded(_:)`` when that transaction then fails to commit, so that another writer's
-/// transaction given the same number is not taken for its own; and answers
+/// The store runs each write that records history in ``recording(_:)`` and calls the `note` it
+/// is given with the transaction's number inside the write, before it commits, so that no
+/// reader can see the transaction before it is known as the store's own; when the write fails,
+/// the number is forgotten, so that another writer's transaction given the same number is not
+/// taken for the store's own. (``noteRecorded(_:)`` and ``forgetRecorded(_:)`` are the two
+/// halves, for a store that keeps the books itself.) It answers
 /// ``IncrementalStore/remoteHistory(after:)`` with ``remoteHistory(after:counter:transactions:)``.
 public final class RemoteHistoryWatch: Sendable {
     private struct State {
@@ -21,6 +23,22 @@ public final class RemoteHistoryWatch: Sendable {
     /// Notes that this store instance records transaction `number`.
     public func noteRecorded(_ number: Int64) {
         state.withLock { _ = $0.recorded.insert(number) }
+    }
+
+    /// Runs `write`, one write of the store, which calls `note` with the number of each history
+    /// transaction it records; when `write` throws, its transaction did not commit, and the
+    /// numbers it noted are forgotten: another writer may be given them.
+    public func recording<T>(_ write: (_ note: (Int64) -> Void) throws -> T) throws -> T {
+        var noted: [Int64] = []
+        do {
+            return try write { number in
+                noteRecorded(number)
+                noted.append(number)
+            }
+        } catch {
+            for number in noted { forgetRecorded(number) }
+            throw error
+        }
     }
 
     /// Forgets that this store instance records transaction `number`: its write failed, so the

@@ -11,31 +11,34 @@ extension LMDBStore {
         let history = options.tracksPersistentHistory ? delete.history : nil
         guard !options.isReadOnly, history != nil || !options.tracksPersistentHistory else { return nil }
         do {
-            return try write("running a batch delete") { loader in
-                var deletion = LMDBBatchDeletion(store: self, loader: loader)
-                let matched = try deletion.seeds(delete.target)
-                try deletion.cascade(from: matched)
-                let denials = try deletion.denials()
-                guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
-                let nullified = try deletion.nullify()
-                let deleted = deletion.doomed.map(\.objectID)
-                for old in deletion.doomed { try remove(old, loader) }
-                if let history, let databases = databases.history, !deleted.isEmpty {
-                    let changes = StoreChangeSet(
-                        updated: nullified.map {
-                            StoreChangeSet.ObjectChange(
-                                objectID: $0.objectID, values: [:], expectedVersion: 0, changedKeys: $0.relationships)
-                        },
-                        deleted: deleted.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) },
-                        history: history)
-                    let stored = Dictionary(deletion.doomed.map { ($0.objectID, $0) }) { first, _ in first }
-                    let number = try recordHistory(
-                        of: changes, stored: stored, history: databases, in: loader.transaction)
-                    recordedHistory.noteRecorded(number)
+            return try recordedHistory.recording { note in
+                try write("running a batch delete") { loader in
+                    var deletion = LMDBBatchDeletion(store: self, loader: loader)
+                    let matched = try deletion.seeds(delete.target)
+                    try deletion.cascade(from: matched)
+                    let denials = try deletion.denials()
+                    guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
+                    let nullified = try deletion.nullify()
+                    let deleted = deletion.doomed.map(\.objectID)
+                    for old in deletion.doomed { try remove(old, loader) }
+                    if let history, let databases = databases.history, !deleted.isEmpty {
+                        let changes = StoreChangeSet(
+                            updated: nullified.map {
+                                StoreChangeSet.ObjectChange(
+                                    objectID: $0.objectID, values: [:], expectedVersion: 0,
+                                    changedKeys: $0.relationships)
+                            },
+                            deleted: deleted.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) },
+                            history: history)
+                        let stored = Dictionary(deletion.doomed.map { ($0.objectID, $0) }) { first, _ in first }
+                        let number = try recordHistory(
+                            of: changes, stored: stored, history: databases, in: loader.transaction)
+                        note(number)
+                    }
+                    guard delete.listsObjectIDs else { return StoreBatchDeleteResult(matchedCount: matched.count) }
+                    return StoreBatchDeleteResult(
+                        matched: matched.map(\.objectID), deleted: deleted, updated: nullified.map(\.objectID))
                 }
-                guard delete.listsObjectIDs else { return StoreBatchDeleteResult(matchedCount: matched.count) }
-                return StoreBatchDeleteResult(
-                    matched: matched.map(\.objectID), deleted: deleted, updated: nullified.map(\.objectID))
             }
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)

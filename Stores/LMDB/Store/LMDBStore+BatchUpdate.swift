@@ -15,35 +15,38 @@ extension LMDBStore {
             predicate: update.predicate, resultType: .snapshots)
         let computed = update.expressions.sorted { $0.key < $1.key }
         do {
-            let ids = try write("running a batch update of \(update.entityName)") { loader in
-                let evaluation = FetchEvaluation()
-                let ids = try matches(matching, loader).map { old in
-                    var values = old.values
-                    let record = LMDBRecordResolver(snapshot: old, loader: loader)
-                    for (key, expression) in computed {
-                        let value = try evaluation.value(of: expression, for: record)
-                        guard let attribute = entity.attributesByName[key], let kept = attribute.type.coerce(value),
-                            attribute.isOptional || !kept.isNull
-                        else { throw UnfitValue() }
-                        values[key] = kept
+            let ids = try recordedHistory.recording { note in
+                try write("running a batch update of \(update.entityName)") { loader in
+                    let evaluation = FetchEvaluation()
+                    let ids = try matches(matching, loader).map { old in
+                        var values = old.values
+                        let record = LMDBRecordResolver(snapshot: old, loader: loader)
+                        for (key, expression) in computed {
+                            let value = try evaluation.value(of: expression, for: record)
+                            guard let attribute = entity.attributesByName[key], let kept = attribute.type.coerce(value),
+                                attribute.isOptional || !kept.isNull
+                            else { throw UnfitValue() }
+                            values[key] = kept
+                        }
+                        for (key, value) in update.values { values[key] = value }
+                        try put(
+                            Snapshot(objectID: old.objectID, values: values, version: old.version + 1), replacing: old,
+                            loader)
+                        return old.objectID
                     }
-                    for (key, value) in update.values { values[key] = value }
-                    try put(
-                        Snapshot(objectID: old.objectID, values: values, version: old.version + 1), replacing: old,
-                        loader)
-                    return old.objectID
-                }
-                if let history, let databases = databases.history, !ids.isEmpty {
-                    let keys = Set(update.values.keys).union(update.expressions.keys)
-                    let changes = ids.map {
-                        StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                    if let history, let databases = databases.history, !ids.isEmpty {
+                        let keys = Set(update.values.keys).union(update.expressions.keys)
+                        let changes = ids.map {
+                            StoreChangeSet.ObjectChange(
+                                objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                        }
+                        let number = try recordHistory(
+                            of: StoreChangeSet(updated: changes, history: history), stored: [:], history: databases,
+                            in: loader.transaction)
+                        note(number)
                     }
-                    let number = try recordHistory(
-                        of: StoreChangeSet(updated: changes, history: history), stored: [:], history: databases,
-                        in: loader.transaction)
-                    recordedHistory.noteRecorded(number)
+                    return ids
                 }
-                return ids
             }
             return update.listsObjectIDs
                 ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)

@@ -8,40 +8,43 @@ extension LMDBStore {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
-        let saved = try write("saving") { loader in
-            let objectIDs =
-                changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
-                + changes.deleted.map(\.objectID)
-            var stored: [ObjectID: Snapshot] = [:]
-            for objectID in objectIDs { stored[objectID] = try loader.snapshot(of: objectID) }
-            try changes.checkVersions { stored[$0]?.version }
-            var constraints = LMDBConstraintLookup(store: self, loader: loader)
-            try changes.checkUniqueness(schema: model, storeName: storeName) { try constraints.matches($0, $1) }
-            for change in changes.inserted {
-                try put(Snapshot(objectID: change.objectID, values: change.values, version: 1), replacing: nil, loader)
-                try putMembers(change, loader)
+        let saved = try recordedHistory.recording { note in
+            try write("saving") { loader in
+                let objectIDs =
+                    changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
+                    + changes.deleted.map(\.objectID)
+                var stored: [ObjectID: Snapshot] = [:]
+                for objectID in objectIDs { stored[objectID] = try loader.snapshot(of: objectID) }
+                try changes.checkVersions { stored[$0]?.version }
+                var constraints = LMDBConstraintLookup(store: self, loader: loader)
+                try changes.checkUniqueness(schema: model, storeName: storeName) { try constraints.matches($0, $1) }
+                for change in changes.inserted {
+                    try put(
+                        Snapshot(objectID: change.objectID, values: change.values, version: 1), replacing: nil, loader)
+                    try putMembers(change, loader)
+                }
+                for change in changes.updated {
+                    guard let old = stored[change.objectID] else { continue }
+                    let new = Snapshot(objectID: change.objectID, values: change.values, version: old.version + 1)
+                    try put(new, replacing: old, loader)
+                    try putMembers(change, loader)
+                }
+                for deletion in changes.deleted {
+                    guard let old = stored[deletion.objectID] else { continue }
+                    try remove(old, loader)
+                }
+                if options.tracksPersistentHistory, changes.changesObjects, let history = databases.history {
+                    let number = try recordHistory(
+                        of: changes, stored: stored, history: history, in: loader.transaction)
+                    note(number)
+                }
+                guard let userInfo = changes.userInfo else { return nil as StoreMetadata? }
+                var metadata = try LMDBStoreFile.readMetadata(
+                    in: loader.transaction, databases.meta, path: environment.path)
+                metadata.userInfo = userInfo
+                try LMDBStoreFile.writeMetadata(metadata, in: loader.transaction, databases.meta)
+                return metadata
             }
-            for change in changes.updated {
-                guard let old = stored[change.objectID] else { continue }
-                let new = Snapshot(objectID: change.objectID, values: change.values, version: old.version + 1)
-                try put(new, replacing: old, loader)
-                try putMembers(change, loader)
-            }
-            for deletion in changes.deleted {
-                guard let old = stored[deletion.objectID] else { continue }
-                try remove(old, loader)
-            }
-            if options.tracksPersistentHistory, changes.changesObjects, let history = databases.history {
-                let number = try recordHistory(
-                    of: changes, stored: stored, history: history, in: loader.transaction)
-                recordedHistory.noteRecorded(number)
-            }
-            guard let userInfo = changes.userInfo else { return nil as StoreMetadata? }
-            var metadata = try LMDBStoreFile.readMetadata(
-                in: loader.transaction, databases.meta, path: environment.path)
-            metadata.userInfo = userInfo
-            try LMDBStoreFile.writeMetadata(metadata, in: loader.transaction, databases.meta)
-            return metadata
         }
         if let saved { setMetadata(saved) }
     }

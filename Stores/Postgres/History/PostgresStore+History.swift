@@ -19,7 +19,7 @@ extension PostgresStore {
 
     /// Records `changes`, which change objects, as one transaction, with the tombstones of the
     /// deleted objects taken from `stored`, and notifies listeners when it commits; returns the
-    /// transaction's number, noted as this store's own (``RemoteHistoryWatch``).
+    /// transaction's number, for the save to note as this store's own (``RemoteHistoryWatch``).
     func recordHistory(
         of changes: StoreChangeSet, stored: [ObjectID: Snapshot], on connection: PostgresConnection
     ) throws -> Int64 {
@@ -32,7 +32,6 @@ extension PostgresStore {
             changes.history ?? StoreChangeSet.HistoryInfo(), number: number, changes: records,
             firstChange: firstChange, context: historyContext, on: connection)
         try history.notify(number, on: connection)
-        recordedHistory.noteRecorded(number)
         return number
     }
 

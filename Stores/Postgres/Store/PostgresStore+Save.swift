@@ -11,23 +11,18 @@ extension PostgresStore {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         guard !changes.isEmpty else { return }
-        var recorded: Int64?
-        do {
-            let saved = try withConnection { connection in
-                try connection.transaction { try write(changes, recording: &recorded, on: connection) }
+        let saved = try recordedHistory.recording { note in
+            try withConnection { connection in
+                try connection.transaction { try write(changes, note: note, on: connection) }
             }
-            if let saved { setMetadata(saved) }
-        } catch {
-            // The transaction did not commit: its history number may go to another writer.
-            if let recorded { recordedHistory.forgetRecorded(recorded) }
-            throw error
         }
+        if let saved { setMetadata(saved) }
     }
 
-    /// The statements of a save, in its transaction; sets `recorded` to the number of the
-    /// history transaction it records, if any, and returns the metadata it writes, if any.
-    private func write(_ changes: StoreChangeSet, recording recorded: inout Int64?, on connection: PostgresConnection)
-        throws -> StoreMetadata?
+    /// The statements of a save, in its transaction; hands `note` the number of the history
+    /// transaction it records, if any, and returns the metadata it writes, if any.
+    private func write(_ changes: StoreChangeSet, note: (Int64) -> Void, on connection: PostgresConnection) throws
+        -> StoreMetadata?
     {
         let stored = try lockedVersions(
             of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
@@ -42,7 +37,7 @@ extension PostgresStore {
         for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
         for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
         for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
-        if recordsHistory { recorded = try recordHistory(of: changes, stored: tombstones, on: connection) }
+        if recordsHistory { note(try recordHistory(of: changes, stored: tombstones, on: connection)) }
         guard let userInfo = changes.userInfo else { return nil }
         var metadata = self.metadata
         metadata.userInfo = userInfo

@@ -20,13 +20,15 @@ extension SQLiteStore {
     }
 
     /// Records `changes` as one transaction with one change per object, and `tombstones` with
-    /// the deletions; creates the history tables first when the file lacks them.
+    /// the deletions, and hands its number to `note` (``RemoteHistoryWatch/recording(_:)``);
+    /// creates the history tables first when the file lacks them.
     func recordHistory(
-        of changes: StoreChangeSet, tombstones: [ObjectID: [AttributeValue]], on connection: SQLiteConnection
+        of changes: StoreChangeSet, tombstones: [ObjectID: [AttributeValue]], note: (Int64) -> Void,
+        on connection: SQLiteConnection
     ) throws {
         try SQLiteHistoryTables.create(on: connection)
         let transaction = try insertHistoryTransaction(changes.history ?? StoreChangeSet.HistoryInfo(), on: connection)
-        recordedHistory.noteRecorded(transaction)
+        note(transaction)
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
         let first = try SQLiteHistoryTables.reserveKeys(count, of: SQLiteHistoryTables.changeEntity, on: connection)
         var rows = SQLiteHistoryChangeRows(transaction: transaction, firstKey: first, count: count)

@@ -38,33 +38,35 @@ extension SQLiteStore {
         var obsoleteFiles: [String] = []
         let result: StoreBatchDeleteResult
         do {
-            result = try write(action, evaluating: evaluations) { connection in
-                var deletion = SQLiteBatchDeletion(store: self, connection: connection)
-                try seed(&deletion)
-                try deletion.cascade()
-                let denials = try deletion.denials()
-                guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
-                let nullified = try deletion.nullify(listing: lists)
-                obsoleteFiles = try deletion.externalFilesOfMarkedRows()
-                guard lists else {
-                    let marked = try deletion.markedMatchCount()
-                    return StoreBatchDeleteResult(matchedCount: marked + (try deletion.deleteMarkedRows()))
-                }
-                let deleted = try deletion.deletedObjects()
-                let deletions = deleted.all.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) }
-                let tombstones = history == nil ? [:] : try historyTombstones(of: deletions, on: connection)
-                _ = try deletion.deleteMarkedRows()
-                if let history, !deletions.isEmpty {
-                    let updates = nullified.map {
-                        StoreChangeSet.ObjectChange(
-                            objectID: $0.objectID, values: [:], expectedVersion: 0, changedKeys: $0.relationships)
+            result = try recordedHistory.recording { note in
+                try write(action, evaluating: evaluations) { connection in
+                    var deletion = SQLiteBatchDeletion(store: self, connection: connection)
+                    try seed(&deletion)
+                    try deletion.cascade()
+                    let denials = try deletion.denials()
+                    guard denials.isEmpty else { throw RefusedDeletion(denials: denials) }
+                    let nullified = try deletion.nullify(listing: lists)
+                    obsoleteFiles = try deletion.externalFilesOfMarkedRows()
+                    guard lists else {
+                        let marked = try deletion.markedMatchCount()
+                        return StoreBatchDeleteResult(matchedCount: marked + (try deletion.deleteMarkedRows()))
                     }
-                    try recordHistory(
-                        of: StoreChangeSet(updated: updates, deleted: deletions, history: history),
-                        tombstones: tombstones, on: connection)
+                    let deleted = try deletion.deletedObjects()
+                    let deletions = deleted.all.map { StoreChangeSet.Deletion(objectID: $0, expectedVersion: 0) }
+                    let tombstones = history == nil ? [:] : try historyTombstones(of: deletions, on: connection)
+                    _ = try deletion.deleteMarkedRows()
+                    if let history, !deletions.isEmpty {
+                        let updates = nullified.map {
+                            StoreChangeSet.ObjectChange(
+                                objectID: $0.objectID, values: [:], expectedVersion: 0, changedKeys: $0.relationships)
+                        }
+                        try recordHistory(
+                            of: StoreChangeSet(updated: updates, deleted: deletions, history: history),
+                            tombstones: tombstones, note: note, on: connection)
+                    }
+                    return StoreBatchDeleteResult(
+                        matched: deleted.matched, deleted: deleted.all, updated: nullified.map(\.objectID))
                 }
-                return StoreBatchDeleteResult(
-                    matched: deleted.matched, deleted: deleted.all, updated: nullified.map(\.objectID))
             }
         } catch let refused as RefusedDeletion {
             return StoreBatchDeleteResult(denials: refused.denials)

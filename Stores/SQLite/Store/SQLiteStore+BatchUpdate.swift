@@ -45,28 +45,32 @@ extension SQLiteStore {
         let bound = parameters + translator.parameters
         let whereParameters = Array(translator.parameters[valueParameterCount...])
         do {
-            return try write("running a batch update of \(entity.name)", evaluating: translator.rowEvaluations) {
-                connection in
-                trace.explain(sql, bound, on: connection)
-                guard update.listsObjectIDs || history != nil else {
-                    try connection.statement(sql).execute(bound)
-                    return StoreBatchUpdateResult(count: Int(connection.changes))
-                }
-                let ids = try connection.statement(select).rowsThrowing(whereParameters) {
-                    try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
-                }
-                guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }
-                try connection.statement(sql).execute(bound)
-                if let history {
-                    let keys = Set(update.values.keys).union(update.expressions.keys)
-                    let changes = ids.map {
-                        StoreChangeSet.ObjectChange(objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+            return try recordedHistory.recording { note in
+                try write("running a batch update of \(entity.name)", evaluating: translator.rowEvaluations) {
+                    connection in
+                    trace.explain(sql, bound, on: connection)
+                    guard update.listsObjectIDs || history != nil else {
+                        try connection.statement(sql).execute(bound)
+                        return StoreBatchUpdateResult(count: Int(connection.changes))
                     }
-                    try recordHistory(
-                        of: StoreChangeSet(updated: changes, history: history), tombstones: [:], on: connection)
+                    let ids = try connection.statement(select).rowsThrowing(whereParameters) {
+                        try objectID(primaryKey: $0.value(at: 0), entityNumber: $0.value(at: 1))
+                    }
+                    guard !ids.isEmpty else { return StoreBatchUpdateResult(objectIDs: []) }
+                    try connection.statement(sql).execute(bound)
+                    if let history {
+                        let keys = Set(update.values.keys).union(update.expressions.keys)
+                        let changes = ids.map {
+                            StoreChangeSet.ObjectChange(
+                                objectID: $0, values: [:], expectedVersion: 0, changedKeys: keys)
+                        }
+                        try recordHistory(
+                            of: StoreChangeSet(updated: changes, history: history), tombstones: [:], note: note,
+                            on: connection)
+                    }
+                    return update.listsObjectIDs
+                        ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
                 }
-                return update.listsObjectIDs
-                    ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
             }
         } catch SQLiteRowEvaluations.Failure.unfit {
             return nil

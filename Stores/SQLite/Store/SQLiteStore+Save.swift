@@ -53,37 +53,40 @@ extension SQLiteStore {
         _ changes: StoreChangeSet, external: ExternalBinaryDataWrites,
         newMetadata: (StoreMetadata) -> Void
     ) throws {
-        try write("saving") { connection in
-            external.startAttempt()
-            let versions = try storedVersions(
-                of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
-                    + changes.deleted.map(\.objectID),
-                on: connection)
-            try changes.checkVersions { versions[$0] }
-            try changes.checkUniqueness(schema: model, storeName: storeName) { constraint, values in
-                try storedObjects(holding: values, of: constraint, on: connection)
-            }
-            let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
-            let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted, on: connection) : [:]
-            let previous = try storedExternalValues(
-                of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
-            for deletion in changes.deleted {
-                external.obsolete += previous[deletion.objectID]?.values.compactMap(SQLiteExternalData.fileName) ?? []
-            }
-            try delete(changes.deleted.map(\.objectID), on: connection)
-            for change in changes.inserted { try insert(change, external: external, on: connection) }
-            try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
-            for change in changes.updated {
-                try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
-            }
-            for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
-            for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
-            if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, on: connection) }
-            if let userInfo = changes.userInfo {
-                var metadata = self.metadata
-                metadata.userInfo = userInfo
-                try SQLiteStoreFile.writeMetadata(metadata, on: connection)
-                newMetadata(metadata)
+        try recordedHistory.recording { note in
+            try write("saving") { connection in
+                external.startAttempt()
+                let versions = try storedVersions(
+                    of: changes.inserted.map(\.objectID) + changes.updated.map(\.objectID)
+                        + changes.deleted.map(\.objectID),
+                    on: connection)
+                try changes.checkVersions { versions[$0] }
+                try changes.checkUniqueness(schema: model, storeName: storeName) { constraint, values in
+                    try storedObjects(holding: values, of: constraint, on: connection)
+                }
+                let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
+                let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted, on: connection) : [:]
+                let previous = try storedExternalValues(
+                    of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
+                for deletion in changes.deleted {
+                    external.obsolete +=
+                        previous[deletion.objectID]?.values.compactMap(SQLiteExternalData.fileName) ?? []
+                }
+                try delete(changes.deleted.map(\.objectID), on: connection)
+                for change in changes.inserted { try insert(change, external: external, on: connection) }
+                try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
+                for change in changes.updated {
+                    try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
+                }
+                for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
+                for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+                if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, note: note, on: connection) }
+                if let userInfo = changes.userInfo {
+                    var metadata = self.metadata
+                    metadata.userInfo = userInfo
+                    try SQLiteStoreFile.writeMetadata(metadata, on: connection)
+                    newMetadata(metadata)
+                }
             }
         }
     }

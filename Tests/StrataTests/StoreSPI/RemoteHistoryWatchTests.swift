@@ -33,4 +33,18 @@ import Testing
         let found = try #require(try watch.remoteHistory(after: 0, counter: 1, transactions: Self.history([1])))
         #expect(found.transactions.map(\.token.transactionNumber) == [1])
     }
+
+    @Test func aWriteThatFailsForgetsTheNumbersItNotedAndOneThatCommitsKeepsThem() throws {
+        struct Failed: Error {}
+        let watch = RemoteHistoryWatch()
+        #expect(throws: Failed.self) {
+            try watch.recording { note in
+                note(1)
+                throw Failed()
+            }
+        }
+        try watch.recording { note in note(2) }
+        let found = try #require(try watch.remoteHistory(after: 0, counter: 1, transactions: Self.history([1, 2])))
+        #expect(found.transactions.map(\.token.transactionNumber) == [1])
+    }
 }
