@@ -34,6 +34,10 @@ public struct AttributeDescription: Sendable, Hashable {
     public var allowsExternalBinaryDataStorage: Bool
     /// Whether the attribute carries a single-property index (the older form of a fetch index).
     public var isIndexed: Bool
+    /// Whether the attribute's values go into the full-text search index of its entity's
+    /// objects (Core Data's `isIndexedBySpotlight`, Xcode's "Index in Spotlight"). It changes
+    /// no version hash.
+    public var isIndexedForSearch: Bool
     /// The name of the value transformer of a transformable attribute, looked up in a
     /// ``ValueTransformerRegistry``.
     public var valueTransformerName: String?
@@ -62,6 +66,7 @@ public struct AttributeDescription: Sendable, Hashable {
         self.preservesValueInHistoryOnDeletion = false
         self.allowsExternalBinaryDataStorage = false
         self.isIndexed = false
+        self.isIndexedForSearch = false
         self.userInfo = [:]
         self.elements = []
     }

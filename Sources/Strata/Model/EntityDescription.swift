@@ -26,6 +26,10 @@ public struct EntityDescription: Sendable, Hashable {
     public var renamingIdentifier: String?
     /// A string mixed into the version hash to force a new version without a structural change.
     public var versionHashModifier: String?
+    /// The expression naming each object of the entity in search results (Core Data's
+    /// `coreSpotlightDisplayNameExpression`), in the format of a fetch expression, evaluated
+    /// on the object; `nil` for none. It changes no version hash.
+    public var searchDisplayNameExpression: String?
     /// Free-form key-value pairs for the application.
     public var userInfo: [String: String]
 

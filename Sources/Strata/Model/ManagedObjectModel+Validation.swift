@@ -33,6 +33,7 @@ extension ManagedObjectModel.Parts {
             let known = inherited.union(entity.ownPropertyNames)
             issues += constraintIssues(entity, known: known, byName)
             issues += indexIssues(entity, byName)
+            issues += searchIndexingIssues(entity)
             for fetched in entity.fetchedProperties where byName[fetched.destinationEntityName] == nil {
                 issues.append(
                     ModelIssue(
@@ -220,6 +221,18 @@ extension ManagedObjectModel.Parts {
     }
 
     /// Why the derivation `text` of an attribute of `entity` cannot be computed, or `nil`.
+    /// What Core Data would refuse in how `entity` is indexed for search: a display-name
+    /// expression that does not parse or reads a property the entity lacks.
+    private func searchIndexingIssues(_ entity: EntityDescription) -> [ModelIssue] {
+        guard let expression = entity.searchDisplayNameExpression,
+            let problem = derivationProblem(expression, of: entity)
+        else { return [] }
+        return [
+            ModelIssue(
+                .invalidSearchIndexing, entity: entity.name, "The search display name of '\(entity.name)': \(problem).")
+        ]
+    }
+
     private func derivationProblem(_ text: String, of entity: EntityDescription) -> String? {
         let expression: FetchExpression
         do {

@@ -162,6 +162,14 @@ extension EntityDescription {
         }
     }
 
+    /// A copy whose objects are named in search results by `expression`, evaluated on each
+    /// object (`"title"`, `"uppercase:(name)"`, `"author.name"`).
+    public func displayedInSearch(as expression: String) -> EntityDescription {
+        var copy = self
+        copy.searchDisplayNameExpression = expression
+        return copy
+    }
+
     /// A copy that had the name `oldName` in an earlier model version.
     public func renamed(from oldName: String) -> EntityDescription {
         var copy = self
@@ -195,6 +203,8 @@ extension AttributeDescription {
 
     /// A copy with a single-property index.
     public func indexed() -> AttributeDescription { with { $0.isIndexed = true } }
+    /// A copy whose values go into the full-text search index.
+    public func indexedForSearch() -> AttributeDescription { with { $0.isIndexedForSearch = true } }
     /// A copy that must match `pattern` in full.
     public func matching(_ pattern: String) -> AttributeDescription { with { $0.regularExpression = pattern } }
     /// A copy that keeps its value in the history tombstone when its object is deleted.

@@ -126,6 +126,9 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
         /// A derived attribute's expression does not parse, or a key path in it starts with no
         /// property of the entity.
         public static let invalidDerivation = Kind("invalidDerivation")
+        /// An entity's search display-name expression does not parse, or a key path in it starts
+        /// with no property of the entity.
+        public static let invalidSearchIndexing = Kind("invalidSearchIndexing")
         /// A composite attribute has an element with a bad or repeated name, an
         /// element Core Data does not allow in a composite (transient, derived, kept outside the
         /// store, or of type Undefined or ObjectID), or options only plain attributes have.

@@ -30,7 +30,7 @@ extension ModelFileReader {
             "name", "attributeType", "optional", "transient", "defaultValueString", "defaultDateTimeInterval",
             "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval",
             "regularExpressionString", "preserveAfterDeletion", "allowsExternalBinaryDataStorage", "indexed",
-            "valueTransformerName", "derived", "elementID", "versionHashModifier",
+            "valueTransformerName", "derived", "elementID", "versionHashModifier", "spotlightIndexingEnabled",
         ]
         var attribute = AttributeDescription(
             name: name, type: type, isOptional: try flag("optional", of: element, in: context))
@@ -47,6 +47,7 @@ extension ModelFileReader {
         attribute.allowsExternalBinaryDataStorage = try flag(
             "allowsExternalBinaryDataStorage", of: element, in: context)
         attribute.isIndexed = try flag("indexed", of: element, in: context)
+        attribute.isIndexedForSearch = try flag("spotlightIndexingEnabled", of: element, in: context)
         attribute.valueTransformerName = element.attribute("valueTransformerName")
         if try flag("derived", of: element, in: context) {
             attribute.derivationExpression = try required("derivationExpression", of: element, in: context)

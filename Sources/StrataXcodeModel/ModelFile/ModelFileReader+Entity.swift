@@ -4,18 +4,23 @@ extension ModelFileReader {
     /// The entity described by an `<entity>` element and its children.
     ///
     /// `representedClassName` becomes `EntityDescription/className`, `parentEntity` the
-    /// superentity's name, and `elementID` the `EntityDescription/renamingIdentifier`.
+    /// superentity's name, `elementID` the `EntityDescription/renamingIdentifier`, and
+    /// `coreSpotlightDisplayNameExpression` the `EntityDescription/searchDisplayNameExpression`.
     mutating func entity(_ element: SourceElement) throws(ModelError) -> EntityDescription {
         let name = try required("name", of: element)
         let context = "entity '\(name)'"
         ignoreAttributes(
             of: element,
-            except: ["name", "representedClassName", "parentEntity", "isAbstract", "versionHashModifier", "elementID"])
+            except: [
+                "name", "representedClassName", "parentEntity", "isAbstract", "versionHashModifier", "elementID",
+                "coreSpotlightDisplayNameExpression",
+            ])
         var entity = EntityDescription(
             name: name, isAbstract: try flag("isAbstract", of: element, in: context),
             superentityName: element.attribute("parentEntity"), className: element.attribute("representedClassName"))
         entity.versionHashModifier = element.attribute("versionHashModifier")
         entity.renamingIdentifier = element.attribute("elementID")
+        entity.searchDisplayNameExpression = element.attribute("coreSpotlightDisplayNameExpression")
         for child in element.children {
             switch child.name {
             case "attribute":

@@ -21,6 +21,19 @@ import Testing
         #expect(leaf.userInfo.isEmpty && leaf.renamingIdentifier == nil)
     }
 
+    @Test func spotlightSettingsMapToTheSearchIndex() throws {
+        let model = try ModelXML.load(
+            body: """
+                <entity name="Photo" coreSpotlightDisplayNameExpression="title">
+                    <attribute name="title" optional="YES" attributeType="String" spotlightIndexingEnabled="YES"/>
+                    <attribute name="width" optional="YES" attributeType="Integer 32"/>
+                </entity>
+                """)
+        let photo = try #require(model.entity(named: "Photo"))
+        #expect(photo.searchDisplayNameExpression == "title")
+        #expect(photo.attributes.map(\.isIndexedForSearch) == [true, false])
+    }
+
     @Test func fetchedPropertiesMap() throws {
         let model = try ModelXML.load(
             body: """

@@ -2,6 +2,7 @@ extension AttributeDescription: Codable {
     private enum Key: String, CodingKey {
         case name, type, optional, transient, defaultValue, minValue, maxValue, minLength, maxLength
         case regularExpression, preservesValueInHistoryOnDeletion, allowsExternalBinaryDataStorage, indexed
+        case indexedForSearch
         case valueTransformerName, derivationExpression, renamingIdentifier, versionHashModifier, userInfo
         case elements
     }
@@ -21,6 +22,7 @@ extension AttributeDescription: Codable {
         try c.encodeFlag(preservesValueInHistoryOnDeletion, forKey: .preservesValueInHistoryOnDeletion)
         try c.encodeFlag(allowsExternalBinaryDataStorage, forKey: .allowsExternalBinaryDataStorage)
         try c.encodeFlag(isIndexed, forKey: .indexed)
+        try c.encodeFlag(isIndexedForSearch, forKey: .indexedForSearch)
         try c.encodeIfPresent(valueTransformerName, forKey: .valueTransformerName)
         try c.encodeIfPresent(derivationExpression, forKey: .derivationExpression)
         try c.encodeIfPresent(renamingIdentifier, forKey: .renamingIdentifier)
@@ -48,6 +50,7 @@ extension AttributeDescription: Codable {
         preservesValueInHistoryOnDeletion = try c.decodeFlag(forKey: .preservesValueInHistoryOnDeletion)
         allowsExternalBinaryDataStorage = try c.decodeFlag(forKey: .allowsExternalBinaryDataStorage)
         isIndexed = try c.decodeFlag(forKey: .indexed)
+        isIndexedForSearch = try c.decodeFlag(forKey: .indexedForSearch)
         valueTransformerName = try c.decodeIfPresent(String.self, forKey: .valueTransformerName)
         derivationExpression = try c.decodeIfPresent(String.self, forKey: .derivationExpression)
         renamingIdentifier = try c.decodeIfPresent(String.self, forKey: .renamingIdentifier)

@@ -2,6 +2,7 @@ extension EntityDescription: Codable {
     private enum Key: String, CodingKey {
         case name, className, abstract, superentity, attributes, relationships, fetchedProperties
         case uniquenessConstraints, fetchIndexes, renamingIdentifier, versionHashModifier, userInfo
+        case searchDisplayNameExpression
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -18,6 +19,7 @@ extension EntityDescription: Codable {
         try c.encodeIfPresent(renamingIdentifier, forKey: .renamingIdentifier)
         try c.encodeIfPresent(versionHashModifier, forKey: .versionHashModifier)
         try c.encodeUnlessEmpty(userInfo, forKey: .userInfo)
+        try c.encodeIfPresent(searchDisplayNameExpression, forKey: .searchDisplayNameExpression)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,5 +37,6 @@ extension EntityDescription: Codable {
         renamingIdentifier = try c.decodeIfPresent(String.self, forKey: .renamingIdentifier)
         versionHashModifier = try c.decodeIfPresent(String.self, forKey: .versionHashModifier)
         userInfo = try c.decodeOrEmpty([String: String].self, forKey: .userInfo)
+        searchDisplayNameExpression = try c.decodeIfPresent(String.self, forKey: .searchDisplayNameExpression)
     }
 }
