@@ -100,6 +100,8 @@ import Testing
             recipe.attributes.first { $0.name == "thumbnailImage" }?.valueTransformerName?.hasSuffix(
                 "ImageToDataTransformer") == true)
         #expect(recipe.relationships.first { $0.name == "ingredients" }?.deleteRule == .cascade)
+        // The sample marks no attribute for Spotlight (XD_PPSK_isSpotlightIndexed).
+        #expect(model.entities.allSatisfy { $0.attributes.allSatisfy { !$0.isIndexedForSearch } })
     }
 
     /// With its Xcode 3 model, Apple's 2010 store opens and reads: seven recipes, each of a type.

@@ -93,6 +93,7 @@ struct Xcode3ModelReader {
             name: name, type: type, isOptional: property["XD_PPSK_isOptional"]?.flag ?? true)
         attribute.isTransient = property["XD_PPSK_isTransient"]?.flag ?? false
         attribute.isIndexed = property["XD_PPSK_isIndexed"]?.flag ?? false
+        attribute.isIndexedForSearch = property["XD_PPSK_isSpotlightIndexed"]?.flag ?? false
         attribute.userInfo = try userInfo(property["XD_PPSK_userInfo"])
         attribute.valueTransformerName = settings["XD_PAttK_valueTransformerName"]?.string
         if let text = settings["XD_PAttK_defaultValueAsString"]?.string {
@@ -134,9 +135,9 @@ struct Xcode3ModelReader {
         return relationship
     }
 
-    /// The tagged values the reader knows, by stereotype; `XD_PPSK_isSpotlightIndexed` and
-    /// `XD_PPSK_isStoredInTruthFile` (Spotlight settings) and `XD_PSK_classMapping` change neither
-    /// the stored data nor the version hashes.
+    /// The tagged values the reader knows, by stereotype; `XD_PPSK_isSpotlightIndexed` (read as
+    /// `isIndexedForSearch`), `XD_PPSK_isStoredInTruthFile` and `XD_PSK_classMapping` change
+    /// neither the stored data nor the version hashes.
     private static let knownTaggedValues: [String: Set<String>] = [
         "XD_PStereotype": [
             "XD_PSK_entityClassName", "XD_PSK_classMapping", "XD_PSK_isAbstract", "XD_PSK_fetchRequestsArray",
