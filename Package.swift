@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataPostgresTesting", targets: ["StrataPostgresTesting"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
+        .library(name: "StrataSearch", targets: ["StrataSearch"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
@@ -81,6 +82,8 @@ let package = Package(
             dependencies: ["Strata", "StrataPostgresTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/StrataTestSupport"),
         .target(name: "StrataPostgresTesting"),
+        .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
+        .testTarget(name: "StrataSearchTests", dependencies: ["StrataSearch", "StrataTestSupport"]),
         .executableTarget(
             name: "JSONStoreConformanceWorker", dependencies: ["StrataConformance", "StrataTestSupport"],
             path: "Tests/JSONStoreConformanceWorker"),

@@ -2,9 +2,9 @@ import CStrataSQLite
 
 /// Owns one database connection (`sqlite3 *`) and the statements prepared on it. A connection
 /// is used by one thread at a time: the store that owns it hands it out from its pool.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How a connection opens its file.
-    enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read only; the file must exist. The file is opened for writing when the system allows
         /// it, with `PRAGMA query_only` refusing every change: only a connection that may write
         /// removes a WAL store's `-wal` and `-shm` files when it is the last to close, so that
@@ -35,7 +35,7 @@ final class SQLiteConnection {
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for locks held by
     /// other connections. Calls `sqlite3_open_v2` and `sqlite3_busy_timeout`.
-    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var connection: OpaquePointer?
         let resultCode = sqlite3_open_v2(path, &connection, mode.flags, nil)
         guard resultCode == SQLITE_OK, let connection else {
@@ -61,13 +61,13 @@ final class SQLiteConnection {
 
     /// Runs one or more statements without parameters, such as a schema script. Calls
     /// `sqlite3_exec`.
-    func execute(script sql: String) throws(SQLiteError) {
+    package func execute(script sql: String) throws(SQLiteError) {
         let resultCode = sqlite3_exec(handle, sql, nil, nil, nil)
         guard resultCode == SQLITE_OK else { throw SQLiteError(resultCode: resultCode, connection: handle, sql: sql) }
     }
 
     /// A prepared statement for `sql`, reused across calls with the same text.
-    func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = cachedStatements[sql] { return statement }
         let statement = try SQLiteStatement(sql: sql, connection: handle, persistent: true)
         cachedStatements[sql] = statement
@@ -82,7 +82,7 @@ final class SQLiteConnection {
     /// Runs `body` in a transaction: committed when `body` returns, rolled back when it
     /// throws. An `IMMEDIATE` transaction takes the write lock at once, so that a writer waits
     /// for another process's writer at the start rather than failing midway.
-    func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try cachedStatement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
         do {
             let result = try body()

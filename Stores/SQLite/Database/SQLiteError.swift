@@ -2,16 +2,16 @@ import CStrataSQLite
 
 /// A failure reported by SQLite: its result code, its message and, when a statement was
 /// involved, the SQL text.
-struct SQLiteError: Error, Sendable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The extended result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, `SQLITE_CONSTRAINT_UNIQUE`, …).
     let extendedCode: Int32
     /// SQLite's own description of the failure (`sqlite3_errmsg`, or `sqlite3_errstr`).
-    let message: String
+    package let message: String
     /// The statement that failed, if any.
     let sql: String?
 
     /// The primary result code: the low byte of ``extendedCode``.
-    var code: Int32 { extendedCode & 0xFF }
+    package var code: Int32 { extendedCode & 0xFF }
 
     /// Reads the error of `connection` for the result code `resultCode`. Calls
     /// `sqlite3_extended_errcode` and `sqlite3_errmsg` when a connection is at hand,
@@ -33,7 +33,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Whether the file is damaged or not a database (`SQLITE_CORRUPT` or `SQLITE_NOTADB`).
     var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 
-    var description: String {
+    package var description: String {
         let statement = sql.map { " in `\($0)`" } ?? ""
         return "SQLite error \(extendedCode): \(message)\(statement)"
     }

@@ -2,7 +2,7 @@ import CStrataSQLite
 
 /// Owns one prepared statement (`sqlite3_stmt *`) of a ``SQLiteConnection``: values are bound
 /// by position, rows read by column index. Used only on its connection's thread.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     /// The SQL text the statement was prepared from.
     let sql: String
     private let handle: OpaquePointer
@@ -63,14 +63,14 @@ final class SQLiteStatement {
     }
 
     /// Runs the statement to completion with `values` bound, ignoring any rows.
-    func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+    package func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
     /// Runs the statement with `values` bound and returns every row, read by `row`.
-    func rows<Row>(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws(SQLiteError) -> Row)
+    package func rows<Row>(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws(SQLiteError) -> Row)
         throws(SQLiteError) -> [Row]
     {
         try bind(values)
@@ -87,7 +87,7 @@ final class SQLiteStatement {
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// The value of column `index` (from 0) of the current row. Calls `sqlite3_column_*`.
-    func value(at index: Int) -> SQLiteValue {
+    package func value(at index: Int) -> SQLiteValue {
         let column = Int32(index)
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))

@@ -1,5 +1,5 @@
 /// A value as SQLite stores it: one of its five storage classes.
-enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
