@@ -25,7 +25,7 @@ import Testing
 
     @Test func jsonKeepsTheMarksAndOlderJSONReadsWithout() throws {
         let model = Self.photos(displayName: "uppercase:(title)")
-        let decoded = try ManagedObjectModel(jsonData: try model.jsonData())
+        let decoded = try ManagedObjectModel(jsonData: model.jsonData())
         let photo = try #require(decoded.entity(named: "Photo"))
         #expect(photo.attributes.map(\.isIndexedForSearch) == [true, true, false])
         #expect(photo.searchDisplayNameExpression == "uppercase:(title)")
