@@ -20,7 +20,7 @@ public final class SearchIndex: @unchecked Sendable {
     // Sendable because the connection is used only while `lock` is held, by one thread at a time.
     /// One object's searchable fields.
     public struct Entry: Sendable, Hashable {
-        /// The object's ID as a URI (``ObjectID/uriRepresentation``).
+        /// The object's ID as a URI (`ObjectID.uriRepresentation`).
         public var uri: URL
         /// The object's entity.
         public var entityName: String
