@@ -83,7 +83,12 @@ let package = Package(
             path: "Tests/StrataTestSupport"),
         .target(name: "StrataPostgresTesting"),
         .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
-        .testTarget(name: "StrataSearchTests", dependencies: ["StrataSearch", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataSearchTests",
+            dependencies: ["StrataSearch", "StrataStores", "StrataPostgres", "StrataTestSupport"]),
+        .executableTarget(
+            name: "SearchExportWorker", dependencies: ["StrataSearch", "StrataSQLite", "StrataTestSupport"],
+            path: "Tests/SearchExportWorker"),
         .executableTarget(
             name: "JSONStoreConformanceWorker", dependencies: ["StrataConformance", "StrataTestSupport"],
             path: "Tests/JSONStoreConformanceWorker"),

@@ -36,6 +36,7 @@ extension PersistentStoreCoordinator {
         guard let result = try store.executeBatchUpdate(update) else { return nil }
         let ids = result.objectIDs ?? []
         forgetSnapshots(of: result.objectIDs, in: store)
+        announceWrite(to: store)
         return BatchResult(request.resultType, count: result.count, acted: ids) {
             ContextNotification(kind: .didSave, contextName: contextName, updatedObjectIDs: Set(ids))
         }
@@ -80,6 +81,7 @@ extension PersistentStoreCoordinator {
         }
         if !outcome.denials.isEmpty { throw deniedDeletion(outcome.denials) }
         forgetSnapshots(of: request.resultType == .objectIDs ? outcome.deleted + outcome.updated : nil, in: store)
+        announceWrite(to: store)
         return BatchResult(request.resultType, count: outcome.matchedCount, acted: outcome.matched) {
             ContextNotification(
                 kind: .didSave, contextName: contextName, updatedObjectIDs: Set(outcome.updated),

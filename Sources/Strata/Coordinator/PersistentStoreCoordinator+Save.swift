@@ -33,5 +33,6 @@ extension PersistentStoreCoordinator {
             throw error
         }
         rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+        announceWrite(to: store)
     }
 }

@@ -53,6 +53,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Where the coordinator got to in the history of the stores it watches for other
     /// writers' saves, and who listens for them.
     let remoteChangeWatch = RemoteChangeWatch()
+    /// Who listens to the coordinator's writes (``storeWrites``).
+    let storeWriteBroadcast = Broadcast<String>()
     /// How many query generations the coordinator has taken.
     let generationSequence = Atomic<UInt64>(0)
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,

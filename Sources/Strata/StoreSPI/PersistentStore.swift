@@ -84,7 +84,7 @@ extension PersistentStore {
     public func close() {}
 
     /// How messages name the store: its type and its file, or its identifier.
-    var nameInMessages: String {
+    package var nameInMessages: String {
         url.map { "The \(typeName) store at '\($0.path)'" } ?? "The \(typeName) store \(identifier)"
     }
 }
