@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCommand",
             dependencies: [
-                "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance",
+                "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance", "StrataSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),

@@ -78,12 +78,15 @@ struct StoreFile {
         try open(in: Self.coordinator(for: try self.model(model)))
     }
 
-    /// Opens the store read-only, for the configuration whose entities it records, and adds it
-    /// to `coordinator`.
-    func open(in coordinator: PersistentStoreCoordinator) throws -> any IncrementalStore {
+    /// Opens the store read-only, for the configuration whose entities it records, reading its
+    /// history when `tracksPersistentHistory` is set, and adds it to `coordinator`.
+    func open(in coordinator: PersistentStoreCoordinator, tracksPersistentHistory: Bool = false) throws
+        -> any IncrementalStore
+    {
         var description = PersistentStoreDescription(
             type: typeName, url: url, configuration: configuration(in: coordinator.model))
         description.isReadOnly = true
+        description.tracksPersistentHistory = tracksPersistentHistory
         return try coordinator.addStore(description)
     }
 

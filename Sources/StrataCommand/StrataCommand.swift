@@ -9,10 +9,12 @@ import StrataStores
 struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "Inspect, dump, convert, migrate and validate Strata store files, and run the conformance suite.",
+        abstract:
+            "Inspect, dump, search, convert, migrate and validate Strata store files, and run the conformance suite.",
         version: StrataVersion.current,
         subcommands: [
-            Demo.self, Inspect.self, Dump.self, Convert.self, Migrate.self, Validate.self, Conformance.self,
+            Demo.self, Inspect.self, Dump.self, Search.self, Convert.self, Migrate.self, Validate.self,
+            Conformance.self,
         ])
 
     /// The environment variable that makes the executable the conformance worker of the store
