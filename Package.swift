@@ -179,7 +179,7 @@ let package = Package(
             name: "StrataReadmeTests",
             dependencies: [
                 "Strata", "StrataStores", "StrataPostgres", "StrataConformance", "StrataConformanceTesting",
-                "StrataTestSupport",
+                "StrataSearch", "StrataTestSupport",
             ]),
         .testTarget(
             name: "StrataMigrationTests",

@@ -12,6 +12,16 @@ import Testing
         #expect(model.entityNames(inConfiguration: "Desk") == ["Loan"])
     }
 
+    @Test @MainActor func aSearchFindsThePhotoByItsTagAndCaptionAndResolvesIt() async throws {
+        let directory = try TemporaryDirectory()
+        #expect(try await SearchExamples.findPhotos(matching: "india", in: directory.url) == ["Taj Mahal"])
+        let again = try TemporaryDirectory()
+        #expect(try await SearchExamples.findPhotos(matching: "riv* morning", in: again.url) == ["Taj Mahal"])
+        let none = try TemporaryDirectory()
+        #expect(try await SearchExamples.findPhotos(matching: "lisbon", in: none.url).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: directory.file("Photos.sqlite.search").path))
+    }
+
     @Test @MainActor func aContainerSavesInTheBackgroundAndFetchesOnTheMainActor() async throws {
         let directory = try TemporaryDirectory()
         let container = try await ContainerExamples.open(model: LibraryModel.make(), in: directory.url)

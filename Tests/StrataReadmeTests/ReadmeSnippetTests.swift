@@ -11,7 +11,7 @@ import Testing
                 "striping-postgres",
                 "migration",
                 "model-versions", "custom-store",
-                "conformance", "history", "remote-changes", "remote-changes-loop",
+                "conformance", "history", "remote-changes", "remote-changes-loop", "search",
             ])
         #expect(Set(shown.keys) == Set(compiled.keys))
         for (name, text) in compiled.sorted(by: { $0.key < $1.key }) {
