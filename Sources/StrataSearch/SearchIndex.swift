@@ -154,10 +154,19 @@ public final class SearchIndex: @unchecked Sendable {
                     WHERE entries MATCH ? ORDER BY bm25(entries, 10.0, 1.0, 5.0) LIMIT ?
                     """
                 ).rows([.text(query), .integer(Int64(max(limit, 0)))]) { row in
-                    Hit(
-                        uri: URL(string: Self.text(row.value(at: 0))) ?? url, entityName: Self.text(row.value(at: 1)),
+                    (
+                        uri: Self.text(row.value(at: 0)), entityName: Self.text(row.value(at: 1)),
                         title: Self.text(row.value(at: 2)), snippet: Self.text(row.value(at: 3)),
-                        score: Self.score(row.value(at: 4)))
+                        score: Self.score(row.value(at: 4))
+                    )
+                }.map { row in
+                    guard let uri = URL(string: row.uri), uri.scheme != nil else {
+                        throw SearchError(
+                            code: .corrupt,
+                            message: "The search index '\(url.path)' holds '\(row.uri)', which is not an object URI.")
+                    }
+                    return Hit(
+                        uri: uri, entityName: row.entityName, title: row.title, snippet: row.snippet, score: row.score)
                 }
             } catch let error as SQLiteError where error.code == SQLITE_ERROR {
                 // The statement is fixed and valid: a plain error while it runs is FTS5 refusing the query.

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataSQLite
 import StrataSearch
 import StrataTestSupport
 import Testing
@@ -95,5 +96,20 @@ import Testing
             position: nil)
         let hit = try #require(try index.search("mahal").first)
         #expect(coordinator.objectID(forURIRepresentation: hit.uri) == id)
+    }
+}
+
+extension SearchIndexTests {
+    @Test func anEntryWhoseURIIsNotOneIsACorruptIndexNotAWrongHit() throws {
+        let folder = try TemporaryDirectory()
+        let index = try Self.photos(in: folder)
+        let connection = try SQLiteConnection(path: folder.file("Photos.search").path, mode: .readWrite)
+        try connection.execute(script: "UPDATE objects SET uri = 'not a uri' WHERE uri LIKE '%/p3'")
+        #expect {
+            try index.search("lisbon")
+        } throws: { error in
+            let error = error as? SearchError
+            return error?.code == .corrupt && error?.message.contains("'not a uri'") == true
+        }
     }
 }
