@@ -61,7 +61,18 @@ public final class SearchIndex: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let lock = NSLock()
 
-    /// Opens the index at `url`, creating it when the file is missing.
+    /// The version of the index's tables, kept as the file's `user_version`.
+    static let layoutVersion: Int64 = 1
+    /// The tables an index of an earlier layout (version 0) holds: FTS5's own for `entries`,
+    /// `objects` and `state`.
+    private static let earlierTables: Set<String> = [
+        "entries", "entries_data", "entries_idx", "entries_content", "entries_docsize", "entries_config", "objects",
+        "state",
+    ]
+
+    /// Opens the index at `url`, creating it when the file is missing. An index of an earlier
+    /// layout is emptied and made anew (its position with it, so that an exporter exports
+    /// everything again).
     ///
     /// - Throws: ``SearchError`` with code ``SearchError/Code/io`` when the file cannot be
     ///   opened or created, ``SearchError/Code/corrupt`` when it is not a search index.
@@ -70,19 +81,44 @@ public final class SearchIndex: @unchecked Sendable {
         let opened: SQLiteConnection
         do {
             opened = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
-            try opened.execute(
-                script: """
-                    PRAGMA journal_mode = WAL;
-                    CREATE VIRTUAL TABLE IF NOT EXISTS entries USING fts5(
-                        title, text, keywords, tokenize = 'unicode61 remove_diacritics 2');
-                    CREATE TABLE IF NOT EXISTS objects (
-                        uri TEXT PRIMARY KEY, entry INTEGER NOT NULL, entity TEXT NOT NULL);
-                    CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value BLOB);
-                    """)
+            try opened.execute(script: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+            let version = try opened.cachedStatement("PRAGMA user_version").rows { $0.value(at: 0) }.first
+            if version != .integer(Self.layoutVersion) {
+                try Self.create(on: opened, replacing: version ?? .null, url: url)
+            }
+        } catch let error as SearchError {
+            throw error
         } catch {
             throw Self.error(error, doing: "opening", url: url)
         }
         connection = opened
+    }
+
+    /// Makes the index's tables in a file that has none, or replaces those of an earlier layout.
+    private static func create(on connection: SQLiteConnection, replacing version: SQLiteValue, url: URL) throws {
+        let tables = try connection.cachedStatement("SELECT name FROM sqlite_master WHERE type = 'table'").rows {
+            text($0.value(at: 0))
+        }
+        guard case .integer(let found) = version, found == 0, Set(tables).isSubset(of: earlierTables) else {
+            let found = if case .integer(let number) = version { number } else { Int64(-1) }
+            throw SearchError(
+                code: .corrupt,
+                message: "The file '\(url.path)' is not a search index of layout \(layoutVersion): its layout is "
+                    + "\(found) and it holds the tables \(tables.sorted().joined(separator: ", ")).")
+        }
+        try connection.transaction {
+            try connection.execute(
+                script: """
+                    DROP TABLE IF EXISTS entries;
+                    DROP TABLE IF EXISTS objects;
+                    DROP TABLE IF EXISTS state;
+                    CREATE VIRTUAL TABLE entries USING fts5(
+                        title, text, keywords, tokenize = 'unicode61 remove_diacritics 2');
+                    CREATE TABLE objects (entry INTEGER PRIMARY KEY, uri TEXT NOT NULL UNIQUE, entity TEXT NOT NULL);
+                    CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB);
+                    PRAGMA user_version = \(layoutVersion);
+                    """)
+        }
     }
 
     /// Replaces the entries of `upserting`'s objects, removes those of `removing`, and sets the
@@ -95,7 +131,7 @@ public final class SearchIndex: @unchecked Sendable {
                     try connection.cachedStatement("INSERT INTO entries (title, text, keywords) VALUES (?, ?, ?)")
                         .execute([.text(entry.title), .text(entry.text), .text(entry.keywords.joined(separator: " "))])
                     try connection.cachedStatement(
-                        "INSERT INTO objects (uri, entry, entity) VALUES (?, last_insert_rowid(), ?)"
+                        "INSERT INTO objects (entry, uri, entity) VALUES (last_insert_rowid(), ?, ?)"
                     ).execute([.text(entry.uri.absoluteString), .text(entry.entityName)])
                 }
                 if let position {
@@ -185,7 +221,7 @@ public final class SearchIndex: @unchecked Sendable {
         ]) { $0.value(at: 0) }
         guard case .integer(let entry)? = entries.first else { return }
         try connection.cachedStatement("DELETE FROM entries WHERE rowid = ?").execute([.integer(entry)])
-        try connection.cachedStatement("DELETE FROM objects WHERE uri = ?").execute([.text(uri.absoluteString)])
+        try connection.cachedStatement("DELETE FROM objects WHERE entry = ?").execute([.integer(entry)])
     }
 
     private func run<T>(_ action: String, _ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -113,3 +113,36 @@ extension SearchIndexTests {
         }
     }
 }
+
+extension SearchIndexTests {
+    @Test func anIndexOfTheEarlierLayoutIsMadeAnewAndAnotherDatabaseRefused() throws {
+        let folder = try TemporaryDirectory()
+        let earlier = folder.file("earlier.search")
+        let old = try SQLiteConnection(path: earlier.path, mode: .readWriteCreate)
+        try old.execute(
+            script: """
+                CREATE VIRTUAL TABLE entries USING fts5(title, text, keywords);
+                CREATE TABLE objects (uri TEXT PRIMARY KEY, entry INTEGER NOT NULL, entity TEXT NOT NULL);
+                CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB);
+                INSERT INTO state VALUES ('position', x'01');
+                """)
+        let index = try SearchIndex(at: earlier)
+        #expect(try index.position() == nil && index.count() == 0)
+        try index.apply(
+            upserting: [.init(uri: Self.uri(1), entityName: "Photo", title: "Porto")], removing: [], position: nil)
+        #expect(try index.search("porto").map(\.uri) == [Self.uri(1)])
+
+        let other = folder.file("notes.sqlite")
+        try SQLiteConnection(path: other.path, mode: .readWriteCreate).execute(
+            script: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');")
+        #expect {
+            try SearchIndex(at: other)
+        } throws: { error in
+            let error = error as? SearchError
+            return error?.code == .corrupt && error?.message.contains("notes") == true
+        }
+        let rows = try SQLiteConnection(path: other.path, mode: .readWrite).cachedStatement("SELECT body FROM notes")
+            .rows { $0.value(at: 0) }
+        #expect(rows == [.text("keep me")], "A database that is not an index is left alone")
+    }
+}

@@ -50,6 +50,13 @@ struct Run: ParsableCommand {
             valueName: "points"))
     var boundingBox: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only measure a search index of this many photos in a SQLite store: its first export, keeping it "
+                + "current after updates, and queries, against the same FTS5 work by hand.",
+            valueName: "photos"))
+    var search: Int?
+
     func validate() throws {
         if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
         if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
@@ -61,6 +68,13 @@ struct Run: ParsableCommand {
             let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }
             let lines = try BoundingBoxQuery.measure(
                 count: boundingBox, repetitions: repetitions ?? (quick ? 5 : 7), log: log)
+            for line in lines { print(line) }
+            return
+        }
+        if let search {
+            defer { ScratchDirectory.removeRoot() }
+            let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }
+            let lines = try SearchExport.measure(count: search, repetitions: repetitions ?? (quick ? 5 : 7), log: log)
             for line in lines { print(line) }
             return
         }
