@@ -10,8 +10,8 @@ struct SearchExportPosition: Codable, Hashable {
     var storeIdentifier: String
     /// The number of the last transaction of the store's history the entries hold.
     var transactionNumber: Int64
-    /// While the first export runs, the URI of the last object it exported (empty before the
-    /// first batch); `nil` once it is done.
+    /// While the first export runs, the URI of the last object it exported, in export order
+    /// (empty before the first batch); `nil` once it is done.
     var exportedThrough: String?
 
     /// The position kept in `data`, or `nil` when there is none or it is not one an exporter wrote.

@@ -121,18 +121,37 @@ public final class SearchIndex: @unchecked Sendable {
         }
     }
 
+    /// One entry as the index keeps it, its object's URI as text: what an exporter writes.
+    struct Row {
+        var uri: String
+        var entityName: String
+        var title: String
+        var text: String
+        var keywords: [String]
+    }
+
     /// Replaces the entries of `upserting`'s objects, removes those of `removing`, and sets the
     /// position to `position` (leaves it when `nil`), in one transaction.
     public func apply(upserting entries: [Entry], removing uris: [URL], position: Data?) throws {
+        try apply(
+            rows: entries.map {
+                Row(
+                    uri: $0.uri.absoluteString, entityName: $0.entityName, title: $0.title, text: $0.text,
+                    keywords: $0.keywords)
+            }, removing: uris.map(\.absoluteString), position: position)
+    }
+
+    /// ``apply(upserting:removing:position:)`` with the URIs as text.
+    func apply(rows: [Row], removing uris: [String], position: Data?) throws {
         try run("writing") { connection in
             try connection.transaction {
-                for uri in uris + entries.map(\.uri) { try remove(uri, on: connection) }
-                for entry in entries {
+                for uri in uris + rows.map(\.uri) { try remove(uri, on: connection) }
+                for row in rows {
                     try connection.cachedStatement("INSERT INTO entries (title, text, keywords) VALUES (?, ?, ?)")
-                        .execute([.text(entry.title), .text(entry.text), .text(entry.keywords.joined(separator: " "))])
+                        .execute([.text(row.title), .text(row.text), .text(row.keywords.joined(separator: " "))])
                     try connection.cachedStatement(
                         "INSERT INTO objects (entry, uri, entity) VALUES (last_insert_rowid(), ?, ?)"
-                    ).execute([.text(entry.uri.absoluteString), .text(entry.entityName)])
+                    ).execute([.text(row.uri), .text(row.entityName)])
                 }
                 if let position {
                     try connection.cachedStatement("INSERT OR REPLACE INTO state (key, value) VALUES ('position', ?)")
@@ -215,10 +234,10 @@ public final class SearchIndex: @unchecked Sendable {
         }
     }
 
-    private func remove(_ uri: URL, on connection: SQLiteConnection) throws {
-        let entries = try connection.cachedStatement("SELECT entry FROM objects WHERE uri = ?").rows([
-            .text(uri.absoluteString)
-        ]) { $0.value(at: 0) }
+    private func remove(_ uri: String, on connection: SQLiteConnection) throws {
+        let entries = try connection.cachedStatement("SELECT entry FROM objects WHERE uri = ?").rows([.text(uri)]) {
+            $0.value(at: 0)
+        }
         guard case .integer(let entry)? = entries.first else { return }
         try connection.cachedStatement("DELETE FROM entries WHERE rowid = ?").execute([.integer(entry)])
         try connection.cachedStatement("DELETE FROM objects WHERE entry = ?").execute([.integer(entry)])

@@ -29,23 +29,25 @@ extension SearchIndexExporter {
         try applyHistory(from: &position, with: reader, while: continuing)
     }
 
-    /// Indexes every object after the position's last exported one, in URI order; `false` when
-    /// `continuing` stopped it before the end.
+    /// Indexes every object after the position's last exported one, in export order; `false`
+    /// when `continuing` stopped it before the end.
     private func exportEverything(
         from position: inout SearchExportPosition, with reader: SearchObjectReader, while continuing: () -> Bool
     ) throws -> Bool {
-        let exported = position.exportedThrough ?? ""
-        let pending = try reading { try reader.allObjectIDs() }.filter { $0.uri > exported }
+        let all = try reading { try reader.allObjectIDs() }
+        let pending = position.exportedThrough.flatMap { ObjectID(uriString: $0) }.map { exported in
+            all.filter { SearchObjectReader.precedes(exported, $0) }
+        } ?? all
         for start in stride(from: 0, to: pending.count, by: batchSize) {
             guard continuing() else { return false }
             let batch = pending[start..<min(start + batchSize, pending.count)]
-            let (entries, _) = try reading { try reader.entries(for: batch.map(\.id)) }
-            position.exportedThrough = batch.last?.uri
-            try index.apply(upserting: entries, removing: [], position: position.data)
-            broadcast.yield(.indexed(upserted: entries.count, removed: 0, isCurrent: false))
+            let (rows, _) = try reading { try reader.entries(for: Array(batch)) }
+            position.exportedThrough = batch.last?.uriString
+            try index.apply(rows: rows, removing: [], position: position.data)
+            broadcast.yield(.indexed(upserted: rows.count, removed: 0, isCurrent: false))
         }
         position.exportedThrough = nil
-        try index.apply(upserting: [], removing: [], position: position.data)
+        try index.apply(rows: [], removing: [], position: position.data)
         return true
     }
 
@@ -70,12 +72,12 @@ extension SearchIndexExporter {
             for change in batch.flatMap({ $0.changes ?? [] }) where reader.indexes(change.changedObjectID) {
                 exists[change.changedObjectID] = change.changeType != .delete
             }
-            let (entries, left) = try reading { try reader.entries(for: exists.filter(\.value).map(\.key)) }
-            let removed = exists.filter { !$0.value }.map(\.key.uriRepresentation) + left
+            let (rows, left) = try reading { try reader.entries(for: exists.filter(\.value).map(\.key)) }
+            let removed = exists.filter { !$0.value }.map(\.key.uriString) + left
             position.transactionNumber = batch.last?.token.transactionNumber ?? position.transactionNumber
-            try index.apply(upserting: entries, removing: removed, position: position.data)
+            try index.apply(rows: rows, removing: removed, position: position.data)
             broadcast.yield(
-                .indexed(upserted: entries.count, removed: removed.count, isCurrent: number == batches.count - 1))
+                .indexed(upserted: rows.count, removed: removed.count, isCurrent: number == batches.count - 1))
         }
     }
 

@@ -25,28 +25,45 @@ struct SearchObjectReader {
         id.storeIdentifier == store.identifier && entities[id.entityName] != nil
     }
 
-    /// The ID of every object of the indexed entities in the store, with its URI, in URI order.
-    func allObjectIDs() throws -> [(uri: String, id: ObjectID)] {
+    /// The ID of every object of the indexed entities in the store, in export order
+    /// (``precedes(_:_:)``).
+    func allObjectIDs() throws -> [ObjectID] {
         try context.performAndWait {
-            var ids: [(uri: String, id: ObjectID)] = []
+            var ids: [ObjectID] = []
             for name in entities.keys {
                 var request = FetchRequest<ManagedObject>(entityName: name)
                 request.includesSubentities = false
                 request.affectedStores = [store]
-                ids += try context.fetchObjectIDs(request).map { ($0.uriRepresentation.absoluteString, $0) }
+                ids += try context.fetchObjectIDs(request)
             }
-            return ids.sorted { $0.uri < $1.uri }
+            return ids.sorted(by: Self.precedes)
+        }
+    }
+
+    /// The order of a first export: by entity name, then by reference (integers in numeric
+    /// order, then strings, then temporary references), so that an export can go on after the
+    /// last object it wrote.
+    static func precedes(_ first: ObjectID, _ second: ObjectID) -> Bool {
+        if first.entityName != second.entityName { return first.entityName < second.entityName }
+        switch (first.reference, second.reference) {
+        case (.integer(let left), .integer(let right)): return left < right
+        case (.string(let left), .string(let right)): return left < right
+        case (.temporary(let left), .temporary(let right)): return left.uuidString < right.uuidString
+        case (.integer, _): return true
+        case (.string, .temporary): return true
+        default: return false
         }
     }
 
     /// The entries of the objects `ids` names, and the URIs of those the store no longer holds
     /// or the fields hook leaves out.
-    func entries(for ids: [ObjectID]) throws -> (entries: [SearchIndex.Entry], left: [URL]) {
+    func entries(for ids: [ObjectID]) throws -> (rows: [SearchIndex.Row], left: [String]) {
         guard !ids.isEmpty else { return ([], []) }
         return try context.performAndWait {
             defer { context.reset() }
             let evaluation = FetchEvaluation()
-            var entries: [SearchIndex.Entry] = []
+            var rows: [SearchIndex.Row] = []
+            var left: [String] = []
             var found: Set<ObjectID> = []
             for (name, group) in Dictionary(grouping: ids, by: \.entityName) {
                 guard let entity = entities[name] else { continue }
@@ -58,16 +75,18 @@ struct SearchObjectReader {
                 for object in try context.fetch(request) {
                     found.insert(object.objectID)
                     let made = try entity.defaultFields(of: object, in: evaluation)
-                    guard let shaped = try shape(object, made) else { continue }
-                    entries.append(
-                        SearchIndex.Entry(
-                            uri: object.objectID.uriRepresentation, entityName: name, title: shaped.title,
-                            text: shaped.text, keywords: shaped.keywords))
+                    guard let shaped = try shape(object, made) else {
+                        left.append(object.objectID.uriString)
+                        continue
+                    }
+                    rows.append(
+                        SearchIndex.Row(
+                            uri: object.objectID.uriString, entityName: name, title: shaped.title, text: shaped.text,
+                            keywords: shaped.keywords))
                 }
             }
-            let left = ids.filter { !found.contains($0) }.map(\.uriRepresentation)
-            let kept = Set(entries.map(\.uri))
-            return (entries, left + found.map(\.uriRepresentation).filter { !kept.contains($0) })
+            if found.count < ids.count { left += ids.filter { !found.contains($0) }.map(\.uriString) }
+            return (rows, left)
         }
     }
 

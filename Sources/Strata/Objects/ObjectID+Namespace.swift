@@ -49,6 +49,9 @@ extension ObjectID {
         public var storeIdentifier: String? { names.key.storeIdentifier }
         /// The name of the entity.
         public var entityName: String { names.key.entityName }
+        /// The start of the URI of every ID in the namespace (``ObjectID/uriString``), worked
+        /// out once: `x-strata://<store>/<Entity>/`, both names percent-encoded.
+        var uriPrefix: String { names.uriPrefix }
 
         public static func == (lhs: Namespace, rhs: Namespace) -> Bool {
             if lhs.names === rhs.names { return true }
@@ -68,11 +71,14 @@ extension ObjectID {
             let key: Key
             let hash: Int
             let isInterned: Bool
+            let uriPrefix: String
 
             init(_ key: Key, isInterned: Bool) {
                 self.key = key
                 self.hash = key.hashValue
                 self.isInterned = isInterned
+                let store = PercentEncoding.encode(key.storeIdentifier ?? "")
+                uriPrefix = "x-strata://\(store)/\(PercentEncoding.encode(key.entityName))/"
             }
         }
 

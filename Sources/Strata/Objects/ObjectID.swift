@@ -77,8 +77,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         case .integer(let number): tail = "p\(number)"
         case .string(let key): tail = "s" + PercentEncoding.encode(key)
         }
-        let store = PercentEncoding.encode(storeIdentifier ?? "")
-        return "x-strata://\(store)/\(PercentEncoding.encode(entityName))/\(tail)"
+        return namespace.uriPrefix + tail
     }
 
     /// The URI representation (see ``uriString``).

@@ -180,6 +180,9 @@ struct SQLitePredicateTranslator {
             return objectEquality(value, key: key, entityNumber: entityNumber, entityName: entityName)
                 .map { "NOT (\($0))" }
         case (.in, .list(let elements)):
+            if entityNumber == nil, let condition = keyList(elements, key: key, entityName: entityName) {
+                return condition
+            }
             var conditions: [String] = []
             for element in elements {
                 guard
@@ -191,6 +194,26 @@ struct SQLitePredicateTranslator {
             return conditions.isEmpty ? "0" : conditions.joined(separator: " OR ")
         default: return nil
         }
+    }
+
+    /// Whether the key the SQL gives, of an object of `entityName`, is one of the object IDs
+    /// `elements`, as one `IN` list of primary keys (which SQLite searches by the key's index)
+    /// rather than one equality per ID; `nil` when an element is not an object ID. IDs of other
+    /// stores or entities match nothing.
+    private mutating func keyList(_ elements: [AttributeValue], key: String, entityName: String) -> String? {
+        var keys: [Int64] = []
+        for element in elements {
+            guard case .objectID(let objectID) = element else { return nil }
+            if objectID.storeIdentifier == storeIdentifier, objectID.entityName == entityName,
+                case .integer(let primaryKey) = objectID.reference
+            {
+                keys.append(primaryKey)
+            }
+        }
+        guard !keys.isEmpty else { return "0" }
+        parameters += keys.map { .integer($0) }
+        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        return Self.twoValued("\(key) IN (\(placeholders))", operands: key)
     }
 
     /// Whether the object whose key and entity number the SQL gives is `constant` (an object ID
