@@ -141,17 +141,22 @@ public final class SearchIndex: @unchecked Sendable {
             }, removing: uris.map(\.absoluteString), position: position)
     }
 
-    /// ``apply(upserting:removing:position:)`` with the URIs as text.
-    func apply(rows: [Row], removing uris: [String], position: Data?) throws {
+    /// ``apply(upserting:removing:position:)`` with the URIs as text. Rows that are `new` (the
+    /// index holds none of their objects, as in a first export) are inserted without looking
+    /// for entries to replace; one that is not new fails on the URI's uniqueness.
+    func apply(rows: [Row], new: Bool = false, removing uris: [String], position: Data?) throws {
         try run("writing") { connection in
             try connection.transaction {
-                for uri in uris + rows.map(\.uri) { try remove(uri, on: connection) }
+                for uri in new ? uris : uris + rows.map(\.uri) { try remove(uri, on: connection) }
+                let entry = try connection.cachedStatement(
+                    "INSERT INTO entries (title, text, keywords) VALUES (?, ?, ?)")
+                let object = try connection.cachedStatement(
+                    "INSERT INTO objects (entry, uri, entity) VALUES (last_insert_rowid(), ?, ?)")
                 for row in rows {
-                    try connection.cachedStatement("INSERT INTO entries (title, text, keywords) VALUES (?, ?, ?)")
-                        .execute([.text(row.title), .text(row.text), .text(row.keywords.joined(separator: " "))])
-                    try connection.cachedStatement(
-                        "INSERT INTO objects (entry, uri, entity) VALUES (last_insert_rowid(), ?, ?)"
-                    ).execute([.text(row.uri), .text(row.entityName)])
+                    try entry.execute([
+                        .text(row.title), .text(row.text), .text(row.keywords.joined(separator: " ")),
+                    ])
+                    try object.execute([.text(row.uri), .text(row.entityName)])
                 }
                 if let position {
                     try connection.cachedStatement("INSERT OR REPLACE INTO state (key, value) VALUES ('position', ?)")

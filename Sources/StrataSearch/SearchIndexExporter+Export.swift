@@ -35,15 +35,16 @@ extension SearchIndexExporter {
         from position: inout SearchExportPosition, with reader: SearchObjectReader, while continuing: () -> Bool
     ) throws -> Bool {
         let all = try reading { try reader.allObjectIDs() }
-        let pending = position.exportedThrough.flatMap { ObjectID(uriString: $0) }.map { exported in
-            all.filter { SearchObjectReader.precedes(exported, $0) }
-        } ?? all
+        let pending =
+            position.exportedThrough.flatMap { ObjectID(uriString: $0) }.map { exported in
+                all.filter { SearchObjectReader.precedes(exported, $0) }
+            } ?? all
         for start in stride(from: 0, to: pending.count, by: batchSize) {
             guard continuing() else { return false }
             let batch = pending[start..<min(start + batchSize, pending.count)]
             let (rows, _) = try reading { try reader.entries(for: Array(batch)) }
             position.exportedThrough = batch.last?.uriString
-            try index.apply(rows: rows, removing: [], position: position.data)
+            try index.apply(rows: rows, new: true, removing: [], position: position.data)
             broadcast.yield(.indexed(upserted: rows.count, removed: 0, isCurrent: false))
         }
         position.exportedThrough = nil

@@ -68,7 +68,8 @@ struct SearchObjectReader {
             for (name, group) in Dictionary(grouping: ids, by: \.entityName) {
                 guard let entity = entities[name] else { continue }
                 var request = FetchRequest<ManagedObject>(entityName: name)
-                request.predicate = try FetchPredicate(format: "SELF IN %@", group)
+                request.predicate = .comparison(
+                    ComparisonPredicate(.evaluatedObject, .in, .aggregate(group.map { .constant(.objectID($0)) })))
                 request.includesSubentities = false
                 request.returnsObjectsAsFaults = false
                 request.affectedStores = [store]

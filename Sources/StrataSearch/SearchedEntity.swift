@@ -45,12 +45,14 @@ struct SearchedEntity: Sendable {
     /// `object`'s fields as the model makes them: its display name as the title, and each
     /// indexed attribute's value that reads as text on a line of its own.
     func defaultFields(of object: ManagedObject, in evaluation: FetchEvaluation) throws -> SearchableFields {
-        var title = ""
-        if let displayName {
-            title = Self.text(of: try evaluation.value(of: displayName, for: object)) ?? ""
+        let title: AttributeValue
+        switch displayName {
+        case .keyPath(let key)?: title = try object.value(forKeyPath: key)
+        case let expression?: title = try evaluation.value(of: expression, for: object)
+        case nil: title = .null
         }
         let lines = try indexedKeys.compactMap { try Self.text(of: object.value(forKey: $0)) }
-        return SearchableFields(title: title, text: lines.joined(separator: "\n"))
+        return SearchableFields(title: Self.text(of: title) ?? "", text: lines.joined(separator: "\n"))
     }
 
     /// `value` as words to search: strings, numbers, dates (ISO 8601), UUIDs and URLs; `nil`
