@@ -67,6 +67,10 @@ public final class SearchIndexExporter: Sendable {
     /// beside the store's file, its name followed by `.search`).
     ///
     /// - Parameters:
+    ///   - store: The store whose objects to index, added to `coordinator` with
+    ///     `tracksPersistentHistory`.
+    ///   - coordinator: The coordinator the objects and the history are read through.
+    ///   - indexURL: The index file; by default beside the store's file.
     ///   - version: The version of what the exporter makes of objects; raise it when `fields`
     ///     changes, and the index is rebuilt.
     ///   - batchSize: How many objects one step reads and indexes at most.
@@ -149,7 +153,7 @@ public final class SearchIndexExporter: Sendable {
 
     /// Starts keeping the index current on the exporter's queue: now, after each save and
     /// batch request the coordinator makes to the store, and after each save of other
-    /// coordinators and processes it announces (``PersistentStoreCoordinator/remoteChanges``).
+    /// coordinators and processes it announces (the coordinator's `remoteChanges`).
     public func startIndexing() {
         let identifier = store.identifier
         let writes = coordinator.storeWrites
