@@ -40,7 +40,7 @@ soak: deps
 	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
 
 ## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
-TSAN_SUITES := ContextConcurrencyTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests
+TSAN_SUITES := ContextConcurrencyTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_SUITES)"
