@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config lib
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test example soak tsan demo bench lint format docs
+.PHONY: deps build test example soak fuzz tsan demo bench lint format docs
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu); its
 ## messages go to standard error, so that `make bench BENCH_ARGS=--json` prints only JSON.
@@ -39,6 +39,18 @@ soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
 
+## fuzz: build the fuzzer (libFuzzer and the address sanitizer, in .build-fuzz) and run each
+## target for FUZZ_SECONDS (600 by default) from its corpus; FUZZ_TARGETS picks targets. See
+## docs/RELIABILITY.md.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= predicate xcodeModel compiledModel modelCache mappingModel jsonModel keyedArchive xmlStore \
+	binaryStore lmdbFile sqliteMetadata
+FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	-Xswiftc -DSTRATA_FUZZING --product StrataFuzzer
+fuzz: deps
+	$(FUZZ_BUILD)
+	Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)/StrataFuzzer" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 ## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
 TSAN_SUITES := ContextConcurrencyTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests
 tsan: deps
@@ -65,12 +77,12 @@ docs: deps
 
 ## lint: check formatting against .swift-format, and that shared state uses Locked, not Mutex.
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources \
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
 		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests
 	@! grep -rnE '\bMutex\b[<(]' --include='*.swift' Sources Stores Conformance Tests \
 		|| { echo "Use Locked instead of Mutex: the thread sanitizer cannot see Mutex on Linux."; exit 1; }
 
 ## format: rewrite sources in the project's format.
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Tests Benchmarks/Package.swift Benchmarks/Sources \
+	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
 		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests

@@ -188,6 +188,14 @@ let package = Package(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]
         ),
+        .target(
+            name: "StrataFuzzTargets",
+            dependencies: [
+                "Strata", "StrataXcodeModel", "StrataXML", "StrataBinary", "StrataSQLite", "StrataLMDB", "CStrataLMDB",
+            ],
+            path: "Fuzz/Targets"),
+        .executableTarget(name: "StrataFuzzer", dependencies: ["StrataFuzzTargets"], path: "Fuzz/Fuzzer"),
+        .testTarget(name: "StrataFuzzTests", dependencies: ["StrataFuzzTargets", "StrataTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

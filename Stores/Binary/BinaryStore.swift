@@ -16,7 +16,7 @@ import Foundation
 /// A file that is damaged, cut short, or of another kind is `StoreError/Code/corrupt`, and a
 /// file of a newer format version `StoreError/Code/unsupported`; either way the file is left as
 /// it is. A zero-length file is a new store.
-struct BinaryStore: AtomicStore {
+package struct BinaryStore: AtomicStore {
     /// The store type's name.
     static let typeName = "Binary"
 
@@ -24,7 +24,7 @@ struct BinaryStore: AtomicStore {
     public let fileURL: URL
 
     /// A store kept in the file at `fileURL`.
-    init(fileURL: URL) {
+    package init(fileURL: URL) {
         self.fileURL = fileURL
     }
 

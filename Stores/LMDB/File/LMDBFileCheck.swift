@@ -10,7 +10,7 @@ import Strata
 /// The layout is liblmdb 0.9's for 64-bit machines (`mdb.c`): a 16-byte page header (page
 /// number, flags, lower and upper bounds of the free space) then 2-byte node offsets; meta
 /// pages 0 and 1 hold the magic, the format version, the page size and each database's root.
-struct LMDBFileCheck {
+package struct LMDBFileCheck {
     private static let headerSize = 16
     private static let nodeHeaderSize = 8
     private static let databaseRecordSize = 48
@@ -72,7 +72,7 @@ struct LMDBFileCheck {
     /// - Throws: `StoreError` with code `StoreError/Code/corrupt` naming the page and what is
     ///   wrong with it; `StoreError/Code/io` when the file cannot be read.
     @discardableResult
-    static func check(path: String) throws -> UInt64 {
+    package static func check(path: String) throws -> UInt64 {
         let bytes: [UInt8]
         do {
             bytes = try LMDBFileReader.contents(of: path)

@@ -10,7 +10,7 @@ import Strata
 /// exact types (`StrataUserInfo`, JSON), while also writing each application key as a plain
 /// property-list value that Core Data applications can read. Reading, the typed record wins;
 /// keys only in the property list (written by Core Data) are read from their plain values.
-enum SQLiteMetadataPlist {
+package enum SQLiteMetadataPlist {
     private enum Key {
         static let storeType = "NSStoreType"
         static let versionHashes = "NSStoreModelVersionHashes"
@@ -74,7 +74,7 @@ enum SQLiteMetadataPlist {
     ///
     /// - Throws: `StoreError` with code `StoreError/Code/corrupt` naming `file` when the
     ///   property list is damaged or lacks Core Data's keys.
-    static func decode(_ data: Data, uuid: String, file: String) throws -> StoreMetadata {
+    package static func decode(_ data: Data, uuid: String, file: String) throws -> StoreMetadata {
         func corrupt(_ reason: String) -> StoreError {
             StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
         }

@@ -18,7 +18,7 @@ import Foundation
 /// file is `StoreError/Code/corrupt` naming the file, line and column; a file of a newer
 /// format version is `StoreError/Code/unsupported`. A file that cannot be read is left as it is.
 /// Opened through ``Strata/StoreType/xml``.
-struct XMLStore: AtomicStore {
+package struct XMLStore: AtomicStore {
     /// The name XML stores are registered under.
     static let typeName = "XML"
 
@@ -42,7 +42,7 @@ struct XMLStore: AtomicStore {
     ///   - model: The model to resolve the file's names against when the file records none;
     ///     needed for files Core Data wrote.
     ///   - typeName: The store type's name.
-    init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = XMLStore.typeName) {
+    package init(fileURL: URL, model: ManagedObjectModel? = nil, typeName: String = XMLStore.typeName) {
         self.fileURL = fileURL
         self.model = model
         self.typeName = typeName
