@@ -5,7 +5,44 @@ import Strata
 enum AttributeChecks {
     static var all: [ConformanceCheck] {
         edgeValues.map { roundTrip($0.type, $0.edge, $0.value) }
-            + ConformanceModel.sampleTypes.map(nullRoundTrip) + defaults
+            + ConformanceModel.sampleTypes.map(nullRoundTrip) + defaults + [convertibleValues]
+    }
+
+    /// Values of another type that convert exactly to each attribute's type, with what they
+    /// convert to: Integer 64 `1` for a Boolean, a Double for a Float, and so on.
+    private static let convertibleValueCases: [(key: String, given: AttributeValue, stored: AttributeValue)] = [
+        ("int16", .integer64(-7), .integer16(-7)), ("int32", .integer16(300), .integer32(300)),
+        ("int64", .integer32(.max), .integer64(Int64(Int32.max))), ("decimal", .integer64(12), .decimal(12)),
+        ("double", .integer64(3), .double(3)), ("float", .double(0.5), .float(0.5)),
+        ("boolean", .integer64(1), .boolean(true)),
+    ]
+
+    /// Changes reach a store only with values of their attribute's type: a value that merely
+    /// converts (Integer 64 `1` for a Boolean) is converted before the store sees it, so that
+    /// a save the store acknowledged reads back, with the attribute's own type.
+    private static let convertibleValues = ConformanceCategory.attributes.check(
+        "convertibleValuesSaveAsTheAttributeType",
+        "Values saved through the store interface that convert to their attribute's type read back, after "
+            + "reopening, as values of that type."
+    ) { harness in
+        let id = try harness.withStore { stack in
+            let id = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])[0]
+            var values: PropertyValues = ["serial": 1]
+            for (key, given, _) in Self.convertibleValueCases { values[key] = given }
+            try stack.save(StoreChangeSet(inserted: [.init(objectID: id, values: values, expectedVersion: 0)]))
+            return id
+        }
+        try harness.withStore { stack in
+            let snapshot = try require(
+                try stack.store.snapshot(for: id), "The saved Sample is missing after reopening.")
+            for (key, given, stored) in Self.convertibleValueCases {
+                let read = snapshot.values[key] ?? .null
+                try expect(
+                    read.isIdentical(to: stored),
+                    "Sample.\(key) was saved as \(given.exactDescription) but read back as \(read.exactDescription), "
+                        + "not \(stored.exactDescription).")
+            }
+        }
     }
 
     /// Each attribute type's edge values, named for check identifiers.

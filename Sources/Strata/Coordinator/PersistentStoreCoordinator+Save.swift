@@ -4,7 +4,8 @@ extension PersistentStoreCoordinator {
     /// The coordinator makes the checks that do not depend on what the store holds, so that
     /// every store refuses the same changes with the same errors, before the store sees them:
     /// a read-only store is refused, and the changes are validated against the model and the
-    /// store's configuration (``StoreChangeSet/validate(schema:entityNames:storeIdentifier:storeName:)``).
+    /// store's configuration (``StoreChangeSet/validate(schema:entityNames:storeIdentifier:storeName:)``),
+    /// which converts each value to its attribute's type.
     /// The store then checks versions against what it holds and writes, all or nothing. The
     /// row cache then forgets the updated and deleted objects (the store may hold more than was
     /// written, such as values its triggers keep), so that they are read afresh; after a
@@ -23,6 +24,7 @@ extension PersistentStoreCoordinator {
         guard !store.options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(store.nameInMessages) was opened read-only.")
         }
+        var changes = changes
         try changes.validate(
             schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
             storeName: store.nameInMessages)

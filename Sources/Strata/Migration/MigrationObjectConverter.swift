@@ -3,7 +3,7 @@ struct MigrationObjectConverter {
     /// A destination object, and the place in the copying order of the last of its to-many
     /// members (-1 when it has none in this migration).
     struct Converted {
-        let change: StoreChangeSet.ObjectChange
+        var change: StoreChangeSet.ObjectChange
         let lastMember: Int
     }
 

@@ -27,12 +27,16 @@ struct MigrationWriter {
     }
 
     /// Adds converted objects, those of the copying order up to (not including) place `end`,
-    /// validating them first when `validating`, and saves those whose members are all added.
+    /// validating them first when `validating` (which converts values to their attribute's
+    /// type), and saves those whose members are all added.
     mutating func add(_ objects: [MigrationObjectConverter.Converted], through end: Int, validating: Bool) throws {
+        var objects = objects
         if validating {
-            try StoreChangeSet(inserted: objects.map(\.change)).validate(
+            var changes = StoreChangeSet(inserted: objects.map(\.change))
+            try changes.validate(
                 schema: schema, entityNames: entityNames, storeIdentifier: destination.identifier,
                 storeName: "The migration's destination")
+            for index in objects.indices { objects[index].change = changes.inserted[index] }
         }
         for object in objects {
             if object.lastMember < end { unsaved.append(object.change) } else { waiting.append(object) }

@@ -7,18 +7,27 @@ extension StoreChangeSet {
     /// store, gives a value its attribute cannot hold, or refers to an object its relationship
     /// cannot hold; ``StoreError/Code/unknownEntity`` for an entity outside `entityNames`.
     ///
+    /// A value that converts exactly to its attribute's type (``AttributeType/coerce(_:)``:
+    /// Integer 64 `1` for a Boolean, a Double for a Float) is replaced by the converted value,
+    /// so that a store only ever sees values of each attribute's own type and writes what it
+    /// reads back.
+    ///
     /// - Parameters:
     ///   - schema: The model's schema.
     ///   - entityNames: The entities the store holds.
     ///   - storeIdentifier: The store's identifier.
     ///   - storeName: How messages name the store, such as "The SQLite store at '/a/b.sqlite'".
-    public func validate(
+    public mutating func validate(
         schema: ModelSchema, entityNames: Set<String>, storeIdentifier: String, storeName: String
     ) throws {
         var validator = ChangeValidator(
             schema: schema, entityNames: entityNames, storeIdentifier: storeIdentifier, storeName: storeName)
-        for index in inserted.indices { try validator.validate(inserted[index]) }
-        for index in updated.indices { try validator.validate(updated[index]) }
+        for index in inserted.indices {
+            if let converted = try validator.validate(inserted[index]) { inserted[index].values = converted }
+        }
+        for index in updated.indices {
+            if let converted = try validator.validate(updated[index]) { updated[index].values = converted }
+        }
     }
 
     /// Throws ``StoreError/Code/conflict`` listing every change whose expected version is not
@@ -80,7 +89,9 @@ private struct ChangeValidator {
         return entity
     }
 
-    mutating func validate(_ change: borrowing StoreChangeSet.ObjectChange) throws {
+    /// Checks `change`; returns its values with each attribute value converted to the
+    /// attribute's type when any needed it, `nil` when none did.
+    mutating func validate(_ change: borrowing StoreChangeSet.ObjectChange) throws -> PropertyValues? {
         let (storeName, objectID) = (storeName, change.objectID)
         func invalid(_ message: String) -> StoreError {
             StoreError(code: .invalidChange, message: "\(storeName) cannot save \(objectID): \(message)")
@@ -102,10 +113,11 @@ private struct ChangeValidator {
             entities[change.objectID.namespace] = entity
         }
         try checkPermanent(change.objectID, invalid)
+        let converted: PropertyValues?
         if let slots = change.values.slots(for: entity) {
-            try validate(slots, of: entity, invalid)
+            converted = try validate(slots, of: entity, invalid).map { PropertyValues(entity: entity, slots: $0) }
         } else {
-            try validate(change.values, of: entity, invalid)
+            converted = try validate(change.values, of: entity, invalid)
         }
         for (key, members) in change.toManyRelationships {
             guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
@@ -115,6 +127,7 @@ private struct ChangeValidator {
                 try checkDestination(member, of: relationship, in: entity, invalid)
             }
         }
+        return converted
     }
 
     private func checkPermanent(_ objectID: ObjectID, _ invalid: (String) -> StoreError) throws {
@@ -124,15 +137,21 @@ private struct ChangeValidator {
     }
 
     /// Checks values held by slot: every persistent slot is there, so only the values are.
+    /// Returns the slots with values converted to their attribute's type, `nil` when none needed it.
     private mutating func validate(
         _ slots: [AttributeValue], of entity: EntitySchema, _ invalid: (String) -> StoreError
-    ) throws {
+    ) throws -> [AttributeValue]? {
+        var converted: [AttributeValue]?
         for slot in slots.indices where !slots[slot].isNull {
             switch entity.persistentSlotTypes[slot] {
             case .attribute(let type):
-                guard type.accepts(slots[slot]) else {
+                guard let value = type.coerce(slots[slot]) else {
                     throw invalid(
                         "'\(entity.name).\(entity.slotNames[slot])' is \(type.modelFileName), not \(slots[slot]).")
+                }
+                if value.attributeType != slots[slot].attributeType {
+                    if converted == nil { converted = slots }
+                    converted?[slot] = value
                 }
             case .toOne(let destinationEntityName):
                 guard case .objectID(let destination) = slots[slot] else {
@@ -146,6 +165,7 @@ private struct ChangeValidator {
                 try checkDestination(destination, of: relationship, in: entity, invalid)
             }
         }
+        return converted
     }
 
     /// Whether `destination` is a permanent ID of `entityName` or one of its sub-entities; each
@@ -163,13 +183,19 @@ private struct ChangeValidator {
     }
 
     /// Checks values held by name: each must name a stored attribute or to-one relationship.
+    /// Returns the values with each converted to its attribute's type, `nil` when none needed it.
     private func validate(
         _ values: PropertyValues, of entity: EntitySchema, _ invalid: (String) -> StoreError
-    ) throws {
+    ) throws -> PropertyValues? {
+        var converted: PropertyValues?
         for (key, value) in values {
             if let attribute = entity.attributesByName[key], !attribute.isTransient {
-                guard attribute.type.accepts(value) else {
+                guard let stored = attribute.type.coerce(value) else {
                     throw invalid("'\(entity.name).\(key)' is \(attribute.type.modelFileName), not \(value).")
+                }
+                if stored.attributeType != value.attributeType {
+                    if converted == nil { converted = values }
+                    converted?[key] = stored
                 }
             } else if let relationship = entity.relationshipsByName[key], !relationship.isToMany {
                 guard case .objectID(let destination) = value else {
@@ -183,6 +209,7 @@ private struct ChangeValidator {
                 throw invalid("'\(entity.name)' has no stored attribute or to-one relationship '\(key)'.")
             }
         }
+        return converted
     }
 
     /// Throws `invalid(…)` unless `destination` is an object `relationship` can hold: of its

@@ -100,8 +100,10 @@ package struct LMDBFileCheck {
         }
         let newest = second.transaction > first.transaction ? second : first
         lastPage = newest.lastPage
-        let needed = (newest.lastPage + 1).multipliedReportingOverflow(by: UInt64(pageSize))
-        guard !needed.overflow, needed.partialValue <= UInt64(bytes.count), newest.lastPage >= 1 else {
+        let pages = newest.lastPage.addingReportingOverflow(1)
+        let needed = pages.partialValue.multipliedReportingOverflow(by: UInt64(pageSize))
+        guard !pages.overflow, !needed.overflow, needed.partialValue <= UInt64(bytes.count), newest.lastPage >= 1
+        else {
             throw corrupt(
                 "its meta page says it has \(newest.lastPage &+ 1) pages of \(pageSize) bytes, but the file holds "
                     + "\(bytes.count) bytes")
