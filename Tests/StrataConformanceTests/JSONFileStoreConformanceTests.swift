@@ -113,3 +113,49 @@ import Testing
         #expect(Self.failures(of: .leavesRecoveryCopy, named: "CopyingJSON") == Self.decodedBadFiles)
     }
 }
+
+/// Negative controls for the durability checks at the file level: the JSON store's worker, run
+/// under a name that gives its store one defect, fails exactly the M checks listed for it, and
+/// the lifecycle, attribute and save checks it is also run through pass.
+@Suite struct DurabilityNegativeControlTests {
+    static let categories: Set<ConformanceCategory> = [.durability, .lifecycle, .attributes, .saves]
+
+    static func failures(of failure: JSONFileStore.Failure, workerSuffix: String, named name: String) throws
+        -> [String]
+    {
+        let folder = try TemporaryDirectory()
+        let worker = folder.file("JSONStoreConformanceWorker-\(workerSuffix)")
+        try FileManager.default.createSymbolicLink(
+            at: worker, withDestinationURL: ConformanceWorker.executable(named: "JSONStoreConformanceWorker"))
+        let suite = ConformanceSuite(
+            storeType: .jsonFile(name: name, failure: failure), storage: .file(pathExtension: "json"), seed: 1,
+            workerExecutable: worker, documentedSideFiles: [".lock"])
+        let checks = suite.checks.filter { categories.contains($0.category) }
+        return checks.filter { check in
+            if case .failed = suite.run(check).outcome { return true }
+            return false
+        }.map(\.id).sorted()
+    }
+
+    /// A file overwritten in place: a save that meets a full disk leaves half a file, and a
+    /// kill during a write leaves half a file or none.
+    @Test func aStoreWritingInPlace() throws {
+        let failures = try Self.failures(of: .writesInPlace, workerSuffix: "in-place", named: "InPlaceJSON")
+        #expect(
+            failures == [
+                "M.fullDisk", "M.killDuringClosedMetadataWrites", "M.killDuringMetadataSaves", "M.killDuringSaves",
+            ], "\(failures)")
+    }
+
+    /// Saves acknowledged before they are written: a killed worker loses what it reported
+    /// committed, and a save on a full disk is acknowledged. A second opening finds no file
+    /// yet and is not refused; every other check closes the store, which writes it.
+    @Test func aStoreWritingOnlyWhenClosed() throws {
+        let failures = try Self.failures(of: .writesOnClose, workerSuffix: "on-close", named: "LazyJSON")
+        #expect(
+            failures == [
+                "A.secondWriterRefused", "M.fullDisk", "M.killDuringClosedMetadataWrites", "M.killDuringMetadataSaves",
+                "M.killDuringSaves",
+            ], "\(failures)")
+    }
+}

@@ -41,11 +41,39 @@ public struct JSONFileStore: AtomicStore {
         /// A file that is not a store document is refused as corrupt, after a copy of it is
         /// left beside it for recovery: a side file no one asked for.
         case leavesRecoveryCopy
+        /// Saves overwrite the file in place rather than replacing it: a write that fails or
+        /// is cut short leaves half a file.
+        case writesInPlace
+        /// Saves are acknowledged at once and written when the store is closed, as a
+        /// write-behind cache would: a process killed after a save loses it.
+        case writesOnClose
+    }
+
+    /// The document a ``Failure/writesOnClose`` store has yet to write, written when the last
+    /// copy of the store goes away.
+    final class PendingDocument: @unchecked Sendable {
+        // Safe: a store's saves are serialised by its adapter, and deinit runs alone.
+        let fileURL: URL
+        var data: Data?
+
+        init(fileURL: URL) { self.fileURL = fileURL }
+
+        deinit {
+            if let data { try? data.write(to: fileURL, options: .atomic) }
+        }
     }
 
     public let typeName: String
     let fileURL: URL
     let failure: Failure
+    let pending: PendingDocument
+
+    init(typeName: String, fileURL: URL, failure: Failure) {
+        self.typeName = typeName
+        self.fileURL = fileURL
+        self.failure = failure
+        pending = PendingDocument(fileURL: fileURL)
+    }
 
     public var url: URL? { fileURL }
     public var capabilities: StoreCapabilities { [] }
@@ -87,7 +115,18 @@ public struct JSONFileStore: AtomicStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(Document(defective(contents)))
-        try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try data.write(to: $0) }
+        switch failure {
+        case .writesInPlace:
+            do {
+                try data.write(to: fileURL)
+            } catch {
+                throw StoreError(code: .io, message: "Could not write '\(fileURL.path)'.", underlying: error)
+            }
+        case .writesOnClose:
+            pending.data = data
+        default:
+            try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try data.write(to: $0) }
+        }
         if failure == .afterWriting {
             throw StoreError(code: .io, message: "Could not sync the folder of '\(fileURL.path)'.")
         }
@@ -106,7 +145,7 @@ extension JSONFileStore {
         var contents = contents
         switch failure {
         case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile, .opensItsFileToEveryone,
-            .throwsDecoderErrors, .leavesRecoveryCopy:
+            .throwsDecoderErrors, .leavesRecoveryCopy, .writesInPlace, .writesOnClose:
             break
         case .keepsIntegersAsDoubles:
             contents.nodes = contents.nodes.map { node in

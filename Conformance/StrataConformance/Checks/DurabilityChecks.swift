@@ -1,7 +1,8 @@
 import Foundation
 import Strata
 
-/// M: a process killed during saves leaves the store at some committed save.
+/// M: a process killed during saves leaves the store at some committed save; a save that
+/// meets a full disk fails with an `io` error and leaves the store as it was.
 ///
 /// Each check runs the store's worker (see ``ConformanceWorker``) again and again on one store;
 /// every run reopens the store, performs saves of a ``DurabilityScenario`` and reports each one
@@ -9,7 +10,9 @@ import Strata
 /// store is reopened here and must hold exactly the state after one save of the sequence: the
 /// last one the worker reported, or the one it was performing.
 enum DurabilityChecks {
-    static var all: [ConformanceCheck] { [killDuringSaves, killDuringMetadataSaves, killDuringClosedMetadataWrites] }
+    static var all: [ConformanceCheck] {
+        [killDuringSaves, killDuringMetadataSaves, killDuringClosedMetadataWrites, fullDisk]
+    }
 
     private static let category = ConformanceCategory.durability
 
@@ -35,6 +38,43 @@ enum DurabilityChecks {
         requires: .workerExecutable
     ) { harness in
         try killRepeatedly(.closedMetadata, harness)
+    }
+
+    static let fullDisk = category.check(
+        "fullDisk",
+        "A save that meets a full disk fails with an io error, leaves the store as it was, and the store reopens "
+            + "and saves again.",
+        requires: .all([.fileStorage, .workerExecutable])
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
+        let ending = try WorkerProcess(executable: worker, arguments: ["full", url.path]).finish()
+        try expect(!ending.wasSignalled && ending.status == 0, "Saving on a full disk, the worker \(ending.summary).")
+        let lines = ending.remainingLines
+        if let setup = lines.first(where: { $0.hasPrefix("setup ") }) {
+            throw CheckFailure("The worker could not fill the disk: \(setup.dropFirst("setup ".count))")
+        }
+        let saved = ConformanceWorker.fullDiskSaves
+        try expect(lines.contains("ready \(saved)"), "The worker did not save the store it then fills: \(lines).")
+        let outcome = try require(lines.first { $0.hasPrefix("save ") }, "The worker reported no save: \(lines).")
+        try expect(
+            outcome.hasPrefix("save error io "),
+            "A save of \(ConformanceWorker.fullDiskObjects) objects of \(ConformanceWorker.fullDiskValue.count) bytes "
+                + "with the file size limited to the store's largest file should fail with a StoreError of code io, "
+                + "but ended with '\(outcome.dropFirst(5))'.")
+        try harness.withStore { stack in
+            let differences = try DurableState(reading: stack.store).differences(
+                from: DurabilityScenario.objects.expectedState(after: saved))
+            try expect(
+                differences.isEmpty,
+                "After the failed save, the store is not as it was: " + differences.joined(separator: "; ") + ".")
+            _ = try stack.insert(ConformanceModel.sample, ["serial": 2_000])
+            try stack.save()
+        }
+        try harness.withStore { stack in
+            let serials = try stack.objects(ConformanceModel.sample).map { try stack.value($0, "serial") }
+            try expect(serials.contains(2_000), "The save after the full disk was not kept: serials \(serials).")
+        }
     }
 
     /// How many saves one worker run performs at most, so that a run the kill missed ends soon.
