@@ -45,7 +45,8 @@ soak: deps
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= predicate xcodeModel compiledModel modelCache mappingModel jsonModel keyedArchive xmlStore \
 	binaryStore lmdbFile sqliteMetadata
-FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+# The driver keeps only the last `-sanitize=`, so both sanitizers go in one flag after SwiftPM's.
+FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
 	-Xswiftc -DSTRATA_FUZZING --product StrataFuzzer
 fuzz: deps
 	$(FUZZ_BUILD)

@@ -20,7 +20,8 @@ for target in "$@"; do
     seeds=$root/Tests/Fixtures/fuzz/$target
     mkdir -p "$corpus"
     log=$work/logs/$target.log
-    STRATA_FUZZ_TARGET=$target "$fuzzer" "$corpus" "$seeds" \
+    STRATA_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$root/Fuzz/lsan-suppressions.txt \
+        "$fuzzer" "$corpus" "$seeds" \
         -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=4096 \
         -artifact_prefix="$work/findings/$target-" > "$log" 2>&1
     status=$?

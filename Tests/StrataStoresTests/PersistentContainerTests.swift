@@ -19,6 +19,19 @@ import Testing
         #expect(Set(container.coordinator.storeTypeNames) == ["SQLite", "LMDB", "XML", "Binary", "InMemory"])
     }
 
+    /// A name that would put the default store outside the container's folder (`../x`,
+    /// `a/b`, `..`) is refused, naming it, and nothing is created.
+    @Test(arguments: ["../Escaped", "nested/Guidebook", "..", ".", ""])
+    func aNameThatIsNotAFileNameIsRefused(name: String) throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: StoreError.self) {
+            try PersistentContainer(name: name, model: ContainerModel.make(), directory: directory.url)
+        }
+        #expect(error?.code == .invalidOption)
+        #expect(error?.message.contains("'\(name)'") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test func defaultDirectoryFollowsTheXDGDataDirectory() {
         #if os(Linux)
             let explicit = PersistentContainer.defaultDirectoryURL(environment: [

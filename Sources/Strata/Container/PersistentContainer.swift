@@ -45,13 +45,21 @@ public final class PersistentContainer: Sendable {
     /// The coordinator uses `valueTransformers` for the model's transformable attributes and logs
     /// to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere).
     ///
-    /// - Throws: ``ModelError`` when the model is invalid.
+    /// - Throws: ``ModelError`` when the model is invalid; ``StoreError`` with code
+    ///   ``StoreError/Code/invalidOption`` when `name` is not a file name (it is empty, `.` or
+    ///   `..`, or holds a `/`), which would put the default store outside `directory`.
     public init(
         name: String, model: ManagedObjectModel, storeTypes: [StoreType],
         defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL(),
         valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(),
         logger: Logger = PersistentStoreCoordinator.silentLogger
     ) throws {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+            throw StoreError(
+                code: .invalidOption,
+                message: "The container name '\(name)' is not a file name: the default store is named after it "
+                    + "in '\(directory.path)', so it may not be empty, '.' or '..', or hold a '/'.")
+        }
         self.name = name
         self.model = model
         directoryURL = directory

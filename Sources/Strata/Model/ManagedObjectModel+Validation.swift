@@ -16,6 +16,12 @@ extension ManagedObjectModel.Parts {
         for entity in entities {
             if entity.name.isEmpty {
                 issues.append(ModelIssue(.emptyName, entity: nil, "An entity has an empty name."))
+            } else if !Self.isIdentifier(entity.name) {
+                issues.append(
+                    ModelIssue(
+                        .invalidName, entity: entity.name,
+                        "Entity name '\(entity.name)' must be made of letters, digits and '_', not starting with a digit."
+                    ))
             } else if byName[entity.name] != nil {
                 issues.append(
                     ModelIssue(.duplicateEntity, entity: entity.name, "Entity '\(entity.name)' is declared twice."))
@@ -96,6 +102,14 @@ extension ManagedObjectModel.Parts {
         Set(lineage(of: entity, byName).dropFirst().flatMap(\.ownPropertyNames))
     }
 
+    /// Whether `name` is an identifier, as Xcode's model editor asks of entity and property
+    /// names: letters, digits and `_`, not starting with a digit. Stores use such names in
+    /// their own names (SQLite's `ZNAME` columns, XML's attributes), and key paths can spell them.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.first, !first.isNumber else { return false }
+        return name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+    }
+
     private func propertyNameIssues(_ entity: EntityDescription, inherited: Set<String>) -> [ModelIssue] {
         var issues: [ModelIssue] = []
         var seen: Set<String> = []
@@ -114,11 +128,12 @@ extension ManagedObjectModel.Parts {
                     ModelIssue(
                         .shadowedProperty, entity: entity.name, property: name,
                         "Property '\(entity.name).\(name)' shadows an inherited property of the same name."))
-            } else if name.hasPrefix("@") || name.contains(".") || name.contains(" ") {
+            } else if !Self.isIdentifier(name) {
                 issues.append(
                     ModelIssue(
                         .invalidName, entity: entity.name, property: name,
-                        "Property name '\(entity.name).\(name)' may not contain '.', spaces or start with '@'."))
+                        "Property name '\(entity.name).\(name)' must be made of letters, digits and '_', not starting "
+                            + "with a digit."))
             }
             seen.insert(name)
         }

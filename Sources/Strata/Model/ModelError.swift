@@ -64,7 +64,8 @@ public struct ModelIssue: Sendable, Hashable, CustomStringConvertible {
 
         /// An entity or property has an empty name.
         public static let emptyName = Kind("emptyName")
-        /// A property name contains `.`, a space, or starts with `@`.
+        /// An entity or property name is not made of letters, digits and `_`, or starts with a
+        /// digit.
         public static let invalidName = Kind("invalidName")
         /// Two entities share a name.
         public static let duplicateEntity = Kind("duplicateEntity")

@@ -70,9 +70,25 @@ import Testing
         expectSingle(.shadowedProperty, entity: "B", property: "x", mentioning: "'B.x' shadows", in: model)
     }
 
-    @Test func invalidPropertyName() {
-        let model = ManagedObjectModel { EntityDescription("A") { AttributeDescription("a.b", .string) } }
-        expectSingle(.invalidName, entity: "A", property: "a.b", mentioning: "'A.a.b'", in: model)
+    @Test(arguments: ["a.b", "@count", "two words", #"na"me');DROP_TABLE;--"#, "1st", "a-b"])
+    func invalidPropertyName(name: String) {
+        let model = ManagedObjectModel { EntityDescription("A") { AttributeDescription(name, .string) } }
+        expectSingle(.invalidName, entity: "A", property: name, mentioning: "'A.\(name)'", in: model)
+    }
+
+    /// Entity names are identifiers too: stores name tables, elements and keys after them.
+    @Test(arguments: [#"Evil"Entity');DROP_TABLE_Z_METADATA;--"#, "9Lives", "City Hall", "a/b"])
+    func invalidEntityName(name: String) {
+        let model = ManagedObjectModel { EntityDescription(name) { AttributeDescription("x", .string) } }
+        expectSingle(.invalidName, entity: name, mentioning: "'\(name)'", in: model)
+    }
+
+    @Test func identifiersInAnyScriptAreValid() {
+        let model = ManagedObjectModel {
+            EntityDescription("Straße_2") { AttributeDescription("größe", .integer64) }
+            EntityDescription("都市") { AttributeDescription("名前", .string) }
+        }
+        #expect(model.validationIssues().isEmpty)
     }
 
     @Test func unknownSuperentity() {
