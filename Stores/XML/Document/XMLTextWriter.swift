@@ -6,22 +6,39 @@ import Strata
 /// attribute values and writes as it goes. Indentation is written explicitly with
 /// ``newline(depth:)`` so that the layout is exactly the one Core Data writes.
 ///
-/// Every libxml2 call that fails becomes a `StoreError/Code/io` error naming the file.
+/// Every libxml2 call that fails becomes a `StoreError/Code/io` error naming the file and
+/// what libxml2 reported first ("File too large"). While the writer lives, libxml2's reports on its
+/// thread go to the writer rather than to standard error.
 final class XMLTextWriter {
     private let handle: xmlTextWriterPtr
     private let path: String
+    private let reports = Reports()
+    /// The thread's handler of libxml2's reports before this writer, put back when it ends.
+    private let previousHandler: (function: xmlStructuredErrorFunc?, context: UnsafeMutableRawPointer?)
 
     /// Creates (or truncates) the file at `url` and starts writing it.
     init(url: URL) throws {
         path = url.path
         LibXML2.initialize()
+        previousHandler = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(reports).toOpaque()) { context, error in
+            guard let context, let error, let message = error.pointee.message else { return }
+            let reports = Unmanaged<Reports>.fromOpaque(context).takeUnretainedValue()
+            if reports.first == nil {
+                reports.first = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
         guard let handle = xmlNewTextWriterFilename(url.path, 0) else {
+            xmlSetStructuredErrorFunc(previousHandler.context, previousHandler.function)
             throw StoreError(code: .io, message: "Could not create '\(url.path)' to write XML into.")
         }
         self.handle = handle
     }
 
-    deinit { xmlFreeTextWriter(handle) }
+    deinit {
+        xmlFreeTextWriter(handle)
+        xmlSetStructuredErrorFunc(previousHandler.context, previousHandler.function)
+    }
 
     /// Writes the XML declaration `<?xml version="1.0" standalone="yes"?>` and a line break.
     func startDocument() throws {
@@ -87,8 +104,15 @@ final class XMLTextWriter {
 
     private func check(_ status: Int32, _ what: @autoclosure () -> String) throws {
         guard status >= 0 else {
-            throw StoreError(code: .io, message: "Could not write \(what()) to '\(path)'.")
+            let reason = reports.first.map { " (\($0))" } ?? ""
+            throw StoreError(code: .io, message: "Could not write \(what()) to '\(path)'\(reason).")
         }
+    }
+
+    /// The first report libxml2 made while the writer wrote: the cause ("File too large"),
+    /// before the consequences ("write error").
+    private final class Reports {
+        var first: String?
     }
 }
 
