@@ -78,16 +78,26 @@ package enum SQLiteMetadataPlist {
         func corrupt(_ reason: String) -> StoreError {
             StoreError(code: .corrupt, message: "The metadata of the SQLite store at '\(file)' \(reason).")
         }
-        if case .dictionary(let plist)? = try? BinaryPropertyList.parse(data, file: file),
-            let metadata = try knownKeys(plist, uuid: uuid, corrupt)
-        {
-            return metadata
-        }
         let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw corrupt("is not a readable property list (\(error.localizedDescription))")
+        if data.starts(with: "bplist".utf8) {
+            // Binary lists are read by the core's reader only: Foundation's stops the process
+            // on some damaged ones (a set of values it cannot bridge).
+            let parsed: PropertyListValue
+            do {
+                parsed = try BinaryPropertyList.parse(data, file: file)
+            } catch {
+                throw corrupt("is not a readable property list (\(error.message))")
+            }
+            if case .dictionary(let plist) = parsed, let metadata = try knownKeys(plist, uuid: uuid, corrupt) {
+                return metadata
+            }
+            object = parsed.plainObject
+        } else {
+            do {
+                object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            } catch {
+                throw corrupt("is not a readable property list (\(error.localizedDescription))")
+            }
         }
         guard let plist = object as? [String: Any] else { throw corrupt("is not a dictionary") }
         guard let storeType = plist[Key.storeType] as? String else { throw corrupt("has no \(Key.storeType)") }
@@ -191,6 +201,23 @@ package enum SQLiteMetadataPlist {
 }
 
 extension PropertyListValue {
+    /// The value as Foundation's property-list reader gives it: numbers as `NSNumber`, a
+    /// Boolean as `Bool`, sets as arrays.
+    fileprivate var plainObject: Any {
+        switch self {
+        case .null: NSNull()
+        case .boolean(let flag): flag
+        case .integer(let number): NSNumber(value: number)
+        case .real(let number): NSNumber(value: number)
+        case .date(let date): date
+        case .data(let bytes): bytes
+        case .string(let text): text
+        case .uid(let number): NSNumber(value: number)
+        case .array(let items), .set(let items): items.map(\.plainObject)
+        case .dictionary(let entries): entries.mapValues(\.plainObject)
+        }
+    }
+
     /// The texts of an array holding only strings.
     fileprivate var strings: [String]? {
         guard let items = array else { return nil }
