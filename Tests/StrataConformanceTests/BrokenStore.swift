@@ -52,6 +52,8 @@ final class BrokenStore: IncrementalStore {
         /// Elements of a composite nested in another (`address.geo.latitude`) are saved as null,
         /// as by a store flattening composites one level deep.
         case dropsNestedCompositeElements
+        /// The store opens writable whatever the options say, so a read-only opening accepts saves.
+        case ignoresReadOnly
     }
 
     let defect: Defect
@@ -71,6 +73,7 @@ final class BrokenStore: IncrementalStore {
             open: { request in
                 var request = request
                 if defect == .ignoresIdentifierForNewStore { request.identifierForNewStore = UUID().uuidString }
+                if defect == .ignoresReadOnly { request.options.isReadOnly = false }
                 return BrokenStore(defect: defect, base: try InMemoryStore.open(request))
             },
             readMetadata: { _ in nil },

@@ -87,6 +87,15 @@ import Testing
         #expect(Self.failures(of: .opensItsFileToEveryone, named: "OpenJSON") == ["A.filesKeepTheUmask"])
     }
 
+    /// No lock on the file: a second writable opening is not refused, and a save goes on over
+    /// a file another program put in the store's place.
+    @Test func noLockTaken() {
+        #expect(
+            Self.failures(of: .takesNoLock, named: "UnlockedJSON") == [
+                "A.replacedFileNoticed", "A.secondWriterRefused",
+            ])
+    }
+
     @Test func userKeysDroppedWithObjects() {
         #expect(
             Self.failures(of: .dropsUserKeysWithObjects, named: "KeylessJSON") == [

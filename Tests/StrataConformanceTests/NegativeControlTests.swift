@@ -45,6 +45,7 @@ import Testing
         ],
         .ignoresIdentifierForNewStore: ["O.roundTripThroughTheInMemoryStore"],
         .misnamesUnknownEntities: ["P.unknownEntityInFetch"],
+        .ignoresReadOnly: ["L.readOnlyStoreRefusesWrites", "P.readOnlyNamesTheStore"],
         .dropsDerivedValues: ["W.afterDeletions", "W.afterInserts", "W.afterUpdates"],
         .reversesTransformedData: ["C.transformable.bytes", "S.roundTrip"],
         .ignoresComparisonsWithSelf: ["F.keyPath.objectReferences", "X.fetchSourceIdentity"],

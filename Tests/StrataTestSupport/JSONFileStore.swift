@@ -47,6 +47,9 @@ public struct JSONFileStore: AtomicStore {
         /// Saves are acknowledged at once and written when the store is closed, as a
         /// write-behind cache would: a process killed after a save loses it.
         case writesOnClose
+        /// A writable opening takes no lock on its file, so a second writable opening, in this
+        /// process or another, is not refused, and nothing notices the file changing underneath.
+        case takesNoLock
     }
 
     /// The document a ``Failure/writesOnClose`` store has yet to write, written when the last
@@ -77,6 +80,7 @@ public struct JSONFileStore: AtomicStore {
 
     public var url: URL? { fileURL }
     public var capabilities: StoreCapabilities { [] }
+    public var locksFile: Bool { failure != .takesNoLock }
 
     public func load() throws -> AtomicStoreContents? {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
@@ -145,7 +149,7 @@ extension JSONFileStore {
         var contents = contents
         switch failure {
         case .none, .afterWriting, .touchesFileOnLoad, .leavesTemporaryFile, .opensItsFileToEveryone,
-            .throwsDecoderErrors, .leavesRecoveryCopy, .writesInPlace, .writesOnClose:
+            .throwsDecoderErrors, .leavesRecoveryCopy, .writesInPlace, .writesOnClose, .takesNoLock:
             break
         case .keepsIntegersAsDoubles:
             contents.nodes = contents.nodes.map { node in

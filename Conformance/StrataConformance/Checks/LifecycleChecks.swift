@@ -10,7 +10,7 @@ enum LifecycleChecks {
             uuidStableAcrossReopen, userKeysLive, userKeysAfterReopen, userKeysSurviveObjectSaves, copyKeepsIdentifier,
             userKeysWithoutOpening,
             metadataOfMissingFileIsNil, incompatibleModelRefused, destroyRemovesTheStore, secondWriterRefused,
-            onlyDocumentedFiles, filesKeepTheUmask,
+            replacedFileNoticed, onlyDocumentedFiles, filesKeepTheUmask,
         ]
     }
 
@@ -324,6 +324,38 @@ enum LifecycleChecks {
         }
         try coordinator.remove(store)
         try expectAnotherSampleSaved(in: harness, finding: 1, "after the writer was removed")
+    }
+
+    static let replacedFileNoticed = category.check(
+        "replacedFileNoticed",
+        "A save of a store whose file another program replaced while it was open is refused with inUse naming the "
+            + "file, and the replacement keeps exactly its own objects.",
+        requires: .fileStorage
+    ) { harness in
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let replacement = try require(harness.storeURL("replacement"), "File storage has no store URL.")
+        try harness.withStore("replacement") { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 2])
+            try stack.save()
+        }
+        let coordinator = try harness.makeCoordinator()
+        let store = try harness.openStore(in: coordinator)
+        let writer = CheckStack(coordinator: coordinator, store: store)
+        try writer.insert(ConformanceModel.sample, ["serial": 1])
+        try writer.save()
+        guard rename(replacement.path, url.path) == 0 else {
+            throw CheckFailure("Could not move '\(replacement.path)' over '\(url.path)': errno \(errno).")
+        }
+        try writer.insert(ConformanceModel.sample, ["serial": 3])
+        try expectError("a StoreError with code inUse naming '\(url.path)'", writer.save) { error in
+            let storeError = error as? StoreError ?? (error as? ContextError)?.underlying as? StoreError
+            return storeError?.code == .inUse && storeError?.message.contains(url.path) == true
+        }
+        try coordinator.remove(store)
+        try harness.withStore { stack in
+            let serials = try stack.objects(ConformanceModel.sample).map { try stack.value($0, "serial") }
+            try expectEqual(serials, [.integer64(2)], "Sample serials in the replacement after the refused save")
+        }
     }
 
     /// Opens the store, expects `count` Samples (`moment` says when in failures), saves one more,

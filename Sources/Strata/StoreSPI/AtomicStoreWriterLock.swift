@@ -15,7 +15,9 @@ import Foundation
 ///
 /// A store that was given up takes the lock again when it is added again or saves; when the file
 /// changed in between, its objects in memory are out of date, and that is refused with
-/// ``StoreError/Code/inUse``.
+/// ``StoreError/Code/inUse``. A save while the lock is held is refused the same way when the
+/// file was replaced or changed by a program that takes no lock: the save would otherwise
+/// overwrite what that program wrote.
 final class AtomicStoreWriterLock: Sendable {
     private struct State: Sendable {
         var lock: StoreFileLock?
@@ -57,11 +59,21 @@ final class AtomicStoreWriterLock: Sendable {
         }
     }
 
-    /// The store is about to write: takes the lock again if it was given up.
+    /// The store is about to write: takes the lock again if it was given up, and checks that
+    /// the file is the one the store last read or wrote.
     func ensureHeld() throws { try state.withLock { try reacquire(&$0) } }
 
     private func reacquire(_ state: inout State) throws {
-        guard state.lock == nil else { return }
+        guard state.lock == nil else {
+            guard Self.identity(of: url) == state.fileIdentity else {
+                throw StoreError(
+                    code: .inUse,
+                    message: "The file of the \(storeName) store at '\(url.path)' was replaced or changed by another "
+                        + "program while the store was open, so its objects are out of date and the save would "
+                        + "overwrite what is there now; remove the store and open the file again.")
+            }
+            return
+        }
         let lock = try StoreFileLock.acquire(for: url, storeName: storeName)
         guard Self.identity(of: url) == state.fileIdentity else {
             throw StoreError(

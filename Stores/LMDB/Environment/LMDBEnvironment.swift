@@ -136,12 +136,32 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// so `body` must do nothing outside the transaction that it cannot repeat. With
     /// `keepingDatabases`, `body` may open named databases: such calls are serialised with
     /// the reads that do, as liblmdb asks of `mdb_dbi_open`.
+    ///
+    /// A write is refused with ``StoreError/Code/inUse`` when the path no longer names the file
+    /// the environment opened: another program replaced or removed it, and liblmdb would
+    /// write to a file no one will open again.
     func write<T>(keepingDatabases: Bool = false, _ body: (LMDBTransaction) throws -> T) throws -> T {
         if keepingDatabases { databaseLock.lock() }
         defer { if keepingDatabases { databaseLock.unlock() } }
         writerLock.lock()
         defer { writerLock.unlock() }
+        try checkFileInPlace()
         return try retrying { try transaction(flags: 0, commit: true, body) }
+    }
+
+    /// Throws when ``path`` no longer names the data file the environment has open.
+    private func checkFileInPlace() throws {
+        var descriptor: mdb_filehandle_t = -1
+        var opened = stat()
+        var named = stat()
+        guard mdb_env_get_fd(handle, &descriptor) == 0, fstat(descriptor, &opened) == 0 else { return }
+        guard stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else {
+            throw StoreError(
+                code: .inUse,
+                message: "The LMDB store file '\(path)' was replaced or removed by another program while the store "
+                    + "was open; the save would go to a file no one opens again. Remove the store and open the file "
+                    + "again.")
+        }
     }
 
     /// Runs `attempt` until it does not fail for want of map: growing the map after

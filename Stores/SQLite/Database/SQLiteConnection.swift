@@ -50,6 +50,7 @@ package final class SQLiteConnection {
     }
 
     deinit {
+        emptyWriteAheadLogIfMoved()
         // Statements hold the connection open (`sqlite3_close_v2` defers closing until the
         // last one is finalized), so the order in which they go does not matter.
         cachedStatements.removeAll()
@@ -81,9 +82,16 @@ package final class SQLiteConnection {
 
     /// Runs `body` in a transaction: committed when `body` returns, rolled back when it
     /// throws. An `IMMEDIATE` transaction takes the write lock at once, so that a writer waits
-    /// for another process's writer at the start rather than failing midway.
+    /// for another process's writer at the start rather than failing midway; it fails with
+    /// ``SQLiteError/databaseMoved`` when the main database's path no longer names the file
+    /// the connection has open, as in WAL mode SQLite would write on to the old file.
     package func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try cachedStatement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
+        if immediate, hasMoved {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            emptyWriteAheadLogIfMoved()
+            throw SQLiteError.databaseMoved
+        }
         do {
             let result = try body()
             try cachedStatement("COMMIT").execute()
@@ -93,6 +101,22 @@ package final class SQLiteConnection {
             if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    /// Whether the main database's path no longer names the file the connection has open
+    /// (`SQLITE_FCNTL_HAS_MOVED`).
+    private var hasMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
+    }
+
+    /// When the main database's file was replaced or removed, copies the `-wal` file into the
+    /// old file and empties it (`SQLITE_CHECKPOINT_TRUNCATE`). SQLite skips the checkpoint
+    /// when closing a moved database and leaves the `-wal` file, whose pages the next opening
+    /// would then lay over the replacement's.
+    private func emptyWriteAheadLogIfMoved() {
+        guard hasMoved else { return }
+        sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
     /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed. Calls `sqlite3_changes64`.

@@ -27,6 +27,21 @@ package struct SQLiteError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
     }
 
+    /// The error of a write to a database whose file was replaced or removed since the
+    /// connection opened it (`SQLITE_READONLY_DBMOVED`).
+    static let databaseMoved = SQLiteError(
+        extendedCode: SQLITE_READONLY | (4 << 8),
+        message: "the database file was replaced or removed since the connection opened it", sql: nil)
+
+    private init(extendedCode: Int32, message: String, sql: String?) {
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// Whether the database's file was replaced or removed since the connection opened it.
+    var isDatabaseMoved: Bool { extendedCode == Self.databaseMoved.extendedCode }
+
     /// Whether another connection holds a lock this one needed (`SQLITE_BUSY` or `SQLITE_LOCKED`).
     var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 

@@ -158,6 +158,13 @@ enum SQLiteStoreFile {
                 code: .inUse, message: "\(place) is locked by another connection (\(action)): \(error).",
                 underlying: error)
         }
+        if error.isDatabaseMoved {
+            return StoreError(
+                code: .inUse,
+                message: "\(place) was replaced or removed by another program while the store was open (\(action)); "
+                    + "the save would go to a file no one opens again. Remove the store and open the file again.",
+                underlying: error)
+        }
         if error.isCorruption {
             return StoreError(
                 code: .corrupt, message: "\(place) is not a readable SQLite database (\(action)): \(error).",
