@@ -2,8 +2,9 @@ import Foundation
 import Strata
 
 /// The body of a store's conformance worker: a small executable that the suite runs in a child
-/// process, for the checks that kill a process during saves or fill its disk (category M) or
-/// open a file without permission to read it (`N.noPermission`).
+/// process, for the checks that kill a process during saves, fill its disk or take away write
+/// permission on its folder (category M), or open a file without permission to read it
+/// (`N.noPermission`).
 ///
 /// A store's author adds an executable target whose `main.swift` is one line, and hands its
 /// path to the suite:
@@ -56,6 +57,10 @@ public enum ConformanceWorker {
             case "full":
                 guard arguments.count == 2 else { return usage(arguments) }
                 try saveOnFullDisk(at: URL(fileURLWithPath: arguments[1]), storeType: storeType, options: options)
+            case "readonly":
+                guard arguments.count == 2 else { return usage(arguments) }
+                try saveInReadOnlyFolder(
+                    at: URL(fileURLWithPath: arguments[1]), storeType: storeType, options: options)
             default:
                 return usage(arguments)
             }
@@ -128,78 +133,11 @@ public enum ConformanceWorker {
         }
     }
 
-    /// Opens the store at `url` and performs the first ``fullDiskSaves`` saves of
-    /// ``DurabilityScenario/objects``, reporting `ready`; then limits the size of every file the
-    /// process writes (`RLIMIT_FSIZE`) to that of the largest file in the store's folder, as a
-    /// full disk would, and saves ``fullDiskObjects`` new `Sample`s, reporting
-    /// `save saved`, `save error <code> <message>` for a `StoreError`, or `save other <error>`.
-    private static func saveOnFullDisk(at url: URL, storeType: StoreType, options: StoreOptions) throws {
-        let coordinator = try PersistentStoreCoordinator(
-            model: ConformanceModel.model, storeTypes: [storeType],
-            valueTransformers: ConformanceModel.valueTransformers)
-        let stack = CheckStack(
-            coordinator: coordinator, store: try coordinator.addStore(type: storeType.name, at: url, options: options))
-        for index in 1...fullDiskSaves { try DurabilityScenario.objects.performObjectSave(index, on: stack) }
-        report("ready \(fullDiskSaves)")
-        signal(SIGXFSZ, SIG_IGN)
-        var limit = rlimit()
-        getrlimit(RLIMIT_FSIZE_RESOURCE, &limit)
-        limit.rlim_cur = rlim_t(try largestFileSize(in: url.deletingLastPathComponent()))
-        guard setrlimit(RLIMIT_FSIZE_RESOURCE, &limit) == 0 else {
-            report("setup Could not limit the file size: errno \(errno).")
-            return
-        }
-        do {
-            for serial in 1_000..<(1_000 + fullDiskObjects) {
-                _ = try stack.insert(
-                    ConformanceModel.sample, ["serial": .integer64(Int64(serial)), "binary": .binary(fullDiskValue)])
-            }
-            try stack.save()
-            report("save saved")
-        } catch let error as StoreError {
-            report("save error \(error.code) \(error.message)")
-        } catch {
-            report("save other \(type(of: error)): \(error)")
-        }
-    }
-
-    /// How many saves the full-disk check's store holds before the disk fills.
-    static let fullDiskSaves = 3
-
-    /// How many `Sample`s the save that meets the full disk inserts, each carrying
-    /// ``fullDiskValue``: a megabyte in all, more than the store's files hold, in values small
-    /// enough for every store to keep in its own file rather than beside it.
-    static let fullDiskObjects = 256
-
-    /// The bytes each `Sample` of the save that meets the full disk carries.
-    static let fullDiskValue = Data(repeating: 0xA5, count: 4_096)
-
-    #if canImport(Glibc)
-        private static let RLIMIT_FSIZE_RESOURCE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
-    #else
-        private static let RLIMIT_FSIZE_RESOURCE = RLIMIT_FSIZE
-    #endif
-
-    /// The size of the largest file in `folder` and below.
-    private static func largestFileSize(in folder: URL) throws -> Int {
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey])
-        var largest = 0
-        while let file = enumerator?.nextObject() as? URL {
-            largest = max(largest, try file.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0)
-        }
-        return largest
-    }
-
     /// Gives up root privileges (becoming `nobody`), makes sure the file at `url` cannot be
     /// read, then reads its metadata and opens it as ``BadFileProbe`` does, reporting
     /// `metadata <outcome>` and `open <outcome>`.
     private static func openWithoutPrivileges(_ url: URL, storeType: StoreType, options: StoreOptions) throws {
-        if geteuid() == 0 {
-            let nobody: UInt32 = 65_534
-            guard setgroups(0, nil) == 0, setgid(nobody) == 0, setuid(nobody) == 0 else {
-                throw CheckFailure("Could not give up root privileges: errno \(errno).")
-            }
-        }
+        try giveUpRootPrivileges()
         guard access(url.deletingLastPathComponent().path, X_OK) == 0 else {
             report("setup The folder '\(url.deletingLastPathComponent().path)' cannot be reached by user \(geteuid()).")
             return
@@ -211,5 +149,16 @@ public enum ConformanceWorker {
         let probe = BadFileProbe(storeType: storeType, options: options)
         report("metadata \(probe.readMetadata(at: url).line)")
         report("open \(probe.open(url).line)")
+    }
+
+    /// The user and group the worker becomes when it gives up root privileges.
+    static let nobody: UInt32 = 65_534
+
+    /// Becomes ``nobody`` when running as root, so that file permissions apply to the worker.
+    static func giveUpRootPrivileges() throws {
+        guard geteuid() == 0 else { return }
+        guard setgroups(0, nil) == 0, setgid(nobody) == 0, setuid(nobody) == 0 else {
+            throw CheckFailure("Could not give up root privileges: errno \(errno).")
+        }
     }
 }

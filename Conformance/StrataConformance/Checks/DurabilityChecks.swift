@@ -11,7 +11,7 @@ import Strata
 /// last one the worker reported, or the one it was performing.
 enum DurabilityChecks {
     static var all: [ConformanceCheck] {
-        [killDuringSaves, killDuringMetadataSaves, killDuringClosedMetadataWrites, fullDisk]
+        [killDuringSaves, killDuringMetadataSaves, killDuringClosedMetadataWrites, fullDisk, readOnlyFolder]
     }
 
     private static let category = ConformanceCategory.durability
@@ -46,34 +46,78 @@ enum DurabilityChecks {
             + "and saves again.",
         requires: .all([.fileStorage, .workerExecutable])
     ) { harness in
-        let url = try require(harness.storeURL(), "File storage has no store URL.")
-        let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
-        let ending = try WorkerProcess(executable: worker, arguments: ["full", url.path]).finish()
-        try expect(!ending.wasSignalled && ending.status == 0, "Saving on a full disk, the worker \(ending.summary).")
-        let lines = ending.remainingLines
-        if let setup = lines.first(where: { $0.hasPrefix("setup ") }) {
-            throw CheckFailure("The worker could not fill the disk: \(setup.dropFirst("setup ".count))")
-        }
-        let saved = ConformanceWorker.fullDiskSaves
-        try expect(lines.contains("ready \(saved)"), "The worker did not save the store it then fills: \(lines).")
-        let outcome = try require(lines.first { $0.hasPrefix("save ") }, "The worker reported no save: \(lines).")
+        let (lines, outcome) = try runFaultWorker("full", harness, meeting: "a full disk")
         try expect(
-            outcome.hasPrefix("save error io "),
+            outcome.hasPrefix("error io "),
             "A save of \(ConformanceWorker.fullDiskObjects) objects of \(ConformanceWorker.fullDiskValue.count) bytes "
                 + "with the file size limited to the store's largest file should fail with a StoreError of code io, "
-                + "but ended with '\(outcome.dropFirst(5))'.")
+                + "but ended with '\(outcome)' (\(lines)).")
+        try expectReopened(
+            harness, holdingSave: ConformanceWorker.fullDiskSaves, "After the failed save", "a full disk")
+    }
+
+    static let readOnlyFolder = category.check(
+        "readOnlyFolder",
+        "A save after the store's folder was made read-only fails with an io error and leaves the store as it was, "
+            + "or is kept whole; the store reopens and saves again.",
+        requires: .all([.fileStorage, .workerExecutable])
+    ) { harness in
+        let (lines, outcome) = try runFaultWorker("readonly", harness, meeting: "a read-only folder")
+        try expect(
+            outcome == "saved" || outcome.hasPrefix("error io "),
+            "A save in a read-only folder should succeed or fail with a StoreError of code io, but ended with "
+                + "'\(outcome)'.")
+        try expect(lines.contains("closed"), "Removing the store in a read-only folder failed: \(lines).")
+        let saved = outcome == "saved"
+        try expectReopened(
+            harness, holdingSave: ConformanceWorker.fullDiskSaves + (saved ? 1 : 0),
+            saved ? "After the save" : "After the failed save", "a read-only folder")
+    }
+
+    /// Runs the worker's fault `command` on the check's store, giving its folder write
+    /// permission back afterwards, and returns the lines the worker wrote and the outcome of
+    /// its save (`saved`, `error <code> <message>` or `other <error>`); `fault` names what the
+    /// save meets in failures.
+    private static func runFaultWorker(
+        _ command: String, _ harness: CheckHarness, meeting fault: String
+    ) throws -> (lines: [String], outcome: String) {
+        let url = try require(harness.storeURL(), "File storage has no store URL.")
+        let worker = try require(harness.suite.workerExecutable, "The suite has no worker executable.")
+        let ending: WorkerProcess.Ending
+        do {
+            defer { chmod(url.deletingLastPathComponent().path, 0o755) }
+            ending = try WorkerProcess(executable: worker, arguments: [command, url.path]).finish()
+        }
+        try expect(!ending.wasSignalled && ending.status == 0, "Saving into \(fault), the worker \(ending.summary).")
+        let lines = ending.remainingLines
+        if let setup = lines.first(where: { $0.hasPrefix("setup ") }) {
+            throw CheckFailure("The worker could not set up \(fault): \(setup.dropFirst("setup ".count))")
+        }
+        try expect(
+            lines.contains("ready \(ConformanceWorker.fullDiskSaves)"),
+            "The worker did not save the store before meeting \(fault): \(lines).")
+        let outcome = try require(lines.first { $0.hasPrefix("save ") }, "The worker reported no save: \(lines).")
+        return (lines, String(outcome.dropFirst("save ".count)))
+    }
+
+    /// Reopens the store, expects exactly the state after `save` of ``DurabilityScenario/objects``
+    /// (`before` introduces a difference), saves another `Sample` and expects it after
+    /// reopening again (`after` names the fault the store met, in that failure).
+    private static func expectReopened(
+        _ harness: CheckHarness, holdingSave save: Int, _ before: String, _ after: String
+    ) throws {
         try harness.withStore { stack in
             let differences = try DurableState(reading: stack.store).differences(
-                from: DurabilityScenario.objects.expectedState(after: saved))
+                from: DurabilityScenario.objects.expectedState(after: save))
             try expect(
                 differences.isEmpty,
-                "After the failed save, the store is not as it was: " + differences.joined(separator: "; ") + ".")
+                "\(before), the store is not as it should be: " + differences.joined(separator: "; ") + ".")
             _ = try stack.insert(ConformanceModel.sample, ["serial": 2_000])
             try stack.save()
         }
         try harness.withStore { stack in
             let serials = try stack.objects(ConformanceModel.sample).map { try stack.value($0, "serial") }
-            try expect(serials.contains(2_000), "The save after the full disk was not kept: serials \(serials).")
+            try expect(serials.contains(2_000), "The save after \(after) was not kept: serials \(serials).")
         }
     }
 

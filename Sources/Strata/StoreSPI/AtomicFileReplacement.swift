@@ -39,7 +39,8 @@ import Foundation
             try? FileManager.default.removeItem(at: temporary)
             if let error = error as? StoreError { throw error }
             throw StoreError(
-                code: .io, message: "Could not write the \(storeName) store at '\(url.path)'.",
+                code: .io,
+                message: "Could not write the \(storeName) store at '\(url.path)': \(error.localizedDescription)",
                 underlying: error)
         }
         try flush(directory.path, storeName: storeName)

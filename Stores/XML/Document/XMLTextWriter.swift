@@ -28,9 +28,11 @@ final class XMLTextWriter {
                 reports.first = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
+        errno = 0
         guard let handle = xmlNewTextWriterFilename(url.path, 0) else {
+            let reason = errno == 0 ? reports.first ?? "libxml2 gave no reason" : String(cString: strerror(errno))
             xmlSetStructuredErrorFunc(previousHandler.context, previousHandler.function)
-            throw StoreError(code: .io, message: "Could not create '\(url.path)' to write XML into.")
+            throw StoreError(code: .io, message: "Could not create '\(url.path)' to write XML into: \(reason).")
         }
         self.handle = handle
     }
