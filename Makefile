@@ -34,10 +34,12 @@ example: deps
 	$(SWIFT) build --build-tests --package-path Examples/ThirdPartyStore $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --package-path Examples/ThirdPartyStore
 
-## soak: build, then run the long variants: 1,000 kills per durability check, 100,000 objects in the LMDB map growth test.
+## soak: build, then run the long variants: every store's conformance suite with 1,000 kills per
+## durability check, two processes writing one SQLite and one LMDB store for five minutes each,
+## 1,000,000-object memory soaks, 100,000 objects in the LMDB map growth test. See docs/RELIABILITY.md.
 soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StrataConformanceTests|LMDBMapGrowthTests"
+	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StoreConformanceTests|SoakTests|LMDBMapGrowthTests"
 
 ## fuzz: build the fuzzer (libFuzzer and the address sanitizer, in .build-fuzz) and run each
 ## target for FUZZ_SECONDS (600 by default) from its corpus; FUZZ_TARGETS picks targets. See

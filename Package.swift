@@ -104,6 +104,9 @@ let package = Package(
             name: "SQLiteStoreConformanceWorker", dependencies: ["StrataConformance", "StrataSQLite"],
             path: "Tests/SQLiteStoreConformanceWorker"),
         .executableTarget(
+            name: "SoakWorker", dependencies: ["StrataSQLite", "StrataLMDB", "StrataTestSupport"],
+            path: "Tests/SoakWorker"),
+        .executableTarget(
             name: "SQLiteContentionWorker",
             dependencies: ["StrataSQLite", "StrataTestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SQLiteContentionWorker"),

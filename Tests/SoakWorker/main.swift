@@ -1,0 +1,40 @@
+import Foundation
+import Strata
+import StrataLMDB
+import StrataSQLite
+
+// The worker of the soaks in StrataTestSupport:
+// `SoakWorker write <SQLite|LMDB> <store> <writer> <seconds> <seed> [skips-every-fifth-save]`
+// is one writer of `TwoWriterSoak`;
+// `SoakWorker memory <SQLite|LMDB> <store> <objects> <rounds> [keeps-every-context]` runs the
+// rounds of `MemorySoak`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let storeType = arguments.count > 1 ? [StoreType.sqlite, .lmdb].first { $0.name == arguments[1] } : nil
+do {
+    switch (arguments.first, storeType) {
+    case ("write", let storeType?):
+        guard var writer = TwoWriterSoakWriter(storeType: storeType, arguments: Array(arguments.dropFirst(2))) else {
+            break
+        }
+        try writer.run()
+        exit(0)
+    case ("memory", let storeType?):
+        let keepsEveryContext = arguments.count == 6 && arguments[5] == "keeps-every-context"
+        guard arguments.count == 5 || keepsEveryContext, let objects = Int(arguments[3]), let rounds = Int(arguments[4])
+        else { break }
+        try MemorySoakRounds(
+            storeType: storeType, url: URL(fileURLWithPath: arguments[2]), keepsEveryContext: keepsEveryContext
+        ).run(objects: objects, rounds: rounds)
+        exit(0)
+    default:
+        break
+    }
+    FileHandle.standardError.write(
+        Data(
+            ("usage: SoakWorker write SQLite|LMDB <store> <writer> <seconds> <seed> [skips-every-fifth-save]\n"
+                + "       SoakWorker memory SQLite|LMDB <store> <objects> <rounds> [keeps-every-context]\n").utf8))
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("The soak worker failed: \(error)\n".utf8))
+    exit(1)
+}
