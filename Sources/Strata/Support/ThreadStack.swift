@@ -42,6 +42,7 @@ enum ThreadStack {
             let size = UInt(pthread_get_stacksize_np(thread))
             return top > size ? top - size : nil
         #elseif canImport(Glibc) || canImport(Musl)
+            if let key = lowestAddressKey, let cached = pthread_getspecific(key) { return UInt(bitPattern: cached) }
             guard let getAttributes = threadAttributesFunction else { return nil }
             var attributes = pthread_attr_t()
             guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
@@ -49,6 +50,7 @@ enum ThreadStack {
             var address: UnsafeMutableRawPointer?
             var size = 0
             guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return nil }
+            if let key = lowestAddressKey { pthread_setspecific(key, address) }
             return UInt(bitPattern: address)
         #else
             return nil
@@ -56,6 +58,15 @@ enum ThreadStack {
     }
 
     #if canImport(Glibc) || canImport(Musl)
+        /// The thread-specific slot that keeps each thread's lowest stack address once read
+        /// (the address itself, as the slot's pointer), so that it is read once per thread:
+        /// for the main thread, `pthread_getattr_np` parses `/proc/self/maps`, which took
+        /// longer than parsing a predicate. `nil` when no slot could be made.
+        private static let lowestAddressKey: pthread_key_t? = {
+            var key = pthread_key_t()
+            return pthread_key_create(&key, nil) == 0 ? key : nil
+        }()
+
         /// `pthread_getattr_np`, looked up with `dlsym` because the C library declares it only
         /// under `_GNU_SOURCE`, which Swift's `Glibc` module does not define; `nil` where the
         /// lookup fails (as in a static binary).

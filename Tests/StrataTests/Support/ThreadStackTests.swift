@@ -32,4 +32,16 @@ func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) 
         #expect(current - floor < 512 * 1024)
         #expect(current - floor > 256 * 1024)
     }
+
+    /// Each thread's stack bounds are read once and kept for that thread alone: a thread with
+    /// a small stack, after one with a large stack, gets a floor inside its own stack.
+    @Test func eachThreadKeepsItsOwnBounds() {
+        for stackSize in [8 * 1024 * 1024, 512 * 1024, 8 * 1024 * 1024] {
+            let (current, first, second) = onThread(stackSize: stackSize) {
+                (ThreadStack.currentAddress(), ThreadStack.floor(keeping: 0), ThreadStack.floor(keeping: 0))
+            }
+            #expect(first == second, "The floor changed between two calls on one thread.")
+            #expect(first < current && current - first <= UInt(stackSize), "Stack of \(stackSize) bytes")
+        }
+    }
 }
