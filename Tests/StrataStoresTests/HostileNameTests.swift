@@ -58,4 +58,14 @@ import Testing
         }
         #expect(try reopened.metadataForStore(type: type, at: url)?.versionHashes.keys.contains("City") == true)
     }
+
+    /// A `%K` argument built to break out of quoting is not a key path: the predicate is
+    /// refused when it is made, naming the argument, before any store could see it.
+    @Test func aHostileKeyPathIsRefusedWhenThePredicateIsMade() {
+        let key = #"name" = 'x' OR 1=1; DELETE FROM ZCITY; --"#
+        let error = #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate(format: "%K == %@", AttributeValue.string(key), AttributeValue.string("plain"))
+        }
+        #expect("\(String(describing: error))".contains("DELETE FROM ZCITY"), "\(String(describing: error))")
+    }
 }
