@@ -110,6 +110,14 @@ public enum JournalFile {
         return Int(String(decoding: header[16..<32], as: UTF8.self))
     }
 
+    /// The device and inode of the file at `url`, for a store to notice another file put in
+    /// the place of the one it read; `nil` when there is no file.
+    static func identity(at url: URL) -> [UInt64]? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
     /// Writes a new journal at `url` whose one entry is `entry`: a temporary file, flushed, then
     /// renamed over any empty file there, and the folder flushed, so that the new journal
     /// survives a crash of the system once this returns; returns its committed length.

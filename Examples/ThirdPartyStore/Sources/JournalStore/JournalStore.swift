@@ -26,6 +26,8 @@ public final class JournalStore: IncrementalStore {
         var lock: JournalLock?
         /// How many coordinators have the store added.
         var attachments = 0
+        /// The device and inode of the file the store last read or wrote; `nil` before it exists.
+        var fileIdentity: [UInt64]?
     }
 
     private let fileURL: URL
@@ -40,7 +42,8 @@ public final class JournalStore: IncrementalStore {
         self.options = request.options
         self.schema = request.model.schema
         self.entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
-        self.state = Mutex(State(contents: contents, committedLength: committedLength))
+        self.state = Mutex(
+            State(contents: contents, committedLength: committedLength, fileIdentity: JournalFile.identity(at: url)))
     }
 
     /// Opens the journal `request` asks for, or a new one when there is no file or it is empty.
@@ -92,17 +95,25 @@ public final class JournalStore: IncrementalStore {
     }
 
     /// Takes the file's lock if the store does not hold it, and checks that nobody wrote the
-    /// file since the store last read or wrote it.
+    /// file since the store last read or wrote it, nor put another file in its place.
     private func holdLock(_ state: inout State) throws {
-        guard state.lock == nil else { return }
-        let lock = try JournalLock.acquire(for: fileURL)
-        guard JournalFile.committedLength(at: fileURL) == state.committedLength else {
+        if state.lock == nil {
+            let lock = try JournalLock.acquire(for: fileURL)
+            guard JournalFile.committedLength(at: fileURL) == state.committedLength else {
+                throw StoreError(
+                    code: .inUse,
+                    message: "The journal store at '\(fileURL.path)' was changed by another writer while this one "
+                        + "was closed, so its objects are out of date; open the file again.")
+            }
+            state.lock = lock
+        }
+        guard JournalFile.identity(at: fileURL) == state.fileIdentity else {
             throw StoreError(
                 code: .inUse,
-                message: "The journal store at '\(fileURL.path)' was changed by another writer while this one was "
-                    + "closed, so its objects are out of date; open the file again.")
+                message: "The journal store file '\(fileURL.path)' was replaced or removed by another program while "
+                    + "the store was open, so its objects are out of date and a save would write into the other "
+                    + "file; remove the store and open the file again.")
         }
-        state.lock = lock
     }
 
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
@@ -194,6 +205,7 @@ public final class JournalStore: IncrementalStore {
                 state.committedLength == 0
                 ? try JournalFile.create(fileURL, with: entry)
                 : try JournalFile.append(entry, to: fileURL, after: state.committedLength)
+            state.fileIdentity = JournalFile.identity(at: fileURL)
             state.contents = next
         }
     }
