@@ -138,7 +138,7 @@ public enum TwoWriterSoak {
                     + "deleted: \(stored.subtracting(live).sorted().prefix(10)).")
         }
         let tally = try store.snapshot(for: tallyID)
-        let expected = (inserted: Int64(inserted), deleted: Int64(deleted), version: Int64(saves + 1))
+        let expected = (inserted: inserted, deleted: deleted, version: Int64(saves + 1))
         let found = (
             inserted: tally?.values["inserted"]?.get(Int64.self), deleted: tally?.values["deleted"]?.get(Int64.self),
             version: tally?.version
@@ -196,39 +196,5 @@ public enum TwoWriterSoak {
         static func < (lhs: Self, rhs: Self) -> Bool { (lhs.writer, lhs.serial) < (rhs.writer, rhs.serial) }
 
         var description: String { "\(writer) \(serial)" }
-    }
-}
-
-/// A worker process of a soak, its standard output and error written to files beside the store.
-final class SoakProcess {
-    private let process = Process()
-    private let outputURL: URL
-    private let errorURL: URL
-
-    /// Starts `worker` with `arguments`, writing its output to `<store>.<name>.out` and
-    /// `<store>.<name>.err`.
-    init(worker: URL, arguments: [String], named name: String, outputBeside store: URL) throws {
-        outputURL = store.appendingPathExtension("\(name).out")
-        errorURL = store.appendingPathExtension("\(name).err")
-        for url in [outputURL, errorURL] {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw StoreError(code: .io, message: "Could not create '\(url.path)'.")
-            }
-        }
-        process.executableURL = worker
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    /// Waits for the process to end; its status, lines of output and error text.
-    func finish() -> (status: Int32, lines: [String], errors: String) {
-        process.waitUntilExit()
-        let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output.split(separator: "\n").map(String.init), errors)
     }
 }
