@@ -104,7 +104,7 @@ let package = Package(
             name: "SQLiteStoreConformanceWorker", dependencies: ["StrataConformance", "StrataSQLite"],
             path: "Tests/SQLiteStoreConformanceWorker"),
         .executableTarget(
-            name: "SoakWorker", dependencies: ["StrataSQLite", "StrataLMDB", "StrataTestSupport"],
+            name: "SoakWorker", dependencies: ["StrataSQLite", "StrataLMDB", "StrataXML", "StrataTestSupport"],
             path: "Tests/SoakWorker"),
         .executableTarget(
             name: "SQLiteContentionWorker",

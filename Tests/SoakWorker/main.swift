@@ -2,12 +2,15 @@ import Foundation
 import Strata
 import StrataLMDB
 import StrataSQLite
+import StrataXML
 
 // The worker of the soaks in StrataTestSupport:
 // `SoakWorker write <SQLite|LMDB> <store> <writer> <seconds> <seed> [skips-every-fifth-save]`
 // is one writer of `TwoWriterSoak`;
 // `SoakWorker memory <SQLite|LMDB> <store> <objects> <rounds> [keeps-every-context]` runs the
-// rounds of `MemorySoak`.
+// rounds of `MemorySoak`;
+// `SoakWorker striped <folder> <saves> <step> [saves-store-by-store]` is the worker of
+// `StripedSaveKills`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let storeType = arguments.count > 1 ? [StoreType.sqlite, .lmdb].first { $0.name == arguments[1] } : nil
 do {
@@ -26,13 +29,18 @@ do {
             storeType: storeType, url: URL(fileURLWithPath: arguments[2]), keepsEveryContext: keepsEveryContext
         ).run(objects: objects, rounds: rounds)
         exit(0)
+    case ("striped", _):
+        guard let writer = StripedSaveWriter(arguments: Array(arguments.dropFirst())) else { break }
+        try writer.run()
+        exit(0)
     default:
         break
     }
     FileHandle.standardError.write(
         Data(
             ("usage: SoakWorker write SQLite|LMDB <store> <writer> <seconds> <seed> [skips-every-fifth-save]\n"
-                + "       SoakWorker memory SQLite|LMDB <store> <objects> <rounds> [keeps-every-context]\n").utf8))
+                + "       SoakWorker memory SQLite|LMDB <store> <objects> <rounds> [keeps-every-context]\n"
+                + "       SoakWorker striped <folder> <saves> <step> [saves-store-by-store]\n").utf8))
     exit(2)
 } catch {
     FileHandle.standardError.write(Data("The soak worker failed: \(error)\n".utf8))

@@ -26,6 +26,9 @@ final class SoakProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Whether the process ended by a signal (its status is then the signal's number).
+    var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
+
     /// Waits for the process to end; its status, lines of output and error text.
     func finish() -> (status: Int32, lines: [String], errors: String) {
         process.waitUntilExit()

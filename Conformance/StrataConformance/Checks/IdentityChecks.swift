@@ -7,7 +7,8 @@ enum IdentityChecks {
     static var all: [ConformanceCheck] {
         [
             temporaryUntilSaved, permanentIDsInInputOrder, deletedReferencesAreNotReused,
-            referencesUniqueAcrossHierarchy, uriRoundTripAfterReopen, foreignAndMalformedURIs, deletedSnapshotIsNil,
+            idsOfAnotherOpeningAreNotReused, referencesUniqueAcrossHierarchy, uriRoundTripAfterReopen,
+            foreignAndMalformedURIs, deletedSnapshotIsNil,
         ]
     }
 
@@ -56,6 +57,38 @@ enum IdentityChecks {
             let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 3))
             try expect(
                 !fresh.contains(deleted), "After reopening, the deleted object's ID \(deleted) was handed out again.")
+        }
+    }
+
+    /// A coordinator completing a save from its save log (docs/STRIPED-SAVES.md) inserts
+    /// objects with IDs an opening before a crash handed out: the store must not hand them out
+    /// again, though it never handed them out itself.
+    static let idsOfAnotherOpeningAreNotReused = category.check(
+        "idsOfAnotherOpeningAreNotReused",
+        "IDs one opening handed out and another saved are never handed out again, also after reopening."
+    ) { harness in
+        let handedOut: [ObjectID] = try harness.withStore { stack in
+            try stack.insert(ConformanceModel.sample, ["serial": 100])
+            try stack.save()
+            return try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 3))
+        }
+        try harness.withStore { stack in
+            try stack.save(
+                StoreChangeSet(
+                    inserted: handedOut.enumerated().map { index, id in
+                        .init(objectID: id, values: ["serial": .integer64(Int64(index))], expectedVersion: 0)
+                    }))
+            let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 3))
+            try expect(
+                Set(fresh).isDisjoint(with: handedOut),
+                "IDs saved from an earlier opening were handed out again: \(fresh.filter(handedOut.contains)).")
+        }
+        try harness.withStore { stack in
+            let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 6))
+            try expect(
+                Set(fresh).isDisjoint(with: handedOut),
+                "After reopening, IDs saved from an earlier opening were handed out again: "
+                    + "\(fresh.filter(handedOut.contains)).")
         }
     }
 

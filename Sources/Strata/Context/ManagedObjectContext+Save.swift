@@ -28,9 +28,10 @@ extension ManagedObjectContext {
     /// In order: objects-did-change is posted, then will-save, and every object's
     /// ``ManagedObject/willSave()`` runs; every inserted, changed and deleted object is
     /// validated and *all* failures are reported together; each new object is placed in its
-    /// assigned store or the first store holding its entity, and gets a permanent ID; each
-    /// store's share is written all or nothing; ``ManagedObject/didSave()`` runs and did-save
-    /// is posted with the permanent IDs.
+    /// assigned store or the first store holding its entity, and gets a permanent ID; the
+    /// changes are written all or nothing, across every store they touch (the coordinator's
+    /// striped save, ``PersistentStoreCoordinator/save(_:)``, also when the process is killed
+    /// mid-save); ``ManagedObject/didSave()`` runs and did-save is posted with the permanent IDs.
     ///
     /// When a store holds a newer version of an object, ``mergePolicy`` settles the conflict
     /// and the store's share is written again (see ``MergePolicy``). When the save would leave
@@ -42,11 +43,11 @@ extension ManagedObjectContext {
     ///   ``ContextError/Code/noStore``, ``ContextError/Code/crossStoreRelationship`` (nothing is
     ///   written), or ``ContextError/Code/mergeConflict`` when a store holds a newer version of
     ///   an object and the policy is ``MergePolicy/error`` (or the conflict persists after
-    ///   several attempts): that store is not written, and its new objects keep their temporary
-    ///   IDs; stores written before it stay written. ``ContextError/Code/constraintConflict``
+    ///   several attempts), listing the conflicts of every store: no store is written, and the
+    ///   new objects keep their temporary IDs. ``ContextError/Code/constraintConflict``
     ///   when objects clash on a uniqueness constraint and the policy is ``MergePolicy/error``,
     ///   or the clash joins two saved objects, naming the entity, keys, values and objects
-    ///   (``ContextError/constraintConflicts``); that store is not written. A store's own error.
+    ///   (``ContextError/constraintConflicts``); no store is written. A store's own error.
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
@@ -71,14 +72,25 @@ extension ManagedObjectContext {
                 post(saved, as: .didSave)
             }
         }
-        for (index, share) in plan.shares.enumerated() {
+        if parent == nil, plan.shares.count > 1 {
             do {
-                try write(share)
-                passPermanentIDsToDescendants(of: share)
+                try writeAcrossStores(plan.shares)
             } catch {
-                for unwritten in plan.shares[index...] { plan.restoreTemporaryIDs(of: unwritten) }
+                for unwritten in plan.shares { plan.restoreTemporaryIDs(of: unwritten) }
                 throw error
             }
+        } else {
+            for (index, share) in plan.shares.enumerated() {
+                do {
+                    try write(share)
+                } catch {
+                    for unwritten in plan.shares[index...] { plan.restoreTemporaryIDs(of: unwritten) }
+                    throw error
+                }
+            }
+        }
+        for share in plan.shares {
+            passPermanentIDsToDescendants(of: share)
             saved.inserted.append(contentsOf: share.inserted)
             saved.updated.append(contentsOf: share.updated)
             saved.deleted.append(contentsOf: share.deleted)
@@ -117,31 +129,61 @@ extension ManagedObjectContext {
 
     /// Writes one store's share and, when it succeeds, makes its objects' state the saved one.
     private func write(_ share: SavePlan.Share) throws {
+        try settlingConflicts(in: [share]) {
+            if share.store === parentStore {
+                // The parent validates the changes when it saves them to its stores.
+                try share.store.save(share.changeSet())
+            } else {
+                let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
+                try coordinator.save(share.changeSet(history: history), to: share.store)
+            }
+        }
+        markSaved(share)
+    }
+
+    /// Writes the shares of several stores all or nothing (the coordinator's striped save) and,
+    /// when it succeeds, makes their objects' state the saved one.
+    private func writeAcrossStores(_ shares: [SavePlan.Share]) throws {
+        try settlingConflicts(in: shares) {
+            let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
+            try coordinator.save(shares.map { (store: $0.store, changes: $0.changeSet(history: history)) })
+        }
+        for share in shares { markSaved(share) }
+    }
+
+    /// Runs `write` until it meets no conflict the merge policy can settle in `shares`.
+    private func settlingConflicts(in shares: [SavePlan.Share], _ write: () throws -> Void) throws {
         var attempts = 0
         while true {
             do {
-                if share.store === parentStore {
-                    // The parent validates the changes when it saves them to its stores.
-                    try share.store.save(share.changeSet())
-                } else {
-                    let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
-                    try coordinator.save(share.changeSet(history: history), to: share.store)
-                }
-                break
+                try write()
+                return
             } catch let error as StoreError where error.code == .conflict {
                 attempts += 1
-                guard attempts <= Self.conflictRetries, try settle(error.conflicts, in: share) else {
-                    throw mergeConflict(error, in: share)
+                guard attempts <= Self.conflictRetries, try shares.allSatisfy({ try settle(error.conflicts, in: $0) })
+                else {
+                    throw mergeConflict(error, in: shares)
                 }
                 coordinator.logger.notice(
                     "Save conflict settled by the merge policy; saving again",
                     metadata: [
-                        "store.type": "\(share.store.typeName)", "store.identifier": "\(share.store.identifier)",
+                        "store.type": "\(shares.map(\.store.typeName).joined(separator: ","))",
+                        "store.identifier": "\(shares.map(\.store.identifier).joined(separator: ","))",
                         "conflicts": "\(error.conflicts.count)", "attempt": "\(attempts)",
                     ])
             } catch let error as StoreError where error.code == .constraintConflict {
                 attempts += 1
-                guard attempts <= Self.conflictRetries, try mergeClashes(error.constraintConflicts, in: share) else {
+                guard attempts <= Self.conflictRetries,
+                    try shares.allSatisfy({ share in
+                        try mergeClashes(
+                            shares.count == 1
+                                ? error.constraintConflicts
+                                : error.constraintConflicts.filter {
+                                    $0.objectIDs.first?.storeIdentifier == share.store.identifier
+                                },
+                            in: share)
+                    })
+                else {
                     throw ContextError(
                         code: .constraintConflict, message: error.message,
                         constraintConflicts: error.constraintConflicts, underlying: error)
@@ -149,11 +191,16 @@ extension ManagedObjectContext {
                 coordinator.logger.notice(
                     "Uniqueness-constraint conflict merged by the merge policy; saving again",
                     metadata: [
-                        "store.type": "\(share.store.typeName)", "store.identifier": "\(share.store.identifier)",
+                        "store.type": "\(shares.map(\.store.typeName).joined(separator: ","))",
+                        "store.identifier": "\(shares.map(\.store.identifier).joined(separator: ","))",
                         "conflicts": "\(error.constraintConflicts.count)", "attempt": "\(attempts)",
                     ])
             }
         }
+    }
+
+    /// Makes the state of the objects `share` wrote the saved one.
+    private func markSaved(_ share: SavePlan.Share) {
         // The coordinator's save made the row cache forget the saved and conflicting objects.
         // Removed from the pending sets all at once: removing from an ordered set one by one
         // moves its later members each time, which made large saves quadratic.
@@ -186,9 +233,10 @@ extension ManagedObjectContext {
         }
     }
 
-    private func mergeConflict(_ error: StoreError, in share: SavePlan.Share) -> ContextError {
+    private func mergeConflict(_ error: StoreError, in shares: [SavePlan.Share]) -> ContextError {
         let objects = Dictionary(
-            (share.inserted + share.updated + share.deleted).map { ($0.objectID, $0) }, uniquingKeysWith: { a, _ in a })
+            shares.flatMap { $0.inserted + $0.updated + $0.deleted }.map { ($0.objectID, $0) },
+            uniquingKeysWith: { a, _ in a })
         let conflicts = error.conflicts.map { conflict in
             let keys = objects[conflict.objectID].map { object in
                 (Array(object.changedValuesIgnoringFaults().keys) + object.changedMemberKeys).sorted()
@@ -204,7 +252,8 @@ extension ManagedObjectContext {
         }
         return ContextError(
             code: .mergeConflict,
-            message: "The save met newer changes in the \(share.store.typeName) store: "
+            message: "The save met newer changes in the \(shares.map(\.store.typeName).joined(separator: ", ")) "
+                + (shares.count == 1 ? "store: " : "stores: ")
                 + list.joined(separator: "; ") + ".",
             conflicts: conflicts, underlying: error)
     }

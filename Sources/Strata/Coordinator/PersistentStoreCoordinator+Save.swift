@@ -6,7 +6,8 @@ extension PersistentStoreCoordinator {
     /// a read-only store is refused, and the changes are validated against the model and the
     /// store's configuration (``StoreChangeSet/validate(schema:entityNames:storeIdentifier:storeName:)``),
     /// which converts each value to its attribute's type.
-    /// The store then checks versions against what it holds and writes, all or nothing. The
+    /// The store then checks versions against what it holds and writes, all or nothing. User
+    /// keys that replace the store's keep ``stripedSaveKey``. The
     /// row cache then forgets the updated and deleted objects (the store may hold more than was
     /// written, such as values its triggers keep), so that they are read afresh; after a
     /// conflict it forgets the conflicting ones.
@@ -16,20 +17,14 @@ extension PersistentStoreCoordinator {
     ///   ``StoreError/Code/unknownEntity`` naming the change, or whatever the store's save
     ///   throws (``StoreError/Code/conflict`` listing every stale object).
     public func save(_ changes: StoreChangeSet, to store: any IncrementalStore) throws {
-        guard let entityNames = state.withLock({ $0.stores.first { $0.store === store }?.entityNames }) else {
-            throw StoreError(
-                code: .unknownStore,
-                message: "\(store.nameInMessages) is not added to the coordinator; add it before saving to it.")
+        var changes = try checkedChanges(changes, for: store)
+        if changes.userInfo != nil, changes.userInfo?[Self.stripedSaveKey] == nil,
+            let recorded = store.metadata.userInfo[Self.stripedSaveKey]
+        {
+            changes.userInfo?[Self.stripedSaveKey] = recorded
         }
-        guard !store.options.isReadOnly else {
-            throw StoreError(code: .readOnly, message: "\(store.nameInMessages) was opened read-only.")
-        }
-        var changes = changes
-        try changes.validate(
-            schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
-            storeName: store.nameInMessages)
         do {
-            try store.save(changes)
+            try withWriteGates(of: [store]) { try store.save(changes) }
         } catch let error as StoreError where error.code == .conflict {
             rowCache.remove(error.conflicts.map(\.objectID))
             throw error

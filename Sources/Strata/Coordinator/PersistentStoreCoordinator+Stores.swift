@@ -146,6 +146,7 @@ extension PersistentStoreCoordinator {
         // The store is called without the lock held, so that it may take its time or call back.
         try store.willAttach()
         do {
+            try completeStripedSaves(of: store)
             try state.withLock { state in
                 try Self.checkNoClash(with: store, among: state.stores)
                 state.stores.append(AddedStore(store: store, entityNames: entityNames))

@@ -55,6 +55,11 @@ public final class PersistentStoreCoordinator: Sendable {
     let remoteChangeWatch = RemoteChangeWatch()
     /// Who listens to the coordinator's writes (``storeWrites``).
     let storeWriteBroadcast = Broadcast<String>()
+    /// A lock per store identifier, held while the coordinator writes the store, so that a
+    /// striped save's checks still hold when it writes (docs/STRIPED-SAVES.md).
+    let writeGates = Locked<[String: NSLock]>([:])
+    /// What each step of a striped save calls, for tests.
+    let stripedSaveProbe = Locked<(@Sendable (StripedSaveStep) -> Void)?>(nil)
     /// How many query generations the coordinator has taken.
     let generationSequence = Atomic<UInt64>(0)
     /// Where the coordinator, its contexts and its stores log: stores opened and closed,

@@ -187,6 +187,13 @@ final class AtomicStoreAdapter: IncrementalStore {
                         toManyRelationships: change.toManyRelationships)
                 },
                 updated: updated, deleted: changes.deleted.map(\.objectID))
+            // An insert a coordinator completes from its save log carries an ID an earlier
+            // opening handed out: it is never handed out again.
+            for change in changes.inserted {
+                if case .integer(let reference) = change.objectID.reference, reference >= next.nextReference {
+                    next.nextReference = reference + 1
+                }
+            }
             if let userInfo = changes.userInfo {
                 try AtomicStoreHistory.checkUnreserved(userInfo, storeName: nameInMessages)
                 next.metadata.userInfo = userInfo

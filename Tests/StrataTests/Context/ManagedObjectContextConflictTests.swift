@@ -138,7 +138,7 @@ import Testing
         #expect(try stack.snapshot(seed.book)?.values["title"] == "Dune (first)")
     }
 
-    @Test func storesWithoutConflictsAreWrittenAllOrNothingOnTheirOwn() throws {
+    @Test func aConflictInOneStoreLeavesTheOtherStoresUnwrittenToo() throws {
         let stack = try Stack()
         let seed = try stack.seed()
         let second = stack.context("second")
@@ -150,10 +150,10 @@ import Testing
             try book.setValue("Dune (second)", forKey: "title")
             let error = try conflict(second)
             #expect(error.conflicts.map(\.objectID) == [seed.book])
-            #expect(!note.isInserted)
-            #expect(note.objectID.storeIdentifier == stack.pad.identifier)
-            #expect(try stack.pad.snapshot(for: note.objectID)?.values["text"] == "jot")
-            #expect(second.insertedObjects.isEmpty)
+            #expect(note.isInserted)
+            #expect(note.objectID.isTemporary)
+            #expect(try stack.count("Note", in: stack.pad) == 0)
+            #expect(second.insertedObjects == [note])
             #expect(second.updatedObjects == [book])
         }
     }

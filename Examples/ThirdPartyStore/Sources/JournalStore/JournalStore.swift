@@ -181,13 +181,18 @@ public final class JournalStore: IncrementalStore {
             try changes.checkUniqueness(schema: schema, storeName: "The journal store at '\(fileURL.path)'") {
                 try scan.matches($0, $1)
             }
-            var entry = JournalEntry(nextReference: state.contents.nextReference)
             var next = state.contents
             for change in changes.inserted {
                 next.rows[change.objectID] = .init(
                     snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
                     toMany: change.toManyRelationships)
+                // An ID another opening handed out (a save completed from a coordinator's
+                // save log) is never handed out again.
+                if case .integer(let reference) = change.objectID.reference, reference >= next.nextReference {
+                    next.nextReference = reference + 1
+                }
             }
+            var entry = JournalEntry(nextReference: next.nextReference)
             for change in changes.updated {
                 guard var row = rows[change.objectID] else { continue }
                 row.snapshot = Snapshot(

@@ -1,0 +1,228 @@
+import Foundation
+
+extension PersistentStoreCoordinator {
+    /// The user metadata key in which a store records the number of the last striped save it
+    /// applied (docs/STRIPED-SAVES.md). The coordinator sets it and keeps it when user keys are
+    /// replaced; an app should leave it alone.
+    public static let stripedSaveKey = "StrataStripedSave"
+
+    /// The steps of a striped save, in order, for tests that stop the process at each.
+    @_spi(FaultInjection) public enum StripedSaveStep: Sendable, Hashable {
+        /// Every store's changes were validated and checked against what the stores hold.
+        case checked
+        /// The save is in the log and flushed to disk: it is decided.
+        case logged
+        /// The store at this position of the save has committed its share.
+        case committed(Int)
+        /// Every store has committed, and the log was emptied.
+        case finished
+    }
+
+    /// Calls `probe` at each step of every striped save this coordinator makes, for tests that
+    /// stop the process at a chosen step; `nil` stops calling.
+    @_spi(FaultInjection) public func probeStripedSaves(_ probe: (@Sendable (StripedSaveStep) -> Void)?) {
+        stripedSaveProbe.withLock { $0 = probe }
+    }
+
+    /// Saves each store's changes, all or nothing across the stores, also when the process is
+    /// killed at any instant of the save (docs/STRIPED-SAVES.md).
+    ///
+    /// Every store's changes are first validated and checked against what the store holds
+    /// (versions and uniqueness constraints), so that a conflict in one store writes none of
+    /// them and reports the conflicts of all. When two or more of the stores have files, the
+    /// save is then written to the intent log ``StripedSaveLog`` in their folder and flushed
+    /// to disk; each store records the save's number in its user metadata
+    /// (``stripedSaveKey``) in the same write as its changes. A kill after the log leaves a
+    /// save that adding the stores again completes. A save that touches one store is
+    /// ``save(_:to:)``, with no log.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore``,
+    ///   ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange`` or
+    ///   ``StoreError/Code/unknownEntity`` (nothing is written),
+    ///   ``StoreError/Code/conflict`` listing the stale objects of every store, or
+    ///   ``StoreError/Code/constraintConflict`` listing the clashes of every store (nothing is
+    ///   written); ``StoreError/Code/io`` when the log cannot be written (nothing is written);
+    ///   or a store's own error once the save is logged, which says that the stores not yet
+    ///   written get the save when they are next added.
+    public func save(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+        guard shares.count > 1 else {
+            if let share = shares.first { try save(share.changes, to: share.store) }
+            return
+        }
+        var checked = try shares.map { share in
+            (store: share.store, changes: try checkedChanges(share.changes, for: share.store))
+        }
+        try withWriteGates(of: checked.map(\.store)) {
+            try checkAgainstStores(checked)
+            probe(.checked)
+            let durable = checked.filter { $0.store.url != nil }
+            var logs: [StripedSaveLog] = []
+            if durable.count > 1 {
+                logs = try StripedSaveLog.lockAll(
+                    folders: durable.compactMap { $0.store.url?.deletingLastPathComponent() })
+                try createFiles(of: durable.map(\.store))
+                try completePendingSaves(in: logs, forAdded: checked.map(\.store))
+                let number = try nextSaveNumber(after: logs, stores: durable.map(\.store))
+                for index in checked.indices where checked[index].store.url != nil {
+                    checked[index].changes.userInfo = recording(number, in: checked[index])
+                }
+                let entry = StripedSaveLog.Entry(
+                    number: number,
+                    changes: checked.filter { $0.store.url != nil }.map { ($0.store.identifier, $0.changes) })
+                for log in logs { try log.append(entry) }
+                probe(.logged)
+            }
+            for (index, share) in checked.enumerated() {
+                do {
+                    try share.store.save(share.changes)
+                } catch {
+                    guard !logs.isEmpty else { throw error }
+                    throw StoreError(
+                        code: (error as? StoreError)?.code ?? .io,
+                        message: "\(share.store.nameInMessages) could not write its part of a save across stores "
+                            + "after the save was logged in '\(logs[0].url.path)': \(error). The stores not yet "
+                            + "written get the save when they are next added to a coordinator.",
+                        underlying: error)
+                }
+                rowCache.remove(share.changes.updated.map(\.objectID) + share.changes.deleted.map(\.objectID))
+                announceWrite(to: share.store)
+                probe(.committed(index))
+            }
+            for log in logs { try log.clearIfApplied(byAdded: stores, schema: schema) }
+            probe(.finished)
+        }
+    }
+
+    /// `changes` validated for `store`, which must be added and writable.
+    func checkedChanges(_ changes: StoreChangeSet, for store: any IncrementalStore) throws -> StoreChangeSet {
+        guard let entityNames = state.withLock({ $0.stores.first { $0.store === store }?.entityNames }) else {
+            throw StoreError(
+                code: .unknownStore,
+                message: "\(store.nameInMessages) is not added to the coordinator; add it before saving to it.")
+        }
+        guard !store.options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(store.nameInMessages) was opened read-only.")
+        }
+        var changes = changes
+        try changes.validate(
+            schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
+            storeName: store.nameInMessages)
+        return changes
+    }
+
+    /// Checks every share's versions and uniqueness constraints against what its store holds,
+    /// reporting the conflicts of every store together.
+    private func checkAgainstStores(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+        var conflicts: [StoreError.Conflict] = []
+        var clashes: [ConstraintConflict] = []
+        for (store, changes) in shares {
+            let ids = (changes.inserted + changes.updated).map(\.objectID) + changes.deleted.map(\.objectID)
+            let versions = Dictionary(
+                try store.snapshots(for: ids).map { ($0.objectID, $0.version) }, uniquingKeysWith: { first, _ in first }
+            )
+            do {
+                try changes.checkVersions { versions[$0] }
+            } catch let error as StoreError where error.code == .conflict {
+                conflicts += error.conflicts
+            }
+            do {
+                try checkUniqueness(of: changes, in: store)
+            } catch let error as StoreError where error.code == .constraintConflict {
+                clashes += error.constraintConflicts
+            }
+        }
+        if !conflicts.isEmpty {
+            rowCache.remove(conflicts.map(\.objectID))
+            let list = conflicts.map {
+                "\($0.objectID) (expected version \($0.expectedVersion), stored \($0.storedVersion.map(String.init) ?? "none"))"
+            }
+            throw StoreError(
+                code: .conflict,
+                message:
+                    "The save across stores conflicts with changes already saved: \(list.joined(separator: ", ")).",
+                conflicts: conflicts)
+        }
+        guard clashes.isEmpty else {
+            throw StoreError(
+                code: .constraintConflict,
+                message: "The save across stores would break uniqueness constraints: "
+                    + clashes.map { "\($0.constraint.entityName)(\($0.constraint.keys.joined(separator: ", ")))" }
+                    .joined(separator: ", ") + ".",
+                constraintConflicts: clashes)
+        }
+    }
+
+    /// Checks `changes` against the uniqueness constraints and the objects `store` holds.
+    private func checkUniqueness(of changes: StoreChangeSet, in store: any IncrementalStore) throws {
+        var scan = UniqueValuesScan { keys in
+            try keys.entityNames.flatMap { name -> [Snapshot] in
+                guard
+                    case .snapshots(let found) = try store.execute(
+                        StoreFetchRequest(entityName: name, includesSubentities: false))
+                else { return [] }
+                return found
+            }
+        }
+        try changes.checkUniqueness(schema: schema, storeName: store.nameInMessages) { keys, values in
+            let predicate = keys.predicate(matching: values)
+            guard store.predicateFeatures.isSuperset(of: predicate.requiredFeatures) else {
+                return try scan.matches(keys, values)
+            }
+            let request = StoreFetchRequest(entityName: keys.entityName, predicate: predicate, resultType: .objectIDs)
+            guard case .objectIDs(let ids) = try store.execute(request) else { return [] }
+            return ids
+        }
+    }
+
+    /// Makes the file of each of `stores` that has none yet, by saving its user keys: a store
+    /// whose file a kill kept from being made would open as a new store, with a new
+    /// identifier, which no log entry names.
+    private func createFiles(of stores: [any IncrementalStore]) throws {
+        for store in stores {
+            guard let url = store.url, !FileManager.default.fileExists(atPath: url.path) else { continue }
+            try store.save(StoreChangeSet(userInfo: store.metadata.userInfo))
+        }
+    }
+
+    /// The number of the next striped save: above every number in `logs` and every number
+    /// `stores` recorded.
+    private func nextSaveNumber(after logs: [StripedSaveLog], stores: [any IncrementalStore]) throws -> Int64 {
+        let logged = try logs.flatMap { try $0.entries(schema: schema) }.map(\.number).max() ?? 0
+        return max(logged, stores.map(Self.recordedSave).max() ?? 0) + 1
+    }
+
+    /// The number of the last striped save `store` applied; 0 before the first.
+    static func recordedSave(of store: any IncrementalStore) -> Int64 {
+        if case .integer64(let number)? = store.metadata.userInfo[stripedSaveKey] { return number }
+        return 0
+    }
+
+    /// The user keys `share` saves: its own, or the store's, with save `number` recorded.
+    private func recording(
+        _ number: Int64, in share: (store: any IncrementalStore, changes: StoreChangeSet)
+    ) -> [String: AttributeValue] {
+        var userInfo = share.changes.userInfo ?? share.store.metadata.userInfo
+        userInfo[Self.stripedSaveKey] = .integer64(number)
+        return userInfo
+    }
+
+    /// Runs `body` holding the write gates of `stores`, taken in identifier order so that two
+    /// saves never wait for each other.
+    func withWriteGates<T>(of stores: [any IncrementalStore], _ body: () throws -> T) throws -> T {
+        let gates = writeGates.withLock { gates in
+            Set(stores.map(\.identifier)).sorted().map { identifier in
+                if let gate = gates[identifier] { return gate }
+                let gate = NSLock()
+                gates[identifier] = gate
+                return gate
+            }
+        }
+        for gate in gates { gate.lock() }
+        defer { for gate in gates.reversed() { gate.unlock() } }
+        return try body()
+    }
+
+    private func probe(_ step: StripedSaveStep) {
+        stripedSaveProbe.withLock { $0 }?(step)
+    }
+}

@@ -1,0 +1,56 @@
+extension PersistentStoreCoordinator {
+    /// Completes the striped saves the log beside `store` holds that `store` has not applied:
+    /// what a kill between the stores' commits left (docs/STRIPED-SAVES.md). Runs before the
+    /// store is added, so no other save reaches it first.
+    ///
+    /// A read-only store cannot take them: the coordinator logs a warning and adds it as it is.
+    ///
+    /// - Throws: ``StoreError`` naming the log and the save when the store refuses the save's
+    ///   changes (another writer changed the same objects since), or the log cannot be read.
+    func completeStripedSaves(of store: any IncrementalStore) throws {
+        guard let folder = store.url?.deletingLastPathComponent(),
+            let log = try StripedSaveLog.lockIfPending(folder: folder)
+        else { return }
+        guard !store.options.isReadOnly else {
+            let pending = try log.entries(schema: schema).contains {
+                $0.changes(forStore: store.identifier) != nil && Self.recordedSave(of: store) < $0.number
+            }
+            if pending {
+                logger.warning(
+                    "A read-only store misses a save across stores that its save log holds; open it writable to complete it",
+                    metadata: Self.logMetadata(of: store).merging(["log": "\(log.url.path)"]) { a, _ in a })
+            }
+            return
+        }
+        try withWriteGates(of: [store]) { try completePendingSaves(in: [log], forAdded: [store]) }
+        try log.clearIfApplied(byAdded: stores + [store], schema: schema)
+    }
+
+    /// Applies every entry of `logs` to those of `stores` that it names and that have not
+    /// recorded it, oldest first. The caller holds the stores' write gates.
+    func completePendingSaves(in logs: [StripedSaveLog], forAdded stores: [any IncrementalStore]) throws {
+        for log in logs {
+            for entry in try log.entries(schema: schema) {
+                for store in stores {
+                    guard let changes = entry.changes(forStore: store.identifier),
+                        Self.recordedSave(of: store) < entry.number
+                    else { continue }
+                    do {
+                        try store.save(changes)
+                    } catch {
+                        throw StoreError(
+                            code: (error as? StoreError)?.code ?? .io,
+                            message: "\(store.nameInMessages) could not complete save \(entry.number) across stores "
+                                + "that the save log '\(log.url.path)' holds: \(error)",
+                            underlying: error)
+                    }
+                    rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+                    logger.notice(
+                        "Completed a save across stores from the save log",
+                        metadata: Self.logMetadata(of: store).merging(
+                            ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
+                }
+            }
+        }
+    }
+}
