@@ -8,7 +8,8 @@ struct Demo: ParsableCommand {
         discussion: """
             Builds countries, states, counties, cities and points of interest in an SQLite store, visits in \
             an LMDB store and tips in an XML store behind one context; saves; reopens; fetches with predicates \
-            and sorts across stores; fires faults; deletes with cascade; moves the SQLite store's data into a \
+            and sorts across stores; fires faults; deletes with cascade; kills a process in the middle of a save \
+            across the three stores and completes the save on reopening; moves the SQLite store's data into a \
             binary store. The files stay in the directory for inspection.
             """)
 

@@ -4,7 +4,8 @@ import StrataStores
 
 /// The story `strata demo` tells: a guidebook striped across an SQLite, an LMDB and an XML
 /// store behind one context; saved, reopened, fetched across stores, faulted, pruned with a
-/// cascading delete, and its SQLite store moved into a binary store.
+/// cascading delete, a save across the three stores killed midway and completed on reopening,
+/// and its SQLite store moved into a binary store.
 struct GuidebookDemo {
     let directory: URL
     private let model: ManagedObjectModel
@@ -38,6 +39,7 @@ struct GuidebookDemo {
         try narrator.step("Fetch across stores") { try fetch(in: context) }
         try narrator.step("Fire faults") { try fireFaults(in: context) }
         try narrator.step("Delete with cascade") { try deleteCountry(in: context) }
+        try narrator.step("Kill a save across three stores midway") { try interruptSave(in: coordinator) }
         try narrator.step("Move the SQLite store into a binary store") { try migrate(in: coordinator) }
         print("The stores are left in \(directory.path):")
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
@@ -46,18 +48,31 @@ struct GuidebookDemo {
         }
     }
 
+    /// Adds the demo's three stores to `coordinator`.
+    func addStores(to coordinator: PersistentStoreCoordinator) throws {
+        for store in stores {
+            try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
+        }
+    }
+
+    /// A new coordinator with the demo's three stores added.
+    func openStores() throws -> PersistentStoreCoordinator {
+        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
+        try addStores(to: coordinator)
+        return coordinator
+    }
+
     private func clearPreviousRun() throws -> String {
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
         for store in stores { try coordinator.destroyStore(type: store.type, at: store.url) }
         try coordinator.destroyStore(type: "Binary", at: binaryURL)
+        let saveLog = file(".strata-save-log")
+        if FileManager.default.fileExists(atPath: saveLog.path) { try FileManager.default.removeItem(at: saveLog) }
         return "removed the stores of any earlier run"
     }
 
     private func build() throws -> String {
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
-        for store in stores {
-            try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
-        }
+        let coordinator = try openStores()
         let context = ManagedObjectContext(coordinator: coordinator, name: "build")
         let cities = try context.performAndWait {
             let names = GuidebookSeed.insert(into: context)
@@ -69,9 +84,7 @@ struct GuidebookDemo {
     }
 
     private func reopen(in coordinator: PersistentStoreCoordinator, context: ManagedObjectContext) throws -> String {
-        for store in stores {
-            try coordinator.addStore(type: store.type, configuration: store.configuration, at: store.url)
-        }
+        try addStores(to: coordinator)
         let counts = try context.performAndWait {
             try [Country.self, State.self, County.self, City.self, PointOfInterest.self, Visit.self, Tip.self].map {
                 "\(try count($0, in: context)) \($0.entityName)"

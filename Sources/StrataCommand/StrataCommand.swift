@@ -14,7 +14,7 @@ struct StrataCommand: ParsableCommand {
         version: StrataVersion.current,
         subcommands: [
             Demo.self, Inspect.self, Dump.self, Search.self, Convert.self, Migrate.self, Validate.self,
-            Conformance.self,
+            Conformance.self, DemoInterruptedSave.self,
         ])
 
     /// The environment variable that makes the executable the conformance worker of the store

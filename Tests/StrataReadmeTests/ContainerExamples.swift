@@ -56,7 +56,7 @@ enum ContainerExamples {
             let loan = try context.insertNewObject(forEntityName: "Loan")  // goes to Desk.lmdb
             try loan.setValue(.string("Grace"), forKey: "borrower")
             try loan.setValue(.string("Notes"), forKey: "title")
-            try context.save()  // one write per store
+            try context.save()  // both stores, all or nothing
         }
         // end snippet
         return container

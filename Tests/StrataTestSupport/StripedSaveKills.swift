@@ -91,6 +91,9 @@ public enum StripedSaveKills {
         return value
     }
 
+    /// How many kills go on in one folder before the next starts afresh.
+    public static let killsPerFolder = 100
+
     /// What a run of kills found.
     public struct Report: Sendable {
         /// The kills made.
@@ -99,26 +102,35 @@ public enum StripedSaveKills {
         public var problems: [String] = []
     }
 
-    /// Kills the worker `kills` times at `step`, in `folder`, checking the stores after each.
+    /// Kills the worker `kills` times at `step`, in folders inside `folder` (a new one every
+    /// ``killsPerFolder`` kills), checking the stores after each.
     /// With `workerDefect`, the worker has it (the negative control).
     public static func run(
         step: String, kills: Int, folder: URL, worker: URL, storeTypes: [StoreType], workerDefect: String? = nil
     ) throws -> Report {
         var report = Report()
         var last: Int64 = -1
+        var round = folder
         for kill in 0..<kills {
+            // A new folder every `killsPerFolder` kills keeps the stores small, so that a kill
+            // costs the same at the end of a long run as at its start.
+            if kill % killsPerFolder == 0 {
+                round = folder.appendingPathComponent("round-\(kill / killsPerFolder)")
+                try FileManager.default.createDirectory(at: round, withIntermediateDirectories: true)
+                last = -1
+            }
             let saves = 1 + kill % 3
             let process = try SoakProcess(
                 worker: worker,
-                arguments: ["striped", folder.path, "\(saves)", step] + (workerDefect.map { [$0] } ?? []),
-                named: "striped", outputBeside: folder.appendingPathComponent("worker"))
+                arguments: ["striped", round.path, "\(saves)", step] + (workerDefect.map { [$0] } ?? []),
+                named: "striped", outputBeside: round.appendingPathComponent("worker"))
             let (status, _, errors) = process.finish()
             guard status == SIGKILL, process.endedBySignal else {
                 report.problems.append("Kill \(kill) at \(step): the worker ended with status \(status): \(errors)")
                 return report
             }
             report.kills += 1
-            let coordinator = try open(folder, storeTypes: storeTypes)
+            let coordinator = try open(round, storeTypes: storeTypes)
             let contents = try contents(of: coordinator)
             let expected = last + Int64(saves) - (step == "checked" ? 1 : 0)
             let serials = expected < 0 ? [] : Array(0...expected)

@@ -6,15 +6,17 @@ import Strata
 enum BenchModel {
     static let entity = "Item"
 
+    /// The item's attributes.
+    static let attributes = [
+        AttributeDescription("number", .integer64, optional: false).indexed(), AttributeDescription("name", .string),
+        AttributeDescription("score", .double), AttributeDescription("stamp", .date),
+        AttributeDescription("flag", .boolean), AttributeDescription("blob", .binary),
+    ]
+
     static func makeModel() throws -> ManagedObjectModel {
         let model = ManagedObjectModel {
             EntityDescription("Item") {
-                AttributeDescription("number", .integer64, optional: false).indexed()
-                AttributeDescription("name", .string)
-                AttributeDescription("score", .double)
-                AttributeDescription("stamp", .date)
-                AttributeDescription("flag", .boolean)
-                AttributeDescription("blob", .binary)
+                for attribute in attributes { attribute }
                 RelationshipDescription.toMany("children", destination: "Item", inverse: "parent")
                 RelationshipDescription.toOne("parent", destination: "Item", inverse: "children")
             }

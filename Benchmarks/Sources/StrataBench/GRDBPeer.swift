@@ -84,7 +84,7 @@ final class GRDBPeer: BenchSubject {
             }
         case .openCount: return try clock { consume(try pool(full).read { try GRDBItem.fetchCount($0) }) }
         case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped:
             return nil
         }
     }

@@ -52,8 +52,12 @@ final class RawLMDB: BenchSubject {
             let source = try environment(try scratch.copy(full, as: "migrated"))
             let folder = try scratch.fresh("migrated-copy")
             return try clock { try insertAll(try readItems(from: source), into: try environment(folder)) }
+        case .saveSmall:
+            let environment = try environment(try scratch.fresh("small"))
+            let pairs = StripedSaves.pairs(of: records)
+            return try clock { for pair in pairs { try insertAll(Array(pair), into: environment) } }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveStriped:
             return nil
         }
     }

@@ -66,7 +66,7 @@ final class RawPostgres: BenchSubject {
                 consume(try connection.run("count").int64(0, 0))
             }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped,
-            .migrate, .batchUpdate, .batchDelete, .batchCompute:
+            .migrate, .batchUpdate, .batchDelete, .batchCompute, .saveSmall, .saveStriped:
             return nil
         }
     }

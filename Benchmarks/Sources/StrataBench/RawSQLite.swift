@@ -161,34 +161,52 @@ final class RawSQLite: BenchSubject {
                 default: "DELETE FROM item"
                 }
             return try clock { try connection.execute("BEGIN; \(sql); COMMIT;") }
-        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped:
+        case .saveSmall:
+            let connection = try RawSQLiteConnection(path: path(try scratch.fresh("small")))
+            // The same durability as the Strata store: the commit waits for the disk.
+            try connection.execute("PRAGMA synchronous=FULL;")
+            try connection.execute(Self.schema)
+            let insert = try connection.prepare("INSERT INTO item (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let pairs = StripedSaves.pairs(of: records)
+            return try clock {
+                for pair in pairs {
+                    try connection.execute("BEGIN;")
+                    for record in pair { try Self.insert(record, with: insert) }
+                    try connection.execute("COMMIT;")
+                }
+            }
+        case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped,
+            .saveStriped:
             return nil
         }
     }
 
+    static let schema = """
+        CREATE TABLE item (id INTEGER PRIMARY KEY, number INTEGER, name TEXT, score REAL, stamp REAL,
+            flag INTEGER, blob BLOB, parent INTEGER);
+        CREATE INDEX item_number ON item (number);
+        CREATE INDEX item_parent ON item (parent);
+        """
+
     func insertAll(_ connection: RawSQLiteConnection) throws {
-        try connection.execute(
-            """
-            CREATE TABLE item (id INTEGER PRIMARY KEY, number INTEGER, name TEXT, score REAL, stamp REAL,
-                flag INTEGER, blob BLOB, parent INTEGER);
-            CREATE INDEX item_number ON item (number);
-            CREATE INDEX item_parent ON item (parent);
-            BEGIN;
-            """)
+        try connection.execute(Self.schema + "BEGIN;")
         let insert = try connection.prepare("INSERT INTO item (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        for record in records {
-            insert.bind(1, record.id)
-            insert.bind(2, record.number)
-            insert.bind(3, record.name)
-            insert.bind(4, record.score)
-            insert.bind(5, record.stamp)
-            insert.bind(6, Int64(record.flag ? 1 : 0))
-            insert.bind(7, record.blob)
-            if let parent = record.parent { insert.bind(8, parent) } else { insert.bindNull(8) }
-            _ = try insert.step()
-            insert.reset()
-        }
+        for record in records { try Self.insert(record, with: insert) }
         try connection.execute("COMMIT")
+    }
+
+    /// Inserts `record` with the prepared `INSERT INTO item (columns)`.
+    static func insert(_ record: ItemRecord, with insert: RawSQLiteStatement) throws {
+        insert.bind(1, record.id)
+        insert.bind(2, record.number)
+        insert.bind(3, record.name)
+        insert.bind(4, record.score)
+        insert.bind(5, record.stamp)
+        insert.bind(6, Int64(record.flag ? 1 : 0))
+        insert.bind(7, record.blob)
+        if let parent = record.parent { insert.bind(8, parent) } else { insert.bindNull(8) }
+        _ = try insert.step()
+        insert.reset()
     }
 
     /// Every item `sql` selects, from a new connection on the database at `path`.

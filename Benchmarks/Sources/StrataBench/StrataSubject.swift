@@ -116,6 +116,7 @@ final class StrataSubject: BenchSubject {
             }
             let request = BatchDeleteRequest(entityName: BenchModel.entity)
             return try clock { consume(try coordinator.execute(request).status) }
+        case .saveSmall, .saveStriped: return try timeSmallSaves(striped: workload == .saveStriped)
         case .insertHistory, .updateHistory, .deleteHistory:
             guard setup.type == .sqlite || setup.type == .lmdb || setup.isOnServer else { return nil }
             if workload == .insertHistory {

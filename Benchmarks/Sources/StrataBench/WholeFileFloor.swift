@@ -66,7 +66,7 @@ final class WholeFileFloor: BenchSubject {
             }
         case .openCount: return try clock { consume(try format.read(full).count) }
         case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped:
             return nil
         }
     }

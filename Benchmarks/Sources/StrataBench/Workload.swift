@@ -33,6 +33,13 @@ enum Workload: String, CaseIterable, Sendable {
     /// A batch update computing one attribute of all N objects from two (`score * 2 + number`),
     /// against the same `UPDATE` by hand (SQLite).
     case batchCompute = "batch-compute"
+    /// ``StripedSaves/count`` saves of two new objects each into the store alone, against as many
+    /// transactions of two rows by hand (SQLite, LMDB): what a small save costs.
+    case saveSmall = "save-small"
+    /// The same saves with one object in the store and one in a second store of the other type
+    /// (LMDB beside SQLite, SQLite beside LMDB), all or nothing across both
+    /// (docs/STRIPED-SAVES.md), against the `save-small` floor.
+    case saveStriped = "save-striped"
 
     /// What floors and the peer measure for this workload: the same work without persistent
     /// history, and without a typed request.
@@ -42,6 +49,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .updateHistory: .update
         case .deleteHistory: .delete
         case .fetchIndexedTyped, .readTyped: .fetchIndexed
+        case .saveStriped: .saveSmall
         default: self
         }
     }
@@ -59,6 +67,7 @@ enum Workload: String, CaseIterable, Sendable {
         case .fetchIndexed, .fetchIndexedTyped, .readTyped: Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
+        case .saveSmall, .saveStriped: StripedSaves.count(report.n) * 2
         case .openCount: nil
         }
     }

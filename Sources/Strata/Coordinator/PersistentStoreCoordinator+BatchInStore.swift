@@ -33,7 +33,7 @@ extension PersistentStoreCoordinator {
             predicate: request.predicate, values: values, expressions: expressions,
             listsObjectIDs: request.resultType == .objectIDs,
             history: history(of: store, author: author, contextName: contextName))
-        guard let result = try store.executeBatchUpdate(update) else { return nil }
+        guard let result = try withWriteGates(of: [store], { try store.executeBatchUpdate(update) }) else { return nil }
         let ids = result.objectIDs ?? []
         forgetSnapshots(of: result.objectIDs, in: store)
         announceWrite(to: store)
@@ -74,7 +74,9 @@ extension PersistentStoreCoordinator {
             let delete = StoreBatchDelete(
                 target, listsObjectIDs: request.resultType == .objectIDs,
                 history: history(of: store, author: author, contextName: contextName))
-            guard let result = try store.executeBatchDelete(delete) else { return nil }
+            guard let result = try withWriteGates(of: [store], { try store.executeBatchDelete(delete) }) else {
+                return nil
+            }
             outcome = result
         } catch let error as StoreError where error.code == .unknownObject {
             throw ContextError(code: .objectNotFound, message: error.message)

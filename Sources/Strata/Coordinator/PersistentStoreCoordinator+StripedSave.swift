@@ -29,9 +29,9 @@ extension PersistentStoreCoordinator {
     ///
     /// Every store's changes are first validated and checked against what the store holds
     /// (versions and uniqueness constraints), so that a conflict in one store writes none of
-    /// them and reports the conflicts of all. When two or more of the stores have files, the
-    /// save is then written to the intent log ``StripedSaveLog`` in their folder and flushed
-    /// to disk; each store records the save's number in its user metadata
+    /// them and reports the conflicts of all. When two or more of the stores keep a local
+    /// file, the save is then written to the save log in their folder (`.strata-save-log`) and
+    /// flushed to disk; each store records the save's number in its user metadata
     /// (``stripedSaveKey``) in the same write as its changes. A kill after the log leaves a
     /// save that adding the stores again completes. A save that touches one store is
     /// ``save(_:to:)``, with no log.
@@ -55,20 +55,20 @@ extension PersistentStoreCoordinator {
         try withWriteGates(of: checked.map(\.store)) {
             try checkAgainstStores(checked)
             probe(.checked)
-            let durable = checked.filter { $0.store.url != nil }
+            let durable = checked.filter { $0.store.folder != nil }
             var logs: [StripedSaveLog] = []
             if durable.count > 1 {
                 logs = try StripedSaveLog.lockAll(
-                    folders: durable.compactMap { $0.store.url?.deletingLastPathComponent() })
+                    folders: durable.compactMap(\.store.folder))
                 try createFiles(of: durable.map(\.store))
                 try completePendingSaves(in: logs, forAdded: checked.map(\.store))
                 let number = try nextSaveNumber(after: logs, stores: durable.map(\.store))
-                for index in checked.indices where checked[index].store.url != nil {
+                for index in checked.indices where checked[index].store.folder != nil {
                     checked[index].changes.userInfo = recording(number, in: checked[index])
                 }
                 let entry = StripedSaveLog.Entry(
                     number: number,
-                    changes: checked.filter { $0.store.url != nil }.map { ($0.store.identifier, $0.changes) })
+                    changes: checked.filter { $0.store.folder != nil }.map { ($0.store.identifier, $0.changes) })
                 for log in logs { try log.append(entry) }
                 probe(.logged)
             }
@@ -88,7 +88,16 @@ extension PersistentStoreCoordinator {
                 announceWrite(to: share.store)
                 probe(.committed(index))
             }
-            for log in logs { try log.clearIfApplied(byAdded: stores, schema: schema) }
+            for log in logs {
+                do {
+                    try log.clearIfApplied(byAdded: stores, schema: schema)
+                } catch {
+                    // The save is whole in every store: a log left full is found applied later.
+                    logger.warning(
+                        "Could not empty the save log after a save across stores",
+                        metadata: ["log": "\(log.url.path)", "error": "\(error)"])
+                }
+            }
             probe(.finished)
         }
     }
@@ -224,5 +233,14 @@ extension PersistentStoreCoordinator {
 
     private func probe(_ step: StripedSaveStep) {
         stripedSaveProbe.withLock { $0 }?(step)
+    }
+}
+
+extension PersistentStore {
+    /// The folder of the store's local file, where its save log lives; `nil` for a store
+    /// without one (in memory, or on a server).
+    var folder: URL? {
+        guard let url, url.isFileURL else { return nil }
+        return url.deletingLastPathComponent()
     }
 }

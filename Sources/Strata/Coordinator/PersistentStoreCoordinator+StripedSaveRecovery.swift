@@ -8,7 +8,12 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``StoreError`` naming the log and the save when the store refuses the save's
     ///   changes (another writer changed the same objects since), or the log cannot be read.
     func completeStripedSaves(of store: any IncrementalStore) throws {
-        guard let folder = store.url?.deletingLastPathComponent(),
+        // The write gate before the log's lock, in the order a save across stores takes them.
+        try withWriteGates(of: [store]) { try completeStripedSavesHoldingGate(of: store) }
+    }
+
+    private func completeStripedSavesHoldingGate(of store: any IncrementalStore) throws {
+        guard let folder = store.folder,
             let log = try StripedSaveLog.lockIfPending(folder: folder)
         else { return }
         guard !store.options.isReadOnly else {
@@ -22,7 +27,7 @@ extension PersistentStoreCoordinator {
             }
             return
         }
-        try withWriteGates(of: [store]) { try completePendingSaves(in: [log], forAdded: [store]) }
+        try completePendingSaves(in: [log], forAdded: [store])
         try log.clearIfApplied(byAdded: stores + [store], schema: schema)
     }
 

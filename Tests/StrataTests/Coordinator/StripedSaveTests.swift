@@ -14,6 +14,7 @@ import Testing
                 EntityDescription("Book") {
                     AttributeDescription("title", .string)
                     AttributeDescription("isbn", .string)
+                    UniquenessConstraint("isbn")
                 }
                 EntityDescription("Note") {
                     AttributeDescription("text", .string)
@@ -135,6 +136,23 @@ import Testing
         #expect(try stack.shelf.snapshot(for: book)?.values["title"] == "Children of Dune")
         #expect(try stack.pad.snapshot(for: note)?.values["text"] == "sand")
         #expect(try stack.count("Book", in: stack.shelf) == 2)
+    }
+
+    @Test func aUniquenessClashInOneStoreWritesNeither() throws {
+        let folder = try TemporaryDirectory()
+        let stack = try Stack(folder)
+        try stack.context.performAndWait {
+            _ = try stack.insert("Book", ["title": "Dune", "isbn": "0441013597"])
+            try stack.context.save()
+            let copy = try stack.insert("Book", ["title": "Dune (copy)", "isbn": "0441013597"])
+            let note = try stack.insert("Note", ["text": "spice"])
+            let error = try #require(throws: ContextError.self) { try stack.context.save() }
+            #expect(error.code == .constraintConflict)
+            #expect(error.constraintConflicts.map(\.values) == [["0441013597"]])
+            #expect(copy.objectID.isTemporary && note.objectID.isTemporary)
+        }
+        #expect(try stack.count("Book", in: stack.shelf) == 1)
+        #expect(try stack.count("Note", in: stack.pad) == 0)
     }
 
     @Test func replacingUserKeysKeepsTheRecordedNumber() throws {
