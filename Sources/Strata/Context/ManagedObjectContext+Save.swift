@@ -47,7 +47,11 @@ extension ManagedObjectContext {
     ///   new objects keep their temporary IDs. ``ContextError/Code/constraintConflict``
     ///   when objects clash on a uniqueness constraint and the policy is ``MergePolicy/error``,
     ///   or the clash joins two saved objects, naming the entity, keys, values and objects
-    ///   (``ContextError/constraintConflicts``); no store is written. A store's own error.
+    ///   (``ContextError/constraintConflicts``); no store is written. ``StoreError`` with code
+    ///   ``StoreError/Code/savePending`` when a save across stores was logged but a store could
+    ///   not write its share: the save is decided and the context holds it as saved; the stores
+    ///   not yet written were removed from the coordinator and get it when added again. A store's
+    ///   own error.
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
@@ -72,9 +76,12 @@ extension ManagedObjectContext {
                 post(saved, as: .didSave)
             }
         }
+        var pending: StoreError?
         if parent == nil, plan.shares.count > 1 {
             do {
                 try writeAcrossStores(plan.shares)
+            } catch let error as StoreError where error.code == .savePending {
+                pending = error
             } catch {
                 for unwritten in plan.shares { plan.restoreTemporaryIDs(of: unwritten) }
                 throw error
@@ -97,6 +104,7 @@ extension ManagedObjectContext {
         }
         discardUnsavedNewDeletions()
         pendingChanges.removeAll()
+        if let pending { throw pending }
     }
 
     /// The inserted, changed and deleted objects, each once, in that order.
@@ -143,10 +151,18 @@ extension ManagedObjectContext {
 
     /// Writes the shares of several stores all or nothing (the coordinator's striped save) and,
     /// when it succeeds, makes their objects' state the saved one.
+    ///
+    /// A save the coordinator logged but could not write to every store (``StoreError/Code/savePending``)
+    /// is decided: its objects' state becomes the saved one too, and the error is rethrown.
     private func writeAcrossStores(_ shares: [SavePlan.Share]) throws {
-        try settlingConflicts(in: shares) {
-            let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
-            try coordinator.save(shares.map { (store: $0.store, changes: $0.changeSet(history: history)) })
+        do {
+            try settlingConflicts(in: shares) {
+                let history = StoreChangeSet.HistoryInfo(author: transactionAuthor, contextName: name)
+                try coordinator.save(shares.map { (store: $0.store, changes: $0.changeSet(history: history)) })
+            }
+        } catch let error as StoreError where error.code == .savePending {
+            for share in shares { markSaved(share) }
+            throw error
         }
         for share in shares { markSaved(share) }
     }

@@ -18,13 +18,16 @@ extension PersistentStoreCoordinator {
     ///   throws (``StoreError/Code/conflict`` listing every stale object).
     public func save(_ changes: StoreChangeSet, to store: any IncrementalStore) throws {
         var changes = try checkedChanges(changes, for: store)
-        if changes.userInfo != nil, changes.userInfo?[Self.stripedSaveKey] == nil,
-            let recorded = store.metadata.userInfo[Self.stripedSaveKey]
-        {
-            changes.userInfo?[Self.stripedSaveKey] = recorded
-        }
         do {
-            try withWriteGates(of: [store]) { try store.save(changes) }
+            try withWriteGates(of: [store]) {
+                // Read under the gate, so that a save across stores cannot record a newer number between.
+                if changes.userInfo != nil, changes.userInfo?[Self.stripedSaveKey] == nil,
+                    let recorded = store.metadata.userInfo[Self.stripedSaveKey]
+                {
+                    changes.userInfo?[Self.stripedSaveKey] = recorded
+                }
+                try store.save(changes)
+            }
         } catch let error as StoreError where error.code == .conflict {
             rowCache.remove(error.conflicts.map(\.objectID))
             throw error

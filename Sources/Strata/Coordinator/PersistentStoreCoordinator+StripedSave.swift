@@ -42,8 +42,9 @@ extension PersistentStoreCoordinator {
     ///   ``StoreError/Code/conflict`` listing the stale objects of every store, or
     ///   ``StoreError/Code/constraintConflict`` listing the clashes of every store (nothing is
     ///   written); ``StoreError/Code/io`` when the log cannot be written (nothing is written);
-    ///   or a store's own error once the save is logged, which says that the stores not yet
-    ///   written get the save when they are next added.
+    ///   ``StoreError/Code/savePending`` when a store fails to write its share once the save is
+    ///   logged: the save is decided, the stores not yet written are removed from the
+    ///   coordinator, and each gets its share when it is next added.
     public func save(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
         guard shares.count > 1 else {
             if let share = shares.first { try save(share.changes, to: share.store) }
@@ -53,15 +54,18 @@ extension PersistentStoreCoordinator {
             (store: share.store, changes: try checkedChanges(share.changes, for: share.store))
         }
         try withWriteGates(of: checked.map(\.store)) {
-            try checkAgainstStores(checked)
-            probe(.checked)
             let durable = checked.filter { $0.store.folder != nil }
             var logs: [StripedSaveLog] = []
             if durable.count > 1 {
-                logs = try StripedSaveLog.lockAll(
-                    folders: durable.compactMap(\.store.folder))
-                try createFiles(of: durable.map(\.store))
+                // The logs' locks before the checks: another save across these stores, in
+                // another coordinator or process, runs wholly before or after this one.
+                logs = try StripedSaveLog.lockAll(folders: durable.compactMap(\.store.folder))
                 try completePendingSaves(in: logs, forAdded: checked.map(\.store))
+            }
+            try checkAgainstStores(checked)
+            probe(.checked)
+            if !logs.isEmpty {
+                try createFiles(of: durable.map(\.store))
                 let number = try nextSaveNumber(after: logs, stores: durable.map(\.store))
                 for index in checked.indices where checked[index].store.folder != nil {
                     checked[index].changes.userInfo = recording(number, in: checked[index])
@@ -77,12 +81,8 @@ extension PersistentStoreCoordinator {
                     try share.store.save(share.changes)
                 } catch {
                     guard !logs.isEmpty else { throw error }
-                    throw StoreError(
-                        code: (error as? StoreError)?.code ?? .io,
-                        message: "\(share.store.nameInMessages) could not write its part of a save across stores "
-                            + "after the save was logged in '\(logs[0].url.path)': \(error). The stores not yet "
-                            + "written get the save when they are next added to a coordinator.",
-                        underlying: error)
+                    throw decidedSave(
+                        unwritten: checked[index...].map(\.store), log: logs[0].url, failure: error)
                 }
                 rowCache.remove(share.changes.updated.map(\.objectID) + share.changes.deleted.map(\.objectID))
                 announceWrite(to: share.store)
@@ -100,6 +100,30 @@ extension PersistentStoreCoordinator {
             }
             probe(.finished)
         }
+    }
+
+    /// The error of a save that was logged but that `unwritten`'s first store failed to
+    /// write: the save is decided, so the stores with files among `unwritten` are removed from
+    /// the coordinator (no other save reaches them before they have it) and get it when they
+    /// are next added.
+    private func decidedSave(unwritten: [any IncrementalStore], log: URL, failure: any Error) -> StoreError {
+        let removed = unwritten.filter { $0.folder != nil }
+        for store in removed {
+            do {
+                try remove(store)
+            } catch {
+                logger.warning(
+                    "Could not remove a store that missed a save across stores", metadata: ["error": "\(error)"])
+            }
+        }
+        return StoreError(
+            code: .savePending,
+            message: "\(unwritten[0].nameInMessages) could not write its part of a save across stores after the save "
+                + "was logged in '\(log.path)': \(failure) The save is decided: the stores written hold it, and "
+                + removed.map(\.nameInMessages).joined(separator: ", ")
+                + (removed.count == 1 ? " was" : " were")
+                + " removed from the coordinator and get it when added again.",
+            underlying: failure)
     }
 
     /// `changes` validated for `store`, which must be added and writable.
@@ -193,11 +217,12 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The number of the next striped save: above every number in `logs` and every number
-    /// `stores` recorded.
+    /// The number of the next striped save: above every number in `logs`, the last number
+    /// each log kept, and every number `stores` recorded.
     private func nextSaveNumber(after logs: [StripedSaveLog], stores: [any IncrementalStore]) throws -> Int64 {
         let logged = try logs.flatMap { try $0.entries(schema: schema) }.map(\.number).max() ?? 0
-        return max(logged, stores.map(Self.recordedSave).max() ?? 0) + 1
+        let last = logs.map(\.lastNumber).max() ?? 0
+        return max(logged, last, stores.map(Self.recordedSave).max() ?? 0) + 1
     }
 
     /// The number of the last striped save `store` applied; 0 before the first.

@@ -32,29 +32,28 @@ extension PersistentStoreCoordinator {
     }
 
     /// Applies every entry of `logs` to those of `stores` that it names and that have not
-    /// recorded it, oldest first. The caller holds the stores' write gates.
+    /// recorded it, oldest first across the logs. The caller holds the stores' write gates.
     func completePendingSaves(in logs: [StripedSaveLog], forAdded stores: [any IncrementalStore]) throws {
-        for log in logs {
-            for entry in try log.entries(schema: schema) {
-                for store in stores {
-                    guard let changes = entry.changes(forStore: store.identifier),
-                        Self.recordedSave(of: store) < entry.number
-                    else { continue }
-                    do {
-                        try store.save(changes)
-                    } catch {
-                        throw StoreError(
-                            code: (error as? StoreError)?.code ?? .io,
-                            message: "\(store.nameInMessages) could not complete save \(entry.number) across stores "
-                                + "that the save log '\(log.url.path)' holds: \(error)",
-                            underlying: error)
-                    }
-                    rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
-                    logger.notice(
-                        "Completed a save across stores from the save log",
-                        metadata: Self.logMetadata(of: store).merging(
-                            ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
+        let logged = try logs.flatMap { log in try log.entries(schema: schema).map { (log: log, entry: $0) } }
+        for (log, entry) in logged.sorted(by: { $0.entry.number < $1.entry.number }) {
+            for store in stores {
+                guard let changes = entry.changes(forStore: store.identifier),
+                    Self.recordedSave(of: store) < entry.number
+                else { continue }
+                do {
+                    try store.save(changes)
+                } catch {
+                    throw StoreError(
+                        code: (error as? StoreError)?.code ?? .io,
+                        message: "\(store.nameInMessages) could not complete save \(entry.number) across stores "
+                            + "that the save log '\(log.url.path)' holds: \(error)",
+                        underlying: error)
                 }
+                rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+                logger.notice(
+                    "Completed a save across stores from the save log",
+                    metadata: Self.logMetadata(of: store).merging(
+                        ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
             }
         }
     }

@@ -33,10 +33,18 @@ final class StripedSaveLog {
         }
     }
 
+    /// The log's signature, at its start.
+    static let magic = Array("STRSAVE1".utf8)
+    /// The signature and the last save number (8 bytes, little endian) before the records.
+    static let headerSize = 16
+
     let url: URL
     private let descriptor: Int32
-    /// The length of the log's whole records; a torn record after them is overwritten.
+    /// The length of the header and whole records; a torn record after them is overwritten.
     private var validLength = 0
+    /// The number of the last save ever logged here, kept when the log is emptied, so that
+    /// numbers keep growing whatever the stores say.
+    private(set) var lastNumber: Int64 = 0
 
     private init(url: URL, descriptor: Int32) {
         self.url = url
@@ -71,29 +79,46 @@ final class StripedSaveLog {
     static func lockIfPending(folder: URL) throws -> StripedSaveLog? {
         let path = url(inFolder: folder).path
         var info = stat()
-        guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
+        guard stat(path, &info) == 0, info.st_size > headerSize else { return nil }
         return try lock(folder: folder)
     }
 
-    /// The log's entries, oldest first. A record cut short or damaged at the end is the
-    /// remains of an append a crash interrupted before it was flushed: no store was written for
-    /// it, and it is dropped.
+    /// The log's entries, oldest first; reads the last save number too. A record cut short
+    /// or damaged at the very end is the remains of an append a crash interrupted before it was
+    /// flushed: no store was written for it, and it is dropped.
     ///
-    /// - Throws: ``StoreError/Code/corrupt`` naming the file and position when a whole record
-    ///   does not decode against `schema`, or ``StoreError/Code/io``.
+    /// - Throws: ``StoreError/Code/corrupt`` naming the file and position when the file is not
+    ///   a save log, a record before the last fails its checksum, or a whole record does not
+    ///   decode against `schema`; or ``StoreError/Code/io``.
     func entries(schema: ModelSchema) throws -> [Entry] {
         let bytes = try contents()
+        let source = "The save log '\(url.path)'"
+        guard bytes.count >= Self.headerSize else {
+            // A log made but never written, or cut inside its header: the next append writes it.
+            validLength = 0
+            return []
+        }
+        var header = BinaryReader(bytes, source: source)
+        guard Array(try header.readRaw(Self.magic.count, "the log's signature")) == Self.magic else {
+            throw header.corrupt("it does not start with a Strata save log's signature")
+        }
+        lastNumber = Int64(bitPattern: try header.readFixed64("the last save number"))
         var entries: [Entry] = []
-        var offset = 0
+        var offset = Self.headerSize
         while bytes.count - offset >= 8 {
-            var header = BinaryReader(bytes, from: offset, source: "The save log '\(url.path)'")
-            let length = Int(try header.readFixed32("a record's length"))
-            let checksum = try header.readFixed32("a record's checksum")
+            var recordHeader = BinaryReader(bytes, from: offset, source: source)
+            let length = Int(try recordHeader.readFixed32("a record's length"))
+            let checksum = try recordHeader.readFixed32("a record's checksum")
             let start = offset + 8
-            guard length <= bytes.count - start, CRC32C.checksum(bytes[start..<start + length]) == checksum else {
+            // Only the last record can be torn: each append is flushed before the next.
+            guard length <= bytes.count - start else { break }
+            guard CRC32C.checksum(bytes[start..<start + length]) == checksum else {
+                guard start + length == bytes.count else {
+                    throw recordHeader.corrupt("the record at byte \(offset) fails its checksum", at: offset)
+                }
                 break
             }
-            var reader = BinaryReader(bytes, from: start, source: "The save log '\(url.path)'")
+            var reader = BinaryReader(bytes, from: start, source: source)
             entries.append(try reader.readEntry(schema: schema))
             guard reader.offset == start + length else {
                 throw reader.corrupt("the record at byte \(offset) is longer than its contents")
@@ -104,8 +129,9 @@ final class StripedSaveLog {
         return entries
     }
 
-    /// Appends `entry` after the whole records read by ``entries(schema:)`` and flushes it to
-    /// disk: from then on the save is decided.
+    /// Appends `entry` after the whole records read by ``entries(schema:)``, records its number
+    /// as the last in the header, and flushes both to disk: from then on the save is decided.
+    /// When flushing fails, the record is cut off again.
     func append(_ entry: Entry) throws {
         var payload = BinaryWriter()
         payload.write(entry: entry)
@@ -113,18 +139,30 @@ final class StripedSaveLog {
         record.write(fixed: UInt32(payload.bytes.count))
         record.write(fixed: CRC32C.checksum(payload.bytes))
         record.write(raw: payload.bytes)
-        try write(record.bytes, at: validLength)
-        guard ftruncate(descriptor, off_t(validLength + record.bytes.count)) == 0, fdatasync(descriptor) == 0 else {
-            throw Self.ioError("Could not flush the save log '\(url.path)' to disk")
+        var header = BinaryWriter()
+        header.write(raw: Self.magic)
+        header.write(fixed: UInt64(bitPattern: max(entry.number, lastNumber)))
+        let start = max(validLength, Self.headerSize)
+        try write(record.bytes, at: start)
+        try write(header.bytes, at: 0)
+        guard ftruncate(descriptor, off_t(start + record.bytes.count)) == 0, fdatasync(descriptor) == 0 else {
+            let error = Self.ioError("Could not flush the save log '\(url.path)' to disk")
+            _ = ftruncate(descriptor, off_t(start))
+            throw error
         }
-        validLength += record.bytes.count
+        validLength = start + record.bytes.count
+        lastNumber = max(entry.number, lastNumber)
     }
 
-    /// Empties the log: every store its entries name has recorded them. Not flushed: entries
-    /// that come back after a crash are found applied.
+    /// Empties the log of its records, keeping the last save number: every store its entries
+    /// name has recorded them. Not flushed: entries that come back after a crash are found
+    /// applied.
     func clear() throws {
-        guard ftruncate(descriptor, 0) == 0 else { throw Self.ioError("Could not empty the save log '\(url.path)'") }
-        validLength = 0
+        guard validLength > Self.headerSize else { return }
+        guard ftruncate(descriptor, off_t(Self.headerSize)) == 0 else {
+            throw Self.ioError("Could not empty the save log '\(url.path)'")
+        }
+        validLength = Self.headerSize
     }
 
     private func contents() throws -> [UInt8] {
@@ -176,7 +214,8 @@ extension StripedSaveLog {
     /// each other.
     static func lockAll(folders: [URL]) throws -> [StripedSaveLog] {
         let unique = Dictionary(
-            folders.map { ($0.standardizedFileURL.path, $0) }, uniquingKeysWith: { first, _ in first })
+            folders.map { ($0.resolvingSymlinksInPath().standardizedFileURL.path, $0) },
+            uniquingKeysWith: { first, _ in first })
         return try unique.keys.sorted().map { try lock(folder: unique[$0]!) }
     }
 

@@ -8,7 +8,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case conflict, unsupported, unknownEntity, unknownObject, invalidChange, corrupt, io, readOnly,
                 incompatibleModel, unknownStoreType, unknownStore, unknownConfiguration, inUse, migrationFailed,
-                invalidOption, generationUnavailable, constraintConflict, missingValueTransformer
+                invalidOption, generationUnavailable, constraintConflict, missingValueTransformer, savePending
         }
         private let kind: Kind
 
@@ -53,6 +53,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// A transformable attribute of the store's configuration names a value transformer the
         /// coordinator's ``ValueTransformerRegistry`` lacks; the store was not added.
         public static let missingValueTransformer = Code(kind: .missingValueTransformer)
+
+        /// A save across stores was logged, so it is decided, but a store could not write its
+        /// share (docs/STRIPED-SAVES.md): the stores written hold the save, and the others were
+        /// removed from the coordinator and get their share when they are added again.
+        public static let savePending = Code(kind: .savePending)
 
         /// The code's name.
         public var description: String { "\(kind)" }

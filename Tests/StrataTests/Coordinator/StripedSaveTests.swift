@@ -81,7 +81,7 @@ import Testing
         #expect(try stack.count("Note", in: stack.pad) == 1)
         let numbers = [stack.shelf, stack.pad].map { $0.metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] }
         #expect(numbers == [.integer64(1), .integer64(1)])
-        #expect(Self.logSize(folder) == 0)
+        #expect(Self.logSize(folder) == StripedSaveLog.headerSize)
 
         try stack.saveBook("Emma", note: "Highbury")
         #expect(stack.shelf.metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] == .integer64(2))
@@ -189,25 +189,27 @@ import Testing
         do {
             let stack = try Stack(folder, pad: { FailingPad($0) })
             book = try stack.context.performAndWait {
-                _ = try stack.insert("Book", ["title": "Dune"])
-                _ = try stack.insert("Note", ["text": "spice"])
+                let book = try stack.insert("Book", ["title": "Dune"])
+                let note = try stack.insert("Note", ["text": "spice"])
                 let error = try #require(throws: StoreError.self) { try stack.context.save() }
-                #expect(error.code == .io)
-                #expect(error.message.contains("next added"))
+                #expect(error.code == .savePending)
+                #expect(error.message.contains("removed from the coordinator"))
                 #expect(error.message.contains(".strata-save-log"))
-                return try #require(
-                    stack.shelf.execute(StoreFetchRequest(entityName: "Book", resultType: .objectIDs))
-                        .objectIDs.first)
+                // The save is decided: the context holds it as saved.
+                #expect(!book.objectID.isTemporary && !note.objectID.isTemporary)
+                #expect(!stack.context.hasChanges)
+                return book.objectID
             }
-            #expect(try stack.count("Note", in: stack.pad) == 0)
-            #expect((Self.logSize(folder) ?? 0) > 0)
+            #expect(try stack.count("Book", in: stack.shelf) == 1)
+            #expect(stack.coordinator.stores.map(\.identifier) == [stack.shelf.identifier])
+            #expect((Self.logSize(folder) ?? 0) > StripedSaveLog.headerSize)
         }
         let stack = try Stack(folder, padFirst: padFirst)
         #expect(try stack.count("Book", in: stack.shelf) == 1)
         #expect(try stack.count("Note", in: stack.pad) == 1)
         #expect(stack.pad.metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] == .integer64(1))
         #expect(try stack.shelf.snapshot(for: book)?.version == 1)
-        #expect(Self.logSize(folder) == 0)
+        #expect(Self.logSize(folder) == StripedSaveLog.headerSize)
 
         // The pad hands out IDs after the ones the completed save used.
         try stack.context.performAndWait {
@@ -224,12 +226,37 @@ import Testing
             try stack.saveBook("Dune", note: "spice")
         }
         // What a kill in the middle of an append leaves: a record's header and part of it.
-        try Data([200, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9]).write(to: folder.file(".strata-save-log"))
+        let log = try FileHandle(forWritingTo: folder.file(".strata-save-log"))
+        try log.seekToEnd()
+        try log.write(contentsOf: Data([200, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9]))
+        try log.close()
         let stack = try Stack(folder)
         try stack.saveBook("Emma", note: "Highbury")
         #expect(try stack.count("Book", in: stack.shelf) == 2)
         #expect(try stack.count("Note", in: stack.pad) == 2)
-        #expect(Self.logSize(folder) == 0)
+        #expect(Self.logSize(folder) == StripedSaveLog.headerSize)
+    }
+
+    @Test func aDamagedRecordBeforeTheLastIsCorruptNamingTheLog() throws {
+        let folder = try TemporaryDirectory()
+        do {
+            let stack = try Stack(folder, pad: { FailingPad($0) })
+            try stack.context.performAndWait {
+                _ = try stack.insert("Book", ["title": "Dune"])
+                _ = try stack.insert("Note", ["text": "spice"])
+                #expect(throws: StoreError.self) { try stack.context.save() }
+            }
+        }
+        // The pending record, damaged, then a whole copy of it after it.
+        let url = folder.file(".strata-save-log")
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let record = Array(bytes[StripedSaveLog.headerSize...])
+        bytes[bytes.count - 1] ^= 0xFF
+        try Data(bytes + record).write(to: url)
+        let error = try #require(throws: StoreError.self) { try Stack(folder) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains(url.path))
+        #expect(error.message.contains("fails its checksum"))
     }
 
     @Test func theStepsOfAStripedSaveComeInOrder() throws {
