@@ -43,8 +43,8 @@ soak: deps
 	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StoreConformanceTests|SoakTests|LMDBMapGrowthTests|StripedSaveKillTests"
 
 ## fuzz: build the fuzzer (libFuzzer and the address sanitizer, in .build-fuzz) and run each
-## target for FUZZ_SECONDS (600 by default) from its corpus; FUZZ_TARGETS picks targets. See
-## docs/RELIABILITY.md.
+## target for FUZZ_SECONDS (600 by default) from its corpus, or until FUZZ_RUNS executions when
+## set; FUZZ_TARGETS picks targets. See docs/RELIABILITY.md.
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= predicate xcodeModel compiledModel modelCache mappingModel jsonModel keyedArchive xmlStore \
 	binaryStore lmdbFile sqliteMetadata
@@ -53,7 +53,7 @@ FUZZ_BUILD := $(SWIFT) build -c release --scratch-path .build-fuzz --sanitize=fu
 	-Xswiftc -DSTRATA_FUZZING --product StrataFuzzer
 fuzz: deps
 	$(FUZZ_BUILD)
-	Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)/StrataFuzzer" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)/StrataFuzzer" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
 TSAN_SUITES := ContextConcurrencyTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests

@@ -6,6 +6,8 @@
 # .build-fuzz/findings/; copy it into Tests/Fixtures/fuzz/<target>/ with the fix, so that
 # `make test` replays it. Exits 1 when any target found something.
 #
+# FUZZ_RUNS, when set, also stops each target after that many executions.
+#
 # usage: run-fuzzers.sh FUZZER SECONDS TARGET…
 set -uo pipefail
 fuzzer=$1 seconds=$2
@@ -22,7 +24,7 @@ for target in "$@"; do
     log=$work/logs/$target.log
     STRATA_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$root/Fuzz/lsan-suppressions.txt \
         "$fuzzer" "$corpus" "$seeds" \
-        -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=4096 \
+        -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -print_final_stats=1 -timeout=20 -rss_limit_mb=4096 \
         -artifact_prefix="$work/findings/$target-" > "$log" 2>&1
     status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -30,7 +30,7 @@ package struct BinaryStore: AtomicStore {
 
     public var typeName: String { Self.typeName }
     public var url: URL? { fileURL }
-    public var capabilities: StoreCapabilities { [] }
+    public var capabilities: StoreCapabilities { [.crossStoreRelationships] }
 
     public func load() throws -> AtomicStoreContents? { try load(slotsOf: nil) }
 

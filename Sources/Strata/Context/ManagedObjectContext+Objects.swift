@@ -110,12 +110,21 @@ extension ManagedObjectContext {
     /// Loads a fault's values: from the snapshot cache, else from its store.
     ///
     /// - Throws: ``ContextError/Code/inaccessibleFault`` when the record is gone and
-    ///   ``shouldDeleteInaccessibleFaults`` is off; a store's error when reading fails.
+    ///   ``shouldDeleteInaccessibleFaults`` is off, or when its store is not added to the
+    ///   coordinator (an object another store refers to); a store's error when reading fails.
     func fulfill(_ object: ManagedObject) throws {
         guard object.faulted else { return }
         if let cached = snapshotCache.removeValue(forKey: object.objectID) {
             load(object, from: cached)
             return
+        }
+        if parentStore == nil, let store = object.objectID.storeIdentifier,
+            coordinator.store(withIdentifier: store) == nil
+        {
+            throw ContextError(
+                code: .inaccessibleFault,
+                message: "Cannot fulfil the fault for \(object.objectID): its store \(store) is not added to the "
+                    + "coordinator. Add the store again to reach the object.")
         }
         guard let snapshot = try storedSnapshot(of: object.objectID) else {
             guard shouldDeleteInaccessibleFaults else {

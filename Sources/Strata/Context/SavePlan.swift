@@ -117,7 +117,9 @@ struct SavePlan {
         return share
     }
 
-    /// Refuses a relationship from `object` (in `store`) to an object of another store.
+    /// Refuses a relationship from `object` (in `store`) to an object of another store, unless
+    /// the relationship leads out of `store`'s configuration and both stores keep references
+    /// across stores (``StoreCapabilities/crossStoreRelationships``).
     private func checkSameStore(_ object: ManagedObject, _ store: any IncrementalStore) throws {
         for relationship in object.entity.relationships where !relationship.isTransient {
             let targets: [ObjectID] =
@@ -133,12 +135,18 @@ struct SavePlan {
                     targetStore = try? context.source(for: target)
                 }
                 guard let targetStore, targetStore !== store else { continue }
+                let lacking = [store, targetStore].first { !$0.capabilities.contains(.crossStoreRelationships) }
+                let leavesConfiguration = !context.coordinator.holds(store, entityName: target.entityName)
+                guard lacking != nil || !leavesConfiguration else { continue }
+                let reason =
+                    lacking.map { "the \($0.typeName) store \($0.identifier) keeps no references across stores" }
+                    ?? "the store's configuration holds entity '\(target.entityName)' too, so the relationship "
+                    + "stays inside the store"
                 throw ContextError(
                     code: .crossStoreRelationship,
                     message: "\(object.objectID) (in the \(store.typeName) store \(store.identifier)) cannot relate "
                         + "to \(target) (in the \(targetStore.typeName) store \(targetStore.identifier)) through "
-                        + "'\(object.entity.name).\(relationship.name)': relationships across stores are not supported."
-                )
+                        + "'\(object.entity.name).\(relationship.name)': \(reason).")
             }
         }
     }

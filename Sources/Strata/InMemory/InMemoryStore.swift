@@ -25,7 +25,7 @@ public enum InMemoryStore {
     private struct MemoryFile: AtomicStore {
         let url: URL?
         var typeName: String { InMemoryStore.typeName }
-        var capabilities: StoreCapabilities { [] }
+        var capabilities: StoreCapabilities { [.crossStoreRelationships] }
         var locksFile: Bool { false }
         func load() throws -> AtomicStoreContents? { nil }
         func write(_ contents: AtomicStoreContents) throws {}

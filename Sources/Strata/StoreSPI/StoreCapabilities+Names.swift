@@ -4,7 +4,7 @@ extension StoreCapabilities: CustomStringConvertible {
         ("queryGenerations", .queryGenerations), ("persistentHistory", .persistentHistory),
         ("multiProcessAccess", .multiProcessAccess), ("batchOperations", .batchOperations),
         ("batchComputedValues", .batchComputedValues), ("externalBinaryStorage", .externalBinaryStorage),
-        ("relaxedDurability", .relaxedDurability),
+        ("relaxedDurability", .relaxedDurability), ("crossStoreRelationships", .crossStoreRelationships),
     ]
 
     /// The names of the capabilities in the set, in declaration order.

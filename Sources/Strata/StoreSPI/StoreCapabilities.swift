@@ -32,4 +32,10 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning
     /// when it adds such a store.
     public static let relaxedDurability = StoreCapabilities(rawValue: 1 << 7)
+    /// The store keeps relationships that lead out of its configuration to objects of another
+    /// store: a to-one value or a to-many member whose ID names another store is saved with
+    /// that store's identifier and handed back unchanged, and predicates compare it as any
+    /// other ID. The context lets a save relate objects across two stores only when both
+    /// declare it. See docs/CROSS-STORE-RELATIONSHIPS.md.
+    public static let crossStoreRelationships = StoreCapabilities(rawValue: 1 << 10)
 }

@@ -65,11 +65,11 @@ final class LMDBStore: IncrementalStore {
             environment.hasRelaxedDurability
             ? [
                 .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-                .externalBinaryStorage, .relaxedDurability,
+                .externalBinaryStorage, .crossStoreRelationships, .relaxedDurability,
             ]
             : [
                 .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-                .externalBinaryStorage,
+                .externalBinaryStorage, .crossStoreRelationships,
             ]
         self.environment = environment
         self.layout = layout

@@ -33,7 +33,7 @@ package struct XMLStore: AtomicStore {
     /// The store's file.
     public var url: URL? { fileURL }
     /// None beyond every store's obligations: one process opens the file at a time.
-    public var capabilities: StoreCapabilities { [] }
+    public var capabilities: StoreCapabilities { [.crossStoreRelationships] }
 
     /// A store whose file is at `fileURL`.
     ///

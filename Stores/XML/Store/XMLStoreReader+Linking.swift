@@ -23,10 +23,11 @@ extension XMLStoreReader {
         }
         return try objects.map { object in
             let entity = names.schema?.entitiesByName[object.entityName]
-            func target(_ reference: Int64, of relationship: String) throws -> ObjectID {
+            func target(_ member: Member, of relationship: String) throws -> ObjectID {
                 let destination =
                     entity?.relationshipsByName[relationship]?.destinationEntityName
                     ?? object.destinations[relationship]
+                guard case .local(let reference) = member else { return try foreign(member, of: relationship) }
                 let stored = entities[reference]
                 guard let targetEntity = stored ?? destination,
                     Self.entity(targetEntity, fits: destination, in: names.schema)
@@ -38,6 +39,21 @@ extension XMLStoreReader {
                             + "names z\(reference), which is not an object it can hold.")
                 }
                 return objectID(targetEntity, reference)
+            }
+            func foreign(_ member: Member, of relationship: String) throws -> ObjectID {
+                guard case .foreign(let id) = member, id.storeIdentifier != storeIdentifier,
+                    Self.entity(
+                        id.entityName,
+                        fits: entity?.relationshipsByName[relationship]?.destinationEntityName
+                            ?? object.destinations[relationship], in: names.schema)
+                else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message:
+                            "'\(path)', line \(object.line): relationship '\(relationship)' of z\(object.reference) "
+                            + "names \(member), which is not an object of another store it can hold.")
+                }
+                return id
             }
             var values = object.values
             if let entity {

@@ -85,12 +85,17 @@ extension XMLStoreReader {
         } else {
             isToMany = reader.attribute("type") != XMLStoreFormat.toOne
         }
-        var members: [Int64] = []
+        var members: [Member] = []
         for id in idrefs.split(separator: " ") {
-            guard let reference = XMLStoreFormat.reference(id) else {
+            if let reference = XMLStoreFormat.reference(id) {
+                members.append(.local(reference))
+            } else if let foreign = ObjectID(uriString: String(id)), foreign.storeIdentifier != nil,
+                !foreign.isTemporary
+            {
+                members.append(.foreign(foreign))
+            } else {
                 throw reader.corrupt("relationship '\(name)' names '\(id)', which is not an object id.")
             }
-            members.append(reference)
         }
         let content = try PropertyListValue.text(of: "relationship", isEmpty: isEmpty, from: reader)
         guard XMLStoreFormat.isWhitespace(content) else { throw reader.corrupt("relationship '\(name)' holds text.") }

@@ -23,13 +23,20 @@ struct XMLStoreReader {
         var entityName: String
         var version: Int64
         var values: [String: AttributeValue]
-        var toOne: [String: Int64]
-        var toMany: [String: [Int64]]
+        var toOne: [String: Member]
+        var toMany: [String: [Member]]
         /// The entity each relationship's `destination` names, for members that are not in the
         /// file (left behind by a no-action delete rule).
         var destinations: [String: String]
         /// The line the object starts on, for messages.
         var line: Int
+    }
+
+    /// A relationship member as `idrefs` names it: an object of the file (`z12`), or an object
+    /// of another store by its URI (a relationship across stores).
+    enum Member {
+        case local(Int64)
+        case foreign(ObjectID)
     }
 
     /// Reads the document `reader` is at the start of.

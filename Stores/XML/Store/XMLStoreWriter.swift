@@ -27,7 +27,8 @@ struct XMLStoreWriter {
         var layouts: [String: EntityLayout] = [:]
         for (number, node) in numbered.sorted(by: { $0.0 < $1.0 }) {
             try writer.newline(depth: 1)
-            try writeObject(node, number: number, layouts: &layouts, to: writer)
+            try writeObject(
+                node, number: number, storeIdentifier: contents.metadata.storeIdentifier, layouts: &layouts, to: writer)
         }
         try writer.newline(depth: 0)
         try writer.end()
@@ -106,7 +107,8 @@ struct XMLStoreWriter {
     }
 
     private func writeObject(
-        _ node: StoreNode, number: Int64, layouts: inout [String: EntityLayout], to writer: XMLTextWriter
+        _ node: StoreNode, number: Int64, storeIdentifier: String, layouts: inout [String: EntityLayout],
+        to writer: XMLTextWriter
     ) throws {
         let objectID = node.snapshot.objectID
         let layout = layout(of: objectID.entityName, in: &layouts)
@@ -135,7 +137,7 @@ struct XMLStoreWriter {
             try writer.attribute("destination", relationship.destinationFileName)
             if !members.isEmpty {
                 try writer.attribute(
-                    "idrefs", try members.map { XMLStoreFormat.objectID(try reference(of: $0)) }.joined(separator: " "))
+                    "idrefs", try members.map { try idref(of: $0, in: storeIdentifier) }.joined(separator: " "))
             }
             try writer.end()
         }
@@ -186,6 +188,13 @@ struct XMLStoreWriter {
             found.append((.init(name: name, isToMany: true, destination: first.entityName), members))
         }
         return found.sorted { $0.relationship.name < $1.relationship.name }
+    }
+
+    /// How `idrefs` names `member` of a relationship of store `storeIdentifier`: `z` and its
+    /// number, or its URI when it is an object of another store.
+    private func idref(of member: ObjectID, in storeIdentifier: String) throws -> String {
+        if let store = member.storeIdentifier, store != storeIdentifier { return member.uriString }
+        return XMLStoreFormat.objectID(try reference(of: member))
     }
 
     private func reference(of objectID: ObjectID) throws -> Int64 {

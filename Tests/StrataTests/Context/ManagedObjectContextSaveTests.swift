@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 @testable import Strata
@@ -6,14 +7,15 @@ import Testing
 /// Saving to in-memory stores: permanent IDs, stored values, versions, defaults and store placement.
 @Suite struct ManagedObjectContextSaveTests {
     /// Authors and books in configuration "Shelf", notes (which may point at a book) in "Pad";
-    /// one in-memory store each.
+    /// one in-memory store each. The pad keeps no references across stores when
+    /// `padRefersAcross` is off.
     struct Stack {
         let coordinator: PersistentStoreCoordinator
         let shelf: any IncrementalStore
         let pad: any IncrementalStore
         let context: ManagedObjectContext
 
-        init() throws {
+        init(padRefersAcross: Bool = true) throws {
             let model = ManagedObjectModel {
                 EntityDescription("Author") {
                     AttributeDescription("name", .string)
@@ -38,7 +40,13 @@ import Testing
             }
             coordinator = try PersistentStoreCoordinator(model: model)
             shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
-            pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
+            if padRefersAcross {
+                pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
+            } else {
+                pad = NoReferencesAcrossStores(
+                    try StoreType.inMemory.open(StoreOpenRequest(model: model, configurationName: "Pad", url: nil)))
+                try coordinator.add(pad)
+            }
             context = ManagedObjectContext(coordinator: coordinator)
         }
 
@@ -272,8 +280,26 @@ import Testing
         }
     }
 
-    @Test func aRelationshipBetweenNewObjectsOfTwoStoresIsRejectedNamingBoth() throws {
+    /// A store that does not declare ``StoreCapabilities/crossStoreRelationships``.
+    final class NoReferencesAcrossStores: ForwardingStore, @unchecked Sendable {
+        // Safe: it adds no state to ForwardingStore.
+        override var capabilities: StoreCapabilities { base.capabilities.subtracting(.crossStoreRelationships) }
+    }
+
+    @Test func aRelationshipAcrossStoresThatKeepReferencesIsSavedInBoth() throws {
         let stack = try Stack()
+        try stack.context.performAndWait {
+            let book = try stack.insert("Book", ["title": "Dune"])
+            let note = try stack.insert("Note", ["text": "spice"])
+            try note.setObject(book, forKey: "book")
+            try stack.context.save()
+            #expect(try stack.shelf.relatedObjectIDs(of: book.objectID, relationship: "notes") == [note.objectID])
+            #expect(try stack.pad.snapshot(for: note.objectID)?.values["book"] == .objectID(book.objectID))
+        }
+    }
+
+    @Test func aRelationshipBetweenNewObjectsOfTwoStoresIsRejectedNamingBoth() throws {
+        let stack = try Stack(padRefersAcross: false)
         try stack.context.performAndWait {
             let book = try stack.insert("Book", ["title": "Dune"])
             let note = try stack.insert("Note", ["text": "spice"])
@@ -291,7 +317,7 @@ import Testing
     }
 
     @Test func aRelationshipFromASavedObjectToANewObjectOfAnotherStoreIsRejected() throws {
-        let stack = try Stack()
+        let stack = try Stack(padRefersAcross: false)
         try stack.context.performAndWait {
             let book = try stack.insert("Book", ["title": "Dune"])
             try stack.context.save()

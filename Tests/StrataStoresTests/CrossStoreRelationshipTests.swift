@@ -1,0 +1,203 @@
+import Foundation
+import Strata
+import StrataStores
+import StrataTestSupport
+import Testing
+
+/// Relationships between objects of two stores: cities in one, visits in the other, related
+/// both ways, with every built-in store type that keeps references across stores on one side
+/// and the in-memory store on the other.
+@Suite struct CrossStoreRelationshipTests {
+    static func model(citiesDelete rule: RelationshipDescription.DeleteRule = .cascade) -> ManagedObjectModel {
+        ManagedObjectModel {
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("visits", destination: "Visit", inverse: "city", deleteRule: rule)
+            }
+            EntityDescription("Visit") {
+                AttributeDescription("note", .string)
+                RelationshipDescription.toOne("city", destination: "City", inverse: "visits")
+            }
+            ConfigurationDescription("Atlas", entities: ["City"])
+            ConfigurationDescription("Diary", entities: ["Visit"])
+        }
+    }
+
+    static let fileTypes = ["LMDB", "XML", "Binary"]
+
+    /// A coordinator with one store of type `type` in `folder` and one in-memory store; the
+    /// file store holds the cities when `citiesInFile`, else the visits.
+    struct Stack {
+        let folder: TemporaryDirectory
+        let type: String
+        let fileConfiguration: String
+        let coordinator: PersistentStoreCoordinator
+
+        init(
+            type: String, citiesInFile: Bool, model: ManagedObjectModel = CrossStoreRelationshipTests.model()
+        ) throws {
+            folder = try TemporaryDirectory()
+            self.type = type
+            fileConfiguration = citiesInFile ? "Atlas" : "Diary"
+            coordinator = try PersistentStoreCoordinator(model: model, storeTypes: StoreType.builtInFileTypes)
+            try addFileStore()
+            try coordinator.addStore(type: "InMemory", configuration: citiesInFile ? "Diary" : "Atlas")
+        }
+
+        var fileStore: any IncrementalStore { coordinator.stores.first { $0.typeName == type }! }
+
+        func addFileStore() throws {
+            try coordinator.addStore(type: type, configuration: fileConfiguration, at: folder.file("store"))
+        }
+
+        /// Removes the file store and adds it again: what it hands back now comes from its file.
+        func reopenFileStore() throws {
+            try coordinator.remove(fileStore)
+            try addFileStore()
+        }
+
+        /// Saves cities `names`, each with one visit noted with the city's name in lower case.
+        @discardableResult
+        func saveCities(_ names: [String]) throws -> ManagedObjectContext {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            try context.performAndWait {
+                for name in names {
+                    let city = try context.insertNewObject(forEntityName: "City")
+                    try city.setValue(.string(name), forKey: "name")
+                    let visit = try context.insertNewObject(forEntityName: "Visit")
+                    try visit.setValue(.string(name.lowercased()), forKey: "note")
+                    try visit.setObject(city, forKey: "city")
+                }
+                try context.save()
+            }
+            return context
+        }
+
+        /// A new context on the coordinator.
+        func context() -> ManagedObjectContext { ManagedObjectContext(coordinator: coordinator) }
+
+        /// The objects of `entity` matching `format` in `context`, sorted by `key` (by default
+        /// the name or note); call it on the context's queue.
+        func fetch(
+            _ entity: String, _ format: String = "TRUEPREDICATE", sortedBy key: String? = nil,
+            in context: ManagedObjectContext
+        ) throws -> [ManagedObject] {
+            var request = FetchRequest<ManagedObject>(entityName: entity)
+            request.predicate = try FetchPredicate(format: format)
+            request.sortDescriptors = [FetchSortDescriptor(key ?? (entity == "City" ? "name" : "note"))]
+            return try Array(context.fetch(request))
+        }
+    }
+
+    static func string(_ object: ManagedObject?, _ key: String) throws -> String? {
+        guard case .string(let text)? = try object?.value(forKey: key) else { return nil }
+        return text
+    }
+
+    @Test(arguments: fileTypes, [true, false])
+    func bothSidesKeepTheirReferencesThroughReopening(type: String, citiesInFile: Bool) throws {
+        let stack = try Stack(type: type, citiesInFile: citiesInFile)
+        try stack.saveCities(["Arcville", "Brookport"])
+        try stack.reopenFileStore()
+        let context = stack.context()
+        try context.performAndWait {
+            let visits = try stack.fetch("Visit", in: context)
+            let cities = try stack.fetch("City", in: context)
+            #expect(try visits.map { try Self.string($0.object(forKey: "city"), "name") } == ["Arcville", "Brookport"])
+            #expect(try cities.map { try $0.objects(forKey: "visits").map(\.objectID) } == visits.map { [$0.objectID] })
+            #expect(visits[0].objectID.storeIdentifier != cities[0].objectID.storeIdentifier)
+        }
+    }
+
+    @Test(arguments: fileTypes, [true, false])
+    func movingAnObjectUpdatesBothSides(type: String, citiesInFile: Bool) throws {
+        let stack = try Stack(type: type, citiesInFile: citiesInFile)
+        let context = try stack.saveCities(["Arcville", "Brookport"])
+        try context.performAndWait {
+            let visits = try stack.fetch("Visit", in: context)
+            let cities = try stack.fetch("City", in: context)
+            try visits[0].setObject(cities[1], forKey: "city")
+            try context.save()
+        }
+        try stack.reopenFileStore()
+        let reader = stack.context()
+        try reader.performAndWait {
+            let cities = try stack.fetch("City", in: reader)
+            #expect(try cities[0].objects(forKey: "visits").isEmpty)
+            #expect(
+                try cities[1].objects(forKey: "visits").map { try Self.string($0, "note") ?? "" }.sorted() == [
+                    "arcville", "brookport",
+                ])
+        }
+    }
+
+    @Test(arguments: fileTypes)
+    func deleteRulesReachTheOtherStore(type: String) throws {
+        let stack = try Stack(type: type, citiesInFile: true)
+        let context = try stack.saveCities(["Arcville", "Brookport"])
+        try context.performAndWait {
+            let cities = try stack.fetch("City", in: context)
+            try context.delete(cities[0])
+            try context.save()
+        }
+        let reader = stack.context()
+        try reader.performAndWait {
+            let notes = try stack.fetch("Visit", in: reader).map { try Self.string($0, "note") }
+            #expect(notes == ["brookport"])
+        }
+        try context.performAndWait {
+            try context.delete(try stack.fetch("Visit", in: context)[0])
+            try context.save()
+        }
+        try stack.reopenFileStore()
+        let again = stack.context()
+        try again.performAndWait {
+            let remaining = try stack.fetch("City", in: again)
+            #expect(try remaining.map { try Self.string($0, "name") } == ["Brookport"])
+            #expect(try remaining[0].objects(forKey: "visits").isEmpty)
+        }
+    }
+
+    @Test func aDenyRuleAcrossStoresRefusesTheDeletion() throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: true, model: Self.model(citiesDelete: .deny))
+        let context = try stack.saveCities(["Arcville"])
+        try context.performAndWait {
+            try context.delete(try stack.fetch("City", in: context)[0])
+            let error = #expect(throws: ContextError.self) { try context.save() }
+            #expect(error?.code == .validation)
+        }
+    }
+
+    @Test func aMissingStoreGivesAnInaccessibleFaultNamingItUntilItIsAddedAgain() throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: true)
+        try stack.saveCities(["Arcville"])
+        let cityStore = stack.fileStore
+        try stack.coordinator.remove(cityStore)
+        let reader = stack.context()
+        try reader.performAndWait {
+            let visits = try stack.fetch("Visit", in: reader)
+            let city = try visits[0].object(forKey: "city")
+            let error = #expect(throws: ContextError.self) { _ = try city?.value(forKey: "name") }
+            #expect(error?.code == .inaccessibleFault)
+            #expect(error?.message.contains(cityStore.identifier) == true)
+            #expect(try Self.string(visits[0], "note") == "arcville")
+        }
+        try stack.addFileStore()
+        let again = stack.context()
+        try again.performAndWait {
+            let city = try stack.fetch("Visit", in: again)[0].object(forKey: "city")
+            #expect(try Self.string(city, "name") == "Arcville")
+        }
+    }
+
+    @Test(arguments: ["SQLite"])
+    func aStoreKeepingNoReferencesAcrossStoresRefusesTheSave(type: String) throws {
+        let stack = try Stack(type: type, citiesInFile: true)
+        let error = #expect(throws: ContextError.self) { try stack.saveCities(["Arcville"]) }
+        #expect(error?.code == .crossStoreRelationship)
+        #expect(error?.message.contains("keeps no references across stores") == true)
+        let reader = stack.context()
+        let cities = try reader.performAndWait { try stack.fetch("City", in: reader) }
+        #expect(cities.isEmpty)
+    }
+}
