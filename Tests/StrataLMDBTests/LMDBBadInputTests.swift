@@ -144,7 +144,7 @@ import Testing
         #expect(
             durable.capabilities == [
                 .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-                .externalBinaryStorage,
+                .externalBinaryStorage, .crossStoreRelationships,
             ])
         let relaxed = try LMDBTestModel.open(directory.file("relaxed.lmdb"), settings: ["relaxedDurability": "true"])
         #expect(relaxed.capabilities.contains(.relaxedDurability))

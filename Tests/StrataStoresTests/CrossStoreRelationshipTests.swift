@@ -201,3 +201,38 @@ import Testing
         #expect(cities.isEmpty)
     }
 }
+
+extension CrossStoreRelationshipTests {
+    @Test(arguments: fileTypes, [true, false])
+    func predicatesAndSortsFollowKeyPathsAcrossStores(type: String, citiesInFile: Bool) throws {
+        let stack = try Stack(type: type, citiesInFile: citiesInFile)
+        let context = try stack.saveCities(["Arcville", "Brookport", "Cliffton"])
+        try context.performAndWait {
+            let moved = try stack.fetch("Visit", "note == 'cliffton'", in: context)[0]
+            try moved.setObject(try stack.fetch("City", "name == 'Arcville'", in: context)[0], forKey: "city")
+            try context.save()
+        }
+        let reader = stack.context()
+        try reader.performAndWait {
+            func notes(_ format: String, sortedBy key: String? = nil) throws -> [String] {
+                try stack.fetch("Visit", format, sortedBy: key, in: reader).map { try Self.string($0, "note") ?? "" }
+            }
+            func names(_ format: String) throws -> [String] {
+                try stack.fetch("City", format, in: reader).map { try Self.string($0, "name") ?? "" }
+            }
+            #expect(try notes("city.name == 'Arcville'") == ["arcville", "cliffton"])
+            #expect(try notes("city.name BEGINSWITH 'B' OR note == 'arcville'") == ["arcville", "brookport"])
+            #expect(try notes("NOT city.name == 'Arcville'") == ["brookport"])
+            #expect(try notes("city.name == 'Nowhere'").isEmpty)
+            #expect(try names("ANY visits.note == 'cliffton'") == ["Arcville"])
+            #expect(try names("ALL visits.note BEGINSWITH 'b'") == ["Brookport", "Cliffton"])
+            #expect(try names("visits.@count == 0") == ["Cliffton"])
+            #expect(try notes("TRUEPREDICATE", sortedBy: "city.name") == ["arcville", "cliffton", "brookport"])
+            var counted = FetchRequest<ManagedObject>(entityName: "Visit")
+            counted.predicate = try FetchPredicate(format: "city.name == 'Arcville'")
+            #expect(try reader.count(for: counted) == 2)
+            let error = #expect(throws: ContextError.self) { try notes("city.name == note") }
+            #expect(error?.code == .invalidRequest)
+        }
+    }
+}

@@ -63,7 +63,8 @@ extension ManagedObjectContext {
         _ request: FetchRequest<Result>, keys: [String], entity: EntitySchema, grouping: Bool
     ) throws -> [[String: AttributeValue]]? {
         // Distinct groups are groups made distinct again, after the having-predicate: the core's.
-        guard !hasChanges, !(grouping && request.returnsDistinctResults), let plan = try directPlan(for: request),
+        guard !hasChanges, !(grouping && request.returnsDistinctResults),
+            let plan = try directPlan(for: resolvingKeyPathsAcrossStores(request)),
             try reads(of: plan.store).view == nil
         else { return nil }
         func isStoredAttribute(_ key: String) -> Bool { entity.attributesByName[key].map { !$0.isTransient } ?? false }

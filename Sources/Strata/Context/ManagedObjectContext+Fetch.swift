@@ -52,6 +52,7 @@ extension ManagedObjectContext {
     /// How many objects `request` matches; as ``fetch(_:)``.
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
         assertOnQueue()
+        let request = try resolvingKeyPathsAcrossStores(request)
         if let plan = try directPlan(for: request) {
             guard case .count(let count) = try reads(of: plan.store).execute(plan.storeRequest(.count)) else {
                 return 0

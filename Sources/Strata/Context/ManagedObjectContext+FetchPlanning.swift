@@ -41,7 +41,8 @@ extension ManagedObjectContext {
     func directPlan<Result>(for request: FetchRequest<Result>) throws -> DirectPlan? {
         let stores = try stores(for: request)
         let kinds = Set(try kinds(of: request))
-        guard stores.count == 1, let store = stores.first, !hasPendingChanges(touching: kinds, request),
+        guard stores.count == 1, let store = stores.first, !request.sortsAcrossStores,
+            !hasPendingChanges(touching: kinds, request),
             request.predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true
         else { return nil }
         return DirectPlan(
@@ -65,6 +66,7 @@ extension ManagedObjectContext {
     func matchingObjectIDs<Result>(
         _ request: FetchRequest<Result>, loadingSnapshots: Bool, loadingValues: Bool = false
     ) throws -> [ObjectID] {
+        let request = try resolvingKeyPathsAcrossStores(request)
         if let plan = try directPlan(for: request) {
             if loadingSnapshots {
                 guard case .snapshots(let snapshots) = try reads(of: plan.store).execute(plan.storeRequest(.snapshots))
@@ -96,10 +98,11 @@ extension ManagedObjectContext {
         var judged: Set<ManagedObject> = []
         for store in stores {
             let native = request.predicate.map { store.predicateFeatures.isSuperset(of: $0.requiredFeatures) } ?? true
-            let pageable = native && !touched
+            let pageable = native && !touched && !request.sortsAcrossStores
             let storeRequest = StoreFetchRequest(
                 entityName: request.entityName, includesSubentities: request.includesSubentities,
-                predicate: native ? request.predicate : nil, sortDescriptors: request.sortDescriptors,
+                predicate: native ? request.predicate : nil,
+                sortDescriptors: request.sortsAcrossStores ? [] : request.sortDescriptors,
                 fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
                 resultType: .snapshots)
             guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { continue }
@@ -131,6 +134,7 @@ extension ManagedObjectContext {
             matches = matches.filter { judged.contains($0) || accepted.contains($0) }
         }
         if !request.sortDescriptors.isEmpty {
+            try prefetchSortDestinations(of: request, for: matches)
             matches = try FetchSortDescriptor.sorted(matches, by: request.sortDescriptors)
         }
         return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit ?? Int.max, 0)))

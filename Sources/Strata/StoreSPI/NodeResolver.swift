@@ -9,17 +9,23 @@ struct NodeResolver: KeyValueResolving {
         guard let entity = schema.entitiesByName[node.snapshot.objectID.entityName] else { return nil }
         if let relationship = entity.relationshipsByName[key] {
             if relationship.isToMany {
-                let members = (node.toManyRelationships[key] ?? []).compactMap { nodes[$0] }
-                return .objects(members.map { NodeResolver(node: $0, nodes: nodes, schema: schema) })
+                return .objects((node.toManyRelationships[key] ?? []).compactMap(resolver))
             }
-            guard case .objectID(let target)? = node.snapshot.values[key], let targetNode = nodes[target] else {
+            guard case .objectID(let target)? = node.snapshot.values[key], let resolver = resolver(of: target) else {
                 return .value(.null)
             }
-            return .object(NodeResolver(node: targetNode, nodes: nodes, schema: schema))
+            return .object(resolver)
         }
         guard entity.attributesByName[key] != nil else { return nil }
         return .value(node.snapshot.values[key] ?? .null)
     }
 
     var objectIdentity: AttributeValue { .objectID(node.snapshot.objectID) }
+
+    /// What the evaluator reads for the related object `target`: its node, or a
+    /// ``ForeignObjectReference`` when it is in another store; `nil` when it is gone.
+    private func resolver(of target: ObjectID) -> (any KeyValueResolving)? {
+        if target.storeIdentifier != node.snapshot.objectID.storeIdentifier { return ForeignObjectReference(target) }
+        return nodes[target].map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
+    }
 }

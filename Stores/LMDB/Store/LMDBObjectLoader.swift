@@ -141,22 +141,27 @@ struct LMDBRecordResolver: KeyValueResolving {
         if let relationship = entity.relationshipsByName[key] {
             if relationship.isToMany {
                 let members = loader.resolving([]) {
-                    try loader.members(of: snapshot.objectID, relationship: key).compactMap {
-                        try loader.snapshot(of: $0)
-                    }
+                    try loader.members(of: snapshot.objectID, relationship: key).compactMap(resolver)
                 }
-                return .objects(members.map { LMDBRecordResolver(snapshot: $0, loader: loader) })
+                return .objects(members)
             }
             guard case .objectID(let target)? = snapshot.values[key],
-                let destination = loader.resolving(nil, { try loader.snapshot(of: target) })
+                let destination = loader.resolving(nil, { try resolver(of: target) })
             else { return .value(.null) }
-            return .object(LMDBRecordResolver(snapshot: destination, loader: loader))
+            return .object(destination)
         }
         guard entity.attributesByName[key] != nil else { return nil }
         return .value(snapshot.values[key] ?? .null)
     }
 
     var objectIdentity: AttributeValue { .objectID(snapshot.objectID) }
+
+    /// What the evaluator reads for the related object `target`: its record, or a
+    /// `ForeignObjectReference` when it is in another store; `nil` when it is gone.
+    private func resolver(of target: ObjectID) throws -> (any KeyValueResolving)? {
+        if target.storeIdentifier != snapshot.objectID.storeIdentifier { return ForeignObjectReference(target) }
+        return try loader.snapshot(of: target).map { LMDBRecordResolver(snapshot: $0, loader: loader) }
+    }
 }
 
 extension PropertyValues {

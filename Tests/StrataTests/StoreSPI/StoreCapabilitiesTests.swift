@@ -6,13 +6,13 @@ import Testing
         #expect(
             StoreCapabilities.named.map(\.name) == [
                 "queryGenerations", "persistentHistory", "multiProcessAccess", "batchOperations", "batchComputedValues",
-                "externalBinaryStorage", "relaxedDurability",
+                "externalBinaryStorage", "relaxedDurability", "crossStoreRelationships",
             ])
         let all = StoreCapabilities.named.reduce(into: StoreCapabilities()) { $0.insert($1.capability) }
         #expect(
             all == [
                 .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-                .externalBinaryStorage, .relaxedDurability,
+                .externalBinaryStorage, .relaxedDurability, .crossStoreRelationships,
             ])
     }
 
