@@ -1,5 +1,6 @@
 /// The families of checks. Every category lists its checks in ``checks``, so a new category
 /// cannot be added without its checks, and ``ConformanceSuite/checks`` always holds all of them.
+/// Categories are lettered `A` to `Z`, then `AA` onwards.
 public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codable {
     case lifecycle = "A"
     case identity = "B"
@@ -27,6 +28,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
     case fetchedProperties = "X"
     case compositeAttributes = "Y"
     case externalBinaryData = "Z"
+    case crossStoreRelationships = "AA"
 
     /// The category's name in reports.
     public var title: String {
@@ -57,6 +59,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .fetchedProperties: "Fetched properties"
         case .compositeAttributes: "Composite attributes"
         case .externalBinaryData: "External binary data"
+        case .crossStoreRelationships: "Relationships across stores"
         }
     }
 
@@ -89,6 +92,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, CaseIterable, Codab
         case .fetchedProperties: FetchedPropertyChecks.all
         case .compositeAttributes: CompositeAttributeChecks.all
         case .externalBinaryData: ExternalBinaryDataChecks.all
+        case .crossStoreRelationships: CrossStoreRelationshipChecks.all
         }
     }
 }

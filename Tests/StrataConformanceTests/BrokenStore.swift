@@ -54,6 +54,9 @@ final class BrokenStore: IncrementalStore {
         case dropsNestedCompositeElements
         /// The store opens writable whatever the options say, so a read-only opening accepts saves.
         case ignoresReadOnly
+        /// References to objects of other stores are saved with the store's own identifier, as
+        /// by a store keeping only their numbers, while it claims `crossStoreRelationships`.
+        case dropsOtherStoresIdentifiers
     }
 
     let defect: Defect
@@ -202,6 +205,7 @@ final class BrokenStore: IncrementalStore {
     private func damaged(_ change: StoreChangeSet.ObjectChange) -> StoreChangeSet.ObjectChange {
         var change = change
         change.values = change.values.mapValues(damaged)
+        change.toManyRelationships = change.toManyRelationships.mapValues { $0.map(damaged) }
         guard
             defect == .dropsDerivedValues || defect == .reversesTransformedData
                 || defect == .dropsNestedCompositeElements,
@@ -230,8 +234,16 @@ final class BrokenStore: IncrementalStore {
         case (.dropsNegativeZero, .double(let number)) where number == 0: .double(0)
         case (.dropsNegativeZero, .float(let number)) where number == 0: .float(0)
         case (.normalizesStrings, .string(let text)): .string(text.precomposedStringWithCanonicalMapping)
+        case (.dropsOtherStoresIdentifiers, .objectID(let id)): .objectID(damaged(id))
         default: value
         }
+    }
+
+    private func damaged(_ id: ObjectID) -> ObjectID {
+        guard defect == .dropsOtherStoresIdentifiers else { return id }
+        var id = id
+        id.storeIdentifier = base.identifier
+        return id
     }
 
     /// `predicate` with every comparison with `SELF` made true.
