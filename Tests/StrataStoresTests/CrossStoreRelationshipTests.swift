@@ -236,3 +236,26 @@ extension CrossStoreRelationshipTests {
         }
     }
 }
+
+extension CrossStoreRelationshipTests {
+    @Test(arguments: [true, false])
+    func movingAStoreToAnotherTypeKeepsTheReferences(citiesInFile: Bool) throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: citiesInFile)
+        // The first city and its visit go, so that numbering the rest afresh would change them.
+        let context = try stack.saveCities(["Aston", "Arcville", "Brookport"])
+        try context.performAndWait {
+            try context.delete(try stack.fetch("City", "name == 'Aston'", in: context)[0])
+            try context.save()
+        }
+        let moved = try stack.coordinator.migratePersistentStore(
+            stack.fileStore, to: stack.folder.file("moved.xml"), type: "XML")
+        #expect(moved.typeName == "XML")
+        let reader = stack.context()
+        try reader.performAndWait {
+            let visits = try stack.fetch("Visit", in: reader)
+            #expect(try visits.map { try Self.string($0.object(forKey: "city"), "name") } == ["Arcville", "Brookport"])
+            let cities = try stack.fetch("City", in: reader)
+            #expect(try cities.map { try $0.objects(forKey: "visits").map(\.objectID) } == visits.map { [$0.objectID] })
+        }
+    }
+}

@@ -120,8 +120,9 @@ extension PersistentStoreCoordinator {
         metadata["migration.to"] = "\(target)"
         logger.info("Migrating store", metadata: metadata)
         let started = ContinuousClock.now
+        let associations: MigrationAssociations
         do {
-            try copyObjects(of: store, entityNames: entityNames, into: destination, progress: progress)
+            associations = try copyObjects(of: store, entityNames: entityNames, into: destination, progress: progress)
             try replace(store, with: destination)
         } catch {
             let failure = Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
@@ -129,6 +130,7 @@ extension PersistentStoreCoordinator {
             logger.error("Migration failed", metadata: metadata)
             throw failure
         }
+        try renumberReferences(to: destination, as: associations)
         metadata["migration.duration"] = "\(ContinuousClock.now - started)"
         logger.info("Store migrated", metadata: metadata)
         return destination
@@ -172,7 +174,7 @@ extension PersistentStoreCoordinator {
     private func copyObjects(
         of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,
         progress: (@Sendable (MigrationProgress) -> Void)?
-    ) throws {
+    ) throws -> MigrationAssociations {
         for name in entityNames where schema.entitiesByName[name] == nil {
             throw StoreError(
                 code: .unknownEntity,
@@ -184,7 +186,7 @@ extension PersistentStoreCoordinator {
             mapping: MappingModel.identity(of: schema), source: source, sourceSchema: schema,
             sourceEntityNames: held, destination: destination, destinationSchema: schema, destinationEntityNames: held,
             sourceName: Self.name(of: source), batchSize: Self.migrationBatchSize, progress: progress)
-        try engine.run()
+        return try engine.run()
     }
 
     /// The number of objects of `entityNames` (not counting sub-entities) in `store`.

@@ -26,6 +26,20 @@ final class MigrationAssociations {
     let sourceStore: String
     let destinationStore: String
     private(set) var tables: [Table] = []
+
+    /// The new ID of every object a mapping made one for, by its source ID.
+    var newIDsBySourceID: [ObjectID: ObjectID] {
+        var ids: [ObjectID: ObjectID] = [:]
+        ids.reserveCapacity(tableObjectCount)
+        for table in tables {
+            let source = ObjectID.Namespace(storeIdentifier: sourceStore, entityName: table.sourceEntityName)
+            let new = ObjectID.Namespace(storeIdentifier: destinationStore, entityName: table.destinationEntityName)
+            for entry in table.entries {
+                ids[ObjectID(source, reference: entry.source)] = ObjectID(new, reference: entry.new)
+            }
+        }
+        return ids
+    }
     private var tableIndexByMapping: [String: Int] = [:]
     /// The first table made from each source entity: how an object is found when no mapping
     /// is named.

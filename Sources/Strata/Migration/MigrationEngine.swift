@@ -33,8 +33,10 @@ struct MigrationEngine {
     /// Mappings without a policy first give every object they make its new ID; policy
     /// mappings then make their objects (held in memory); the other mappings' objects are
     /// converted and saved a batch at a time; last the policy mappings set their objects'
-    /// relationships and everything left is saved.
-    func run() throws {
+    /// relationships and everything left is saved. Returns which new object each mapping
+    /// made from each source object.
+    @discardableResult
+    func run() throws -> MigrationAssociations {
         let planned = try plannedMappings()
         let streamed = planned.filter { $0.policy == nil }
         let associations = try associate(streamed)
@@ -84,6 +86,7 @@ struct MigrationEngine {
         try writer.finish()
         try copyHistory(associations, planned)
         progress?(MigrationProgress(completedObjects: associations.count, totalObjects: associations.count))
+        return associations
     }
 
     /// The first stage of a policy mapping: the policy makes the objects for each source
