@@ -60,26 +60,44 @@ extension PredicateParser {
 
     /// Parses a predicate in parentheses, or, when the parentheses hold an expression instead
     /// (`(price - discount) * 2 > 10`), a comparison starting with it. When neither parses, the
-    /// error that got further is thrown.
+    /// error that got further is thrown. The predicate's outcome is kept by offset
+    /// (``parenthesizedOutcomes``), so that parsing the same parentheses again costs nothing.
     private mutating func parseParenthesized(_ token: PredicateToken) throws(FetchPredicateError) -> FetchPredicate {
-        let saved = self
+        let saved = checkpoint
         let predicateError: FetchPredicateError
-        do {
-            try advance()
-            try enterNesting(at: token)
-            defer { leaveNesting() }
-            let inner = try parseOr()
-            try expect(.closeParenthesis)
-            return inner
-        } catch {
+        switch parenthesizedOutcomes.byOffset[token.offset] {
+        case .parsed(let predicate, let after)?:
+            restore(after)
+            return predicate
+        case .failed(let error)?:
             predicateError = error
+        case nil:
+            do {
+                let inner = try parsePredicateInParentheses(token)
+                parenthesizedOutcomes.byOffset[token.offset] = .parsed(inner, after: checkpoint)
+                return inner
+            } catch {
+                predicateError = error
+                parenthesizedOutcomes.byOffset[token.offset] = .failed(error)
+            }
         }
-        self = saved
+        restore(saved)
         do {
             return try parseComparison()
         } catch {
             throw (error.offset ?? 0) > (predicateError.offset ?? 0) ? error : predicateError
         }
+    }
+
+    private mutating func parsePredicateInParentheses(
+        _ token: PredicateToken
+    ) throws(FetchPredicateError) -> FetchPredicate {
+        try advance()
+        try enterNesting(at: token)
+        defer { leaveNesting() }
+        let inner = try parseOr()
+        try expect(.closeParenthesis)
+        return inner
     }
 
     private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate {

@@ -27,6 +27,46 @@ struct PredicateParser {
     private var depth = 0
     /// The lowest stack address nesting may reach.
     private let stackFloor = ThreadStack.floor(keeping: stackMargin)
+    /// What parsing parentheses as a predicate gave at each offset, shared by every copy of
+    /// the parser, so that backtracking never parses a stretch of the format as a predicate
+    /// twice: without it, parentheses nested in `SUBQUERY`s take time exponential in their depth.
+    let parenthesizedOutcomes = ParenthesizedOutcomes()
+
+    /// Where the parser stands: what ``restore(_:)`` goes back to.
+    struct Checkpoint {
+        fileprivate let lexer: PredicateLexer
+        fileprivate let lookahead: PredicateToken?
+        fileprivate let previousEnd: Int
+        fileprivate let placeholderCount: Int
+        fileprivate let depth: Int
+    }
+
+    /// The outcome of parsing the parentheses at one offset as a predicate.
+    enum ParenthesizedOutcome {
+        case parsed(FetchPredicate, after: Checkpoint)
+        case failed(FetchPredicateError)
+    }
+
+    /// The outcomes by the offset of the opening parenthesis.
+    final class ParenthesizedOutcomes {
+        var byOffset: [Int: ParenthesizedOutcome] = [:]
+    }
+
+    /// The parser's position and nesting depth.
+    var checkpoint: Checkpoint {
+        Checkpoint(
+            lexer: lexer, lookahead: lookahead, previousEnd: previousEnd, placeholderCount: placeholderCount,
+            depth: depth)
+    }
+
+    /// Goes back, or forward, to `checkpoint`.
+    mutating func restore(_ checkpoint: Checkpoint) {
+        lexer = checkpoint.lexer
+        lookahead = checkpoint.lookahead
+        previousEnd = checkpoint.previousEnd
+        placeholderCount = checkpoint.placeholderCount
+        depth = checkpoint.depth
+    }
 
     /// The format string being parsed.
     var source: PredicateSource { lexer.source }

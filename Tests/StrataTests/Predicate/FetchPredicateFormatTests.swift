@@ -150,6 +150,22 @@ import Testing
         #expect(try FetchPredicate(format: subqueries.description) == subqueries)
     }
 
+    /// Each level's parentheses are first tried as a predicate, which fails only after the
+    /// `SUBQUERY` inside them is parsed, then as an expression: without keeping what each
+    /// parenthesis gave, the innermost level would be parsed 2^40 times.
+    @Test func parenthesesTriedTwiceAtEveryLevelParseInLinearTime() throws {
+        let depth = 40
+        let format =
+            String(repeating: "(SUBQUERY(a, $x, ", count: depth) + "TRUEPREDICATE"
+            + String(repeating: ").@count) + 1 > 0", count: depth)
+        let predicate = try FetchPredicate(format: format)
+        #expect(try FetchPredicate(format: predicate.description) == predicate)
+        let malformed =
+            String(repeating: "(SUBQUERY(a, $x, ", count: depth) + "TRUEPREDICATE"
+            + String(repeating: ").@count) + ", count: depth)
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate(format: malformed) }
+    }
+
     @Test(arguments: [256, 512] as [Int])
     func deepNestingOnASmallStackIsAnErrorNotACrash(kilobytes: Int) {
         let depth = PredicateParser.maximumDepth
