@@ -259,3 +259,70 @@ extension CrossStoreRelationshipTests {
         }
     }
 }
+
+extension CrossStoreRelationshipTests {
+    @Test(arguments: [true, false])
+    func anEmptyToOneMatchesAsWithinOneStore(citiesInFile: Bool) throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: citiesInFile)
+        let context = try stack.saveCities(["Arcville", "Brookport"])
+        try context.performAndWait {
+            let alone = try context.insertNewObject(forEntityName: "Visit")
+            try alone.setValue(.string("alone"), forKey: "note")
+            try context.save()
+        }
+        let reader = stack.context()
+        let found: [[String]] = try reader.performAndWait {
+            try ["city.name != 'Arcville'", "city.name == nil", "city.name == 'Arcville'"].map { format in
+                try stack.fetch("Visit", format, in: reader).map { try Self.string($0, "note") ?? "" }
+            }
+        }
+        #expect(found == [["alone", "brookport"], ["alone"], ["arcville"]])
+    }
+
+    @Test func theFirstStepSeesPendingChangesOnlyWhenTheRequestDoes() throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: true)
+        let context = try stack.saveCities(["Arcville"])
+        try context.performAndWait {
+            try stack.fetch("City", in: context)[0].setValue(.string("Renamed"), forKey: "name")
+            var request = FetchRequest<ManagedObject>(entityName: "Visit")
+            request.predicate = try FetchPredicate(format: "city.name == 'Renamed'")
+            #expect(try context.fetch(request).count == 1)
+            request.includesPendingChanges = false
+            #expect(try context.fetch(request).isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        ("Visit", "'Arcville' == city.name"), ("Visit", "lowercase(city.name) == 'arcville'"),
+        ("City", "SUBQUERY(visits, $v, $v.note == 'arcville').@count > 0"),
+    ])
+    func aKeyPathAcrossStoresNoStoreCanFollowIsRefused(entity: String, format: String) throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: true)
+        let context = try stack.saveCities(["Arcville"])
+        let error = context.performAndWait {
+            #expect(throws: ContextError.self) { try stack.fetch(entity, format, in: context) }
+        }
+        #expect(error?.code == .invalidRequest)
+    }
+
+    @Test(arguments: [true, false])
+    func batchDeletionsReachTheOtherStore(citiesInFile: Bool) throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: citiesInFile)
+        let context = try stack.saveCities(["Arcville", "Brookport", "Cliffton"])
+        try context.performAndWait {
+            _ = try context.execute(
+                BatchDeleteRequest(
+                    entityName: "Visit", predicate: try FetchPredicate(format: "city.name == 'Brookport'")))
+            _ = try context.execute(
+                BatchDeleteRequest(entityName: "City", predicate: try FetchPredicate(format: "name == 'Arcville'")))
+        }
+        let reader = stack.context()
+        try reader.performAndWait {
+            let notes = try stack.fetch("Visit", in: reader).map { try Self.string($0, "note") }
+            #expect(notes == ["cliffton"])
+            let cities = try stack.fetch("City", in: reader)
+            #expect(try cities.map { try Self.string($0, "name") } == ["Brookport", "Cliffton"])
+            #expect(try cities[0].objects(forKey: "visits").isEmpty)
+        }
+    }
+}

@@ -86,7 +86,8 @@ extension ManagedObjectContext {
         let having = request.havingPredicate
         let fetch = StoreDictionaryFetch(
             entityName: request.entityName, includesSubentities: request.includesSubentities,
-            predicate: request.predicate, sortDescriptors: request.sortDescriptors, columns: columns, groupBy: groups,
+            predicate: plan.request.predicate, sortDescriptors: request.sortDescriptors, columns: columns,
+            groupBy: groups,
             returnsDistinctResults: request.returnsDistinctResults,
             fetchOffset: having == nil ? request.fetchOffset : 0, fetchLimit: having == nil ? request.fetchLimit : nil)
         guard let rows = try plan.store.executeDictionaryFetch(fetch) else { return nil }

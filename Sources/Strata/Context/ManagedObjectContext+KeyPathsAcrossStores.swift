@@ -8,15 +8,20 @@ extension ManagedObjectContext {
     /// `request` with every comparison through a relationship across stores replaced by a
     /// membership test on the relationship; `sortsAcrossStores` set when a sort goes through one.
     ///
-    /// - Throws: ``ContextError/Code/invalidRequest`` for a comparison across stores whose other
-    ///   side is not a constant; what fetching the destinations throws.
+    /// - Throws: ``ContextError/Code/invalidRequest`` for a key path across stores anywhere but
+    ///   on the left of a comparison with constants (on the right, in a function, as a
+    ///   `SUBQUERY`'s collection): no store could answer it; what fetching the destinations
+    ///   throws.
     func resolvingKeyPathsAcrossStores<Result>(_ request: FetchRequest<Result>) throws -> FetchRequest<Result> {
         guard parentStore == nil, coordinator.stores.count > 1 else { return request }
         let entity = try entitySchema(named: request.entityName)
         let stores = sources(forEntity: request.entityName)
         var resolved = request
         if let predicate = request.predicate {
-            resolved.predicate = try resolvingAcrossStores(predicate, of: entity, in: stores)
+            let rewritten = try resolvingAcrossStores(
+                predicate, of: entity, in: stores, includingPendingChanges: request.includesPendingChanges)
+            try refuseKeyPathsAcrossStores(in: rewritten, of: entity, in: stores)
+            resolved.predicate = rewritten
         }
         resolved.sortsAcrossStores = request.sortDescriptors.contains { descriptor in
             relationshipAcrossStores(atStartOf: descriptor.keyPath, of: entity, in: stores) != nil
@@ -39,13 +44,17 @@ extension ManagedObjectContext {
     }
 
     private func resolvingAcrossStores(
-        _ predicate: FetchPredicate, of entity: EntitySchema, in stores: [any IncrementalStore]
+        _ predicate: FetchPredicate, of entity: EntitySchema, in stores: [any IncrementalStore],
+        includingPendingChanges pending: Bool
     ) throws -> FetchPredicate {
+        func resolving(_ part: FetchPredicate) throws -> FetchPredicate {
+            try resolvingAcrossStores(part, of: entity, in: stores, includingPendingChanges: pending)
+        }
         switch predicate {
         case .constant: return predicate
-        case .and(let parts): return .and(try parts.map { try resolvingAcrossStores($0, of: entity, in: stores) })
-        case .or(let parts): return .or(try parts.map { try resolvingAcrossStores($0, of: entity, in: stores) })
-        case .not(let inner): return .not(try resolvingAcrossStores(inner, of: entity, in: stores))
+        case .and(let parts): return .and(try parts.map(resolving))
+        case .or(let parts): return .or(try parts.map(resolving))
+        case .not(let inner): return .not(try resolving(inner))
         case .comparison(let comparison):
             guard case .keyPath(let keyPath) = comparison.left,
                 let (relationship, rest) = relationshipAcrossStores(atStartOf: keyPath, of: entity, in: stores)
@@ -63,12 +72,63 @@ extension ManagedObjectContext {
             let every = relationship.isToMany && comparison.modifier == .all
             var destinations = FetchRequest<ManagedObject>(entityName: relationship.destinationEntityName)
             destinations.predicate = every ? .not(.comparison(destinationTest)) : .comparison(destinationTest)
+            destinations.includesPendingChanges = pending
             let ids = try matchingObjectIDs(destinations, loadingSnapshots: false)
             let membership = FetchPredicate.comparison(
                 ComparisonPredicate(
                     .keyPath(relationship.name), .in, .aggregate(ids.map { .constant(.objectID($0)) }),
                     modifier: relationship.isToMany ? .any : .direct))
-            return every ? .not(membership) : membership
+            if every { return .not(membership) }
+            // An empty to-one reads every key as nil, as within one store: it matches when the
+            // test holds for an object whose values are all nil.
+            let nothing = ForeignObjectReference(.temporary(entityName: relationship.destinationEntityName))
+            guard !relationship.isToMany,
+                (try? FetchEvaluation().holds(.comparison(destinationTest), for: nothing)) == true
+            else { return membership }
+            let empty = FetchPredicate.comparison(
+                ComparisonPredicate(.keyPath(relationship.name), .equalTo, .constant(.null)))
+            return .or([membership, empty])
+        }
+    }
+
+    /// Refuses a key path through a relationship across stores that the rewrite left: no
+    /// store can follow it, and answering it as nil would be wrong.
+    private func refuseKeyPathsAcrossStores(
+        in predicate: FetchPredicate, of entity: EntitySchema, in stores: [any IncrementalStore]
+    ) throws {
+        let collections = Self.subqueryCollections(in: predicate)
+        for keyPath in predicate.keyPaths {
+            let first = String(keyPath.prefix { $0 != "." })
+            guard let relationship = entity.relationshipsByName[first], !relationship.isTransient,
+                !stores.contains(where: { coordinator.holds($0, entityName: relationship.destinationEntityName) })
+            else { continue }
+            let rest = keyPath.dropFirst(first.count + 1)
+            guard collections.contains(keyPath) || (!rest.isEmpty && !rest.hasPrefix("@")) else { continue }
+            throw ContextError(
+                code: .invalidRequest,
+                message: "'\(keyPath)' of '\(entity.name)' leads to another store through '\(first)': it can only be "
+                    + "compared, on the left, with constants (as in '\(first).key == value').")
+        }
+    }
+
+    /// The key paths `SUBQUERY`s of `predicate` range over.
+    private static func subqueryCollections(in predicate: FetchPredicate) -> Set<String> {
+        func collections(_ expression: FetchExpression) -> [String] {
+            switch expression {
+            case .subquery(let collection, _, let inner):
+                collection.keyPaths + Array(subqueryCollections(in: inner))
+            case .keyPathOn(let base, _): collections(base)
+            case .aggregate(let elements), .function(_, let elements): elements.flatMap(collections)
+            case .conditional(let condition, let then, let otherwise):
+                Array(subqueryCollections(in: condition)) + collections(then) + collections(otherwise)
+            case .evaluatedObject, .constant, .variable, .keyPath: []
+            }
+        }
+        switch predicate {
+        case .constant: return []
+        case .comparison(let comparison): return Set(collections(comparison.left) + collections(comparison.right))
+        case .and(let parts), .or(let parts): return Set(parts.flatMap { subqueryCollections(in: $0) })
+        case .not(let inner): return subqueryCollections(in: inner)
         }
     }
 

@@ -117,15 +117,28 @@ extension PersistentStoreCoordinator {
     }
 
     /// The one store holding `entityName` when it may carry out a batch request itself: it
-    /// declares ``StoreCapabilities/batchOperations``, is writable and evaluates `predicate`
-    /// itself.
+    /// declares ``StoreCapabilities/batchOperations``, is writable, evaluates `predicate`
+    /// itself, and no relationship of its configuration leads to another store's entity (a
+    /// store can neither follow such a key path nor apply delete rules in another store).
     private func batchStore(forEntity entityName: String, predicate: FetchPredicate?) -> (any IncrementalStore)? {
         let holders = stores(forEntity: entityName)
         guard holders.count == 1, let store = holders.first, store.capabilities.contains(.batchOperations),
             !store.options.isReadOnly,
-            predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true
+            predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true,
+            !relatesAcrossStores(store)
         else { return nil }
         return store
+    }
+
+    /// Whether a relationship of an entity of `store`'s configuration leads to an entity the
+    /// configuration does not hold (docs/CROSS-STORE-RELATIONSHIPS.md).
+    private func relatesAcrossStores(_ store: any IncrementalStore) -> Bool {
+        let held = Set(model.entityNames(inConfiguration: store.configurationName))
+        return held.contains { name in
+            schema.entitiesByName[name]?.relationships.contains {
+                !$0.isTransient && !held.contains($0.destinationEntityName)
+            } ?? false
+        }
     }
 
     /// Whether deleting objects of `entityNames`, and whatever their cascade rules reach,

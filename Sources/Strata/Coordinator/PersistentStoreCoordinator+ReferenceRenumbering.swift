@@ -1,15 +1,34 @@
 extension PersistentStoreCoordinator {
     /// Points the references other added stores keep to objects of `migrated`'s configuration
     /// (relationships across stores, docs/CROSS-STORE-RELATIONSHIPS.md) at the objects' new
-    /// IDs, after moving a store to another type numbered them afresh. Each store is written
-    /// once, with the objects whose references changed, their versions raised by one; the
-    /// context's inverse upkeep is not involved, since both sides already agree.
+    /// IDs, after moving a store to another type numbered them afresh. The stores are written
+    /// in one save, all or nothing across them (``save(_:)``), with the objects whose
+    /// references changed, their versions raised by one; the context's inverse upkeep is not
+    /// involved, since both sides already agree.
     ///
-    /// - Throws: A store's error when reading or saving fails; the stores saved before it keep
-    ///   the new IDs.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/migrationFailed`` when reading or
+    ///   saving fails: the store is moved, and the other stores keep the old IDs.
     func renumberReferences(to migrated: any IncrementalStore, as associations: MigrationAssociations) throws {
+        do {
+            let shares = try renumberingShares(to: migrated, as: associations)
+            guard !shares.isEmpty else { return }
+            try save(shares)
+        } catch {
+            throw StoreError(
+                code: .migrationFailed,
+                message: "\(Self.name(of: migrated)) was moved, but the references other stores keep to its objects "
+                    + "could not be given their new IDs; they still name the old ones.",
+                underlying: error)
+        }
+    }
+
+    /// Each other store's changes giving its references to `migrated`'s objects their new IDs.
+    private func renumberingShares(
+        to migrated: any IncrementalStore, as associations: MigrationAssociations
+    ) throws -> [(store: any IncrementalStore, changes: StoreChangeSet)] {
         let moved = Set(model.entityNames(inConfiguration: migrated.configurationName))
         var newIDs: [ObjectID: ObjectID]?
+        var shares: [(store: any IncrementalStore, changes: StoreChangeSet)] = []
         for store in stores where store !== migrated && store.capabilities.contains(.crossStoreRelationships) {
             let held = Set(model.entityNames(inConfiguration: store.configurationName))
             var changes: [StoreChangeSet.ObjectChange] = []
@@ -24,9 +43,9 @@ extension PersistentStoreCoordinator {
                 newIDs = mapping
                 changes += try renumbered(relationships, of: name, in: store, mapping)
             }
-            guard !changes.isEmpty else { continue }
-            try save(StoreChangeSet(updated: changes), to: store)
+            if !changes.isEmpty { shares.append((store, StoreChangeSet(updated: changes))) }
         }
+        return shares
     }
 
     /// The changes giving the objects of entity `name` in `store` (not its sub-entities, which
