@@ -36,11 +36,21 @@ extension ManagedObjectContext {
         atStartOf keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore]
     ) -> (relationship: RelationshipDescription, rest: String)? {
         let keys = keyPath.split(separator: ".", maxSplits: 1)
-        guard keys.count == 2, !keys[1].hasPrefix("@"), let relationship = entity.relationshipsByName[String(keys[0])],
-            !relationship.isTransient,
-            !stores.contains(where: { coordinator.holds($0, entityName: relationship.destinationEntityName) })
+        guard keys.count == 2, !keys[1].hasPrefix("@"),
+            let relationship = relationshipAcrossStores(named: String(keys[0]), of: entity, in: stores)
         else { return nil }
         return (relationship, String(keys[1]))
+    }
+
+    /// The relationship `name` of `entity` when it leads to an entity that none of `stores`
+    /// holds.
+    private func relationshipAcrossStores(
+        named name: String, of entity: EntitySchema, in stores: [any IncrementalStore]
+    ) -> RelationshipDescription? {
+        guard let relationship = entity.relationshipsByName[name], !relationship.isTransient,
+            !stores.contains(where: { coordinator.holds($0, entityName: relationship.destinationEntityName) })
+        else { return nil }
+        return relationship
     }
 
     private func resolvingAcrossStores(
@@ -99,9 +109,7 @@ extension ManagedObjectContext {
         let collections = Self.subqueryCollections(in: predicate)
         for keyPath in predicate.keyPaths {
             let first = String(keyPath.prefix { $0 != "." })
-            guard let relationship = entity.relationshipsByName[first], !relationship.isTransient,
-                !stores.contains(where: { coordinator.holds($0, entityName: relationship.destinationEntityName) })
-            else { continue }
+            guard relationshipAcrossStores(named: first, of: entity, in: stores) != nil else { continue }
             let rest = keyPath.dropFirst(first.count + 1)
             guard collections.contains(keyPath) || (!rest.isEmpty && !rest.hasPrefix("@")) else { continue }
             throw ContextError(
