@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    static let fileTypes = ["LMDB", "XML", "Binary"]
+    static let fileTypes = ["SQLite", "LMDB", "XML", "Binary"]
 
     /// A coordinator with one store of type `type` in `folder` and one in-memory store; the
     /// file store holds the cities when `citiesInFile`, else the visits.
@@ -188,17 +188,6 @@ import Testing
             let city = try stack.fetch("Visit", in: again)[0].object(forKey: "city")
             #expect(try Self.string(city, "name") == "Arcville")
         }
-    }
-
-    @Test(arguments: ["SQLite"])
-    func aStoreKeepingNoReferencesAcrossStoresRefusesTheSave(type: String) throws {
-        let stack = try Stack(type: type, citiesInFile: true)
-        let error = #expect(throws: ContextError.self) { try stack.saveCities(["Arcville"]) }
-        #expect(error?.code == .crossStoreRelationship)
-        #expect(error?.message.contains("keeps no references across stores") == true)
-        let reader = stack.context()
-        let cities = try reader.performAndWait { try stack.fetch("City", in: reader) }
-        #expect(cities.isEmpty)
     }
 }
 

@@ -82,7 +82,9 @@ extension SQLiteInPlaceMigration {
         /// has them, and creates those it lacks.
         private func updateIndexes(_ change: SQLiteSchemaChange) throws {
             let layoutTables = Set(
-                [change.source, change.destination].flatMap { $0.entityTables.map(\.name) + $0.joinTables.map(\.name) })
+                [change.source, change.destination].flatMap {
+                    $0.entityTables.map(\.name) + $0.joinTables.map(\.name) + $0.referenceTables.map(\.name)
+                })
             let wanted = Dictionary(
                 change.destination.indexes.map { ($0.name, $0.createStatement) },
                 uniquingKeysWith: { first, _ in first })

@@ -54,6 +54,10 @@ extension SQLiteSchemaChange {
                 return try perEntity(kindOf: entity) { builder, kept throws(InPlaceMapping.Declined) in
                     try builder.order(name, of: kept)
                 }
+            case .reference(let entity, let name):
+                return try perEntity(kindOf: entity) { builder, kept throws(InPlaceMapping.Declined) in
+                    try builder.reference(name, of: kept, column: column.name)
+                }
             }
         }
 
@@ -166,6 +170,26 @@ extension SQLiteSchemaChange {
                 require(name, of: entity, column: column)
             }
             return value
+        }
+
+        /// The URI a to-one leading to another store's objects holds: the old column's, which
+        /// must have led there too, as the objects of the other store keep their IDs.
+        private mutating func reference(_ name: String, of entity: InPlaceMapping.Entity, column: String)
+            throws(InPlaceMapping.Declined) -> Value
+        {
+            guard let relationship = entity.destination.relationshipsByName[name] else { return .null }
+            guard let key = entity.relationships[name] else {
+                if !relationship.isOptional { require(name, of: entity, column: column) }
+                return .null
+            }
+            guard let old = oldColumn({ .reference(entity: $0, name: $1) }, key, of: entity.source) else {
+                throw InPlaceMapping.Declined(
+                    description: "'\(entity.source.name).\(key)' did not lead to another store's objects")
+            }
+            if !relationship.isOptional && entity.source.relationshipsByName[key]?.isOptional != false {
+                require(name, of: entity, column: column)
+            }
+            return Value(sql: old.name, sources: old.sources)
         }
 
         /// The new entity number of the object a to-one holds, for destinations with sub-entities.

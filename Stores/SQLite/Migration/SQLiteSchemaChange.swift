@@ -75,10 +75,12 @@ struct SQLiteSchemaChange {
         var used: [String: Int] = [:]
         for table in destination.entityTables { try plan(table, used: &used) }
         for table in destination.joinTables { try plan(table, used: &used) }
+        for table in destination.referenceTables { try plan(table, used: &used) }
         if let shared = unchanged.first(where: { used[$0, default: 0] > 1 }) {
             throw InPlaceMapping.Declined(description: "table \(shared) would stay and also feed another table")
         }
-        let oldTables = source.entityTables.map(\.name) + source.joinTables.map(\.name)
+        let oldTables =
+            source.entityTables.map(\.name) + source.joinTables.map(\.name) + source.referenceTables.map(\.name)
         droppedTables = oldTables.filter { used[$0] == nil }
         tablesAside = oldTables.filter { used[$0] != nil && !unchanged.contains($0) }
     }
@@ -183,6 +185,49 @@ struct SQLiteSchemaChange {
         if table.name == old.name && columns == values && columns == oldColumns {
             unchanged.insert(old.name)
             return
+        }
+        let insert =
+            "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "
+            + "FROM \(Self.asideName(of: old.name))"
+        rebuilds.append(Rebuild(table: table.name, create: create, insert: insert))
+    }
+
+    // MARK: Reference tables
+
+    /// A reference table's rows: an owner keeps its primary key, and the other store's objects
+    /// their IDs, so the old table's rows are copied as they are, or its order column added.
+    private mutating func plan(_ table: SQLiteSchema.ReferenceTable, used: inout [String: Int]) throws(InPlaceMapping
+        .Declined)
+    {
+        let create = SQLiteSchema.createStatement(of: table)
+        let owners = mapping.entitiesByDestination.values.filter {
+            $0.destination.isKind(of: table.entity) && $0.destination.relationshipsByName[table.relationship] != nil
+        }
+        let keys = Set(owners.map { $0.relationships[table.relationship] })
+        guard let first = owners.first, let key = first.relationships[table.relationship] else {
+            guard keys.count <= 1 else {
+                throw InPlaceMapping.Declined(
+                    description: "reference table \(table.name) is filled for some of its entities only")
+            }
+            rebuilds.append(Rebuild(table: table.name, create: create, insert: nil))
+            return
+        }
+        guard keys.count == 1, let relationship = first.source.relationshipsByName[key],
+            case .references(let old)? = source.toManyStorage(of: relationship, in: first.source, model: sourceModel)
+        else {
+            throw InPlaceMapping.Declined(
+                description: "reference table \(table.name) does not come from one to-many leading to another store")
+        }
+        used[old.name, default: 0] += 1
+        if table == old {
+            unchanged.insert(old.name)
+            return
+        }
+        var columns = [table.ownerColumn, table.referenceColumn]
+        var values = [old.ownerColumn, old.referenceColumn]
+        if let orderColumn = table.orderColumn {
+            columns.append(orderColumn)
+            values.append(old.orderColumn ?? "rowid")
         }
         let insert =
             "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "

@@ -38,6 +38,11 @@ extension SQLitePredicateTranslator {
         case object(key: String, entityNumber: String?, entityName: String)
         /// The members of a to-many relationship, and the key path still to follow in each.
         case collection(Members, remainder: [String])
+        /// A to-one leading to another store's objects: the SQL of the column holding its URI.
+        case reference(sql: String)
+        /// The members of a to-many leading to another store's objects: the table of their
+        /// URIs, the SQL of the owner's key, and the key path after the relationship.
+        case references(SQLiteSchema.ReferenceTable, ownerKey: String, remainder: [String])
     }
 
     /// What `expression` names in `context`; `nil` when it does not translate.
@@ -80,8 +85,16 @@ extension SQLitePredicateTranslator {
         }
     }
 
+    /// The SQL of the primary key of the object at `scope`.
+    func primaryKey(at scope: Scope) -> String {
+        switch scope.position {
+        case .row(let alias): "\(alias).Z_PK"
+        case .lookup(let key): key
+        }
+    }
+
     /// The SQL of column `name` of the object at `scope`.
-    private func column(_ name: String, at scope: Scope) -> String {
+    func column(_ name: String, at scope: Scope) -> String {
         switch scope.position {
         case .row(let alias): return "\(alias).\(name)"
         case .lookup(let key):
@@ -105,31 +118,29 @@ extension SQLitePredicateTranslator {
             }
             return .attribute(sql: column(scope.table.columns[index].name, at: scope), type: attribute.type)
         }
-        guard let relationship = entity.relationshipsByName[key], !relationship.isTransient,
-            let destination = model.entitiesByName[relationship.destinationEntityName],
+        guard let relationship = entity.relationshipsByName[key], !relationship.isTransient else { return nil }
+        let owner = layout.declaringEntity(of: key, in: entity, model: model)
+        if let reference = reference(relationship, owner: owner, keys: keys, at: scope) { return reference }
+        guard let destination = model.entitiesByName[relationship.destinationEntityName],
             let destinationTable = layout.tableOfEntity[destination.name]
         else { return nil }
         if relationship.isToMany {
             guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
                 return nil
             }
-            let ownerKey: String
-            switch scope.position {
-            case .row(let alias): ownerKey = "\(alias).Z_PK"
-            case .lookup(let key): ownerKey = key
-            }
+            let ownerKey = primaryKey(at: scope)
             let membership: (String) -> String
             switch storage {
             case .foreignKey(_, let column, _, _):
                 membership = { "\($0).\(column) = \(ownerKey)" }
             case .joinTable(let name, let ownColumn, let memberColumn, _, _):
                 membership = { "\($0).Z_PK IN (SELECT \(memberColumn) FROM \(name) WHERE \(ownColumn) = \(ownerKey))" }
+            case .references: return nil
             }
             return .collection(
                 Members(entity: destination, table: destinationTable, membership: membership),
                 remainder: Array(keys.dropFirst()))
         }
-        let owner = layout.declaringEntity(of: key, in: entity, model: model)
         guard let index = layout.columnIndex(.toOne(entity: owner, name: key), in: scope.table) else { return nil }
         let keySQL = column(scope.table.columns[index].name, at: scope)
         if keys.count == 1 {

@@ -98,7 +98,7 @@ struct SQLitePredicateTranslator {
             return membership(value, in: right, in: context)
         }
         if op == .contains, Self.isConstant(right), case .constant(let value) = right,
-            case .collection? = operand(left, in: context)
+            let collection = operand(left, in: context), Self.isCollection(collection)
         {
             guard comparison.modifier == .direct else { return nil }
             return membership(value, in: left, in: context)
@@ -111,6 +111,15 @@ struct SQLitePredicateTranslator {
                 return nil
             }
             return attributeCondition(op, argument, column: sql, type: type, options: comparison.options)
+        case (.direct, .references(let table, let ownerKey, let remainder)):
+            guard case .attribute(let sql, let type)? = referenceCount(table, ownerKey: ownerKey, remainder: remainder)
+            else { return nil }
+            return attributeCondition(op, argument, column: sql, type: type, options: comparison.options)
+        case (.any, .references(let table, let ownerKey, let remainder)),
+            (.all, .references(let table, let ownerKey, let remainder)):
+            guard comparison.options.isEmpty else { return nil }
+            return quantifiedReferences(
+                comparison.modifier, table, ownerKey: ownerKey, remainder: remainder, op, argument)
         case (.direct, let scalar):
             return condition(op, argument, on: scalar, options: comparison.options)
         case (.any, .collection(let members, let remainder)), (.all, .collection(let members, let remainder)):
@@ -139,7 +148,10 @@ struct SQLitePredicateTranslator {
             return objectCondition(op, argument, key: key, entityNumber: entityNumber, entityName: entityName)
         case .attribute(let sql, let type):
             return attributeCondition(op, argument, column: sql, type: type, options: options)
-        case .collection: return nil
+        case .reference(let sql):
+            guard options.isEmpty else { return nil }
+            return referenceCondition(op, argument, column: sql)
+        case .collection, .references: return nil
         }
     }
 
@@ -147,8 +159,12 @@ struct SQLitePredicateTranslator {
     private mutating func membership(_ value: AttributeValue, in expression: FetchExpression, in context: Context)
         -> String?
     {
-        guard case .collection(let members, let remainder)? = operand(expression, in: context), remainder.isEmpty
-        else { return nil }
+        let collection = operand(expression, in: context)
+        if case .references(let table, let ownerKey, let remainder)? = collection {
+            guard remainder.isEmpty else { return nil }
+            return referenceMembership(value, in: table, ownerKey: ownerKey)
+        }
+        guard case .collection(let members, let remainder)? = collection, remainder.isEmpty else { return nil }
         let alias = newAlias()
         guard
             let equality = objectEquality(
@@ -163,8 +179,10 @@ struct SQLitePredicateTranslator {
     }
 
     private static func isCollection(_ operand: Operand) -> Bool {
-        if case .collection = operand { return true }
-        return false
+        switch operand {
+        case .collection, .references: true
+        case .attribute, .object, .reference: false
+        }
     }
 
     // MARK: Object comparisons
@@ -244,7 +262,7 @@ struct SQLitePredicateTranslator {
     /// which SQLite can search an index of the column (it cannot through `COALESCE(test, 0)`);
     /// an operand that is an expression stays inside `COALESCE`, as repeating it would repeat
     /// its parameters.
-    private static func twoValued(_ test: String, operands: String...) -> String {
+    static func twoValued(_ test: String, operands: String...) -> String {
         guard operands.allSatisfy(isPlainColumn) else { return "COALESCE(\(test), 0)" }
         return "(" + ([test] + operands.map { "\($0) IS NOT NULL" }).joined(separator: " AND ") + ")"
     }

@@ -44,6 +44,9 @@ struct SQLiteColumn: Sendable, Hashable {
         case toOneEntity(entity: String, name: String)
         /// The position of the row in ordered to-many `name` of `entity` (the inverse of a to-one).
         case order(entity: String, name: String)
+        /// The URI of the destination of to-one `name` of `entity`, an object of another store:
+        /// the relationship leads out of the configuration (docs/CROSS-STORE-RELATIONSHIPS.md).
+        case reference(entity: String, name: String)
     }
 
     /// The column's name (`ZTITLE`, `Z1_BOOK`).

@@ -16,10 +16,12 @@ extension SQLiteSchema {
         var tableOfEntity: [String: EntityTable] = [:]
         for table in tables { for entity in table.entities { tableOfEntity[entity] = table } }
         let joinTables = layout.joinTables(for: trees.flatMap { $0 })
+        let referenceTables = layout.referenceTables(for: trees.flatMap { $0 })
         self.init(
             entityNumbers: numbers, superentities: superentities, entityTables: tables, tableOfEntity: tableOfEntity,
-            joinTables: joinTables,
-            indexes: layout.indexes(tables: tables, tableOfEntity: tableOfEntity, joinTables: joinTables))
+            joinTables: joinTables, referenceTables: referenceTables,
+            indexes: layout.indexes(
+                tables: tables, tableOfEntity: tableOfEntity, joinTables: joinTables, referenceTables: referenceTables))
         let fetchIndexes = Self.fetchIndexes(of: self, schema: schema)
         indexes += fetchIndexes.partial
         rTreeIndexes = fetchIndexes.rTrees
@@ -63,6 +65,10 @@ private struct Layout {
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
                 let name = relationship.name.uppercased()
+                guard leadsIn(relationship) else {
+                    add("Z" + name, .varchar, .reference(entity: entityName, name: relationship.name))
+                    continue
+                }
                 add("Z" + name, .integer, .toOne(entity: entityName, name: relationship.name))
                 if let destination = schema.entitiesByName[relationship.destinationEntityName],
                     !destination.subentityNames.isEmpty
@@ -92,7 +98,8 @@ private struct Layout {
         var tables: [SQLiteSchema.JoinTable] = []
         for entityName in entityNames {
             guard let entity = schema.entitiesByName[entityName]?.description else { continue }
-            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+            for relationship in entity.relationships
+            where relationship.isToMany && !relationship.isTransient && leadsIn(relationship) {
                 let inverse = inverse(of: relationship, in: entityName)
                 guard inverse?.isToMany != false else { continue }
                 let inverseEntity = relationship.destinationEntityName
@@ -120,9 +127,29 @@ private struct Layout {
         return tables
     }
 
+    /// One reference table for each to-many relationship leading out of the layout, named as a
+    /// join table after its entity's number and its name.
+    func referenceTables(for entityNames: [String]) -> [SQLiteSchema.ReferenceTable] {
+        entityNames.flatMap { entityName in
+            (schema.entitiesByName[entityName]?.description.relationships ?? []).filter {
+                $0.isToMany && !$0.isTransient && !leadsIn($0)
+            }.map { relationship in
+                SQLiteSchema.ReferenceTable(
+                    name: "Z_\(numbers[entityName] ?? 0)" + relationship.name.uppercased(), entity: entityName,
+                    relationship: relationship.name, isOrdered: relationship.isOrdered)
+            }
+        }
+    }
+
+    /// Whether `relationship`'s destination has a table in the layout; otherwise it leads out of
+    /// the configuration, to objects another store keeps.
+    private func leadsIn(_ relationship: RelationshipDescription) -> Bool {
+        numbers[relationship.destinationEntityName] != nil
+    }
+
     func indexes(
         tables: [SQLiteSchema.EntityTable], tableOfEntity: [String: SQLiteSchema.EntityTable],
-        joinTables: [SQLiteSchema.JoinTable]
+        joinTables: [SQLiteSchema.JoinTable], referenceTables: [SQLiteSchema.ReferenceTable]
     ) -> [SQLiteSchema.Index] {
         var indexes: [SQLiteSchema.Index] = []
         for table in tables {
@@ -134,7 +161,7 @@ private struct Layout {
             // form of a one-attribute fetch index), gets an index of its own.
             for column in table.columns {
                 switch column.role {
-                case .toOne: break
+                case .toOne, .reference: break
                 case .attribute(let entity, let name)
                 where schema.entitiesByName[entity]?.attributesByName[name]?.isIndexed == true:
                     break
@@ -183,6 +210,12 @@ private struct Layout {
                 .init(
                     name: "\(table.name)_\(table.destinationColumn)_INDEX", table: table.name,
                     columns: [table.destinationColumn, table.sourceColumn], isUnique: false))
+        }
+        for table in referenceTables {
+            indexes.append(
+                .init(
+                    name: "\(table.name)_\(table.referenceColumn)_INDEX", table: table.name,
+                    columns: [table.referenceColumn, table.ownerColumn], isUnique: false))
         }
         return indexes
     }

@@ -11,11 +11,20 @@ extension SQLiteSchema {
         /// `memberColumn`, ordered by `orderColumn` when the relationship is ordered.
         case joinTable(
             name: String, ownColumn: String, memberColumn: String, orderColumn: String?, memberTable: EntityTable)
+        /// In a reference table, for a relationship leading to another store's objects.
+        case references(ReferenceTable)
     }
 
     /// The index in `table.columns` of the column with `role`.
     func columnIndex(_ role: SQLiteColumn.Role, in table: EntityTable) -> Int? {
         table.columns.firstIndex { $0.role == role }
+    }
+
+    /// The index in `table.columns` of the column holding to-one `name` of `entity`: its
+    /// destination's key, or its URI when it leads to another store's objects.
+    func toOneColumnIndex(entity: String, name: String, in table: EntityTable) -> (index: Int, isReference: Bool)? {
+        if let index = columnIndex(.toOne(entity: entity, name: name), in: table) { return (index, false) }
+        return columnIndex(.reference(entity: entity, name: name), in: table).map { ($0, true) }
     }
 
     /// The entity among `entity` and its superentities that declares `property`.
@@ -37,6 +46,9 @@ extension SQLiteSchema {
         of relationship: RelationshipDescription, in entity: EntitySchema, model: ModelSchema
     ) -> ToManyStorage? {
         let owner = declaringEntity(of: relationship.name, in: entity, model: model)
+        if let table = referenceTables.first(where: { $0.entity == owner && $0.relationship == relationship.name }) {
+            return .references(table)
+        }
         guard let destination = model.entitiesByName[relationship.destinationEntityName],
             let destinationTable = tableOfEntity[destination.name]
         else { return nil }

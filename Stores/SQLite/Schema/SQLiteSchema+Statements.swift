@@ -9,7 +9,8 @@ extension SQLiteSchema {
     /// `CREATE TABLE` and `CREATE INDEX` statements for the whole layout, in Core Data's
     /// spelling: entity tables, join tables, indexes, then R-tree indexes with their triggers.
     var createStatements: [String] {
-        entityTables.map(Self.createStatement) + joinTables.map(Self.createStatement) + indexes.map(\.createStatement)
+        entityTables.map(Self.createStatement) + joinTables.map(Self.createStatement)
+            + referenceTables.map(Self.createStatement) + indexes.map(\.createStatement)
             + rTreeIndexes.flatMap(\.createStatements)
     }
 
@@ -27,6 +28,13 @@ extension SQLiteSchema {
         let definitions = columns.map { "\($0) INTEGER" }.joined(separator: ", ")
         return
             "CREATE TABLE \(table.name) ( \(definitions), PRIMARY KEY (\(table.sourceColumn), \(table.destinationColumn)) )"
+    }
+
+    /// `CREATE TABLE` for a reference table: a member's URI appears once per owner.
+    static func createStatement(of table: ReferenceTable) -> String {
+        let order = table.orderColumn.map { ", \($0) INTEGER" } ?? ""
+        return "CREATE TABLE \(table.name) ( \(table.ownerColumn) INTEGER, \(table.referenceColumn) VARCHAR\(order), "
+            + "PRIMARY KEY (\(table.ownerColumn), \(table.referenceColumn)) )"
     }
 }
 

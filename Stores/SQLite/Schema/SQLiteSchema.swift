@@ -32,6 +32,24 @@ struct SQLiteSchema: Sendable {
         let orderColumn: String?
     }
 
+    /// The table of one to-many relationship leading out of the configuration, to objects of
+    /// another store: a row per member, pairing the owner's primary key with the member's URI.
+    struct ReferenceTable: Sendable, Hashable {
+        /// `Z_`, the entity number of the relationship's entity and its name in upper case.
+        let name: String
+        /// The relationship the table keeps, and the entity declaring it.
+        let entity: String, relationship: String
+        /// Whether the table keeps the members' order, in ``orderColumn``.
+        let isOrdered: Bool
+
+        /// The column holding the owners' primary keys.
+        let ownerColumn = "ZOWNER"
+        /// The column holding the members' URIs (``ObjectID/uriString``).
+        let referenceColumn = "ZREFERENCE"
+        /// The column keeping the members' order, when ``isOrdered``.
+        var orderColumn: String? { isOrdered ? "Z_FOK_REFERENCE" : nil }
+    }
+
     /// An index over columns of one table.
     struct Index: Sendable, Hashable {
         let name: String
@@ -53,6 +71,8 @@ struct SQLiteSchema: Sendable {
     let tableOfEntity: [String: EntityTable]
     /// The join tables.
     let joinTables: [JoinTable]
+    /// The tables of the to-many relationships leading out of the configuration.
+    var referenceTables: [ReferenceTable] = []
     /// Every index Core Data would create, partial ones included.
     var indexes: [Index]
     /// The R-tree fetch indexes.

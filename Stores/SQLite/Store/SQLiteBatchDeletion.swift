@@ -288,6 +288,17 @@ struct SQLiteBatchDeletion {
                 ).execute()
             }
         }
+        for references in store.layout.referenceTables {
+            guard let own = store.layout.tableOfEntity[references.entity] else { continue }
+            if wholeTables.contains(own.name) {
+                try connection.statement("DELETE FROM \(references.name)").execute()
+            } else if hasWorkTables {
+                try connection.statement(
+                    "DELETE FROM \(references.name) WHERE \(references.ownerColumn) IN "
+                        + "(SELECT Z_PK FROM \(Self.doomed) WHERE Z_ENT IN (\(numbers(of: own))))"
+                ).execute()
+            }
+        }
         if hasWorkTables {
             try connection.execute(script: "DELETE FROM \(Self.doomed); DELETE FROM \(Self.nullified);")
         }
@@ -363,7 +374,7 @@ struct SQLiteBatchDeletion {
         case .joinTable(let name, let ownColumn, let memberColumn, _, _)?:
             return "\(source.from) JOIN \(name) j ON j.\(ownColumn) = s.Z_PK "
                 + "JOIN \(destination) d ON d.Z_PK = j.\(memberColumn) WHERE \(source.condition)"
-        case nil:
+        case .references?, nil:
             return "\(source.from) JOIN \(destination) d ON 0 WHERE \(source.condition)"
         }
     }

@@ -29,7 +29,10 @@ final class SQLiteObjectGraph {
         if let firstError { throw firstError }
     }
 
-    fileprivate func object(_ objectID: ObjectID) -> Resolver? {
+    /// What the evaluator reads for `objectID`: its row, or a `ForeignObjectReference` when it
+    /// is another store's object; `nil` when it is gone.
+    fileprivate func object(_ objectID: ObjectID) -> (any KeyValueResolving)? {
+        if objectID.storeIdentifier != store.identifier { return ForeignObjectReference(objectID) }
         if let cached = snapshots[objectID] { return cached.map { Resolver(snapshot: $0, graph: self) } }
         do {
             let snapshot = try store.loadSnapshot(objectID, on: connection)
@@ -42,7 +45,7 @@ final class SQLiteObjectGraph {
     }
 
     fileprivate func members(of objectID: ObjectID, relationship: RelationshipDescription, in entity: EntitySchema)
-        -> [Resolver]
+        -> [any KeyValueResolving]
     {
         if let cached = members[objectID]?[relationship.name] { return cached.compactMap(object) }
         do {

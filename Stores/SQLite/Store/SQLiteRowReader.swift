@@ -27,6 +27,8 @@ struct SQLiteRowReader: Sendable {
         let destinationEntityNumber: Int64?
         let index: Int?
         let entityIndex: Int?
+        /// Whether the column at `index` holds the URI of another store's object rather than a key.
+        let isReference: Bool
     }
 
     /// The entity whose rows this reads.
@@ -75,12 +77,14 @@ struct SQLiteRowReader: Sendable {
             + "WHERE t0.Z_PK = ?"
         let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.compactMap { relationship in
             let owner = layout.declaringEntity(of: relationship.name, in: entity, model: model)
+            let column = layout.toOneColumnIndex(entity: owner, name: relationship.name, in: table)
             return entity.slot(of: relationship.name).map { slot in
                 ToOneColumn(
                     name: relationship.name, slot: slot, destinationEntityName: relationship.destinationEntityName,
                     destinationEntityNumber: layout.entityNumbers[relationship.destinationEntityName],
-                    index: layout.columnIndex(.toOne(entity: owner, name: relationship.name), in: table),
-                    entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table))
+                    index: column?.index,
+                    entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table),
+                    isReference: column?.isReference ?? false)
             }
         }
         self.toOnes = toOnes

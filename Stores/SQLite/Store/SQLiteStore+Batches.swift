@@ -70,7 +70,7 @@ extension SQLiteStore {
                             if members[owner] == nil { members[owner] = [] }
                             continue
                         }
-                        members[owner, default: []].append(try objectID(primaryKey: row[2], entityNumber: row[3]))
+                        members[owner, default: []].append(try memberID(row[2], entityNumber: row[3]))
                     }
                 }
             }
@@ -106,6 +106,11 @@ extension SQLiteStore {
             return "SELECT o.Z_PK, o.Z_ENT, m.Z_PK, m.Z_ENT FROM \(owners) o "
                 + "LEFT JOIN \(name) j ON j.\(ownColumn) = o.Z_PK LEFT JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
                 + "WHERE o.Z_PK \(condition) ORDER BY o.Z_PK, \(order)j.\(memberColumn)"
+        case .references(let table):
+            let order = table.orderColumn.map { "r.\($0), " } ?? ""
+            return "SELECT o.Z_PK, o.Z_ENT, r.\(table.referenceColumn), NULL FROM \(owners) o "
+                + "LEFT JOIN \(table.name) r ON r.\(table.ownerColumn) = o.Z_PK "
+                + "WHERE o.Z_PK \(condition) ORDER BY o.Z_PK, \(order)r.\(table.referenceColumn)"
         }
     }
 
@@ -114,9 +119,14 @@ extension SQLiteStore {
 
     /// Calls `body` with `keys` in batches of ``batchKeyCount`` values, the last padded with `NULL`.
     static func forEachBatch(of keys: [Int64], _ body: ([SQLiteValue]) throws -> Void) throws {
-        for start in stride(from: 0, to: keys.count, by: batchKeyCount) {
-            let batch = keys[start..<min(start + batchKeyCount, keys.count)].map { SQLiteValue.integer($0) }
-            try body(batch + Array(repeating: .null, count: batchKeyCount - batch.count))
+        try forEachBatch(of: keys.map { .integer($0) }, body)
+    }
+
+    /// Calls `body` with `values` in batches of ``batchKeyCount``, the last padded with `NULL`.
+    static func forEachBatch(of values: [SQLiteValue], _ body: ([SQLiteValue]) throws -> Void) throws {
+        for start in stride(from: 0, to: values.count, by: batchKeyCount) {
+            let batch = values[start..<min(start + batchKeyCount, values.count)]
+            try body(Array(batch) + Array(repeating: .null, count: batchKeyCount - batch.count))
         }
     }
 }

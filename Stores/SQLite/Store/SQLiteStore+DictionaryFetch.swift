@@ -79,6 +79,8 @@ private struct SQLiteDictionaryColumn {
     private enum Reading {
         case attribute(AttributeType)
         case toOne(destinationEntityNumber: Int64?)
+        /// A to-one leading to another store's objects, whose column holds the object's URI.
+        case reference
         case count, sum, average
     }
 
@@ -116,7 +118,10 @@ private struct SQLiteDictionaryColumn {
             guard let toOne = reader.toOnesByName[key], let index = toOne.index else { return nil }
             let entityColumn = toOne.entityIndex.map { ["t0.\(table.columns[$0].name)"] } ?? []
             (name, expressions) = (key, ["t0.\(table.columns[index].name)"] + entityColumn)
-            reading = .toOne(destinationEntityNumber: toOne.entityIndex == nil ? toOne.destinationEntityNumber : nil)
+            reading =
+                toOne.isReference
+                ? .reference
+                : .toOne(destinationEntityNumber: toOne.entityIndex == nil ? toOne.destinationEntityNumber : nil)
         case .aggregate(let function, let attribute, let label):
             guard let type = entity.attributesByName[attribute]?.type, let index = reader.attributeIndexes[attribute]
             else { return nil }
@@ -156,6 +161,9 @@ private struct SQLiteDictionaryColumn {
             guard case .integer = values[0] else { return .null }
             let number = destinationEntityNumber.map(SQLiteValue.integer) ?? values[1]
             return .objectID(try store.objectID(primaryKey: values[0], entityNumber: number))
+        case .reference:
+            guard case .text(let uri) = values[0] else { return .null }
+            return .objectID(try store.referencedObjectID(uri))
         case .count:
             guard case .integer(let count) = values[0] else { return .integer64(0) }
             return .integer64(count)

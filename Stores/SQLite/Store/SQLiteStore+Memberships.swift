@@ -18,17 +18,20 @@ extension SQLiteStore {
             guard let relationship = entity.relationshipsByName[name],
                 let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
             else { continue }
-            let memberKeys = try members.map { try primaryKey(of: $0) }
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
                 try saveForeignKeys(
-                    memberKeys, of: owner, isNew: isNew,
+                    try members.map { try primaryKey(of: $0) }, of: owner, isNew: isNew,
                     in: (table.name, column, setEntity, orderColumn), on: connection)
             case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
                 try saveJoinRows(
-                    memberKeys, of: owner, isNew: isNew, in: (table, ownColumn, memberColumn, orderColumn),
-                    on: connection)
+                    try members.map { .integer(try primaryKey(of: $0)) }, of: owner, isNew: isNew,
+                    in: (table, ownColumn, memberColumn, orderColumn), on: connection)
+            case .references(let table):
+                try saveJoinRows(
+                    members.map { .text($0.uriString) }, of: owner, isNew: isNew,
+                    in: (table.name, table.ownerColumn, table.referenceColumn, table.orderColumn), on: connection)
             }
         }
     }
@@ -45,11 +48,12 @@ extension SQLiteStore {
         var joining = members
         if !isNew {
             let change = try difference(
-                members, "SELECT Z_PK FROM \(place.table) WHERE \(place.column) = ?", owner, connection)
+                members.map { .integer($0) }, "SELECT Z_PK FROM \(place.table) WHERE \(place.column) = ?", owner,
+                connection)
             let clearOrder = place.orderColumn.map { ", \($0) = NULL" } ?? ""
             let sql = "UPDATE \(place.table) SET \(place.column) = NULL\(clearOrder) WHERE Z_PK IN (\(Self.keyList))"
             try Self.forEachBatch(of: change.leaving) { batch in try connection.cachedStatement(sql).execute(batch) }
-            joining = change.joining
+            joining = change.joining.compactMap { if case .integer(let key) = $0 { key } else { nil } }
         }
         guard let orderColumn = place.orderColumn else {
             let sql = "UPDATE \(place.table) SET \(place.column) = ?\(place.setEntity) WHERE Z_PK IN (\(Self.keyList))"
@@ -65,11 +69,11 @@ extension SQLiteStore {
         }
     }
 
-    /// A to-many kept in a join table: rows of members that leave are deleted, one statement per
-    /// batch of keys, and members that join get a row. An ordered relationship's rows are
-    /// written again whole, as every position may change.
+    /// A to-many kept in a join table (`members` are keys) or a reference table (URIs): rows of
+    /// members that leave are deleted, one statement per batch, and members that join get a
+    /// row. An ordered relationship's rows are written again whole, as every position may change.
     private func saveJoinRows(
-        _ members: [Int64], of owner: Int64, isNew: Bool,
+        _ members: [SQLiteValue], of owner: Int64, isNew: Bool,
         in join: (table: String, ownColumn: String, memberColumn: String, orderColumn: String?),
         on connection: SQLiteConnection
     ) throws {
@@ -96,20 +100,18 @@ extension SQLiteStore {
             "INSERT OR REPLACE INTO \(join.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
         for (position, member) in joining.enumerated() {
             let order: [SQLiteValue] = join.orderColumn == nil ? [] : [.integer(Int64(position + 1))]
-            try statement.execute([.integer(owner), .integer(member)] + order)
+            try statement.execute([.integer(owner), member] + order)
         }
     }
 
-    /// The keys `sql` selects for `owner` (the members the file holds) that `members` leaves out,
-    /// in ascending order, and the keys of `members` it does not hold, in their order.
+    /// The members `sql` selects for `owner` (those the file holds) that `members` leaves out,
+    /// in the file's order, and the members of `members` it does not hold, in their order.
     private func difference(
-        _ members: [Int64], _ sql: String, _ owner: Int64, _ connection: SQLiteConnection
-    ) throws -> (leaving: [Int64], joining: [Int64]) {
-        var stored: Set<Int64> = []
-        for value in try connection.cachedStatement(sql).rows([.integer(owner)], { $0.value(at: 0) }) {
-            if case .integer(let key) = value { stored.insert(key) }
-        }
+        _ members: [SQLiteValue], _ sql: String, _ owner: Int64, _ connection: SQLiteConnection
+    ) throws -> (leaving: [SQLiteValue], joining: [SQLiteValue]) {
+        let stored = try connection.cachedStatement(sql).rows([.integer(owner)]) { $0.value(at: 0) }
+        let storedSet = Set(stored)
         let memberSet = Set(members)
-        return (stored.subtracting(memberSet).sorted(), members.filter { !stored.contains($0) })
+        return (stored.filter { !memberSet.contains($0) }, members.filter { !storedSet.contains($0) })
     }
 }

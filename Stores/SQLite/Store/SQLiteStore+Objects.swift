@@ -44,7 +44,7 @@ extension SQLiteStore {
                 throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
             }
             return try rows.compactMap { row in
-                row[2] == .null ? nil : try self.objectID(primaryKey: row[2], entityNumber: row[3])
+                row[2] == .null ? nil : try memberID(row[2], entityNumber: row[3])
             }
         }
     }
@@ -80,11 +80,16 @@ extension SQLiteStore {
             sql =
                 "SELECT m.Z_PK, m.Z_ENT FROM \(name) j JOIN \(memberTable.name) m ON m.Z_PK = j.\(memberColumn) "
                 + "WHERE j.\(ownColumn) = ? ORDER BY \(order)j.\(memberColumn)"
+        case .references(let table):
+            let order = table.orderColumn.map { "\($0), " } ?? ""
+            sql =
+                "SELECT \(table.referenceColumn), NULL FROM \(table.name) WHERE \(table.ownerColumn) = ? "
+                + "ORDER BY \(order)\(table.referenceColumn)"
         }
         statistics.recordSingleLoad()
         return try connection.cachedStatement(sql).rows([.integer(key)]) { statement in
             (statement.value(at: 0), statement.value(at: 1))
-        }.map { try self.objectID(primaryKey: $0.0, entityNumber: $0.1) }
+        }.map { try memberID($0.0, entityNumber: $0.1) }
     }
 
     /// Where the layout keeps the members of the to-many `relationship` of `entity`.

@@ -28,6 +28,26 @@ extension SQLiteStore {
         return ObjectID(namespace, reference: .integer(key))
     }
 
+    /// The ID of a member of a to-many relationship: of a row of this store, or, for a
+    /// relationship leading to another store's objects, read from the URI `key` holds.
+    func memberID(_ key: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {
+        guard case .text(let uri) = key else { return try objectID(primaryKey: key, entityNumber: entityNumber) }
+        return try referencedObjectID(uri)
+    }
+
+    /// The object of another store whose URI a reference column or table holds.
+    ///
+    /// - Throws: `StoreError/Code/corrupt` when `uri` is not an object's URI.
+    func referencedObjectID(_ uri: String) throws -> ObjectID {
+        guard let objectID = ObjectID(uriString: uri), !objectID.isTemporary else {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(storeName) holds '\(uri)' where it keeps references to other stores' objects, "
+                    + "which is not an object's URI.")
+        }
+        return objectID
+    }
+
     /// The snapshot of the row `statement` is on, whose columns are `selectList(table)`.
     func snapshot(at statement: SQLiteStatement, in table: SQLiteSchema.EntityTable) throws -> Snapshot {
         let entityNumber = statement.value(at: 1)
@@ -62,7 +82,7 @@ extension SQLiteStore {
             slots[attribute.slot] = value
         }
         for toOne in reader.toOnes {
-            slots[toOne.slot] = destination(of: toOne, at: statement)
+            slots[toOne.slot] = try destination(of: toOne, at: statement)
         }
         return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
     }
@@ -86,7 +106,12 @@ extension SQLiteStore {
     }
 
     /// The object a to-one relationship points at in the row `statement` is on, or null.
-    private func destination(of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement) -> AttributeValue {
+    private func destination(
+        of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement
+    ) throws -> AttributeValue {
+        if toOne.isReference, let index = toOne.index, case .text(let uri) = statement.value(at: index) {
+            return .objectID(try referencedObjectID(uri))
+        }
         guard let index = toOne.index, case .integer(let key) = statement.value(at: index) else { return .null }
         var number = toOne.destinationEntityNumber
         if let entityIndex = toOne.entityIndex, case .integer(let stored) = statement.value(at: entityIndex),

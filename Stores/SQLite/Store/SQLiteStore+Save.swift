@@ -152,6 +152,10 @@ extension SQLiteStore {
                     statements.append("DELETE FROM \(join.name) WHERE \(join.destinationColumn) IN (\(Self.keyList))")
                 }
             }
+            for references in layout.referenceTables where table.entities.contains(references.entity) {
+                statements.append(
+                    "DELETE FROM \(references.name) WHERE \(references.ownerColumn) IN (\(Self.keyList))")
+            }
             try Self.forEachBatch(of: keys) { batch in
                 for sql in statements { try connection.cachedStatement(sql).execute(batch) }
             }
@@ -194,7 +198,7 @@ extension SQLiteStore {
                 continue
             }
             guard let toOne = reader.toOnesByName[key], let index = toOne.index else { continue }
-            let destination = try destinationColumns(of: value)
+            let destination = try destinationColumns(of: value, in: toOne)
             result.append((table.columns[index].name, destination.key))
             if let entityIndex = toOne.entityIndex {
                 result.append((table.columns[entityIndex].name, destination.entity))
@@ -203,9 +207,13 @@ extension SQLiteStore {
         return result
     }
 
-    /// The key and entity-number columns' values of a to-one reference to `value`.
-    private func destinationColumns(of value: AttributeValue) throws -> (key: SQLiteValue, entity: SQLiteValue) {
+    /// The key and entity-number columns' values of `toOne` pointing at `value`; the key column
+    /// of a relationship leading to another store's objects holds the object's URI.
+    private func destinationColumns(
+        of value: AttributeValue, in toOne: SQLiteRowReader.ToOneColumn
+    ) throws -> (key: SQLiteValue, entity: SQLiteValue) {
         guard case .objectID(let target) = value else { return (.null, .null) }
+        if toOne.isReference { return (.text(target.uriString), .null) }
         return (.integer(try primaryKey(of: target)), .integer(layout.entityNumbers[target.entityName] ?? 0))
     }
 
@@ -239,7 +247,7 @@ extension SQLiteStore {
                 values.append(try column(attribute, slots[attribute.slot]))
             }
             for toOne in reader.toOnes where toOne.index != nil {
-                let destination = try destinationColumns(of: slots[toOne.slot])
+                let destination = try destinationColumns(of: slots[toOne.slot], in: toOne)
                 values.append(destination.key)
                 if toOne.entityIndex != nil { values.append(destination.entity) }
             }
@@ -249,7 +257,7 @@ extension SQLiteStore {
             values.append(try column(attribute, change.values[attribute.name] ?? .null))
         }
         for toOne in reader.toOnes where toOne.index != nil {
-            let destination = try destinationColumns(of: change.values[toOne.name] ?? .null)
+            let destination = try destinationColumns(of: change.values[toOne.name] ?? .null, in: toOne)
             values.append(destination.key)
             if toOne.entityIndex != nil { values.append(destination.entity) }
         }

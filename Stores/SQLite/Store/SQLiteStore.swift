@@ -32,7 +32,7 @@ final class SQLiteStore: IncrementalStore {
     public let options: StoreOptions
     public let capabilities: StoreCapabilities = [
         .queryGenerations, .persistentHistory, .multiProcessAccess, .batchOperations, .batchComputedValues,
-        .externalBinaryStorage,
+        .externalBinaryStorage, .crossStoreRelationships,
     ]
     public let predicateFeatures = PredicateFeatures.all
 

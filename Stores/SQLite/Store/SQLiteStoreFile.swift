@@ -54,6 +54,7 @@ enum SQLiteStoreFile {
                 }
                 metadata = stored
                 try checkCompatible(request, metadata: metadata, layout: layout, on: writer, path: path)
+                if !request.options.isReadOnly { try addMissingReferenceTables(of: layout, on: writer) }
                 // Opening never writes to the file: a store in another journal mode moves to WAL
                 // with its first save.
                 let mode = try writer.cachedStatement("PRAGMA journal_mode").rows([]) { $0.value(at: 0) }.first
@@ -219,6 +220,25 @@ enum SQLiteStoreFile {
                 try insert.execute([.integer(number), .text(name), .integer(parent)])
             }
             try writeMetadata(metadata, on: connection)
+        }
+    }
+
+    /// Adds the reference tables of `layout` the file lacks, with their indexes: a file made
+    /// before Strata kept references to other stores' objects has a model's relationships
+    /// leading out of its configuration, but no table for their members (none were saved).
+    private static func addMissingReferenceTables(of layout: SQLiteSchema, on connection: SQLiteConnection) throws {
+        guard !layout.referenceTables.isEmpty else { return }
+        let existing = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'").rows {
+            $0.value(at: 0)
+        }
+        let missing = layout.referenceTables.filter { !existing.contains(.text($0.name)) }
+        guard !missing.isEmpty else { return }
+        let names = Set(missing.map(\.name))
+        try connection.transaction {
+            for table in missing { try connection.execute(script: SQLiteSchema.createStatement(of: table)) }
+            for index in layout.indexes where names.contains(index.table) {
+                try connection.execute(script: index.createStatement)
+            }
         }
     }
 
