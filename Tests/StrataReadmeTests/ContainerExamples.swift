@@ -62,6 +62,43 @@ enum ContainerExamples {
         return container
     }
 
+    /// Relates a visit in an LMDB store to its city in an SQLite store, and fetches the visits
+    /// by their city's name; returns the container and the notes found.
+    static func relateAcrossStores(in folder: URL) async throws -> (PersistentContainer, [AttributeValue]) {
+        // snippet: cross-store
+        let model = ManagedObjectModel {
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("visits", destination: "Visit", inverse: "city")
+            }
+            EntityDescription("Visit") {
+                AttributeDescription("note", .string)
+                RelationshipDescription.toOne("city", destination: "City", inverse: "visits")
+            }
+            ConfigurationDescription("Atlas", entities: ["City"])
+            ConfigurationDescription("Diary", entities: ["Visit"])
+        }
+        let container = try PersistentContainer(name: "Guide", model: model, directory: folder)
+        container.persistentStoreDescriptions = [
+            .sqlite(at: folder.appendingPathComponent("Atlas.sqlite"), configuration: "Atlas"),
+            .lmdb(at: folder.appendingPathComponent("Diary.lmdb"), configuration: "Diary"),
+        ]
+        try await container.loadPersistentStores()
+        let notes = try await container.performBackgroundTask { context in
+            let city = try context.insertNewObject(forEntityName: "City")  // goes to Atlas.sqlite
+            try city.setValue(.string("Arcville"), forKey: "name")
+            let visit = try context.insertNewObject(forEntityName: "Visit")  // goes to Diary.lmdb
+            try visit.setValue(.string("Rain all day"), forKey: "note")
+            try visit.setObject(city, forKey: "city")  // each store keeps the other's object ID
+            try context.save()  // both stores, all or nothing
+            var request = FetchRequest<ManagedObject>(entityName: "Visit")
+            request.predicate = try FetchPredicate(format: "city.name == %@", "Arcville")  // two steps, in the stores
+            return try context.fetch(request).map { try $0.value(forKey: "note") }
+        }
+        // end snippet
+        return (container, notes)
+    }
+
     /// Opens a container whose catalog is in the PostgreSQL store at `catalogURL`, shared by
     /// every server of an application, and whose loans are in an SQLite file of this machine,
     /// and saves into both.

@@ -125,6 +125,23 @@ import Testing
         #expect(sourceBooks == 1, "the source store is only read")
     }
 
+    @Test func aVisitInLMDBPointsAtItsCityInSQLiteAfterReopening() async throws {
+        let directory = try TemporaryDirectory()
+        let (container, notes) = try await ContainerExamples.relateAcrossStores(in: directory.url)
+        #expect(notes == [.string("Rain all day")])
+        #expect(container.coordinator.stores.map(\.typeName) == ["SQLite", "LMDB"])
+        let reopened = try PersistentStoreCoordinator(model: container.model, storeTypes: StoreType.builtInFileTypes)
+        try await reopened.addStore(type: "SQLite", configuration: "Atlas", at: directory.file("Atlas.sqlite"))
+        try await reopened.addStore(type: "LMDB", configuration: "Diary", at: directory.file("Diary.lmdb"))
+        let context = ManagedObjectContext(coordinator: reopened)
+        let cityNames = try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Visit")).map {
+                try $0.object(forKey: "city")?.value(forKey: "name")
+            }
+        }
+        #expect(cityNames == [.string("Arcville")])
+    }
+
     @Test func aCatalogInPostgreSQLAndLoansInSQLiteAreSavedTogether() async throws {
         let directory = try TemporaryDirectory()
         let catalogURL = PostgresTestServer.storeURL(schema: PostgresTestServer.uniqueSchema("readme"))

@@ -8,7 +8,7 @@ import Testing
         #expect(
             Set(compiled.keys) == [
                 "model", "container", "insert-fetch", "typed-classes", "typed-model", "typed", "observing", "striping",
-                "striping-postgres",
+                "striping-postgres", "cross-store",
                 "migration",
                 "model-versions", "custom-store",
                 "conformance", "history", "remote-changes", "remote-changes-loop", "search",
