@@ -26,7 +26,7 @@ struct DemoInterruptedSave: ParsableCommand {
                 let city = City(context: context)
                 (city.name, city.population) = (Self.name, 4_200)
                 let visit = Visit(context: context)
-                (visit.title, visit.cityName, visit.day) = (Self.name, Self.name, 9)
+                (visit.title, visit.cityName, visit.day, visit.city) = (Self.name, Self.name, 9, city)
                 let tip = Tip(context: context)
                 (tip.title, tip.cityName, tip.day) = (Self.name, Self.name, 9)
                 coordinator.probeStripedSaves { step in

@@ -3,9 +3,9 @@ import Strata
 import StrataStores
 
 /// The story `strata demo` tells: a guidebook striped across an SQLite, an LMDB and an XML
-/// store behind one context; saved, reopened, fetched across stores, faulted, pruned with a
-/// cascading delete, a save across the three stores killed midway and completed on reopening,
-/// and its SQLite store moved into a binary store.
+/// store behind one context; saved, reopened, fetched across stores, faulted, a visit's city
+/// followed across stores, pruned with a cascading delete, a save across the three stores
+/// killed midway and completed on reopening, and its SQLite store moved into a binary store.
 struct GuidebookDemo {
     let directory: URL
     private let model: ManagedObjectModel
@@ -38,6 +38,7 @@ struct GuidebookDemo {
         try narrator.step("Reopen") { try reopen(in: coordinator, context: context) }
         try narrator.step("Fetch across stores") { try fetch(in: context) }
         try narrator.step("Fire faults") { try fireFaults(in: context) }
+        try narrator.step("Follow a relationship across stores") { try followAcrossStores(in: context) }
         try narrator.step("Delete with cascade") { try deleteCountry(in: context) }
         try narrator.step("Kill a save across three stores midway") { try interruptSave(in: coordinator) }
         try narrator.step("Move the SQLite store into a binary store") { try migrate(in: coordinator) }
@@ -80,7 +81,7 @@ struct GuidebookDemo {
             return names.count
         }
         return "\(cities) cities in 3 countries with their states, counties and points of interest in SQLite, "
-            + "60 visits in LMDB and 40 tips in XML, saved by one context"
+            + "60 visits in LMDB, each related to its city across stores, and 40 tips in XML, saved by one context"
     }
 
     private func reopen(in coordinator: PersistentStoreCoordinator, context: ManagedObjectContext) throws -> String {
@@ -133,6 +134,23 @@ struct GuidebookDemo {
         }
     }
 
+    /// Reads a visit's city (a fault of the SQLite store fired from an object of the LMDB
+    /// store), then finds every visit of that city by its name, in two steps.
+    private func followAcrossStores(in context: ManagedObjectContext) throws -> String {
+        try context.performAndWait {
+            context.reset()
+            let first = try FetchRequest<Visit>(predicate: #Predicate { $0.title == "Visit 1" })
+            guard let city = try context.fetch(first).first?.city else { return "Visit 1 has no city" }
+            let name = city.name
+            var byName = FetchRequest<ManagedObject>(entityName: Visit.entityName)
+            byName.predicate = try FetchPredicate(format: "city.name == %@", name)
+            byName.sortDescriptors = [FetchSortDescriptor("title")]
+            let titles = try context.fetch(byName).compactMap { ($0 as? Visit)?.title }
+            return "Visit 1 (LMDB) points at \(name) (SQLite), which lists \(city.visits.count) visits; "
+                + "\"city.name == '\(name)'\" finds \(titles.joined(separator: ", ")) in two steps"
+        }
+    }
+
     private func deleteCountry(in context: ManagedObjectContext) throws -> String {
         try context.performAndWait {
             let atlas: [ManagedObject.Type] = [Country.self, State.self, County.self, City.self, PointOfInterest.self]
@@ -150,9 +168,13 @@ struct GuidebookDemo {
         guard let atlas = coordinator.store(at: stores[0].url) else { return "the SQLite store is not open" }
         let binary = try coordinator.migratePersistentStore(atlas, to: binaryURL, type: "Binary")
         let context = ManagedObjectContext(coordinator: coordinator, name: "after migration")
-        let cities = try context.performAndWait { try count(City.self, in: context) }
+        let (cities, cityOfFirstVisit) = try context.performAndWait {
+            let first = try FetchRequest<Visit>(predicate: #Predicate { $0.title == "Visit 1" })
+            return (try count(City.self, in: context), try context.fetch(first).first?.city?.name ?? "none")
+        }
         return "the Atlas configuration now lives in \(binaryURL.lastPathComponent) (\(binary.typeName)), "
-            + "\(cities) cities fetched from it; the SQLite file is left as it was"
+            + "\(cities) cities fetched from it, Visit 1 (LMDB) still pointing at \(cityOfFirstVisit); "
+            + "the SQLite file is left as it was"
     }
 
     private func count(_ type: ManagedObject.Type, in context: ManagedObjectContext) throws -> Int {

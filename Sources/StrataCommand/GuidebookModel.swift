@@ -3,7 +3,7 @@ import Strata
 /// The demo's model, written as classes: an atlas of countries, states, counties, cities and
 /// points of interest; travel notes of two kinds, visits and tips, under one abstract class.
 /// Three configurations stripe it across three stores: `Atlas`, `Journal` (visits) and `Guide`
-/// (tips).
+/// (tips). A visit's city and a city's visits relate objects of two stores.
 enum GuidebookModel {
     static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(
@@ -38,6 +38,7 @@ final class City: ManagedObject {
     @Managed var population: Int64
     @ToOne var county: County?
     @OrderedToMany(deleteRule: .cascade) var pointsOfInterest: [PointOfInterest]
+    @ToMany var visits: Set<Visit>
 }
 
 final class PointOfInterest: ManagedObject {
@@ -56,6 +57,7 @@ class Note: ManagedObject {
 
 final class Visit: Note {
     @Managed var companions: Int16?
+    @ToOne var city: City?
 }
 
 final class Tip: Note {

@@ -1,15 +1,16 @@
 import Strata
 
 /// Fills a context with the demo's guidebook: 3 countries of 4 states of 3 counties of 4 cities
-/// with 3 points of interest each, 60 visits and 40 tips. Every name and number is derived from
-/// positions, so each run builds the same guidebook.
+/// with 3 points of interest each, 60 visits and 40 tips about 20 of the cities. Every name and
+/// number is derived from positions, so each run builds the same guidebook.
 enum GuidebookSeed {
     private static let countries = ["Arcadia", "Borealis", "Cascadia"]
     private static let categories = ["museum", "park", "market"]
 
-    /// Inserts the guidebook into `context` (on its queue) and returns the city names.
+    /// Inserts the guidebook into `context` (on its queue) and returns the city names. Each
+    /// visit is related to the city it names, across stores.
     static func insert(into context: ManagedObjectContext) -> [String] {
-        var cityNames: [String] = []
+        var cities: [City] = []
         for (c, countryName) in countries.enumerated() {
             let country = Country(context: context)
             country.name = countryName
@@ -26,7 +27,7 @@ enum GuidebookSeed {
                         city.name = "\(countryName.prefix(3))ville \(s)\(k)\(t)"
                         city.population = Int64(1_000 + (c * 48 + s * 12 + k * 4 + t) * 7_919 % 900_000)
                         city.county = county
-                        cityNames.append(city.name)
+                        cities.append(city)
                         city.pointsOfInterest = categories.enumerated().map { index, category in
                             let point = PointOfInterest(context: context)
                             point.name = "\(city.name) \(category) \(index + 1)"
@@ -39,10 +40,12 @@ enum GuidebookSeed {
         }
         for index in 0..<100 {
             let note: Note
+            let city = cities[index % 20 * 7]
             if index < 60 {
                 let visit = Visit(context: context)
                 visit.title = "Visit \(index + 1)"
                 visit.companions = Int16(index % 5)
+                visit.city = city
                 note = visit
             } else {
                 let tip = Tip(context: context)
@@ -50,9 +53,9 @@ enum GuidebookSeed {
                 tip.rating = Int16(index % 5)
                 note = tip
             }
-            note.cityName = cityNames[index * 7 % cityNames.count]
+            note.cityName = city.name
             note.day = Int32(index % 30 + 1)
         }
-        return cityNames
+        return cities.map(\.name)
     }
 }

@@ -10,10 +10,14 @@ import Testing
         #expect(outcome.output.contains("144 City, 432 PointOfInterest, 60 Visit, 40 Tip"))
         #expect(outcome.output.contains("6 visits from LMDB and 6 tips from XML"))
         #expect(outcome.output.contains("fired 5 faults"))
+        #expect(
+            outcome.output.contains(
+                "Visit 1 (LMDB) points at Arcville 000 (SQLite), which lists 3 visits; "
+                    + "\"city.name == 'Arcville 000'\" finds Visit 1, Visit 21, Visit 41 in two steps"))
         #expect(outcome.output.contains("removed 1 Country, 4 State, 12 County, 48 City, 144 PointOfInterest"))
         #expect(outcome.output.contains("killed after the SQLite store committed"))
         #expect(outcome.output.contains("completed it: 1 city, 1 visit, 1 tip"))
-        #expect(outcome.output.contains("97 cities fetched from it"))
+        #expect(outcome.output.contains("97 cities fetched from it, Visit 1 (LMDB) still pointing at Arcville 000"))
         let binary = directory.file("guidebook-atlas.binary")
         #expect(try StrataProcess.run(["validate", binary.path]).status == 0)
 
