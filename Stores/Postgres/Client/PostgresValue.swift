@@ -109,4 +109,13 @@ extension PostgresValue {
     static func bigintArray(_ values: [Int64]) -> PostgresValue {
         .array("{" + values.map(String.init).joined(separator: ",") + "}")
     }
+
+    /// A `text[]` parameter, sent as its text form with every element quoted (`{"a","b"}`).
+    static func textArray(_ values: [String]) -> PostgresValue {
+        let quoted = values.map { value in
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
+        }
+        return .array("{" + quoted.joined(separator: ",") + "}")
+    }
 }

@@ -36,6 +36,9 @@ struct PostgresPredicateTranslator {
         case attribute(sql: String, plain: Bool, type: AttributeType)
         /// An object: the SQL of its key and, when its entity can vary, of its entity number.
         case object(key: String, entityNumber: String?, entityName: String, plain: Bool)
+        /// A to-one leading to another store's objects: the SQL of the column holding the
+        /// object's URI, and whether it is a plain column.
+        case reference(sql: String, plain: Bool)
     }
 
     // MARK: Predicates
@@ -79,6 +82,9 @@ struct PostgresPredicateTranslator {
             guard comparison.options.isEmpty else { return nil }
             return objectCondition(
                 op, argument, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
+        case .reference(let sql, let plain):
+            guard comparison.options.isEmpty else { return nil }
+            return referenceCondition(op, argument, sql: sql, plain: plain)
         }
     }
 
@@ -121,6 +127,9 @@ struct PostgresPredicateTranslator {
             attribute.type != .composite, let name = layout.columnName(of: first, entity: entity.name, model: model)
         {
             return .attribute(sql: column(name), plain: viaKey == nil, type: attribute.type)
+        }
+        if keys.count == 1, let name = layout.referenceColumnName(of: first, entity: entity.name, model: model) {
+            return .reference(sql: column(name), plain: viaKey == nil)
         }
         guard let relationship = entity.relationshipsByName[first], !relationship.isToMany, !relationship.isTransient,
             let destination = model.entitiesByName[relationship.destinationEntityName],
@@ -168,6 +177,32 @@ struct PostgresPredicateTranslator {
                 conditions.append("(\(condition))")
             }
             return conditions.isEmpty ? "false" : conditions.joined(separator: " OR ")
+        default: return nil
+        }
+    }
+
+    /// Whether the object of another store whose URI `sql` holds is equal to an ID or null, or
+    /// among a list of IDs; `nil` for other comparisons.
+    private mutating func referenceCondition(
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, sql: String, plain: Bool
+    )
+        -> String?
+    {
+        switch (op, argument) {
+        case (.equalTo, .value(.null)): return "\(sql) IS NULL"
+        case (.notEqualTo, .value(.null)): return "\(sql) IS NOT NULL"
+        case (.equalTo, .value(.objectID(let objectID))):
+            return Self.twoValued("\(sql) = \(bind(.text(objectID.uriString)))", sql, plain: plain)
+        case (.notEqualTo, .value(.objectID(let objectID))):
+            return "NOT " + Self.twoValued("\(sql) = \(bind(.text(objectID.uriString)))", sql, plain: plain)
+        case (.in, .list(let elements)):
+            var uris: [String] = []
+            for element in elements {
+                guard case .objectID(let objectID) = element else { return nil }
+                uris.append(objectID.uriString)
+            }
+            guard !uris.isEmpty else { return "false" }
+            return Self.twoValued("\(sql) = ANY(\(bind(.textArray(uris)))::text[])", sql, plain: plain)
         default: return nil
         }
     }

@@ -11,19 +11,27 @@ extension PostgresLayout {
         let trees = roots.sorted().map(depthFirst)
         var numbers: [String: Int16] = [:]
         for name in trees.flatMap({ $0 }) { numbers[name] = Int16(numbers.count + 1) }
-        let builder = Builder(model: model)
+        let builder = Builder(model: model, laidOut: Set(numbers.keys))
         let tables = trees.map(builder.entityTable)
         var tableOfEntity: [String: EntityTable] = [:]
         for table in tables { for entity in table.entities { tableOfEntity[entity] = table } }
         self.init(
             schemaName: schemaName, entityNumbers: numbers, entityTables: tables, tableOfEntity: tableOfEntity,
-            joinTables: builder.joinTables(for: trees.flatMap { $0 }))
+            joinTables: builder.joinTables(for: trees.flatMap { $0 }),
+            referenceTables: builder.referenceTables(for: trees.flatMap { $0 }))
     }
 }
 
 /// The rules that turn entities and properties into tables and columns.
 private struct Builder {
     let model: ModelSchema
+    /// The entities with a table in the layout; a relationship to any other leads out of the
+    /// configuration, to objects another store keeps.
+    let laidOut: Set<String>
+
+    private func leadsIn(_ relationship: RelationshipDescription) -> Bool {
+        laidOut.contains(relationship.destinationEntityName)
+    }
 
     func entityTable(_ tree: [String]) -> PostgresLayout.EntityTable {
         var columns: [PostgresLayout.Column] = [
@@ -49,6 +57,10 @@ private struct Builder {
                 add(attribute.name, type, .attribute(entity: entityName, name: attribute.name))
             }
             for relationship in entity.relationships where !relationship.isTransient && !relationship.isToMany {
+                guard leadsIn(relationship) else {
+                    add(relationship.name, .text, .reference(entity: entityName, name: relationship.name))
+                    continue
+                }
                 add(relationship.name, .bigint, .toOne(entity: entityName, name: relationship.name))
                 if model.entitiesByName[relationship.destinationEntityName]?.subentityNames.isEmpty == false {
                     add(
@@ -69,7 +81,8 @@ private struct Builder {
         var tables: [PostgresLayout.JoinTable] = []
         for entityName in entityNames {
             guard let entity = model.entitiesByName[entityName]?.description else { continue }
-            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+            for relationship in entity.relationships
+            where relationship.isToMany && !relationship.isTransient && leadsIn(relationship) {
                 let inverse = inverse(of: relationship)
                 guard inverse?.isToMany != false else { continue }
                 if let inverse, (relationship.destinationEntityName, inverse.name) < (entityName, relationship.name) {
@@ -84,6 +97,19 @@ private struct Builder {
             }
         }
         return tables
+    }
+
+    /// One reference table for each to-many relationship leading out of the layout.
+    func referenceTables(for entityNames: [String]) -> [PostgresLayout.ReferenceTable] {
+        entityNames.flatMap { entityName in
+            (model.entitiesByName[entityName]?.description.relationships ?? []).filter {
+                $0.isToMany && !$0.isTransient && !leadsIn($0)
+            }.map { relationship in
+                PostgresLayout.ReferenceTable(
+                    name: PostgresIdentifier.clipped("\(entityName).\(relationship.name).references"),
+                    entity: entityName, relationship: relationship.name, isOrdered: relationship.isOrdered)
+            }
+        }
     }
 
     private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {

@@ -22,7 +22,10 @@ extension PostgresLayout {
             statements.append("CREATE TABLE \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
             if table.entities.count > 1 { statements.append(index(on: table.name, ["_ent"])) }
             for column in table.columns {
-                if case .toOne = column.role { statements.append(index(on: table.name, [column.name])) }
+                switch column.role {
+                case .toOne, .reference: statements.append(index(on: table.name, [column.name]))
+                default: continue
+                }
             }
         }
         for table in joinTables {
@@ -33,12 +36,24 @@ extension PostgresLayout {
                 """)
             statements.append(index(on: table.name, ["destination"]))
         }
+        statements += referenceTables.flatMap(definitions(of:))
         statements += constraintDefinitions(model: model) + fetchIndexDefinitions(model: model)
         return statements
     }
 
+    /// The statements that create reference table `table` and its index on the references.
+    func definitions(of table: ReferenceTable) -> [String] {
+        [
+            "CREATE TABLE \(qualified(table.name)) (owner bigint NOT NULL, reference text NOT NULL, "
+                + "position integer, PRIMARY KEY (owner, reference))",
+            index(on: table.name, ["reference"]),
+        ]
+    }
+
     /// Every table the store creates, its own included: what destroying it drops.
-    var tableNames: [String] { [Self.metadataTable] + entityTables.map(\.name) + joinTables.map(\.name) }
+    var tableNames: [String] {
+        [Self.metadataTable] + entityTables.map(\.name) + joinTables.map(\.name) + referenceTables.map(\.name)
+    }
 
     /// A unique constraint for each uniqueness constraint, checked at commit so that a save may
     /// swap values between objects. It is the last line against two processes saving the same
@@ -92,6 +107,13 @@ extension PostgresLayout {
         return tableOfEntity[entity]?.columns.first {
             $0.role == .attribute(entity: owner, name: name) || $0.role == .toOne(entity: owner, name: name)
         }?.name
+    }
+
+    /// The column holding the URI of to-one `name` of `entity`, when it leads to another
+    /// store's objects.
+    func referenceColumnName(of name: String, entity: String, model: ModelSchema) -> String? {
+        let owner = declaringEntity(of: name, from: entity, model: model)
+        return tableOfEntity[entity]?.column(.reference(entity: owner, name: name))?.name
     }
 
     private func index(on table: String, _ columns: [String]) -> String {

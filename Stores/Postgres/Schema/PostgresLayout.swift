@@ -9,7 +9,7 @@ import Strata
 struct PostgresLayout: Sendable {
     /// The SQL types of columns.
     enum ColumnType: String, Sendable {
-        case smallint, integer, bigint, numeric, real, boolean, bytea, uuid
+        case smallint, integer, bigint, numeric, real, boolean, bytea, uuid, text
         case double = "double precision"
     }
 
@@ -24,6 +24,9 @@ struct PostgresLayout: Sendable {
         /// The position of the object in the ordered to-many relationship that is the inverse
         /// of its to-one relationship `name`.
         case order(entity: String, name: String)
+        /// The URI of the destination of to-one `name` of `entity`, an object of another store:
+        /// the relationship leads out of the configuration (docs/CROSS-STORE-RELATIONSHIPS.md).
+        case reference(entity: String, name: String)
     }
 
     struct Column: Sendable, Hashable {
@@ -59,6 +62,16 @@ struct PostgresLayout: Sendable {
         let sourceOrdered: Bool, destinationOrdered: Bool
     }
 
+    /// The table of one to-many relationship leading out of the configuration, to objects of
+    /// another store: a row per member, pairing the owner's key (`owner`) with the member's URI
+    /// (`reference`, ``ObjectID/uriString``), and its position (`position`) when ordered.
+    struct ReferenceTable: Sendable, Hashable {
+        let name: String
+        /// The relationship the table keeps, and the entity declaring it.
+        let entity: String, relationship: String
+        let isOrdered: Bool
+    }
+
     /// How the members of one to-many relationship are kept.
     enum ToManyStorage: Sendable {
         /// In the members' rows: the to-one column of the inverse, its entity-number column
@@ -67,6 +80,8 @@ struct PostgresLayout: Sendable {
         case foreignKey(table: EntityTable, column: Column, entityColumn: Column?, orderColumn: Column?)
         /// In a join table, with the owner in `ownColumn` and the member in `memberColumn`.
         case joinTable(JoinTable, ownColumn: String, memberColumn: String, orderColumn: String?)
+        /// In a reference table, for a relationship leading to another store's objects.
+        case references(ReferenceTable)
     }
 
     /// The PostgreSQL schema holding the tables.
@@ -75,6 +90,8 @@ struct PostgresLayout: Sendable {
     let entityTables: [EntityTable]
     let tableOfEntity: [String: EntityTable]
     let joinTables: [JoinTable]
+    /// The tables of the to-many relationships leading out of the configuration.
+    let referenceTables: [ReferenceTable]
 
     /// `table` in the store's schema, quoted.
     func qualified(_ table: String) -> String { PostgresIdentifier.qualified(schemaName, table) }
@@ -93,6 +110,11 @@ struct PostgresLayout: Sendable {
         -> ToManyStorage?
     {
         guard relationship.isToMany, !relationship.isTransient else { return nil }
+        let declaring = declaringEntity(of: relationship.name, from: entity.name, model: model)
+        if let table = referenceTables.first(where: { $0.entity == declaring && $0.relationship == relationship.name })
+        {
+            return .references(table)
+        }
         let inverse = relationship.inverseName.flatMap {
             model.entitiesByName[relationship.destinationEntityName]?.relationshipsByName[$0]
         }
@@ -107,7 +129,6 @@ struct PostgresLayout: Sendable {
                 entityColumn: table.column(.toOneEntity(entity: owner, name: inverse.name)),
                 orderColumn: relationship.isOrdered ? order : nil)
         }
-        let declaring = declaringEntity(of: relationship.name, from: entity.name, model: model)
         if let table = joinTables.first(where: { $0.entity == declaring && $0.relationship == relationship.name }) {
             return .joinTable(
                 table, ownColumn: "source", memberColumn: "destination",

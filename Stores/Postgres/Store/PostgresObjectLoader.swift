@@ -22,9 +22,16 @@ final class PostgresObjectLoader {
         return snapshot
     }
 
-    func members(of objectID: ObjectID, relationship: String) -> [Snapshot] {
+    func members(of objectID: ObjectID, relationship: String) -> [any KeyValueResolving] {
         let members = attempt([]) { try store.members(of: objectID, relationship: relationship, on: connection) }
-        return members.compactMap(snapshot(of:))
+        return members.compactMap(resolver(of:))
+    }
+
+    /// What the evaluator reads for `objectID`: its row, or a `ForeignObjectReference` when it
+    /// is another store's object; `nil` when it is gone.
+    func resolver(of objectID: ObjectID) -> (any KeyValueResolving)? {
+        if objectID.storeIdentifier != store.identifier { return ForeignObjectReference(objectID) }
+        return snapshot(of: objectID).map { PostgresObjectResolver(snapshot: $0, loader: self) }
     }
 
     /// Throws the first error a load met.
@@ -49,14 +56,11 @@ struct PostgresObjectResolver: KeyValueResolving {
         guard let entity = loader.store.model.entitiesByName[snapshot.objectID.entityName] else { return nil }
         if let relationship = entity.relationshipsByName[key] {
             if relationship.isToMany {
-                return .objects(
-                    loader.members(of: snapshot.objectID, relationship: key).map {
-                        PostgresObjectResolver(snapshot: $0, loader: loader)
-                    })
+                return .objects(loader.members(of: snapshot.objectID, relationship: key))
             }
-            guard case .objectID(let target)? = snapshot.values[key], let destination = loader.snapshot(of: target)
+            guard case .objectID(let target)? = snapshot.values[key], let destination = loader.resolver(of: target)
             else { return .value(.null) }
-            return .object(PostgresObjectResolver(snapshot: destination, loader: loader))
+            return .object(destination)
         }
         guard entity.attributesByName[key] != nil else { return nil }
         return .value(snapshot.values[key] ?? .null)

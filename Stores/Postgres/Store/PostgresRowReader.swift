@@ -19,6 +19,8 @@ struct PostgresRowReader: Sendable {
     private enum Source: Sendable {
         case attribute(column: Int, type: AttributeType)
         case toOne(column: Int, entityColumn: Int?, destination: String)
+        /// A to-one leading to another store's objects: the column holding the object's URI.
+        case reference(column: Int)
         case absent
     }
 
@@ -46,6 +48,9 @@ struct PostgresRowReader: Sendable {
                         column: column,
                         entityColumn: columns.firstIndex { $0.role == .toOneEntity(entity: owner, name: name) },
                         destination: relationship.destinationEntityName)
+                }
+                if let column = columns.firstIndex(where: { $0.role == .reference(entity: owner, name: name) }) {
+                    return .reference(column: column)
                 }
                 return .absent
             }
@@ -99,6 +104,15 @@ struct PostgresRowReader: Sendable {
                 }
                 slots[slot] = .objectID(
                     ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(target)))
+            case .reference(let column):
+                guard case .text(let uri)? = result.value(row, offset + column) else { continue }
+                guard let target = ObjectID(uriString: uri), !target.isTemporary else {
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "\(storeName) holds '\(uri)' in '\(plan.entity.name).\(plan.entity.slotNames[slot])' "
+                            + "of row \(key), which is not an object's URI.")
+                }
+                slots[slot] = .objectID(target)
             case .absent: continue
             }
         }
@@ -115,7 +129,7 @@ struct PostgresRowReader: Sendable {
     private var writtenIndices: [Int] {
         table.columns.indices.filter { index in
             switch table.columns[index].role {
-            case .attribute, .toOne, .toOneEntity: true
+            case .attribute, .toOne, .toOneEntity, .reference: true
             default: false
             }
         }
@@ -139,6 +153,8 @@ struct PostgresRowReader: Sendable {
                 }
                 row[column] = .bigint(key)
                 if let entityColumn { row[entityColumn] = .smallint(layout.entityNumbers[target.entityName] ?? 0) }
+            case .reference(let column):
+                if case .objectID(let target) = slots[slot] { row[column] = .text(target.uriString) }
             case .absent: continue
             }
         }

@@ -14,6 +14,10 @@ extension PostgresStore {
             guard let relationship = entity.relationshipsByName[name],
                 let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
             else { continue }
+            if case .references(let table) = storage {
+                try saveReferences(members, of: owner, isNew: isNew, in: table, on: connection)
+                continue
+            }
             let keys = PostgresValue.bigintArray(try members.map { try place(of: $0).key })
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
@@ -53,7 +57,30 @@ extension PostgresStore {
                             + "WITH ORDINALITY AS p(key, position) WHERE j.\(ownColumn) = $1 AND j.\(memberColumn) = p.key",
                         [.bigint(owner), keys])
                 }
+            case .references: continue
             }
         }
+    }
+
+    /// A to-many leading to another store's objects: rows of members that leave are deleted,
+    /// members that join get a row, and an ordered relationship's positions are set.
+    private func saveReferences(
+        _ members: [ObjectID], of owner: Int64, isNew: Bool, in table: PostgresLayout.ReferenceTable,
+        on connection: PostgresConnection
+    ) throws {
+        let target = layout.qualified(table.name)
+        let uris = PostgresValue.textArray(members.map(\.uriString))
+        if !isNew {
+            try connection.execute(
+                "DELETE FROM \(target) WHERE owner = $1 AND NOT (reference = ANY($2::text[]))", [.bigint(owner), uris])
+        }
+        try connection.execute(
+            "INSERT INTO \(target) (owner, reference) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+            [.bigint(owner), uris])
+        guard table.isOrdered else { return }
+        try connection.execute(
+            "UPDATE \(target) r SET position = p.position FROM unnest($2::text[]) WITH ORDINALITY AS p(uri, position) "
+                + "WHERE r.owner = $1 AND r.reference = p.uri",
+            [.bigint(owner), uris])
     }
 }

@@ -56,6 +56,9 @@ extension PostgresStore {
         let entity = try entitySchema(named: objectID.entityName)
         let relationship = try entity.toManyRelationship(named: name, storeName: storeName)
         let (_, number, key) = try place(of: objectID)
+        if case .references(let table)? = layout.toManyStorage(of: relationship, in: entity, model: model) {
+            return try references(of: key, in: table, on: connection)
+        }
         let destination = model.entitiesByName[relationship.destinationEntityName]
         let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
             .compactMap { layout.entityNumbers[$0] }
@@ -77,6 +80,7 @@ extension PostgresStore {
                 "SELECT m._pk, m._ent FROM \(reader.qualifiedName) m WHERE \(condition) AND m._ent = ANY($2::int2[]) "
                     + "ORDER BY \(order)m._pk",
                 parameters)
+        case .references: return []
         case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn):
             let order = orderColumn.map { "j.\($0), " } ?? ""
             rows = try connection.execute(
@@ -88,6 +92,27 @@ extension PostgresStore {
         return (0..<rows.rowCount).compactMap { row -> ObjectID? in
             guard let key = rows.int64(row, 0), let name = reader.entityName(rows, row: row) else { return nil }
             return self.objectID(name, key)
+        }
+    }
+
+    /// The objects of other stores that the reference table `table` lists for the owner with
+    /// key `owner`, in order for an ordered relationship.
+    private func references(
+        of owner: Int64, in table: PostgresLayout.ReferenceTable, on connection: PostgresConnection
+    ) throws -> [ObjectID] {
+        let rows = try connection.execute(
+            "SELECT reference FROM \(layout.qualified(table.name)) WHERE owner = $1 ORDER BY position, reference",
+            [.bigint(owner)])
+        return try (0..<rows.rowCount).map { row in
+            guard case .text(let uri)? = rows.value(row, 0), let objectID = ObjectID(uriString: uri),
+                !objectID.isTemporary
+            else {
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(storeName) holds \(String(describing: rows.value(row, 0))) in \(table.name), "
+                        + "which is not an object's URI.")
+            }
+            return objectID
         }
     }
 

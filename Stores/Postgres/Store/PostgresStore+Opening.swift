@@ -53,6 +53,9 @@ extension PostgresStore {
                     message: "The PostgreSQL store at \(location.displayName) was saved with another model: "
                         + problems.joined(separator: " "))
             }
+            if !request.options.isReadOnly {
+                try PostgresStoreDatabase.addReferenceStorage(of: layout, in: location, on: connection)
+            }
             return metadata
         }
         guard !request.options.isReadOnly else {

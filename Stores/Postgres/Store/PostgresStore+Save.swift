@@ -129,5 +129,8 @@ extension PostgresStore {
                     "DELETE FROM \(layout.qualified(table.name)) WHERE destination = $1", [.bigint(key)])
             }
         }
+        for table in layout.referenceTables where tree.contains(table.entity) {
+            try connection.execute("DELETE FROM \(layout.qualified(table.name)) WHERE owner = $1", [.bigint(key)])
+        }
     }
 }

@@ -17,7 +17,7 @@ final class PostgresStore: IncrementalStore {
 
     public let typeName = PostgresStore.storeTypeName
     public let identifier: String
-    public let capabilities: StoreCapabilities = [.multiProcessAccess, .persistentHistory]
+    public let capabilities: StoreCapabilities = [.multiProcessAccess, .persistentHistory, .crossStoreRelationships]
     public let predicateFeatures = PredicateFeatures.all
 
     let location: PostgresLocation

@@ -64,6 +64,42 @@ enum PostgresStoreDatabase {
             [.integer(formatVersion), .bytes(Array(tables)), .bytes(try encode(metadata))])
     }
 
+    /// Gives a store made before Strata kept references to other stores' objects what `layout`
+    /// keeps them in: its reference tables (listed with the store's tables), and `text` for the
+    /// columns of to-ones leading out of the configuration, which were `bigint` and empty (no
+    /// such reference could be saved before).
+    static func addReferenceStorage(
+        of layout: PostgresLayout, in location: PostgresLocation, on connection: PostgresConnection
+    ) throws {
+        var added: [String] = []
+        for table in layout.referenceTables {
+            let found = try connection.execute(
+                "SELECT to_regclass($1) IS NOT NULL", [.text(layout.qualified(table.name))])
+            guard found.value(0, 0) != .boolean(true) else { continue }
+            for statement in layout.definitions(of: table) { try connection.execute(statement) }
+            added.append(table.name)
+        }
+        if !added.isEmpty {
+            let (_, tables, _) = try readMetadata(in: location, on: connection)
+            try connection.execute(
+                "UPDATE \(layout.qualified(PostgresLayout.metadataTable)) SET tables = $1 WHERE id = 1",
+                [.bytes(Array(try JSONEncoder().encode(tables + added)))])
+        }
+        for table in layout.entityTables {
+            for column in table.columns {
+                guard case .reference = column.role else { continue }
+                let type = try connection.execute(
+                    "SELECT data_type::text FROM information_schema.columns "
+                        + "WHERE table_schema = $1 AND table_name = $2 AND column_name = $3",
+                    [.text(location.schema), .text(PostgresIdentifier.clipped(table.name)), .text(column.name)])
+                guard case .text(let name)? = type.value(0, 0), name != "text" else { continue }
+                try connection.execute(
+                    "ALTER TABLE \(layout.qualified(table.name)) ALTER COLUMN \(column.quoted) TYPE text "
+                        + "USING \(column.quoted)::text")
+            }
+        }
+    }
+
     /// Drops the store's tables, history and sequence, and its schema when nothing else is left in it.
     static func destroy(_ location: PostgresLocation, on connection: PostgresConnection) throws {
         guard try storeExists(in: location, on: connection) else { return }

@@ -9,23 +9,6 @@ import Testing
 /// (docs/CROSS-STORE-RELATIONSHIPS.md): a to-one keeps the object's URI in a `VARCHAR` column,
 /// a to-many in a table of its own, and the store's SQL compares them by ID.
 @Suite struct SQLiteReferencesAcrossStoresTests {
-    /// Cities in the in-memory store (`Atlas`), visits in SQLite (`Diary`): each visit has a
-    /// city and an ordered list of sights, cities of the other store too.
-    static let model = ManagedObjectModel {
-        EntityDescription("City") {
-            AttributeDescription("name", .string)
-            RelationshipDescription.toMany("visits", destination: "Visit", inverse: "city")
-            RelationshipDescription.toMany("seenOn", destination: "Visit", inverse: "sights")
-        }
-        EntityDescription("Visit") {
-            AttributeDescription("note", .string)
-            RelationshipDescription.toOne("city", destination: "City", inverse: "visits")
-            RelationshipDescription.toMany("sights", destination: "City", inverse: "seenOn", ordered: true)
-        }
-        ConfigurationDescription("Atlas", entities: ["City"])
-        ConfigurationDescription("Diary", entities: ["Visit"])
-    }
-
     /// A coordinator with the visits in an SQLite file in `folder` and the cities in memory.
     struct Stack {
         let folder: TemporaryDirectory
@@ -36,7 +19,7 @@ import Testing
         init() throws {
             folder = try TemporaryDirectory()
             coordinator = try PersistentStoreCoordinator(
-                model: SQLiteReferencesAcrossStoresTests.model, storeTypes: [.sqlite])
+                model: CitiesAndVisits.model, storeTypes: [.sqlite])
             try coordinator.addStore(type: "InMemory", configuration: "Atlas")
             try addSQLiteStore()
         }
@@ -50,29 +33,9 @@ import Testing
             try addSQLiteStore()
         }
 
-        /// Saves cities A, B and C, and visits `a` (city A, sights C then A), `b` (city B, no
-        /// sights) and `none` (no city, sight B).
+        /// Saves ``CitiesAndVisits``' objects.
         func saveVisits() throws -> (cities: [ObjectID], visits: [ObjectID]) {
-            let context = ManagedObjectContext(coordinator: coordinator)
-            return try context.performAndWait {
-                let cities = try ["A", "B", "C"].map { name in
-                    let city = try context.insertNewObject(forEntityName: "City")
-                    try city.setValue(.string(name), forKey: "name")
-                    return city
-                }
-                let plan: [(String, ManagedObject?, [ManagedObject])] = [
-                    ("a", cities[0], [cities[2], cities[0]]), ("b", cities[1], []), ("none", nil, [cities[1]]),
-                ]
-                let visits = try plan.map { note, city, sights in
-                    let visit = try context.insertNewObject(forEntityName: "Visit")
-                    try visit.setValue(.string(note), forKey: "note")
-                    try visit.setObject(city, forKey: "city")
-                    try visit.setObjects(sights, forKey: "sights")
-                    return visit
-                }
-                try context.save()
-                return (cities.map(\.objectID), visits.map(\.objectID))
-            }
+            try CitiesAndVisits.save(in: coordinator)
         }
 
         /// The notes of the visits the SQLite store itself finds for `format`, in SQL alone.
@@ -90,7 +53,7 @@ import Testing
     }
 
     @Test func aRelationshipLeadingOutGetsAURIColumnOrAReferenceTable() throws {
-        let layout = SQLiteSchema(schema: Self.model.schema, entityNames: ["Visit"])
+        let layout = SQLiteSchema(schema: CitiesAndVisits.model.schema, entityNames: ["Visit"])
         let visit = try #require(layout.tableOfEntity["Visit"])
         #expect(
             visit.columns.contains(
@@ -107,7 +70,7 @@ import Testing
         #expect(layout.indexes.contains { $0.name == "ZVISIT_ZCITY_INDEX" })
         #expect(layout.indexes.contains { $0.name == "Z_1SIGHTS_ZREFERENCE_INDEX" })
 
-        let whole = SQLiteSchema(schema: Self.model.schema, entityNames: ["City", "Visit"])
+        let whole = SQLiteSchema(schema: CitiesAndVisits.model.schema, entityNames: ["City", "Visit"])
         #expect(whole.referenceTables.isEmpty)
         #expect(whole.tableOfEntity["Visit"]?.columns.contains { $0.name == "ZCITY" && $0.type == .integer } == true)
     }
@@ -196,23 +159,9 @@ import Testing
         let stack = try Stack()
         let (cities, visits) = try stack.saveVisits()
         try stack.coordinator.remove(stack.sqlite)
-        let next = ManagedObjectModel {
-            EntityDescription("City") {
-                AttributeDescription("name", .string)
-                RelationshipDescription.toMany("visits", destination: "Visit", inverse: "city")
-                RelationshipDescription.toMany("seenOn", destination: "Visit", inverse: "sights")
-            }
-            EntityDescription("Visit") {
-                AttributeDescription("note", .string)
-                AttributeDescription("rating", .integer16)
-                RelationshipDescription.toOne("city", destination: "City", inverse: "visits")
-                RelationshipDescription.toMany("sights", destination: "City", inverse: "seenOn", ordered: true)
-            }
-            ConfigurationDescription("Atlas", entities: ["City"])
-            ConfigurationDescription("Diary", entities: ["Visit"])
-        }
+        let next = CitiesAndVisits.makeModel(visitsRated: true)
         let log = CapturedLog()
-        try MigrationPlan(models: [Self.model, next]).migrateStore(
+        try MigrationPlan(models: [CitiesAndVisits.model, next]).migrateStore(
             at: stack.url, type: .sqlite, configuration: "Diary", to: next, logger: log.logger())
         #expect(log.lines("Store migrated in place").count == 1)
         let store = try SQLiteStoreFile.open(StoreOpenRequest(model: next, configurationName: "Diary", url: stack.url))
