@@ -56,7 +56,8 @@ import Testing
         }
     }
 
-    @Test func aRelationshipLeadingOutGetsATextColumnOrAReferenceTable() {
+    @Test func aRelationshipLeadingOutGetsATextColumnOrAReferenceTable() throws {
+        try CitiesAndVisits.model.freeze()
         let layout = PostgresLayout(model: CitiesAndVisits.model.schema, entityNames: ["Visit"], schemaName: "s")
         let visit = layout.tableOfEntity["Visit"]
         #expect(visit?.column(.reference(entity: "Visit", name: "city"))?.type == .text)

@@ -227,6 +227,69 @@ extension CrossStoreRelationshipTests {
 }
 
 extension CrossStoreRelationshipTests {
+    /// Visits and their trips in one configuration, each trip's city in the other.
+    static func tripModel() -> ManagedObjectModel {
+        ManagedObjectModel {
+            EntityDescription("City") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("trips", destination: "Trip", inverse: "city")
+            }
+            EntityDescription("Trip") {
+                AttributeDescription("title", .string)
+                RelationshipDescription.toOne("city", destination: "City", inverse: "trips")
+                RelationshipDescription.toMany("visits", destination: "Visit", inverse: "trip")
+            }
+            EntityDescription("Visit") {
+                AttributeDescription("note", .string)
+                RelationshipDescription.toOne("trip", destination: "Trip", inverse: "visits")
+            }
+            ConfigurationDescription("Atlas", entities: ["City"])
+            ConfigurationDescription("Diary", entities: ["Trip", "Visit"])
+        }
+    }
+
+    @Test(arguments: fileTypes, [true, false])
+    func aKeyPathLeavingTheStoreAfterItsFirstStepIsAnsweredInTwoSteps(type: String, citiesInFile: Bool) throws {
+        let stack = try Stack(type: type, citiesInFile: citiesInFile, model: Self.tripModel())
+        let context = stack.context()
+        try context.performAndWait {
+            let cities = try ["Arcville", "Brookport"].map { name in
+                let city = try context.insertNewObject(forEntityName: "City")
+                try city.setValue(.string(name), forKey: "name")
+                return city
+            }
+            // Visit a's trip is in Arcville, b's in Brookport, c's trip has no city, d has no trip.
+            let trips = try [cities[0], cities[1], nil].map { city in
+                let trip = try context.insertNewObject(forEntityName: "Trip")
+                try trip.setObject(city, forKey: "city")
+                return trip
+            }
+            for (note, trip) in zip(["a", "b", "c", "d"], trips + [nil]) {
+                let visit = try context.insertNewObject(forEntityName: "Visit")
+                try visit.setValue(.string(note), forKey: "note")
+                try visit.setObject(trip, forKey: "trip")
+            }
+            try context.save()
+        }
+        let reader = stack.context()
+        let found: [[String]] = try reader.performAndWait {
+            let queries = [
+                ("trip.city.name == 'Arcville'", "note"), ("trip.city.name != 'Arcville'", "note"),
+                ("trip.city.name == nil", "note"), ("trip.city != nil", "trip.city.name"),
+            ]
+            return try queries.map { format, key in
+                try stack.fetch("Visit", format, sortedBy: key, in: reader).map { try Self.string($0, "note") ?? "" }
+            }
+        }
+        #expect(found == [["a"], ["b", "c", "d"], ["c", "d"], ["a", "b"]])
+        let error = reader.performAndWait {
+            #expect(throws: ContextError.self) {
+                try stack.fetch("Visit", "ANY trip.visits.trip.city.name == 'Arcville'", in: reader)
+            }
+        }
+        #expect(error?.code == .invalidRequest)
+    }
+
     @Test(arguments: [true, false])
     func movingAStoreToAnotherTypeKeepsTheReferences(citiesInFile: Bool) throws {
         let stack = try Stack(type: "LMDB", citiesInFile: citiesInFile)

@@ -24,22 +24,47 @@ extension ManagedObjectContext {
             resolved.predicate = rewritten
         }
         resolved.sortsAcrossStores = request.sortDescriptors.contains { descriptor in
-            relationshipAcrossStores(atStartOf: descriptor.keyPath, of: entity, in: stores) != nil
+            keyPathAcrossStores(descriptor.keyPath, of: entity, in: stores) != nil
         }
         return resolved
     }
 
-    /// The first key of `keyPath` when it is a relationship of `entity` leading to an entity
-    /// that none of `stores` holds, and more keys follow it (not a collection operator such as
-    /// `@count`, which the store answers from the members it keeps).
-    private func relationshipAcrossStores(
-        atStartOf keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore]
-    ) -> (relationship: RelationshipDescription, rest: String)? {
-        let keys = keyPath.split(separator: ".", maxSplits: 1)
-        guard keys.count == 2, !keys[1].hasPrefix("@"),
-            let relationship = relationshipAcrossStores(named: String(keys[0]), of: entity, in: stores)
+    /// `keyPath` split where it leaves `stores`, when it gets there through to-one
+    /// relationships only and keys follow the relationship leading out (not a collection
+    /// operator such as `@count`, which the store answers from the members it keeps): see
+    /// ``stepAcrossStores(in:of:in:)``.
+    private func keyPathAcrossStores(
+        _ keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore]
+    ) -> (path: String, relationship: RelationshipDescription, rest: String)? {
+        guard let step = stepAcrossStores(in: keyPath, of: entity, in: stores), !step.throughToMany,
+            !step.rest.isEmpty, !step.rest.hasPrefix("@")
         else { return nil }
-        return (relationship, String(keys[1]))
+        return (step.path, step.relationship, step.rest)
+    }
+
+    /// The first relationship along `keyPath` from `entity` that leads to an entity none of
+    /// `stores` holds, reached through relationships within them (`city` in `city.name`, in
+    /// `trip.city.name` and in `trips.city.name`): the key path up to and including it, the
+    /// relationship, the keys after it (empty when it ends the key path), and whether a to-many
+    /// relationship comes before it.
+    private func stepAcrossStores(
+        in keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore]
+    ) -> (path: String, relationship: RelationshipDescription, rest: String, throughToMany: Bool)? {
+        let keys = keyPath.split(separator: ".").map(String.init)
+        var current = entity
+        var throughToMany = false
+        for (index, key) in keys.enumerated() {
+            if let relationship = relationshipAcrossStores(named: key, of: current, in: stores) {
+                let path = keys[...index].joined(separator: ".")
+                return (path, relationship, keys[(index + 1)...].joined(separator: "."), throughToMany)
+            }
+            guard let next = current.relationshipsByName[key],
+                let destination = try? entitySchema(named: next.destinationEntityName)
+            else { return nil }
+            throughToMany = throughToMany || next.isToMany
+            current = destination
+        }
+        return nil
     }
 
     /// The relationship `name` of `entity` when it leads to an entity that none of `stores`
@@ -67,7 +92,7 @@ extension ManagedObjectContext {
         case .not(let inner): return .not(try resolving(inner))
         case .comparison(let comparison):
             guard case .keyPath(let keyPath) = comparison.left,
-                let (relationship, rest) = relationshipAcrossStores(atStartOf: keyPath, of: entity, in: stores)
+                let (path, relationship, rest) = keyPathAcrossStores(keyPath, of: entity, in: stores)
             else { return predicate }
             guard Self.isConstant(comparison.right) else {
                 throw ContextError(
@@ -86,7 +111,7 @@ extension ManagedObjectContext {
             let ids = try matchingObjectIDs(destinations, loadingSnapshots: false)
             let membership = FetchPredicate.comparison(
                 ComparisonPredicate(
-                    .keyPath(relationship.name), .in, .aggregate(ids.map { .constant(.objectID($0)) }),
+                    .keyPath(path), .in, .aggregate(ids.map { .constant(.objectID($0)) }),
                     modifier: relationship.isToMany ? .any : .direct))
             if every { return .not(membership) }
             // An empty to-one reads every key as nil, as within one store: it matches when the
@@ -96,7 +121,7 @@ extension ManagedObjectContext {
                 (try? FetchEvaluation().holds(.comparison(destinationTest), for: nothing)) == true
             else { return membership }
             let empty = FetchPredicate.comparison(
-                ComparisonPredicate(.keyPath(relationship.name), .equalTo, .constant(.null)))
+                ComparisonPredicate(.keyPath(path), .equalTo, .constant(.null)))
             return .or([membership, empty])
         }
     }
@@ -108,14 +133,17 @@ extension ManagedObjectContext {
     ) throws {
         let collections = Self.subqueryCollections(in: predicate)
         for keyPath in predicate.keyPaths {
-            let first = String(keyPath.prefix { $0 != "." })
-            guard relationshipAcrossStores(named: first, of: entity, in: stores) != nil else { continue }
-            let rest = keyPath.dropFirst(first.count + 1)
-            guard collections.contains(keyPath) || (!rest.isEmpty && !rest.hasPrefix("@")) else { continue }
+            guard let step = stepAcrossStores(in: keyPath, of: entity, in: stores),
+                collections.contains(keyPath) || (!step.rest.isEmpty && !step.rest.hasPrefix("@"))
+            else { continue }
+            let place = "'\(keyPath)' of '\(entity.name)' leads to another store through '\(step.relationship.name)'"
             throw ContextError(
                 code: .invalidRequest,
-                message: "'\(keyPath)' of '\(entity.name)' leads to another store through '\(first)': it can only be "
-                    + "compared, on the left, with constants (as in '\(first).key == value').")
+                message: step.throughToMany
+                    ? "\(place) after a to-many relationship: a key path across stores can only be answered through "
+                        + "to-one relationships (compare '\(step.path)' with objects instead)."
+                    : "\(place): it can only be compared, on the left, with constants (as in '\(step.path).key == value')."
+            )
         }
     }
 
@@ -156,7 +184,7 @@ extension ManagedObjectContext {
         let entity = try entitySchema(named: request.entityName)
         let stores = sources(forEntity: request.entityName)
         let relationships = request.sortDescriptors.compactMap { descriptor in
-            relationshipAcrossStores(atStartOf: descriptor.keyPath, of: entity, in: stores)?.relationship.name
+            keyPathAcrossStores(descriptor.keyPath, of: entity, in: stores)?.path
         }
         try prefetch(relationships, from: objects.filter { !$0.objectID.isTemporary }.map(\.objectID))
     }

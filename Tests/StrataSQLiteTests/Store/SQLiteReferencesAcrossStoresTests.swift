@@ -53,6 +53,7 @@ import Testing
     }
 
     @Test func aRelationshipLeadingOutGetsAURIColumnOrAReferenceTable() throws {
+        try CitiesAndVisits.model.freeze()
         let layout = SQLiteSchema(schema: CitiesAndVisits.model.schema, entityNames: ["Visit"])
         let visit = try #require(layout.tableOfEntity["Visit"])
         #expect(
