@@ -192,6 +192,21 @@ import Testing
 }
 
 extension CrossStoreRelationshipTests {
+    @Test func aChildContextFiringAFaultOfAMissingStoreGetsAnInaccessibleFaultToo() throws {
+        let stack = try Stack(type: "LMDB", citiesInFile: true)
+        try stack.saveCities(["Arcville"])
+        let cityStore = stack.fileStore
+        try stack.coordinator.remove(cityStore)
+        let parent = stack.context()
+        let child = ManagedObjectContext(parent: parent)
+        try child.performAndWait {
+            let city = try stack.fetch("Visit", in: child)[0].object(forKey: "city")
+            let error = #expect(throws: ContextError.self) { _ = try city?.value(forKey: "name") }
+            #expect(error?.code == .inaccessibleFault)
+            #expect(error?.message.contains(cityStore.identifier) == true)
+        }
+    }
+
     @Test(arguments: fileTypes, [true, false])
     func predicatesAndSortsFollowKeyPathsAcrossStores(type: String, citiesInFile: Bool) throws {
         let stack = try Stack(type: type, citiesInFile: citiesInFile)

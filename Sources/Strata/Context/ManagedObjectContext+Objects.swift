@@ -118,15 +118,19 @@ extension ManagedObjectContext {
             load(object, from: cached)
             return
         }
-        if parentStore == nil, let store = object.objectID.storeIdentifier,
-            coordinator.store(withIdentifier: store) == nil
-        {
-            throw ContextError(
+        let missingStore = object.objectID.storeIdentifier.flatMap { store in
+            coordinator.store(withIdentifier: store) == nil ? store : nil
+        }
+        func storeNotAdded(_ store: String) -> ContextError {
+            ContextError(
                 code: .inaccessibleFault,
                 message: "Cannot fulfil the fault for \(object.objectID): its store \(store) is not added to the "
                     + "coordinator. Add the store again to reach the object.")
         }
+        // A child context asks its parent first, which may hold the object's values still.
+        if parentStore == nil, let missingStore { throw storeNotAdded(missingStore) }
         guard let snapshot = try storedSnapshot(of: object.objectID) else {
+            if let missingStore { throw storeNotAdded(missingStore) }
             guard shouldDeleteInaccessibleFaults else {
                 throw ContextError(
                     code: .inaccessibleFault,
