@@ -159,12 +159,19 @@ import Testing
     /// Saves acknowledged before they are written: a killed worker loses what it reported
     /// committed, and saves on a full disk and in a read-only folder are acknowledged. A second opening finds no file
     /// yet and is not refused; every other check closes the store, which writes it.
+    ///
+    /// `M.killDuringClosedMetadataWrites` is left out of the comparison: a closed metadata write
+    /// goes through a store that is released, and so writes its file, before the write returns,
+    /// so that check meets the defect only when a kill lands among the three object saves that
+    /// set its scenario up, before the worker closes the store. Whether one does depends on the
+    /// machine's speed (none did on one run of `make test`).
     @Test func aStoreWritingOnlyWhenClosed() throws {
         let failures = try Self.failures(of: .writesOnClose, workerSuffix: "on-close", named: "LazyJSON")
+            .filter { $0 != "M.killDuringClosedMetadataWrites" }
         #expect(
             failures == [
-                "A.secondWriterRefused", "M.fullDisk", "M.killDuringClosedMetadataWrites", "M.killDuringMetadataSaves",
-                "M.killDuringSaves", "M.readOnlyFolder",
+                "A.secondWriterRefused", "M.fullDisk", "M.killDuringMetadataSaves", "M.killDuringSaves",
+                "M.readOnlyFolder",
             ], "\(failures)")
     }
 }
