@@ -114,6 +114,15 @@ import Testing
         #expect((0..<owners.rowCount).map { owners.int64($0, 0) } == [remaining])
     }
 
+    @Test func aReferenceThatIsNotAnObjectsURIIsACorruptStore() throws {
+        let stack = try Stack()
+        let (_, visits) = try stack.saveVisits()
+        _ = try stack.execute("UPDATE $SCHEMA.\"Visit\" SET city = 'not a uri' WHERE note = '\\x61'::bytea")
+        let error = #expect(throws: StoreError.self) { try stack.store.snapshot(for: visits[0]) }
+        #expect(error?.code == .corrupt)
+        #expect(error?.message.contains("'not a uri'") == true)
+    }
+
     /// A store made before Strata kept references across stores had a `bigint` column for the
     /// to-one and no reference table: opening it for writing gives it both.
     @Test func openingAStoreWithoutReferenceStorageAddsIt() throws {

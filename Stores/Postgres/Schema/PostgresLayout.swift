@@ -72,6 +72,25 @@ struct PostgresLayout: Sendable {
         let isOrdered: Bool
     }
 
+    /// The object of another store whose URI `value` holds, read from `place` of `storeName`.
+    ///
+    /// - Throws: `StoreError/Code/corrupt` when `value` is not an object's URI.
+    static func referencedObjectID(_ value: PostgresValue?, in place: String, of storeName: String) throws
+        -> ObjectID
+    {
+        if case .text(let uri)? = value, let objectID = ObjectID(uriString: uri), !objectID.isTemporary {
+            return objectID
+        }
+        let shown =
+            switch value {
+            case .text(let text)?: "'\(text)'"
+            case let other?: "\(other)"
+            case nil: "nothing"
+            }
+        throw StoreError(
+            code: .corrupt, message: "\(storeName) holds \(shown) in \(place), which is not an object's URI.")
+    }
+
     /// How the members of one to-many relationship are kept.
     enum ToManyStorage: Sendable {
         /// In the members' rows: the to-one column of the inverse, its entity-number column

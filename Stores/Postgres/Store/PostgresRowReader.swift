@@ -105,14 +105,11 @@ struct PostgresRowReader: Sendable {
                 slots[slot] = .objectID(
                     ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(target)))
             case .reference(let column):
-                guard case .text(let uri)? = result.value(row, offset + column) else { continue }
-                guard let target = ObjectID(uriString: uri), !target.isTemporary else {
-                    throw StoreError(
-                        code: .corrupt,
-                        message: "\(storeName) holds '\(uri)' in '\(plan.entity.name).\(plan.entity.slotNames[slot])' "
-                            + "of row \(key), which is not an object's URI.")
-                }
-                slots[slot] = .objectID(target)
+                guard let value = result.value(row, offset + column), value != .null else { continue }
+                slots[slot] = .objectID(
+                    try PostgresLayout.referencedObjectID(
+                        value, in: "'\(plan.entity.name).\(plan.entity.slotNames[slot])' of row \(key)",
+                        of: storeName))
             case .absent: continue
             }
         }

@@ -104,15 +104,7 @@ extension PostgresStore {
             "SELECT reference FROM \(layout.qualified(table.name)) WHERE owner = $1 ORDER BY position, reference",
             [.bigint(owner)])
         return try (0..<rows.rowCount).map { row in
-            guard case .text(let uri)? = rows.value(row, 0), let objectID = ObjectID(uriString: uri),
-                !objectID.isTemporary
-            else {
-                throw StoreError(
-                    code: .corrupt,
-                    message: "\(storeName) holds \(String(describing: rows.value(row, 0))) in \(table.name), "
-                        + "which is not an object's URI.")
-            }
-            return objectID
+            try PostgresLayout.referencedObjectID(rows.value(row, 0), in: table.name, of: storeName)
         }
     }
 
