@@ -7,7 +7,8 @@ enum IdentityChecks {
     static var all: [ConformanceCheck] {
         [
             temporaryUntilSaved, permanentIDsInInputOrder, deletedReferencesAreNotReused,
-            idsOfAnotherOpeningAreNotReused, referencesUniqueAcrossHierarchy, uriRoundTripAfterReopen,
+            idsOfAnotherOpeningAreNotReused, idsNeverHandedOutAreKept, referencesUniqueAcrossHierarchy,
+            uriRoundTripAfterReopen,
             foreignAndMalformedURIs, deletedSnapshotIsNil,
         ]
     }
@@ -73,23 +74,57 @@ enum IdentityChecks {
             return try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 3))
         }
         try harness.withStore { stack in
-            try stack.save(
-                StoreChangeSet(
-                    inserted: handedOut.enumerated().map { index, id in
-                        .init(objectID: id, values: ["serial": .integer64(Int64(index))], expectedVersion: 0)
-                    }))
-            let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 3))
-            try expect(
-                Set(fresh).isDisjoint(with: handedOut),
-                "IDs saved from an earlier opening were handed out again: \(fresh.filter(handedOut.contains)).")
+            try insertSamples(handedOut, into: stack)
+            try expectNotHandedOut(handedOut, by: stack, "IDs saved from an earlier opening were handed out again")
         }
         try harness.withStore { stack in
-            let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 6))
-            try expect(
-                Set(fresh).isDisjoint(with: handedOut),
-                "After reopening, IDs saved from an earlier opening were handed out again: "
-                    + "\(fresh.filter(handedOut.contains)).")
+            try expectNotHandedOut(
+                handedOut, by: stack, "After reopening, IDs saved from an earlier opening were handed out again")
         }
+    }
+
+    /// A migration copying a store keeps its objects' numbers (docs/CROSS-STORE-RELATIONSHIPS.md):
+    /// the new store saves inserts whose IDs it never handed out, far past its own.
+    static let idsNeverHandedOutAreKept = category.check(
+        "idsNeverHandedOutAreKept",
+        "Objects inserted with IDs the store never handed out keep them, and the store never hands them out, also "
+            + "after reopening."
+    ) { harness in
+        let kept: [ObjectID] = try harness.withStore { stack in
+            let handedOut = try stack.store.permanentIDs(forEntities: [ConformanceModel.sample])
+            let references: [ObjectID.Reference]
+            switch handedOut.first?.reference {
+            case .integer(let number)?: references = [1_000, 2, 70_000].map { .integer(number + $0) }
+            case .string(let key)?: references = ["-kept-1", "-kept-2", "-kept-3"].map { .string(key + $0) }
+            default: throw CheckFailure("permanentIDs handed out \(handedOut) for one object.")
+            }
+            let ids = references.map {
+                ObjectID(storeIdentifier: stack.store.identifier, entityName: ConformanceModel.sample, reference: $0)
+            }
+            try insertSamples(ids, into: stack)
+            try expectNotHandedOut(ids, by: stack, "IDs inserted from outside were handed out")
+            return ids
+        }
+        try harness.withStore { stack in
+            let saved = try stack.objects(ConformanceModel.sample).map(\.objectID)
+            try expectEqual(Set(saved), Set(kept), "The IDs of the objects inserted with IDs of their own, reopened")
+            try expectNotHandedOut(kept, by: stack, "After reopening, IDs inserted from outside were handed out")
+        }
+    }
+
+    /// Saves a sample object under each of `ids`, numbered by its place.
+    private static func insertSamples(_ ids: [ObjectID], into stack: CheckStack) throws {
+        try stack.save(
+            StoreChangeSet(
+                inserted: ids.enumerated().map { index, id in
+                    .init(objectID: id, values: ["serial": .integer64(Int64(index))], expectedVersion: 0)
+                }))
+    }
+
+    /// Fails with `message` when six IDs the store hands out now include one of `ids`.
+    private static func expectNotHandedOut(_ ids: [ObjectID], by stack: CheckStack, _ message: String) throws {
+        let fresh = try stack.store.permanentIDs(forEntities: Array(repeating: ConformanceModel.sample, count: 6))
+        try expect(Set(fresh).isDisjoint(with: ids), "\(message): \(fresh.filter(ids.contains)).")
     }
 
     static let referencesUniqueAcrossHierarchy = category.check(

@@ -7,12 +7,17 @@ extension PersistentStoreCoordinator {
     /// Every object of every entity in the store's configuration is carried over with all its
     /// attribute values, to-one references and to-many members (in order for an ordered
     /// relationship). The new store keeps the source's ``PersistentStore/identifier``,
-    /// configuration and every ``StoreMetadata/userInfo`` key, but its objects get new
-    /// references from ``IncrementalStore/permanentIDs(forEntities:)``: an object ID or URI
-    /// taken from the source no longer names the object, so fetch again after migrating. Every
-    /// object ID of the source store held in a value or a to-many relationship is rewritten to
-    /// the copied object's new ID; IDs of other stores are copied as they are. A reference to an
-    /// object the source does not hold fails the migration rather than point at the wrong object.
+    /// configuration and every ``StoreMetadata/userInfo`` key, and its objects keep their IDs:
+    /// an object ID or URI taken from the source names the same object in the new store, and
+    /// references other stores keep to them stay valid. A destination that cannot keep their
+    /// numbers — one handing out another kind of reference than the source's, or one numbering
+    /// the whole store when the source numbers each entity hierarchy and two of its objects
+    /// share a number (docs/CROSS-STORE-RELATIONSHIPS.md) — gives the objects new references
+    /// from ``IncrementalStore/permanentIDs(forEntities:)``; then every object ID of the source store held in a value or a to-many relationship is
+    /// rewritten to the copied object's new ID, and so are the references other added stores
+    /// keep (docs/CROSS-STORE-RELATIONSHIPS.md). IDs of other stores are copied as they are. A
+    /// reference to an object the source does not hold fails the migration rather than point at
+    /// the wrong object.
     ///
     /// ```swift
     /// let cache = try coordinator.addStore(type: StoreType.inMemory.name)
@@ -169,8 +174,8 @@ extension PersistentStoreCoordinator {
     static let migrationBatchSize = 10_000
 
     /// Copies every object of `entityNames` from `source` into `destination` with a mapping
-    /// that copies every entity as it is (``MigrationEngine``): references to the source's
-    /// objects are renumbered to the new IDs, `migrationBatchSize` (10 000) objects at a time.
+    /// that copies every entity as it is (``MigrationEngine``), `migrationBatchSize` (10 000)
+    /// objects at a time.
     private func copyObjects(
         of source: any IncrementalStore, entityNames: [String], into destination: any IncrementalStore,
         progress: (@Sendable (MigrationProgress) -> Void)?

@@ -1,7 +1,8 @@
 extension PersistentStoreCoordinator {
     /// Points the references other added stores keep to objects of `migrated`'s configuration
     /// (relationships across stores, docs/CROSS-STORE-RELATIONSHIPS.md) at the objects' new
-    /// IDs, after moving a store to another type numbered them afresh. The stores are written
+    /// IDs, after moving a store to another type gave some of them new numbers (a destination
+    /// handing out another kind of reference than the source's). The stores are written
     /// in one save, all or nothing across them (``save(_:)``), with the objects whose
     /// references changed, their versions raised by one; the context's inverse upkeep is not
     /// involved, since both sides already agree.
@@ -27,7 +28,8 @@ extension PersistentStoreCoordinator {
         to migrated: any IncrementalStore, as associations: MigrationAssociations
     ) throws -> [(store: any IncrementalStore, changes: StoreChangeSet)] {
         let moved = Set(model.entityNames(inConfiguration: migrated.configurationName))
-        var newIDs: [ObjectID: ObjectID]?
+        let mapping = associations.changedIDsBySourceID
+        guard !mapping.isEmpty else { return [] }
         var shares: [(store: any IncrementalStore, changes: StoreChangeSet)] = []
         for store in stores where store !== migrated && store.capabilities.contains(.crossStoreRelationships) {
             let held = Set(model.entityNames(inConfiguration: store.configurationName))
@@ -39,8 +41,6 @@ extension PersistentStoreCoordinator {
                         && !held.contains($0.destinationEntityName)
                 }
                 guard !relationships.isEmpty else { continue }
-                let mapping = newIDs ?? associations.newIDsBySourceID
-                newIDs = mapping
                 changes += try renumbered(relationships, of: name, in: store, mapping)
             }
             if !changes.isEmpty { shares.append((store, StoreChangeSet(updated: changes))) }

@@ -27,15 +27,16 @@ final class MigrationAssociations {
     let destinationStore: String
     private(set) var tables: [Table] = []
 
-    /// The new ID of every object a mapping made one for, by its source ID.
-    var newIDsBySourceID: [ObjectID: ObjectID] {
+    /// The new ID of every object a mapping made one for whose ID changed, by its source ID.
+    var changedIDsBySourceID: [ObjectID: ObjectID] {
         var ids: [ObjectID: ObjectID] = [:]
-        ids.reserveCapacity(tableObjectCount)
         for table in tables {
             let source = ObjectID.Namespace(storeIdentifier: sourceStore, entityName: table.sourceEntityName)
             let new = ObjectID.Namespace(storeIdentifier: destinationStore, entityName: table.destinationEntityName)
             for entry in table.entries {
-                ids[ObjectID(source, reference: entry.source)] = ObjectID(new, reference: entry.new)
+                let sourceID = ObjectID(source, reference: entry.source)
+                let newID = ObjectID(new, reference: entry.new)
+                if newID != sourceID { ids[sourceID] = newID }
             }
         }
         return ids
@@ -157,7 +158,7 @@ final class MigrationAssociations {
     }
 
     /// A total order of references: integers, then strings, then temporary ones.
-    private static func precedes(_ first: ObjectID.Reference, _ second: ObjectID.Reference) -> Bool {
+    static func precedes(_ first: ObjectID.Reference, _ second: ObjectID.Reference) -> Bool {
         switch (first, second) {
         case (.integer(let left), .integer(let right)): return left < right
         case (.string(let left), .string(let right)): return left < right

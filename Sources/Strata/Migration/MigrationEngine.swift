@@ -1,14 +1,15 @@
 import Foundation
 
 /// Runs a mapping model from a source store into an empty destination store: first every
-/// object an entity mapping makes gets its new ID, then the source's objects are read a batch
-/// at a time, their destination values worked out from the property mappings, and saved into
-/// the destination as inserts.
+/// object an entity mapping makes gets its ID in the destination (its source ID's number where
+/// it can keep it, so that references other stores keep to it stay valid), then the source's
+/// objects are read a batch at a time, their destination values worked out from the property
+/// mappings, and saved into the destination as inserts.
 ///
-/// Every reference to an object of the source store is renumbered to the object made from
-/// it; references to other stores are kept as they are. A reference to an object that no
-/// mapping made is dropped when its entity was removed or filtered, and fails the migration
-/// when the source should have held it (a dangling reference).
+/// Every reference to an object of the source store is pointed at the object made from it;
+/// references to other stores are kept as they are. A reference to an object that no mapping
+/// made is dropped when its entity was removed or filtered, and fails the migration when the
+/// source should have held it (a dangling reference).
 struct MigrationEngine {
     let mapping: MappingModel
     let source: any IncrementalStore
@@ -179,15 +180,25 @@ struct MigrationEngine {
             entityName: name)
     }
 
-    /// Gives every object each planned mapping makes its new ID.
+    /// Gives every object each planned mapping makes its new ID: its source ID's reference
+    /// where the hierarchy it lands in can keep them (``keepingHierarchies(_:)``), else one the
+    /// destination hands out.
     private func associate(_ planned: [MigrationPlannedMapping]) throws -> MigrationAssociations {
         let associations = MigrationAssociations(
             sourceStore: source.identifier, destinationStore: destination.identifier)
         let reader = MigrationSourceReader(store: source, schema: sourceSchema)
+        var sourceIDs: [[ObjectID]] = []
         for plan in planned {
             var ids = try objectIDs(of: plan.sourceEntity.name)
             if let filter = plan.mapping.sourceFilter { ids = try filtered(ids, by: filter, of: plan, reader: reader) }
-            let entries = try newIDs(for: ids, of: plan.destinationEntity.name)
+            sourceIDs.append(ids)
+        }
+        let keeping = try keepingHierarchies(Array(zip(planned, sourceIDs)))
+        for (plan, ids) in zip(planned, sourceIDs) {
+            let entries =
+                keeping.contains(plan.destinationEntity.rootEntityName)
+                ? ids.map { MigrationAssociations.Entry(source: $0.reference, new: $0.reference) }
+                : try newIDs(for: ids, of: plan.destinationEntity.name)
             guard
                 associations.add(
                     mappingName: plan.mapping.name, sourceEntityName: plan.sourceEntity.name,
@@ -200,6 +211,46 @@ struct MigrationEngine {
             }
         }
         return associations
+    }
+
+    /// The destination root entities whose objects keep their source references, so that
+    /// references other stores keep to them stay valid (docs/CROSS-STORE-RELATIONSHIPS.md).
+    ///
+    /// None when a migration policy makes objects: it asks the destination for new IDs while
+    /// the kept ones are not saved yet. Otherwise the destination hands out one ID for each
+    /// hierarchy: when they are all alike, it numbers each hierarchy on its own (SQLite, LMDB),
+    /// and each hierarchy whose references are of that kind, no two alike, keeps them; else
+    /// (XML, binary, PostgreSQL) every hierarchy keeps them when no two references of the whole
+    /// copy are alike, and none does otherwise, since new numbers could then meet kept ones.
+    /// The destination keeps an inserted ID it did not hand out and never hands it out
+    /// afterwards (`B.idsNeverHandedOutAreKept`).
+    private func keepingHierarchies(_ planned: [(plan: MigrationPlannedMapping, ids: [ObjectID])]) throws -> Set<String>
+    {
+        guard planned.allSatisfy({ $0.plan.policy == nil }) else { return [] }
+        var hierarchies: [String: (entityName: String, references: [ObjectID.Reference])] = [:]
+        for (plan, ids) in planned {
+            hierarchies[plan.destinationEntity.rootEntityName, default: (plan.destinationEntity.name, [])].references +=
+                ids.lazy.map(\.reference)
+        }
+        let roots = hierarchies.keys.sorted()
+        let handedOut = try destination.permanentIDs(forEntities: roots.compactMap { hierarchies[$0]?.entityName })
+        guard handedOut.count == roots.count, let kind = handedOut.first?.reference else { return [] }
+        func keepable(_ references: [ObjectID.Reference]) -> Bool {
+            let sorted = references.sorted(by: MigrationAssociations.precedes)
+            return sorted.allSatisfy { Self.sameKind($0, kind) }
+                && zip(sorted, sorted.dropFirst()).allSatisfy { $0 != $1 }
+        }
+        if Set(handedOut.map(\.reference)).count == 1 {
+            return Set(roots.filter { keepable(hierarchies[$0]?.references ?? []) })
+        }
+        return keepable(roots.flatMap { hierarchies[$0]?.references ?? [] }) ? Set(roots) : []
+    }
+
+    private static func sameKind(_ first: ObjectID.Reference, _ second: ObjectID.Reference) -> Bool {
+        switch (first, second) {
+        case (.integer, .integer), (.string, .string): true
+        default: false
+        }
     }
 
     /// The IDs of the objects of `entityName` (sub-entities excepted) in the source.

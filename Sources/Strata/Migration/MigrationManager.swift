@@ -72,8 +72,11 @@ public struct MigrationManager: Sendable {
     /// Migrates the store at `sourceURL` into a new store of `destinationType` at
     /// `destinationURL`, which may be `sourceURL` itself when the type stays the same.
     ///
-    /// The new store keeps the source's identifier and metadata user keys; its objects get new
-    /// IDs, so fetch again after migrating.
+    /// The new store keeps the source's identifier and metadata user keys. Its objects keep
+    /// their IDs, so that references other stores keep to them stay valid, where the mapping
+    /// makes one object per source object into each entity hierarchy without a migration
+    /// policy, and the destination type hands out references of the source's kind; otherwise
+    /// they get new IDs (docs/CROSS-STORE-RELATIONSHIPS.md). Fetch again after migrating.
     ///
     /// - Throws:
     ///   - ``MigrationError`` when the store was not written with ``sourceModel``

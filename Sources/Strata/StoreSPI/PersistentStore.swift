@@ -111,7 +111,10 @@ extension PersistentStore {
 ///   `D.batchLoadsMatchSingleLoads`, `H.batchedFetchMatchesUnbatched`.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
 ///   input order. Checks: `B.permanentIDsInInputOrder`, `B.deletedReferencesAreNotReused`,
-///   `B.referencesUniqueAcrossHierarchy`, `P.unknownEntityInPermanentIDs`.
+///   `B.referencesUniqueAcrossHierarchy`, `P.unknownEntityInPermanentIDs`. An object
+///   ``save(_:)`` inserts with an ID the store did not hand out (a save completed from a save
+///   log, a migration keeping its source's numbers) keeps it, and the store never hands it out
+///   afterwards. Checks: `B.idsOfAnotherOpeningAreNotReused`, `B.idsNeverHandedOutAreKept`.
 /// - ``save(_:)`` applies a change set all or nothing. Every change set reaches it through
 ///   ``PersistentStoreCoordinator/save(_:to:)`` (but a migration's copies, made from a store's
 ///   own saved objects into the new store before it is added), which has already refused a read-only store

@@ -76,4 +76,21 @@ extension LMDBStore {
             return ids
         }
     }
+
+    /// Moves each root entity's counter past the keys `inserted` gives its objects, so that a
+    /// key this store did not hand out (a save completed from a save log, a migration keeping
+    /// its source's numbers) is never handed out afterwards.
+    func moveCounters(past inserted: [ObjectID], _ loader: LMDBObjectLoader) throws {
+        var largest: [String: Int64] = [:]
+        for objectID in inserted {
+            guard case .integer(let number) = objectID.reference else { continue }
+            let root = try entitySchema(named: objectID.entityName).rootEntityName
+            largest[root] = max(largest[root] ?? number, number)
+        }
+        for (root, number) in largest {
+            let stored = try loader.transaction.get(databases.counters, Array(root.utf8)).map(LMDBLayout.primaryKey)
+            guard number >= stored ?? 1 else { continue }
+            try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(number + 1))
+        }
+    }
 }

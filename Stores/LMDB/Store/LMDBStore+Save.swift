@@ -23,6 +23,7 @@ extension LMDBStore {
                         Snapshot(objectID: change.objectID, values: change.values, version: 1), replacing: nil, loader)
                     try putMembers(change, loader)
                 }
+                try moveCounters(past: changes.inserted.map(\.objectID), loader)
                 for change in changes.updated {
                     guard let old = stored[change.objectID] else { continue }
                     let new = Snapshot(objectID: change.objectID, values: change.values, version: old.version + 1)

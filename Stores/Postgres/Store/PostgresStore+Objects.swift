@@ -135,6 +135,7 @@ extension PostgresStore {
             throw StoreError(
                 code: .io, message: "\(storeName) handed out \(keys.count) keys for \(entityNames.count) objects.")
         }
+        largestKeyHandedOut.withLock { $0 = max($0, keys.last ?? 0) }
         return zip(entityNames, keys).map { objectID($0, $1) }
     }
 

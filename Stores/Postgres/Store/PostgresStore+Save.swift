@@ -33,6 +33,7 @@ extension PostgresStore {
         let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
         let tombstones = recordsHistory ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
         for change in changes.inserted { try insertRow(change, on: connection) }
+        try moveKeySequence(past: changes.inserted.map(\.objectID), on: connection)
         for change in changes.updated { try updateRow(change, on: connection) }
         for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
         for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
@@ -43,6 +44,23 @@ extension PostgresStore {
         metadata.userInfo = userInfo
         try PostgresStoreDatabase.writeMetadata(metadata, in: location, on: connection)
         return metadata
+    }
+
+    /// Moves the key sequence past the largest key `inserted` gives an object, so that a key
+    /// this store did not hand out (a save completed from a save log, a migration keeping its
+    /// source's numbers) is never handed out afterwards; keys up to the largest this instance
+    /// handed out need nothing. The sequence is read and set in one
+    /// statement; another writer handing out keys past that key in between would see it set
+    /// back, which takes a store written by others while objects are copied into it.
+    private func moveKeySequence(past inserted: [ObjectID], on connection: PostgresConnection) throws {
+        let largest = inserted.lazy.compactMap { objectID -> Int64? in
+            guard case .integer(let key) = objectID.reference else { return nil }
+            return key
+        }.max()
+        guard let largest, largest > largestKeyHandedOut.withLock({ $0 }) else { return }
+        _ = try connection.execute(
+            "SELECT setval($1::regclass, $2) WHERE $2 > coalesce(pg_sequence_last_value($1::regclass), 0)",
+            [.text(layout.qualified(PostgresLayout.keySequence)), .bigint(largest)])
     }
 
     /// The stored versions of those of `objectIDs` the store has, their rows locked until the

@@ -37,6 +37,9 @@ final class PostgresStore: IncrementalStore {
     let recordedHistory = RemoteHistoryWatch()
     /// The connection that hears of other writers' saves.
     let changeListener: PostgresChangeListener
+    /// The largest key this instance handed out: the sequence is past it, so inserting keys up
+    /// to it needs no move of the sequence.
+    let largestKeyHandedOut = Locked<Int64>(0)
     private let request: StoreOpenRequest
     private let currentMetadata: Locked<StoreMetadata>
 
