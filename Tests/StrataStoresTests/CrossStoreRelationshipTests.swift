@@ -291,15 +291,19 @@ extension CrossStoreRelationshipTests {
             let queries = [
                 ("trip.city.name == 'Arcville'", "note"), ("trip.city.name != 'Arcville'", "note"),
                 ("trip.city.name == nil", "note"), ("trip.city != nil", "trip.city.name"),
+                // Through the to-many trip.visits: an ANY over the trips' cities.
+                ("ANY trip.visits.trip.city.name == 'Brookport'", "note"),
+                ("ANY trip.visits.trip.city.name == nil", "note"),
+                ("NOT (ANY trip.visits.trip.city.name BEGINSWITH 'A')", "note"),
             ]
             return try queries.map { format, key in
                 try stack.fetch("Visit", format, sortedBy: key, in: reader).map { try Self.string($0, "note") ?? "" }
             }
         }
-        #expect(found == [["a"], ["b", "c", "d"], ["c", "d"], ["a", "b"]])
+        #expect(found == [["a"], ["b", "c", "d"], ["c", "d"], ["a", "b"], ["b"], ["c"], ["b", "c", "d"]])
         let error = reader.performAndWait {
             #expect(throws: ContextError.self) {
-                try stack.fetch("Visit", "ANY trip.visits.trip.city.name == 'Arcville'", in: reader)
+                try stack.fetch("Visit", "ALL trip.visits.trip.city.name == 'Arcville'", in: reader)
             }
         }
         #expect(error?.code == .invalidRequest)

@@ -29,17 +29,19 @@ extension ManagedObjectContext {
         return resolved
     }
 
-    /// `keyPath` split where it leaves `stores`, when it gets there through to-one
-    /// relationships only and keys follow the relationship leading out (not a collection
-    /// operator such as `@count`, which the store answers from the members it keeps): see
-    /// ``stepAcrossStores(in:of:in:)``.
+    /// `keyPath` split where it leaves `stores`, when keys follow the relationship leading out
+    /// (not a collection operator such as `@count`, which the store answers from the members it
+    /// keeps) and it gets there through to-one relationships only, or, when
+    /// `anyThroughToMany` (an `ANY` comparison), through to-many ones too up to a to-one
+    /// relationship leading out: see ``stepAcrossStores(in:of:in:)``.
     private func keyPathAcrossStores(
-        _ keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore]
-    ) -> (path: String, relationship: RelationshipDescription, rest: String)? {
-        guard let step = stepAcrossStores(in: keyPath, of: entity, in: stores), !step.throughToMany,
+        _ keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore], anyThroughToMany: Bool = false
+    ) -> (path: String, relationship: RelationshipDescription, rest: String, throughToMany: Bool)? {
+        guard let step = stepAcrossStores(in: keyPath, of: entity, in: stores),
+            !step.throughToMany || (anyThroughToMany && !step.relationship.isToMany),
             !step.rest.isEmpty, !step.rest.hasPrefix("@")
         else { return nil }
-        return (step.path, step.relationship, step.rest)
+        return step
     }
 
     /// The first relationship along `keyPath` from `entity` that leads to an entity none of
@@ -92,7 +94,8 @@ extension ManagedObjectContext {
         case .not(let inner): return .not(try resolving(inner))
         case .comparison(let comparison):
             guard case .keyPath(let keyPath) = comparison.left,
-                let (path, relationship, rest) = keyPathAcrossStores(keyPath, of: entity, in: stores)
+                let (path, relationship, rest, throughToMany) = keyPathAcrossStores(
+                    keyPath, of: entity, in: stores, anyThroughToMany: comparison.modifier == .any)
             else { return predicate }
             guard Self.isConstant(comparison.right) else {
                 throw ContextError(
@@ -100,9 +103,12 @@ extension ManagedObjectContext {
                     message: "'\(keyPath)' of '\(entity.name)' leads to another store through '\(relationship.name)': "
                         + "it can only be compared with constants, not with \(comparison.right).")
             }
+            // Through a to-many relationship of the store, the membership test is an ANY over
+            // the destinations reached (`ANY trips.city IN {…}`).
+            let overMany = relationship.isToMany || throughToMany
             var destinationTest = comparison
             destinationTest.left = .keyPath(rest)
-            if relationship.isToMany { destinationTest.modifier = .direct }
+            if overMany { destinationTest.modifier = .direct }
             // ALL members match when no member fails to.
             let every = relationship.isToMany && comparison.modifier == .all
             var destinations = FetchRequest<ManagedObject>(entityName: relationship.destinationEntityName)
@@ -112,7 +118,7 @@ extension ManagedObjectContext {
             let membership = FetchPredicate.comparison(
                 ComparisonPredicate(
                     .keyPath(path), .in, .aggregate(ids.map { .constant(.objectID($0)) }),
-                    modifier: relationship.isToMany ? .any : .direct))
+                    modifier: overMany ? .any : .direct))
             if every { return .not(membership) }
             // An empty to-one reads every key as nil, as within one store: it matches when the
             // test holds for an object whose values are all nil.
@@ -121,7 +127,8 @@ extension ManagedObjectContext {
                 (try? FetchEvaluation().holds(.comparison(destinationTest), for: nothing)) == true
             else { return membership }
             let empty = FetchPredicate.comparison(
-                ComparisonPredicate(.keyPath(path), .equalTo, .constant(.null)))
+                ComparisonPredicate(
+                    .keyPath(path), .equalTo, .constant(.null), modifier: throughToMany ? .any : .direct))
             return .or([membership, empty])
         }
     }
@@ -140,8 +147,9 @@ extension ManagedObjectContext {
             throw ContextError(
                 code: .invalidRequest,
                 message: step.throughToMany
-                    ? "\(place) after a to-many relationship: a key path across stores can only be answered through "
-                        + "to-one relationships (compare '\(step.path)' with objects instead)."
+                    ? "\(place) after a to-many relationship: a key path across stores through to-many relationships "
+                        + "can only be answered with ANY, up to a to-one relationship leading out (or compare "
+                        + "'\(step.path)' with objects instead)."
                     : "\(place): it can only be compared, on the left, with constants (as in '\(step.path).key == value')."
             )
         }
