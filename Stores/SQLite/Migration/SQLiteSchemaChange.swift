@@ -135,15 +135,11 @@ struct SQLiteSchemaChange {
         .Declined)
     {
         let create = SQLiteSchema.createStatement(of: table)
-        let owners = mapping.entitiesByDestination.values.filter {
-            $0.destination.isKind(of: table.entity) && $0.destination.relationshipsByName[table.relationship] != nil
-        }
-        let keys = Set(owners.map { $0.relationships[table.relationship] })
-        guard let first = owners.first, let key = first.relationships[table.relationship] else {
-            guard keys.count <= 1 else { throw declined(table, "is filled for some of its entities only") }
-            rebuilds.append(Rebuild(table: table.name, create: create, insert: nil))
-            return
-        }
+        guard
+            let (owners, keys, first, key) = try owners(
+                filling: table.name, kind: "join table", entity: table.entity, relationship: table.relationship,
+                create: create)
+        else { return }
         let oldTables = Set(
             owners.map { owner -> String? in
                 guard let relationship = owner.source.relationshipsByName[key],
@@ -192,6 +188,28 @@ struct SQLiteSchemaChange {
         rebuilds.append(Rebuild(table: table.name, create: create, insert: insert))
     }
 
+    /// The mapped entities whose new entity holds `relationship` of `entity`, which the table
+    /// `table` (a `kind`, for messages) keeps, with the old relationships they fill it from and
+    /// the first of them; `nil` when none fills it, after planning the table empty.
+    private mutating func owners(
+        filling table: String, kind: String, entity: String, relationship: String, create: String
+    ) throws(InPlaceMapping.Declined) -> (
+        entities: [InPlaceMapping.Entity], keys: Set<String?>, first: InPlaceMapping.Entity, key: String
+    )? {
+        let owners = mapping.entitiesByDestination.values.filter {
+            $0.destination.isKind(of: entity) && $0.destination.relationshipsByName[relationship] != nil
+        }
+        let keys = Set(owners.map { $0.relationships[relationship] })
+        guard let first = owners.first, let key = first.relationships[relationship] else {
+            guard keys.count <= 1 else {
+                throw InPlaceMapping.Declined(description: "\(kind) \(table) is filled for some of its entities only")
+            }
+            rebuilds.append(Rebuild(table: table, create: create, insert: nil))
+            return nil
+        }
+        return (owners, keys, first, key)
+    }
+
     // MARK: Reference tables
 
     /// A reference table's rows: an owner keeps its primary key, and the other store's objects
@@ -200,18 +218,11 @@ struct SQLiteSchemaChange {
         .Declined)
     {
         let create = SQLiteSchema.createStatement(of: table)
-        let owners = mapping.entitiesByDestination.values.filter {
-            $0.destination.isKind(of: table.entity) && $0.destination.relationshipsByName[table.relationship] != nil
-        }
-        let keys = Set(owners.map { $0.relationships[table.relationship] })
-        guard let first = owners.first, let key = first.relationships[table.relationship] else {
-            guard keys.count <= 1 else {
-                throw InPlaceMapping.Declined(
-                    description: "reference table \(table.name) is filled for some of its entities only")
-            }
-            rebuilds.append(Rebuild(table: table.name, create: create, insert: nil))
-            return
-        }
+        guard
+            let (_, keys, first, key) = try owners(
+                filling: table.name, kind: "reference table", entity: table.entity, relationship: table.relationship,
+                create: create)
+        else { return }
         guard keys.count == 1, let relationship = first.source.relationshipsByName[key],
             case .references(let old)? = source.toManyStorage(of: relationship, in: first.source, model: sourceModel)
         else {
