@@ -167,7 +167,8 @@ final class MigrationAssociations {
         }
     }
 
-    private static func rank(_ reference: ObjectID.Reference) -> Int {
+    /// The kind of a reference, in the order ``precedes(_:_:)`` sorts kinds.
+    static func rank(_ reference: ObjectID.Reference) -> Int {
         switch reference {
         case .integer: 0
         case .string: 1

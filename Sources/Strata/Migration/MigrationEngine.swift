@@ -237,20 +237,13 @@ struct MigrationEngine {
         guard handedOut.count == roots.count, let kind = handedOut.first?.reference else { return [] }
         func keepable(_ references: [ObjectID.Reference]) -> Bool {
             let sorted = references.sorted(by: MigrationAssociations.precedes)
-            return sorted.allSatisfy { Self.sameKind($0, kind) }
+            return sorted.allSatisfy { MigrationAssociations.rank($0) == MigrationAssociations.rank(kind) }
                 && zip(sorted, sorted.dropFirst()).allSatisfy { $0 != $1 }
         }
         if Set(handedOut.map(\.reference)).count == 1 {
             return Set(roots.filter { keepable(hierarchies[$0]?.references ?? []) })
         }
         return keepable(roots.flatMap { hierarchies[$0]?.references ?? [] }) ? Set(roots) : []
-    }
-
-    private static func sameKind(_ first: ObjectID.Reference, _ second: ObjectID.Reference) -> Bool {
-        switch (first, second) {
-        case (.integer, .integer), (.string, .string): true
-        default: false
-        }
     }
 
     /// The IDs of the objects of `entityName` (sub-entities excepted) in the source.
