@@ -46,6 +46,9 @@ struct Conformance: ParsableCommand {
     @Option(help: "How many times each durability check kills a saving worker; the suite's default when absent.")
     var durabilityKills: Int?
 
+    @Option(help: "The seed of every random choice, as a report prints it, to repeat a run; a random one when absent.")
+    var seed: UInt64?
+
     func run() throws {
         var failed = false
         try reportingFailure {
@@ -58,8 +61,8 @@ struct Conformance: ParsableCommand {
                 defer { try? FileManager.default.removeItem(at: directory) }
                 setenv(StrataCommand.workerEnvironmentKey, storeType.name, 1)
                 let suite = ConformanceSuite(
-                    storeType: storeType, storage: try storage(of: storeType), workDirectory: directory,
-                    workerExecutable: Self.executableURL, durabilityKills: durabilityKills)
+                    storeType: storeType, storage: try storage(of: storeType), seed: seed,
+                    workDirectory: directory, workerExecutable: Self.executableURL, durabilityKills: durabilityKills)
                 summaries.append(ConformanceSummary(suite.run(checks)))
             }
             failed = summaries.contains { $0.failed > 0 }
@@ -145,7 +148,7 @@ struct Conformance: ParsableCommand {
     private func printTable(_ summary: ConformanceSummary) {
         print(
             "\(summary.type): \(summary.passed) passed, \(summary.failed) failed, \(summary.skipped) skipped, "
-                + "\(summary.waived) waived")
+                + "\(summary.waived) waived, seed \(summary.seed)")
         print(
             "  capabilities: " + (summary.capabilities.isEmpty ? "none" : summary.capabilities.joined(separator: ", ")))
         for failure in summary.failures {

@@ -9,6 +9,8 @@ struct ConformanceSummary: Encodable {
     }
 
     var type: String
+    /// The run's seed, as text: JSON numbers lose digits above 2^53.
+    var seed: String
     var passed = 0
     var failed = 0
     var skipped = 0
@@ -19,6 +21,7 @@ struct ConformanceSummary: Encodable {
     /// The summary of `report`.
     init(_ report: ConformanceReport) {
         type = report.storeType
+        seed = String(report.seed)
         capabilities = report.declaredCapabilities.names
         for result in report.results {
             switch result.outcome {

@@ -48,6 +48,19 @@ import Testing
         #expect(both["passed"] == (byLetter["passed"] ?? 0) + 1)
     }
 
+    @Test func runsWithTheSeedGivenAndReportsIt() throws {
+        let outcome = try StrataProcess.run([
+            "conformance", "InMemory", "--check", "R.records.mixed", "--seed", "18446744073709551557", "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        let store = try #require((document["stores"] as? [[String: Any]])?.first)
+        #expect(store["seed"] as? String == "18446744073709551557")
+        let table = try StrataProcess.run(["conformance", "InMemory", "--check", "R.records.mixed"])
+        #expect(table.output.contains(", seed "), "\(table.output)")
+    }
+
     @Test func refusesAnUnknownCheckOrCategory() throws {
         let check = try StrataProcess.run(["conformance", "InMemory", "--check", "Z.nothing"])
         #expect(check.status == 1 && check.error.contains("Unknown check 'Z.nothing'"))
