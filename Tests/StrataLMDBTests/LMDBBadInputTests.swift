@@ -1,3 +1,4 @@
+import CStrataLMDB
 import Foundation
 import Logging
 import Strata
@@ -77,6 +78,50 @@ import Testing
         }
         try FileManager.default.removeItem(atPath: url.path + "-lock")
         try expectRefused(url, .corrupt, mentioning: LMDBLayout.metaDatabase)
+    }
+
+    /// A damaged key of the meta database reads as a key the file lacks; opening used to take
+    /// the store for one written before its index set was recorded and rebuild its indexes,
+    /// writing to a damaged file (conformance `N.byteFlips`, seed 680).
+    @Test func aDamagedMetaKeyIsCorruptAndNothingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("flipped.lmdb")
+        do {
+            let store = try LMDBTestModel.open(url)
+            try LMDBTestModel.insertPlayers(10, into: store)
+            try store.environment.write { transaction in
+                let indexes = try #require(try transaction.get(store.databases.meta, LMDBLayout.indexesKey))
+                _ = try transaction.delete(store.databases.meta, LMDBLayout.indexesKey)
+                try transaction.put(store.databases.meta, Array("indexrs".utf8), indexes)
+            }
+        }
+        try FileManager.default.removeItem(atPath: url.path + "-lock")
+        try expectRefused(url, .corrupt, mentioning: "unknown key 'indexrs'")
+    }
+
+    @Test func aStoreThatKeptHistoryAndLostItsDatabaseIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("history.lmdb")
+        var options = StoreOptions()
+        options.tracksPersistentHistory = true
+        do {
+            let store = try LMDBStoreFile.open(StoreOpenRequest(model: LMDBTestModel.model, url: url, options: options))
+            try LMDBTestModel.insertPlayers(10, into: store)
+            try store.environment.write { transaction in
+                let changes = try #require(
+                    try transaction.openDatabase(LMDBHistoryLayout.changeDatabase, create: false))
+                try LMDBError.check(mdb_drop(transaction.handle, changes, 1), "mdb_drop")
+            }
+        }
+        try FileManager.default.removeItem(atPath: url.path + "-lock")
+        let folder = url.deletingLastPathComponent()
+        let before = try contents(of: folder)
+        let opening = #expect(throws: StoreError.self) {
+            try LMDBStoreFile.open(StoreOpenRequest(model: LMDBTestModel.model, url: url, options: options))
+        }
+        #expect(opening?.code == .corrupt)
+        #expect(opening?.message.contains(LMDBHistoryLayout.changeDatabase) == true, "\(opening?.message ?? "")")
+        #expect(try contents(of: folder) == before)
     }
 
     @Test func aStoreOfAnotherModelNamesTheEntities() throws {

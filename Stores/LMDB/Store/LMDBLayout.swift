@@ -30,6 +30,10 @@ struct LMDBLayout: Sendable {
     /// The meta key of the index set the index database has entries for
     /// (``LMDBIndexes/signature``); files written before it was recorded lack it.
     static let indexesKey = Array("indexes".utf8)
+    /// Every key the meta database may hold.
+    static let metaKeys: Set<[UInt8]> = [
+        formatKey, metadataKey, entitiesKey, propertiesKey, indexesKey, LMDBHistoryLayout.countersKey,
+    ]
 
     /// The tables the records are coded with: the store's identifier, the entity names and
     /// the property names recorded in the file.

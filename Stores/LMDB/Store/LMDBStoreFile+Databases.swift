@@ -29,7 +29,7 @@ extension LMDBStoreFile {
             var databases = try environment.read(keepingDatabases: true) { transaction in
                 try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
             }
-            databases.history = try historyDatabases(in: environment, for: request)
+            databases.history = try historyDatabases(in: environment, meta: databases.meta, for: request)
             return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
         }
         guard !environment.isReadOnly, !request.options.isReadOnly else {
@@ -47,7 +47,7 @@ extension LMDBStoreFile {
             try writeMetadata(metadata, in: transaction, databases.meta)
             return databases
         }
-        databases.history = try historyDatabases(in: environment, for: request)
+        databases.history = try historyDatabases(in: environment, meta: databases.meta, for: request)
         return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
     }
 
@@ -60,22 +60,39 @@ extension LMDBStoreFile {
             source: "'\(path)'", entities: entities.map { schema.entitiesByName[$0] })
     }
 
-    /// The history databases of the store: created when the store tracks history and may
-    /// write, opened when the file has them; `nil` otherwise.
+    /// The history databases of the store: created when the store tracks history, may write
+    /// and has never kept any, opened when the file has them; `nil` otherwise. A file that kept
+    /// history and lacks one of its databases is `corrupt`: creating them anew would lose it.
     private static func historyDatabases(
-        in environment: LMDBEnvironment, for request: StoreOpenRequest
+        in environment: LMDBEnvironment, meta: MDB_dbi, for request: StoreOpenRequest
     ) throws -> LMDBHistoryLayout? {
-        func open(_ transaction: LMDBTransaction, create: Bool) throws -> LMDBHistoryLayout? {
-            guard
-                let transactions = try transaction.openDatabase(LMDBHistoryLayout.transactionDatabase, create: create),
-                let changes = try transaction.openDatabase(LMDBHistoryLayout.changeDatabase, create: create)
-            else { return nil }
+        let path = environment.path
+        let existing = try environment.read(keepingDatabases: true) { transaction in
+            (
+                transactions: try transaction.openDatabase(LMDBHistoryLayout.transactionDatabase, create: false),
+                changes: try transaction.openDatabase(LMDBHistoryLayout.changeDatabase, create: false),
+                counted: try transaction.get(meta, LMDBHistoryLayout.countersKey) != nil
+            )
+        }
+        if let transactions = existing.transactions, let changes = existing.changes {
             return LMDBHistoryLayout(transactions: transactions, changes: changes)
         }
-        if request.options.tracksPersistentHistory, !request.options.isReadOnly, !environment.isReadOnly {
-            return try environment.write(keepingDatabases: true) { try open($0, create: true) }
+        if existing.counted || existing.transactions != nil || existing.changes != nil {
+            let missing =
+                existing.transactions == nil
+                ? LMDBHistoryLayout.transactionDatabase : LMDBHistoryLayout.changeDatabase
+            throw StoreError(
+                code: .corrupt,
+                message: "The LMDB store at '\(path)' has kept persistent history but has no database '\(missing)'.")
         }
-        return try environment.read(keepingDatabases: true) { try open($0, create: false) }
+        guard request.options.tracksPersistentHistory, !request.options.isReadOnly, !environment.isReadOnly else {
+            return nil
+        }
+        return try environment.write(keepingDatabases: true) { transaction in
+            LMDBHistoryLayout(
+                transactions: try createDatabase(LMDBHistoryLayout.transactionDatabase, in: transaction),
+                changes: try createDatabase(LMDBHistoryLayout.changeDatabase, in: transaction))
+        }
     }
 
     /// The meta database, coding tables and metadata of an existing store; `nil` for an empty
@@ -93,6 +110,7 @@ extension LMDBStoreFile {
             return nil
         }
         try checkFormat(in: transaction, meta, path: path)
+        try checkMetaKeys(in: transaction, meta, path: path)
         let metadata = try readMetadata(in: transaction, meta, path: path)
         func table(_ key: [UInt8], _ name: String) throws -> [String] {
             guard let bytes = try transaction.get(meta, key) else {
@@ -124,18 +142,21 @@ extension LMDBStoreFile {
     }
 
     private static func create(in transaction: LMDBTransaction, roots: Set<String>) throws -> LMDBDatabases {
-        func database(_ name: String) throws -> MDB_dbi {
-            guard let database = try transaction.openDatabase(name, create: true) else {
-                throw LMDBError(code: MDB_NOTFOUND, call: "mdb_dbi_open(\(name))")
-            }
-            return database
-        }
+        func database(_ name: String) throws -> MDB_dbi { try createDatabase(name, in: transaction) }
         var records: [String: MDB_dbi] = [:]
         for root in roots { records[root] = try database(LMDBLayout.recordDatabase(root: root)) }
         return LMDBDatabases(
             meta: try database(LMDBLayout.metaDatabase), counters: try database(LMDBLayout.counterDatabase),
             toMany: try database(LMDBLayout.toManyDatabase), index: try database(LMDBLayout.indexDatabase),
             records: records)
+    }
+
+    /// Opens the database `name`, creating it when missing.
+    private static func createDatabase(_ name: String, in transaction: LMDBTransaction) throws -> MDB_dbi {
+        guard let database = try transaction.openDatabase(name, create: true) else {
+            throw LMDBError(code: MDB_NOTFOUND, call: "mdb_dbi_open(\(name))")
+        }
+        return database
     }
 
     /// The meta database of the store at `path`.
@@ -163,6 +184,22 @@ extension LMDBStoreFile {
                     + "this build reads versions up to \(LMDBLayout.formatVersion). Use a newer Strata.")
         }
         return version
+    }
+
+    /// Throws `corrupt` for a key of `meta` that no layout writes: a damaged key, left alone,
+    /// would read as one missing and have the store write what it seems to lack.
+    static func checkMetaKeys(in transaction: LMDBTransaction, _ meta: MDB_dbi, path: String) throws {
+        try transaction.scan(meta, from: []) { key, _ in
+            guard LMDBLayout.metaKeys.contains(Array(key)) else {
+                let name =
+                    String(validating: key, as: UTF8.self).map { "'\($0)'" }
+                    ?? "0x" + key.map { String(format: "%02x", $0) }.joined()
+                throw StoreError(
+                    code: .corrupt,
+                    message: "The LMDB store at '\(path)' has an unknown key \(name) in its meta database.")
+            }
+            return true
+        }
     }
 
     /// The metadata record in `meta`.

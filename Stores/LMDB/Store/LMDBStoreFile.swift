@@ -60,6 +60,7 @@ enum LMDBStoreFile {
             return try environment.read(keepingDatabases: true) { transaction in
                 let meta = try metaDatabase(in: transaction, path: path)
                 try checkFormat(in: transaction, meta, path: path)
+                try checkMetaKeys(in: transaction, meta, path: path)
                 return try body(transaction, meta)
             }
         }
