@@ -94,6 +94,17 @@ import Testing
         try expectRefusal(.unsupported, mentioning: "format version 134481921")
     }
 
+    @Test func metadataDataMayBeBrokenByWhitespaceButNotByOtherCharacters() throws {
+        let text = String(decoding: try savedStore(), as: UTF8.self)
+        let saved = try #require(try XMLStore(fileURL: url).load()).metadata
+        let data = try #require(text.range(of: "<data>")).upperBound
+        let split = text.index(data, offsetBy: 8)
+        try (text[..<split] + "\n\t\t \r\n" + text[split...]).write(to: url, atomically: false, encoding: .utf8)
+        #expect(try XMLStore(fileURL: url).load()?.metadata == saved)
+        try (text[..<split] + "\u{A0}" + text[split...]).write(to: url, atomically: false, encoding: .utf8)
+        try expectRefusal(.corrupt, mentioning: "<data>")
+    }
+
     @Test func aValueThatDoesNotReadAsItsTypeIsCorrupt() throws {
         let text = String(decoding: try savedStore(), as: UTF8.self)
         try text.replacingOccurrences(of: #"type="decimal">0.95<"#, with: #"type="decimal">zero<"#)

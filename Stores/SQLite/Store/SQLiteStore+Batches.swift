@@ -75,7 +75,7 @@ extension SQLiteStore {
                 }
             }
             if let missing = owners.first(where: { members[$0] == nil }) {
-                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
+                throw try missingObjectError(missing, on: connection)
             }
             return members
         }

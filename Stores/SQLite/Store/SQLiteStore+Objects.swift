@@ -16,7 +16,11 @@ extension SQLiteStore {
             guard objectID.storeIdentifier == identifier else { return nil }
         }
         guard case .integer = objectID.reference else { return nil }
-        return try read("loading \(objectID)", in: generation) { try loadSnapshot(objectID, on: $0) }
+        return try read("loading \(objectID)", in: generation) { connection in
+            if let snapshot = try loadSnapshot(objectID, on: connection) { return snapshot }
+            try confirmMissing(objectID, on: connection)
+            return nil
+        }
     }
 
     /// The members of `relationship` of `objectID`, latest or in `generation`'s read transaction.
@@ -40,9 +44,7 @@ extension SQLiteStore {
                 (0..<4).map { statement.value(at: $0) }
             }
             guard let first = rows.first, try self.objectID(primaryKey: first[0], entityNumber: first[1]) == objectID
-            else {
-                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
-            }
+            else { throw try missingObjectError(objectID, on: connection) }
             return try rows.compactMap { row in
                 row[2] == .null ? nil : try memberID(row[2], entityNumber: row[3])
             }

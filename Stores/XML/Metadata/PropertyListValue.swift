@@ -81,16 +81,17 @@ indirect enum PropertyListValue: Equatable {
     }
 
     /// A value of a scalar element from its text; `nil` when the element or text is not one.
+    /// Base64 text may be broken by XML whitespace anywhere, as property list writers wrap it.
     private static func scalar(_ element: String, _ content: String) -> PropertyListValue? {
-        let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+        func trimmed() -> String { content.trimmingCharacters(in: .whitespacesAndNewlines) }
         switch element {
         case "string": return .string(content)
-        case "integer": return Int64(trimmed).map(PropertyListValue.integer)
-        case "real": return Double(trimmed).map(PropertyListValue.real)
+        case "integer": return Int64(trimmed()).map(PropertyListValue.integer)
+        case "real": return Double(trimmed()).map(PropertyListValue.real)
         case "data":
-            return Data(base64Encoded: String(trimmed.unicodeScalars.filter { !$0.properties.isWhitespace }))
-                .map(PropertyListValue.data)
-        case "date": return (try? dateFormat.parse(trimmed)).map(PropertyListValue.date)
+            let base64 = Data(content.utf8.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D })
+            return Data(base64Encoded: base64).map(PropertyListValue.data)
+        case "date": return (try? dateFormat.parse(trimmed())).map(PropertyListValue.date)
         default: return nil
         }
     }
