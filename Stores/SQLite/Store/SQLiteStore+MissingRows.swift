@@ -2,10 +2,12 @@ import Strata
 
 extension SQLiteStore {
     /// Confirms that the row of `objectID`, which a search by primary key did not find, is not
-    /// in its table under its entity, by reading the whole table; throws `corrupt` when the row is there after
-    /// all. A damaged table b-tree (a primary key out of order) hides rows from searches, and
-    /// SQLite does not notice it short of `PRAGMA integrity_check`: without this, a damaged
-    /// file would read as one whose objects were deleted. The scan runs only on this path.
+    /// in its table under its entity, by reading the whole table; throws `corrupt` when the
+    /// row is there after all. A damaged table b-tree (a primary key out of order) hides rows
+    /// from searches, and SQLite does not notice it short of `PRAGMA integrity_check`: without
+    /// this, a damaged file would read as one whose objects were deleted. The scan runs only on
+    /// paths that are errors anyway (an owner whose members cannot be loaded), not for
+    /// ``snapshot(for:)``, whose `nil` answers deletions other processes make, often many.
     func confirmMissing(_ objectID: ObjectID, on connection: SQLiteConnection) throws {
         guard case .integer(let key) = objectID.reference, objectID.storeIdentifier == identifier,
             let table = layout.tableOfEntity[objectID.entityName]

@@ -16,11 +16,7 @@ extension SQLiteStore {
             guard objectID.storeIdentifier == identifier else { return nil }
         }
         guard case .integer = objectID.reference else { return nil }
-        return try read("loading \(objectID)", in: generation) { connection in
-            if let snapshot = try loadSnapshot(objectID, on: connection) { return snapshot }
-            try confirmMissing(objectID, on: connection)
-            return nil
-        }
+        return try read("loading \(objectID)", in: generation) { try loadSnapshot(objectID, on: $0) }
     }
 
     /// The members of `relationship` of `objectID`, latest or in `generation`'s read transaction.
