@@ -21,10 +21,10 @@ enum XMLStoreFormat {
     }
 
     /// Whether `text` is only XML whitespace (spaces, tabs, line breaks), as between elements.
-    static func isWhitespace(_ text: String) -> Bool {
-        for byte in text.utf8 where byte != 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D { return false }
-        return true
-    }
+    static func isWhitespace(_ text: String) -> Bool { text.utf8.allSatisfy(isWhitespace(byte:)) }
+
+    /// Whether `byte` is XML whitespace: a space, a tab, a line feed or a carriage return.
+    static func isWhitespace(byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
 
     /// Whether an XML 1.0 document can hold `text`: every character is in its `Char`
     /// production (NUL and most other control characters are not, even as references).

@@ -89,7 +89,7 @@ indirect enum PropertyListValue: Equatable {
         case "integer": return Int64(trimmed()).map(PropertyListValue.integer)
         case "real": return Double(trimmed()).map(PropertyListValue.real)
         case "data":
-            let base64 = Data(content.utf8.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D })
+            let base64 = Data(content.utf8.filter { !XMLStoreFormat.isWhitespace(byte: $0) })
             return Data(base64Encoded: base64).map(PropertyListValue.data)
         case "date": return (try? dateFormat.parse(trimmed())).map(PropertyListValue.date)
         default: return nil
