@@ -221,56 +221,80 @@ import Testing
     }
 }
 
-/// The page check refuses a leaf page whose keys are out of order, which would send liblmdb's
-/// binary search astray.
-@Suite struct LMDBFileCheckKeyOrderTests {
+/// The page check refuses pages liblmdb would misread: keys out of order would send its
+/// binary search astray, and it reads the first node of a page without counting them.
+@Suite struct LMDBFileCheckPageTests {
     /// The little-endian 16-bit number at `offset` of `bytes`.
     private static func uint16(_ bytes: [UInt8], _ offset: Int) -> Int {
         Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
     }
 
-    /// `bytes` with the keys `key1` and `key2` swapped in every leaf page that starts with
-    /// them, and how many pages that was.
-    private static func swappingFirstKeys(of bytes: [UInt8]) -> (bytes: [UInt8], pages: Int) {
-        var swapped = bytes
-        var pages = 0
+    /// The offsets of the pages of `bytes` past the two meta pages whose flags are `flags`.
+    private static func pages(of bytes: [UInt8], flagged flags: Int) -> [Int] {
         let pageSize = uint16(bytes, 40) | uint16(bytes, 42) << 16
-        for page in stride(from: 2 * pageSize, to: bytes.count, by: pageSize) where uint16(bytes, page + 10) == 0x02 {
-            // Each node: an 8-byte header, then the key.
-            let first = page + uint16(bytes, page + 16) + 8
-            let second = page + uint16(bytes, page + 18) + 8
-            guard first + 4 <= bytes.count, second + 4 <= bytes.count,
-                Array(bytes[first..<(first + 4)]) == Array("key1".utf8),
-                Array(bytes[second..<(second + 4)]) == Array("key2".utf8)
-            else { continue }
-            swapped.replaceSubrange(first..<(first + 4), with: bytes[second..<(second + 4)])
-            swapped.replaceSubrange(second..<(second + 4), with: bytes[first..<(first + 4)])
-            pages += 1
-        }
-        return (swapped, pages)
+        return stride(from: 2 * pageSize, to: bytes.count, by: pageSize).filter { uint16(bytes, $0 + 10) == flags }
     }
 
-    @Test func keysOutOfOrderInALeafAreCorrupt() throws {
-        let directory = try TemporaryDirectory()
-        let url = directory.file("swapped.lmdb")
+    /// A data file in `directory` holding the keys `key1`… in a named database (liblmdb
+    /// compares keys of the main one only once it is opened), without its lock file; it passes
+    /// the check.
+    private static func file(keys: Int, valueSize: Int, in directory: TemporaryDirectory) throws -> URL {
+        let url = directory.file("keys.lmdb")
         do {
             let environment = try LMDBEnvironment(
                 path: url.path, readOnly: false, relaxedDurability: false, mapSize: nil)
-            // A named database: liblmdb compares keys of the main one only once it is opened.
             try environment.write { transaction in
                 let database = try #require(try transaction.openDatabase("keys", create: true))
-                for number in 1...9 {
-                    try transaction.put(database, Array("key\(number)".utf8), Array("v".utf8))
+                for number in 1...keys {
+                    try transaction.put(database, Array("key\(number)".utf8), Array(repeating: 7, count: valueSize))
                 }
             }
         }
         try FileManager.default.removeItem(atPath: url.path + "-lock")
         #expect(try LMDBFileCheck.check(path: url.path) > 0, "The file as written passes.")
-        let (bytes, pages) = Self.swappingFirstKeys(of: [UInt8](try Data(contentsOf: url)))
-        try #require(pages > 0, "a leaf page holding key1 and key2")
-        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// Expects the check to refuse the file at `url` as `corrupt`, saying `words`.
+    private static func expectCorrupt(_ url: URL, saying words: String) {
         let error = #expect(throws: StoreError.self) { try LMDBFileCheck.check(path: url.path) }
         #expect(error?.code == .corrupt)
-        #expect(error?.message.contains("out of order") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func keysOutOfOrderInALeafAreCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.file(keys: 9, valueSize: 1, in: directory)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        var swapped = 0
+        for page in Self.pages(of: bytes, flagged: 0x02) {
+            // Each node: an 8-byte header, then the key.
+            let first = page + Self.uint16(bytes, page + 16) + 8
+            let second = page + Self.uint16(bytes, page + 18) + 8
+            guard first + 4 <= bytes.count, second + 4 <= bytes.count,
+                Array(bytes[first..<(first + 4)]) == Array("key1".utf8),
+                Array(bytes[second..<(second + 4)]) == Array("key2".utf8)
+            else { continue }
+            bytes.swapAt(first + 3, second + 3)
+            swapped += 1
+        }
+        try #require(swapped > 0, "a leaf page holding key1 and key2")
+        try Data(bytes).write(to: url)
+        Self.expectCorrupt(url, saying: "out of order")
+    }
+
+    /// A branch page of one node, or a leaf page of none: liblmdb collapses the first and
+    /// frees the second, and asserts or reads a node that is not there when it meets them.
+    @Test(arguments: [(0x01, 1, "a branch page of 1 node"), (0x02, 0, "a leaf page of 0 nodes")])
+    func aPageWithTooFewNodesIsCorrupt(flags: Int, nodes: Int, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.file(keys: 200, valueSize: 100, in: directory)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let page = try #require(Self.pages(of: bytes, flagged: flags).first)
+        let lower = 16 + 2 * nodes
+        bytes[page + 12] = UInt8(lower)
+        bytes[page + 13] = 0
+        try Data(bytes).write(to: url)
+        Self.expectCorrupt(url, saying: problem)
     }
 }

@@ -167,6 +167,14 @@ package struct LMDBFileCheck {
             throw corrupt("page \(number) of \(name) is at depth \(depth) of \(database.depth)")
         }
         let count = (lower - Self.headerSize) / 2
+        // liblmdb collapses a branch page of one node (the free list's may keep one) and frees
+        // an emptied leaf; it reads a page's first node without counting them.
+        let fewest = isLeaf || tree.isFreeList ? 1 : 2
+        guard count >= fewest else {
+            throw corrupt(
+                "page \(number) of \(name) is a\(isLeaf ? " leaf" : " branch") page of \(count) node"
+                    + (count == 1 ? "" : "s") + "; liblmdb leaves none with fewer than \(fewest)")
+        }
         var previousKey: Range<Int>?
         for index in 0..<count {
             let node = Int(uint16(page + Self.headerSize + 2 * index))
