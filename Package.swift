@@ -76,7 +76,6 @@ let package = Package(
         .target(
             name: "StrataConformanceTesting", dependencies: ["StrataConformance"],
             path: "Conformance/StrataConformanceTesting"),
-        .executableTarget(name: "StrataDemo", dependencies: ["Strata", "StrataXcodeModel"]),
         .target(
             name: "StrataTestSupport",
             dependencies: ["Strata", "StrataPostgresTesting", .product(name: "Logging", package: "swift-log")],

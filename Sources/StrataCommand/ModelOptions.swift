@@ -31,22 +31,28 @@ struct ModelOptions: ParsableArguments {
             if modelVersion != nil { throw CommandFailure(description: "--model-version needs --model.") }
             return nil
         }
-        let url = URL(fileURLWithPath: model)
+        return try Self.load(model, version: modelVersion)
+    }
+
+    /// The model in the file at `path`: a model JSON file, an `.xcdatamodeld` or `.momd`
+    /// bundle (its current version, or the one `version` names), an `.xcdatamodel` or a `.mom`.
+    static func load(_ path: String, version: String?) throws -> ManagedObjectModel {
+        let url = URL(fileURLWithPath: path)
         switch url.pathExtension {
         case "xcdatamodeld":
             let bundle = try XcodeVersionedModel(contentsOf: url)
-            return try modelVersion.map { try bundle.model(named: $0) } ?? bundle.currentModel()
+            return try version.map { try bundle.model(named: $0) } ?? bundle.currentModel()
         case "xcdatamodel":
-            try checkNoVersion()
+            try checkNoVersion(version)
             return try XcodeModel.load(contentsOf: url)
         case "momd":
             let bundle = try CompiledVersionedModel(contentsOf: url)
-            return try modelVersion.map { try bundle.model(named: $0) } ?? bundle.currentModel()
+            return try version.map { try bundle.model(named: $0) } ?? bundle.currentModel()
         case "mom":
-            try checkNoVersion()
+            try checkNoVersion(version)
             return try CompiledModel.load(contentsOf: url)
         default:
-            try checkNoVersion()
+            try checkNoVersion(version)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw CommandFailure(description: "Cannot read the model file '\(url.path)'.")
             }
@@ -54,8 +60,8 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    private func checkNoVersion() throws {
-        if modelVersion != nil {
+    private static func checkNoVersion(_ version: String?) throws {
+        if version != nil {
             throw CommandFailure(description: "--model-version applies only to an .xcdatamodeld or .momd bundle.")
         }
     }

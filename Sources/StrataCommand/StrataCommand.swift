@@ -13,7 +13,8 @@ struct StrataCommand: ParsableCommand {
             "Inspect, dump, search, convert, migrate and validate Strata store files, and run the conformance suite.",
         version: StrataVersion.current,
         subcommands: [
-            Demo.self, Inspect.self, Dump.self, Search.self, Convert.self, Migrate.self, Validate.self,
+            Demo.self, ModelSummary.self, Inspect.self, Dump.self, Search.self, Convert.self, Migrate.self,
+            Validate.self,
             Conformance.self, DemoInterruptedSave.self,
         ])
 
