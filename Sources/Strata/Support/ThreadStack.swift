@@ -31,7 +31,51 @@ enum ThreadStack {
     @inline(never)
     static func currentAddress() -> UInt {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return withUnsafeMutablePointer(to: &marker) {
+            UInt(bitPattern: AddressSanitizer.threadStackAddress(of: UnsafeMutableRawPointer($0)))
+        }
+    }
+
+    /// The address sanitizer's fake stack. To catch uses of locals after their function
+    /// returned, the sanitizer may keep a local whose address is taken in memory of its own,
+    /// far from the thread's stack.
+    private enum AddressSanitizer {
+        /// `address`, or, when it lies on the fake stack, the address on the thread's stack of
+        /// the frame it stands for.
+        static func threadStackAddress(of address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+            #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+                guard let functions, let frame = functions.realFrame(functions.current(), address, nil, nil) else {
+                    return address
+                }
+                return frame
+            #else
+                return address
+            #endif
+        }
+
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+            typealias Current = @convention(c) () -> UnsafeMutableRawPointer?
+            typealias RealFrame =
+                @convention(c) (
+                    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                    UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+                ) -> UnsafeMutableRawPointer?
+
+            /// `__asan_get_current_fake_stack` and `__asan_addr_is_in_fake_stack`, looked up
+            /// with `dlsym` in every loaded image; `nil` when the process runs without the
+            /// sanitizer.
+            private static let functions: (current: Current, realFrame: RealFrame)? = {
+                #if canImport(Darwin)
+                    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
+                #else
+                    let everywhere: UnsafeMutableRawPointer? = nil
+                #endif
+                guard let current = dlsym(everywhere, "__asan_get_current_fake_stack"),
+                    let realFrame = dlsym(everywhere, "__asan_addr_is_in_fake_stack")
+                else { return nil }
+                return (unsafeBitCast(current, to: Current.self), unsafeBitCast(realFrame, to: RealFrame.self))
+            }()
+        #endif
     }
 
     /// The lowest address of the current thread's stack, if the platform tells.

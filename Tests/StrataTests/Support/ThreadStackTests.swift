@@ -33,6 +33,24 @@ func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) 
         #expect(current - floor > 256 * 1024)
     }
 
+    /// An address taken deeper in the calls is lower and above the floor, also under the
+    /// address sanitizer (`swift test --sanitize=address`), which may keep locals on a fake
+    /// stack of its own: there the parser's depth check once refused a predicate one level deep.
+    @Test func deeperCallsGiveLowerAddresses() {
+        let (addresses, floor) = onThread(stackSize: 1024 * 1024) {
+            (Self.addresses(descending: 50), ThreadStack.floor(keeping: 0))
+        }
+        #expect(zip(addresses, addresses.dropFirst()).allSatisfy { $0 > $1 })
+        #expect(addresses.allSatisfy { $0 > floor })
+    }
+
+    /// The address ``ThreadStack/currentAddress()`` gives at each of `levels` + 1 nested calls.
+    @inline(never)
+    private static func addresses(descending levels: Int) -> [UInt] {
+        let here = ThreadStack.currentAddress()
+        return [here] + (levels == 0 ? [] : addresses(descending: levels - 1))
+    }
+
     /// Each thread's stack bounds are read once and kept for that thread alone: a thread with
     /// a small stack, after one with a large stack, gets a floor inside its own stack.
     @Test func eachThreadKeepsItsOwnBounds() {
