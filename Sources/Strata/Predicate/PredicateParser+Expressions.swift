@@ -213,11 +213,13 @@ extension PredicateParser {
             defer { leaveNesting() }
             return .aggregate(try parseList(closedBy: .closeBrace))
         case .symbol(.openParenthesis):
-            try enterNesting(at: token)
-            defer { leaveNesting() }
-            let inner = try parseExpression()
-            try expect(.closeParenthesis)
-            return inner
+            return try parseOnce(token, \.expressions) { (parser) throws(FetchPredicateError) in
+                try parser.enterNesting(at: token)
+                defer { parser.leaveNesting() }
+                let inner = try parser.parseExpression()
+                try parser.expect(.closeParenthesis)
+                return inner
+            }.get()
         case .identifier(let word):
             guard let keyword = PredicateKeyword(word) else { return try parseName(word) }
             return try parseKeywordExpression(keyword, token)

@@ -61,26 +61,13 @@ extension PredicateParser {
     /// Parses a predicate in parentheses, or, when the parentheses hold an expression instead
     /// (`(price - discount) * 2 > 10`), a comparison starting with it. When neither parses, the
     /// error that got further is thrown. The predicate's outcome is kept by offset
-    /// (``parenthesizedOutcomes``), so that parsing the same parentheses again costs nothing.
+    /// (``parseOnce(_:_:_:)``), so that parsing the same parentheses again costs nothing.
     private mutating func parseParenthesized(_ token: PredicateToken) throws(FetchPredicateError) -> FetchPredicate {
         let saved = checkpoint
-        let predicateError: FetchPredicateError
-        switch parenthesizedOutcomes.byOffset[token.offset] {
-        case .parsed(let predicate, let after)?:
-            restore(after)
-            return predicate
-        case .failed(let error)?:
-            predicateError = error
-        case nil:
-            do {
-                let inner = try parsePredicateInParentheses(token)
-                parenthesizedOutcomes.byOffset[token.offset] = .parsed(inner, after: checkpoint)
-                return inner
-            } catch {
-                predicateError = error
-                parenthesizedOutcomes.byOffset[token.offset] = .failed(error)
-            }
+        let predicate = parseOnce(token, \.predicates) { (parser) throws(FetchPredicateError) in
+            try parser.parsePredicateInParentheses(token)
         }
+        guard case .failure(let predicateError) = predicate else { return try predicate.get() }
         restore(saved)
         do {
             return try parseComparison()

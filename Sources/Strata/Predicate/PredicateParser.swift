@@ -27,9 +27,11 @@ struct PredicateParser {
     private var depth = 0
     /// The lowest stack address nesting may reach.
     private let stackFloor = ThreadStack.floor(keeping: stackMargin)
-    /// What parsing parentheses as a predicate gave at each offset, shared by every copy of
-    /// the parser, so that backtracking never parses a stretch of the format as a predicate
-    /// twice: without it, parentheses nested in `SUBQUERY`s take time exponential in their depth.
+    /// What parsing parentheses as a predicate, and as an expression, gave at each offset,
+    /// shared by every copy of the parser, so that backtracking never parses a stretch of the
+    /// format the same way twice: without it, parentheses nested in `SUBQUERY`s take time
+    /// exponential in their depth, and parentheses around a comparison's expression time
+    /// quadratic in it (each level tries a predicate first).
     let parenthesizedOutcomes = ParenthesizedOutcomes()
 
     /// Where the parser stands: what ``restore(_:)`` goes back to.
@@ -41,15 +43,41 @@ struct PredicateParser {
         fileprivate let depth: Int
     }
 
-    /// The outcome of parsing the parentheses at one offset as a predicate.
-    enum ParenthesizedOutcome {
-        case parsed(FetchPredicate, after: Checkpoint)
+    /// The outcome of parsing the parentheses at one offset one way.
+    enum ParenthesizedOutcome<Parsed> {
+        case parsed(Parsed, after: Checkpoint)
         case failed(FetchPredicateError)
     }
 
     /// The outcomes by the offset of the opening parenthesis.
     final class ParenthesizedOutcomes {
-        var byOffset: [Int: ParenthesizedOutcome] = [:]
+        var predicates: [Int: ParenthesizedOutcome<FetchPredicate>] = [:]
+        var expressions: [Int: ParenthesizedOutcome<FetchExpression>] = [:]
+    }
+
+    /// Parses the parentheses opened by `token` with `parse` the first time, and afterwards
+    /// gives back what that gave, from `outcomes`, moving to where the first parse ended.
+    mutating func parseOnce<Parsed>(
+        _ token: PredicateToken,
+        _ outcomes: ReferenceWritableKeyPath<ParenthesizedOutcomes, [Int: ParenthesizedOutcome<Parsed>]>,
+        _ parse: (inout PredicateParser) throws(FetchPredicateError) -> Parsed
+    ) -> Result<Parsed, FetchPredicateError> {
+        switch parenthesizedOutcomes[keyPath: outcomes][token.offset] {
+        case .parsed(let parsed, let after)?:
+            restore(after)
+            return .success(parsed)
+        case .failed(let error)?:
+            return .failure(error)
+        case nil:
+            do {
+                let parsed = try parse(&self)
+                parenthesizedOutcomes[keyPath: outcomes][token.offset] = .parsed(parsed, after: checkpoint)
+                return .success(parsed)
+            } catch {
+                parenthesizedOutcomes[keyPath: outcomes][token.offset] = .failed(error)
+                return .failure(error)
+            }
+        }
     }
 
     /// The parser's position and nesting depth.

@@ -12,17 +12,27 @@ struct PredicateSource {
     /// The format string's Unicode scalars.
     let scalars: [Unicode.Scalar]
 
+    /// Where the characters start, found once, when the first error needs them.
+    private let characters: CharacterMap
+
     init(_ format: String) {
         self.format = format
         self.scalars = Array(format.unicodeScalars)
+        self.characters = CharacterMap(format)
     }
 
-    /// The character offset of the scalar at `scalarOffset`.
+    /// The character offset of the scalar at `scalarOffset`: how many characters start before
+    /// it, so a scalar inside a character counts that character.
     func characterOffset(_ scalarOffset: Int) -> Int {
         let end = min(max(scalarOffset, 0), scalars.count)
-        var prefix = String.UnicodeScalarView()
-        prefix.append(contentsOf: scalars[..<end])
-        return String(prefix).count
+        return characters.countsBefore[end]
+    }
+
+    /// The text of the scalars from `lower` to `upper`.
+    private func text(from lower: Int, to upper: Int) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[lower..<upper])
+        return String(view)
     }
 
     /// The source text from `start` to `end` (scalar offsets) for an error message: in single
@@ -30,9 +40,7 @@ struct PredicateSource {
     func excerpt(from start: Int, to end: Int) -> String {
         let lower = min(max(start, 0), scalars.count)
         let upper = min(max(end, lower), scalars.count)
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[lower..<min(upper, lower + 24)])
-        let text = String(view) + (upper - lower > 24 ? "…" : "")
+        let text = text(from: lower, to: min(upper, lower + 24)) + (upper - lower > 24 ? "…" : "")
         return text.hasPrefix("'") || text.hasPrefix("\"") ? text : "'\(text)'"
     }
 
@@ -56,13 +64,42 @@ struct PredicateSource {
 
     /// The format string in double quotes, or an excerpt around `position` when it is long.
     private func quoted(around position: Int) -> String {
-        let characters = Array(format)
-        guard characters.count > Self.quotedLimit else { return "\"\(format)\"" }
+        let starts = characters.starts
+        guard starts.count > Self.quotedLimit else { return "\"\(format)\"" }
         let half = Self.quotedLimit / 2
-        let lower = max(0, min(position - half, characters.count - Self.quotedLimit))
+        let lower = max(0, min(position - half, starts.count - Self.quotedLimit))
         let upper = lower + Self.quotedLimit
         let head = lower > 0 ? "…" : ""
-        let tail = upper < characters.count ? "…" : ""
-        return "\"\(head)\(String(characters[lower..<upper]))\(tail)\""
+        let tail = upper < starts.count ? "…" : ""
+        let excerpt = text(from: starts[lower], to: upper < starts.count ? starts[upper] : scalars.count)
+        return "\"\(head)\(excerpt)\(tail)\""
+    }
+}
+
+/// Where a format string's characters start among its scalars, worked out on first use and
+/// then shared by every copy of the source. Backtracking makes errors that are never thrown,
+/// several at each level of nesting, so an error must not cost a pass over the format.
+///
+/// A character's extent does not depend on what follows it, so the characters of a prefix
+/// are the characters that start in it.
+private final class CharacterMap {
+    private let format: String
+    private lazy var layout: (starts: [Int], countsBefore: [Int]) = {
+        var starts: [Int] = []
+        var countsBefore = [0]
+        for character in format {
+            starts.append(countsBefore.count - 1)
+            countsBefore.append(contentsOf: repeatElement(starts.count, count: character.unicodeScalars.count))
+        }
+        return (starts, countsBefore)
+    }()
+
+    /// The scalar offset at which each character starts.
+    var starts: [Int] { layout.starts }
+    /// For each scalar offset, and the end, how many characters start before it.
+    var countsBefore: [Int] { layout.countsBefore }
+
+    init(_ format: String) {
+        self.format = format
     }
 }

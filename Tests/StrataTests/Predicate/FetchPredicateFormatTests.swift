@@ -95,6 +95,8 @@ import Testing
         Malformed(
             format: String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000),
             offset: 500),
+        Malformed(format: String(repeating: "(", count: 400) + "a", offset: 401),
+        Malformed(format: String(repeating: "(", count: 400) + "a + 1)", offset: 406),
         Malformed(format: String(repeating: "NOT ", count: 10_000) + "a == 1", offset: 2000),
         Malformed(format: String(repeating: "!", count: 10_000) + "a == 1", offset: 500),
         Malformed(format: "a IN " + String(repeating: "{", count: 10_000), offset: 505),
@@ -148,6 +150,9 @@ import Testing
             format: String(repeating: "SUBQUERY(a, $x, ", count: depth - 1) + "SUBQUERY(a, $x, TRUEPREDICATE)"
                 + String(repeating: ".@count > 0)", count: depth - 1) + ".@count > 0")
         #expect(try FetchPredicate(format: subqueries.description) == subqueries)
+        let sums = try FetchPredicate(
+            format: String(repeating: "(", count: depth) + "a" + String(repeating: " + 1)", count: depth) + " > 0")
+        #expect(try FetchPredicate(format: sums.description) == sums)
     }
 
     /// Each level's parentheses are first tried as a predicate, which fails only after the

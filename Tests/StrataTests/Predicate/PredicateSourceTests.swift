@@ -13,6 +13,18 @@ import Testing
         #expect(source.characterOffset(99) == 7)
     }
 
+    /// Characters of several scalars: combining marks, flags side by side, an emoji sequence
+    /// joined with zero-width joiners, Hangul jamo and CRLF. At every scalar offset, even inside
+    /// a character, the character offset is the count of the characters of the prefix before it.
+    @Test func offsetsCountTheCharactersOfEachPrefix() {
+        let source = PredicateSource("e\u{301}\u{302} 🇫🇷🇩🇪 👩‍👩‍👧 \u{1100}\u{1161}\u{11A8}\r\n == 'x'")
+        for offset in 0...source.scalars.count {
+            var prefix = String.UnicodeScalarView()
+            prefix.append(contentsOf: source.scalars[..<offset])
+            #expect(source.characterOffset(offset) == String(prefix).count, "scalar offset \(offset)")
+        }
+    }
+
     @Test func excerptsAreQuotedAndShort() {
         let source = PredicateSource("name == 'a string' AND " + String(repeating: "x", count: 40))
         #expect(source.excerpt(from: 0, to: 4) == "'name'")
@@ -28,5 +40,14 @@ import Testing
         #expect(
             error.message.contains(
                 "…" + String(repeating: "a", count: 80) + "!" + String(repeating: "b", count: 79) + "…"))
+    }
+
+    @Test func longFormatsAreQuotedByCharacters() {
+        let format = String(repeating: "e\u{301}", count: 200) + "!" + String(repeating: "🇫🇷", count: 200)
+        let error = PredicateSource(format).syntaxError("expected nothing", at: 400)
+        #expect(error.offset == 200)
+        #expect(
+            error.message.contains(
+                "…" + String(repeating: "e\u{301}", count: 80) + "!" + String(repeating: "🇫🇷", count: 79) + "…"))
     }
 }
