@@ -80,8 +80,8 @@ struct PredicateSource {
 /// then shared by every copy of the source. Backtracking makes errors that are never thrown,
 /// several at each level of nesting, so an error must not cost a pass over the format.
 ///
-/// A character's extent does not depend on what follows it, so the characters of a prefix
-/// are the characters that start in it.
+/// Whether a character ends before a scalar does not depend on the scalars after that one,
+/// so the characters of a prefix are the characters that start in it.
 private final class CharacterMap {
     private let format: String
     private lazy var layout: (starts: [Int], countsBefore: [Int]) = {
