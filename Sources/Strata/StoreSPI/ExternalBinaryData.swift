@@ -8,15 +8,21 @@ import Foundation
 /// ``inlineLimit`` bytes, `2` followed by the file's name and a zero byte for a longer one,
 /// whose bytes are the whole file. The SQLite store keeps marked values in its columns, as Core
 /// Data does; the LMDB store in its records.
+///
+/// What a marked value names is data: a file is read, kept or removed only under an
+/// ``ExternalDataFileName``, and only inside the store's own folders, which are never reached
+/// through symbolic links (``StoreSideFolder``).
 package struct ExternalBinaryData: Sendable {
     /// The longest value kept with the object, as Core Data keeps it: 128 KiB.
     package static let inlineLimit = 131_072
     private static let inlineMarker: UInt8 = 1
     private static let fileMarker: UInt8 = 2
-    private static let interimSuffix = ".interim"
+    private static let ownerFileName = ".strata-owner"
 
     /// The folder holding the files.
-    package let directory: URL
+    private let folder: StoreSideFolder
+    /// The folder holding ``folder``, which belongs to the store.
+    private let support: StoreSideFolder
     /// The name of the store's file, which the support folder records as its owner.
     private let owner: String
 
@@ -27,29 +33,51 @@ package struct ExternalBinaryData: Sendable {
     package init(storePath: String, keepingExtension: Bool = false) {
         let store = URL(fileURLWithPath: storePath)
         let name = keepingExtension ? store.lastPathComponent : store.deletingPathExtension().lastPathComponent
-        directory = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT")
-            .appendingPathComponent("_EXTERNAL_DATA")
+        support = StoreSideFolder(base: store.deletingLastPathComponent(), levels: [".\(name)_SUPPORT"])
+        folder = StoreSideFolder(base: support.base, levels: support.levels + ["_EXTERNAL_DATA"])
         owner = store.lastPathComponent
     }
 
-    /// The file in the support folder naming the store file that writes into it.
-    private var ownerFile: URL { supportDirectory.appendingPathComponent(".strata-owner") }
+    /// The folder holding the files.
+    package var directory: URL { folder.url }
+
+    /// The folder holding ``directory``, which belongs to the store.
+    package var supportDirectory: URL { support.url }
 
     /// Whether the support folder belongs to this store: it names no other store file as its
     /// owner (a folder Core Data made names none). Sweeps and destruction leave another
     /// store's folder alone, such as that of `Model.db` beside `Model.sqlite`.
-    package var ownsSupportDirectory: Bool {
-        guard let recorded = try? String(contentsOf: ownerFile, encoding: .utf8) else { return true }
-        return recorded == owner
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when the support folder is a symbolic link
+    ///   or not a folder.
+    package func ownsSupportDirectory() throws -> Bool {
+        guard let opened = try support.open(creating: false), opened.contains(Self.ownerFileName) else {
+            return true
+        }
+        guard let recorded = try? opened.read(Self.ownerFileName) else { return false }
+        return String(decoding: recorded, as: UTF8.self) == owner
     }
 
-    /// The folder holding ``directory``, which belongs to the store.
-    package var supportDirectory: URL { directory.deletingLastPathComponent() }
-
-    /// The name of the file the marked value `bytes` refers to; `nil` for a value kept whole.
-    package static func fileName(inMarked bytes: some BidirectionalCollection<UInt8>) -> String? {
-        guard bytes.first == fileMarker, bytes.count > 2, bytes.last == 0 else { return nil }
-        return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self)
+    /// The name of the file the marked value `bytes` refers to; `nil` for a value kept whole
+    /// (or one with no marker of a file).
+    ///
+    /// - Parameter place: names the store, entity, attribute and object, for errors.
+    /// - Throws: ``StoreError`` with code `corrupt` when `bytes` are marked as a file's name
+    ///   but name no file a store writes.
+    package static func fileName(
+        inMarked bytes: some BidirectionalCollection<UInt8>, place: @autoclosure () -> String
+    ) throws -> ExternalDataFileName? {
+        guard bytes.first == fileMarker else { return nil }
+        guard bytes.count > 2, bytes.last == 0,
+            let text = String(validating: bytes.dropFirst().dropLast(), as: UTF8.self),
+            let name = ExternalDataFileName(text)
+        else {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(place()) refers to an external data file with a malformed name (\(bytes.count) bytes); "
+                    + "a store names its files by UUID, in its own folder.")
+        }
+        return name
     }
 
     /// The value the marked `bytes` hold, a file mapped rather than read.
@@ -64,18 +92,18 @@ package struct ExternalBinaryData: Sendable {
         case Self.inlineMarker:
             return Data(bytes.dropFirst())
         case Self.fileMarker:
-            guard let name = Self.fileName(inMarked: bytes), UUID(uuidString: name) != nil else {
-                throw StoreError(
-                    code: .corrupt, message: "\(place()) refers to an external data file with a malformed name.")
-            }
-            let file = directory.appendingPathComponent(name)
+            let name = try Self.fileName(inMarked: bytes, place: place())!
             do {
-                return try Data(contentsOf: file, options: .alwaysMapped)
-            } catch {
+                guard let opened = try folder.open(creating: false) else {
+                    throw StoreError(code: .io, message: "The folder '\(directory.path)' is missing.")
+                }
+                return try opened.read(name.text)
+            } catch let error as StoreError {
                 throw StoreError(
                     code: .corrupt,
-                    message: "\(place()) refers to the external data file '\(file.path)', which cannot be read: "
-                        + "\(error.localizedDescription)")
+                    message: "\(place()) refers to the external data file '\(name)', which cannot be read: "
+                        + error.message,
+                    underlying: error)
             }
         default:
             throw StoreError(
@@ -89,127 +117,105 @@ package struct ExternalBinaryData: Sendable {
     /// `previous` is the marked value it replaces: a file holding the same bytes is kept;
     /// otherwise a new file is written (noted in `writes`) and a previous one is noted as
     /// obsolete.
+    ///
+    /// - Parameter place: names the store, entity, attribute and object, for errors.
+    /// - Throws: ``StoreError`` with code `corrupt` when `previous` names no file a store writes,
+    ///   `io` when the file cannot be written.
     package func marked(
-        _ data: Data, replacing previous: [UInt8]?, writes: ExternalBinaryDataWrites
+        _ data: Data, replacing previous: [UInt8]?, writes: ExternalBinaryDataWrites,
+        place: @autoclosure () -> String
     ) throws -> [UInt8] {
-        let previousFile = previous.flatMap(Self.fileName(inMarked:))
+        let previousFile = try previous.flatMap { try Self.fileName(inMarked: $0, place: place()) }
         if data.count <= Self.inlineLimit {
             if let previousFile { writes.obsolete.append(previousFile) }
             return [Self.inlineMarker] + data
         }
-        if let previousFile, let previous,
-            (try? Data(contentsOf: directory.appendingPathComponent(previousFile), options: .alwaysMapped)) == data
-        {
+        if let previousFile, let previous, (try? folder.open(creating: false)?.read(previousFile.text)) == data {
             return previous
         }
-        let name = UUID().uuidString
+        let name = ExternalDataFileName.unique()
         try write(data, named: name)
         writes.written.append(name)
         if let previousFile { writes.obsolete.append(previousFile) }
-        return [Self.fileMarker] + Array(name.utf8) + [0]
+        return [Self.fileMarker] + Array(name.text.utf8) + [0]
     }
 
     /// Notes the file of the marked value `previous`, which a save clears or deletes, as
     /// obsolete.
-    package func clear(_ previous: [UInt8]?, writes: ExternalBinaryDataWrites) {
-        if let file = previous.flatMap(Self.fileName(inMarked:)) { writes.obsolete.append(file) }
-    }
-
-    /// Creates the folder when missing, recording this store as its owner, and flushes the new
-    /// entries, so that a committed reference never outlives its folder.
-    private func createDirectory() throws {
-        guard !FileManager.default.fileExists(atPath: directory.path) else { return }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: ownerFile.path) {
-            try Data(owner.utf8).write(to: ownerFile)
+    ///
+    /// - Parameter place: names the store, entity, attribute and object, for errors.
+    /// - Throws: ``StoreError`` with code `corrupt` when `previous` names no file a store writes.
+    package func clear(
+        _ previous: [UInt8]?, writes: ExternalBinaryDataWrites, place: @autoclosure () -> String
+    ) throws {
+        if let file = try previous.flatMap({ try Self.fileName(inMarked: $0, place: place()) }) {
+            writes.obsolete.append(file)
         }
-        Self.flushFolder(supportDirectory.deletingLastPathComponent())
-        Self.flushFolder(supportDirectory)
     }
 
-    /// Writes `data` durably to the file `name`: to an interim file first, flushed, then renamed
-    /// into place and the folder flushed, so a crash leaves either no file or the whole one.
-    private func write(_ data: Data, named name: String) throws {
-        do {
-            try createDirectory()
-            guard ownsSupportDirectory else {
-                throw StoreError(
-                    code: .io,
-                    message: "The external data folder '\(directory.path)' belongs to another store file; move one "
-                        + "of the stores to a folder of its own.")
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
+    /// The folder of the files, created when missing with the support folder recording this
+    /// store as its owner, and its new entries flushed, so that a committed reference never
+    /// outlives its folder.
+    private func openCreating() throws -> OpenFolder {
+        let created = try support.open(creating: false) == nil
+        guard let supportFolder = try support.open(creating: true) else {
+            throw StoreError(code: .io, message: "Cannot create the folder '\(supportDirectory.path)'.")
+        }
+        if created {
+            try supportFolder.write(
+                Data(owner.utf8), to: Self.ownerFileName, through: Self.ownerFileName + ".\(UUID().uuidString)")
+        }
+        guard try ownsSupportDirectory() else {
             throw StoreError(
                 code: .io,
-                message: "Cannot create the external data folder '\(directory.path)': \(error.localizedDescription)")
+                message: "The external data folder '\(directory.path)' belongs to another store file; move one "
+                    + "of the stores to a folder of its own.")
         }
-        let final = directory.appendingPathComponent(name).path
-        let interim = final + Self.interimSuffix
-        let descriptor = open(interim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("create", interim) }
-        var written = 0
-        let complete = data.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { return false }
-                written += result
-            }
-            return true
+        guard let opened = try folder.open(creating: true) else {
+            throw StoreError(code: .io, message: "Cannot create the folder '\(directory.path)'.")
         }
-        let flushed = complete && fsync(descriptor) == 0
-        let error = errno
-        close(descriptor)
-        guard flushed, rename(interim, final) == 0 else {
-            errno = error
-            let failure = failure("write", interim)
-            unlink(interim)
-            throw failure
+        return opened
+    }
+
+    /// Writes `data` durably to the file `name` (see ``OpenFolder/write(_:to:through:)``).
+    private func write(_ data: Data, named name: ExternalDataFileName) throws {
+        try openCreating().write(data, to: name.text, through: name.interim)
+    }
+
+    /// Removes the files `names`, ignoring those already gone and a folder that is missing or
+    /// refused (a symbolic link, which nothing is removed through).
+    package func remove(_ names: some Collection<ExternalDataFileName>) {
+        guard !names.isEmpty, let opened = try? folder.open(creating: false) else { return }
+        for name in names { opened.remove(name.text) }
+    }
+
+    /// The names of the folder's files that a store writes (``ExternalDataFileName``), without
+    /// interim files; none when the folder is missing.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a folder is a symbolic link.
+    package func fileNames() throws -> [ExternalDataFileName] {
+        try folder.open(creating: false)?.names().compactMap(ExternalDataFileName.init) ?? []
+    }
+
+    /// Whether the folder of the files exists.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a folder is a symbolic link.
+    package func exists() throws -> Bool {
+        try folder.open(creating: false) != nil
+    }
+
+    /// Removes every file a store writes (an ``ExternalDataFileName`` or its interim file) that
+    /// `referenced` does not name: values of saves that never committed, and values replaced or
+    /// deleted by saves that stopped before removing them. Files of other names are left alone.
+    /// Returns how many it removed.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a folder is a symbolic link.
+    package func removeOrphans(keeping referenced: Set<ExternalDataFileName>) throws -> Int {
+        guard try ownsSupportDirectory(), let opened = try folder.open(creating: false) else { return 0 }
+        let orphans = opened.names().filter {
+            ExternalDataFileName.isWritten($0) && ExternalDataFileName($0).map(referenced.contains) != true
         }
-        Self.flushFolder(directory)
-    }
-
-    /// Flushes the entries of `folder` to disk.
-    private static func flushFolder(_ folder: URL) {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
-    }
-
-    /// Flushes the file at `path` to disk.
-    private static func flushFile(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
-    }
-
-    private func failure(_ action: String, _ path: String) -> StoreError {
-        StoreError(
-            code: .io,
-            message: "Cannot \(action) the external data file '\(path)': \(String(cString: strerror(errno))).")
-    }
-
-    /// Removes the files `names`, ignoring those already gone.
-    package func remove(_ names: some Sequence<String>) {
-        for name in names { unlink(directory.appendingPathComponent(name).path) }
-    }
-
-    /// The names of the folder's files.
-    package var fileNames: [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    }
-
-    /// Removes every file of the folder that `referenced` does not name: values of saves that
-    /// never committed, and values replaced or deleted by saves that stopped before removing
-    /// them. Returns how many it removed.
-    package func removeOrphans(keeping referenced: Set<String>) -> Int {
-        guard ownsSupportDirectory else { return 0 }
-        let orphans = fileNames.filter { !referenced.contains($0) }
-        remove(orphans)
+        for orphan in orphans { opened.remove(orphan) }
         return orphans.count
     }
 
@@ -217,17 +223,16 @@ package struct ExternalBinaryData: Sendable {
     /// records can refer to them. A replacement copies before and after copying the records:
     /// files never change, and one the source makes obsolete meanwhile outlives the copy.
     package func copyFiles(of source: ExternalBinaryData) throws {
-        let names = source.fileNames.filter { !$0.hasSuffix(Self.interimSuffix) }
-        guard !names.isEmpty else { return }
         do {
-            try createDirectory()
-            for name in names {
-                let target = directory.appendingPathComponent(name)
-                guard !FileManager.default.fileExists(atPath: target.path) else { continue }
-                try FileManager.default.copyItem(at: source.directory.appendingPathComponent(name), to: target)
-                Self.flushFile(target.path)
+            guard let from = try source.folder.open(creating: false) else { return }
+            let names = from.names().compactMap(ExternalDataFileName.init)
+            guard !names.isEmpty else { return }
+            let to = try openCreating()
+            for name in names where !to.contains(name.text) {
+                try to.write(try from.read(name.text), to: name.text, through: name.interim)
             }
-            Self.flushFolder(directory)
+        } catch let error as StoreError where error.code == .corrupt {
+            throw error
         } catch {
             throw StoreError(
                 code: .io,
@@ -235,77 +240,29 @@ package struct ExternalBinaryData: Sendable {
                 underlying: error)
         }
     }
-}
 
-/// The files one save wrote and those it made obsolete: the first are removed if the save fails,
-/// the second once it commits. A save that is tried again (its transaction rolled back and run
-/// anew) calls ``startAttempt()`` first, so the files of the abandoned attempt go too.
-package final class ExternalBinaryDataWrites {
-    package var written: [String] = []
-    package var obsolete: [String] = []
-    private var abandoned: [String] = []
-
-    package init() {}
-
-    /// Starts a new attempt of the save: what the last one wrote is abandoned.
-    package func startAttempt() {
-        abandoned += written
-        written = []
-        obsolete = []
+    /// Checks that neither the support folder nor the folder of the files is a symbolic link or
+    /// something else than a folder, as a store's destruction does before it removes anything.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when one is.
+    package func checkFolders() throws {
+        _ = try support.open(creating: false)
+        _ = try folder.open(creating: false)
     }
 
-    /// Removes what is no longer needed once the save committed: the files of abandoned
-    /// attempts at once, the obsolete ones through `removals`, which keeps them while a read
-    /// view that began before the commit may still read them.
-    package func committed(
-        in files: ExternalBinaryData, removals: ExternalBinaryDataRemovals, oldestReader: ContinuousClock.Instant?
-    ) {
-        files.remove(abandoned)
-        removals.add(obsolete)
-        removals.removeDue(in: files, oldestReader: oldestReader)
-    }
-
-    /// Removes every file the save wrote, after it failed.
-    package func failed(in files: ExternalBinaryData) {
-        files.remove(written + abandoned)
-    }
-}
-
-extension AttributeDescription {
-    /// Whether a store declaring ``StoreCapabilities/externalBinaryStorage`` keeps this
-    /// attribute's values as external binary data: a binary or transformable attribute that
-    /// allows external storage.
-    package var storesExternally: Bool {
-        allowsExternalBinaryDataStorage && (type == .binary || type == .transformable)
-    }
-}
-
-/// The files saves made obsolete, kept while a read view (a query generation) that began
-/// before they became obsolete is open, since it may still read the values they hold. Files
-/// still kept when the store closes are left to the sweep of a later opening.
-package final class ExternalBinaryDataRemovals: Sendable {
-    private let pending = Locked<[(name: String, since: ContinuousClock.Instant)]>([])
-
-    package init() {}
-
-    /// Notes `names` as obsolete from now.
-    package func add(_ names: [String]) {
-        guard !names.isEmpty else { return }
-        let now = ContinuousClock.now
-        pending.withLock { $0 += names.map { ($0, now) } }
-    }
-
-    /// Removes the files no open read view can read: all when `oldestReader` is `nil`, else those
-    /// obsolete since before it began.
-    package func removeDue(in files: ExternalBinaryData, oldestReader: ContinuousClock.Instant?) {
-        let due = pending.withLock { pending -> [String] in
-            func isDue(_ entry: (name: String, since: ContinuousClock.Instant)) -> Bool {
-                oldestReader.map { entry.since < $0 } ?? true
-            }
-            let due = pending.filter(isDue).map(\.name)
-            pending.removeAll(where: isDue)
-            return due
+    /// Removes the support folder and everything in it, when it belongs to this store
+    /// (``ownsSupportDirectory()``); links inside it are removed, never followed.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a folder is a symbolic link (nothing is
+    ///   removed then), `io` when something cannot be removed.
+    package func destroy() throws {
+        try checkFolders()
+        guard try ownsSupportDirectory(), try support.open(creating: false) != nil else { return }
+        do {
+            try FileManager.default.removeItem(at: supportDirectory)
+        } catch {
+            throw StoreError(
+                code: .io, message: "Could not remove '\(supportDirectory.path)' of the store.", underlying: error)
         }
-        files.remove(due)
     }
 }

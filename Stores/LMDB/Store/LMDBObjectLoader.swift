@@ -66,9 +66,7 @@ final class LMDBObjectLoader {
             guard case .binary(let marked)? = snapshot.values[name] else { continue }
             marks[name] = Array(marked)
             values[name] = .binary(
-                try store.externalData.value(
-                    inMarked: marked,
-                    place: "\(store.storeName), '\(snapshot.objectID.entityName).\(name)' of \(snapshot.objectID),"))
+                try store.externalData.value(inMarked: marked, place: place(snapshot.objectID, name)))
         }
         externalMarks[snapshot.objectID] = marks
         return Snapshot(
@@ -86,10 +84,11 @@ final class LMDBObjectLoader {
         var values: [String: AttributeValue] = [:]
         for name in names {
             guard case .binary(let data)? = snapshot.values[name] else {
-                store.externalData.clear(previous[name], writes: writes)
+                try store.externalData.clear(previous[name], writes: writes, place: place(snapshot.objectID, name))
                 continue
             }
-            let marked = try store.externalData.marked(data, replacing: previous[name], writes: writes)
+            let marked = try store.externalData.marked(
+                data, replacing: previous[name], writes: writes, place: place(snapshot.objectID, name))
             marks[name] = marked
             values[name] = .binary(Data(marked))
         }
@@ -100,9 +99,17 @@ final class LMDBObjectLoader {
 
     /// Notes the files of the external-storage attributes of `objectID`, whose record is removed,
     /// as obsolete.
-    func removeExternalValues(of objectID: ObjectID) {
+    func removeExternalValues(of objectID: ObjectID) throws {
         guard let writes = externalWrites, let marks = externalMarks.removeValue(forKey: objectID) else { return }
-        for mark in marks.values { store.externalData.clear(mark, writes: writes) }
+        for (name, mark) in marks {
+            try store.externalData.clear(mark, writes: writes, place: place(objectID, name))
+        }
+    }
+
+    /// Names the store, entity, attribute `name` and object `objectID`, for errors about its
+    /// external data.
+    private func place(_ objectID: ObjectID, _ name: String) -> String {
+        "\(store.storeName), '\(objectID.entityName).\(name)' of \(objectID),"
     }
 
     /// The key of the members of `relationship` of `objectID` in the to-many database.

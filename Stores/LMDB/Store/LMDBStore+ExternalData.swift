@@ -13,7 +13,7 @@ extension LMDBStore {
     /// - Returns: how many files it removed.
     @discardableResult
     func removeOrphanedExternalData() throws -> Int {
-        guard !options.isReadOnly, FileManager.default.fileExists(atPath: externalData.directory.path),
+        guard !options.isReadOnly, try externalData.exists(),
             externalAttributes.keys.allSatisfy(entityNames.contains)
         else { return 0 }
         let roots = Set(externalAttributes.keys.compactMap { model.entitiesByName[$0]?.rootEntityName })
@@ -23,14 +23,15 @@ extension LMDBStore {
             if environment.hasRelaxedDurability {
                 try LMDBError.check(mdb_env_sync(environment.handle, 1), "mdb_env_sync")
             }
-            var referenced: Set<String> = []
+            var referenced: Set<ExternalDataFileName> = []
             for root in roots {
                 guard let database = databases.records[root] else { continue }
                 try loader.transaction.scan(database, from: []) { key, value in
                     let record = try layout.decode(Array(value), primaryKey: LMDBLayout.primaryKey(key), root: root)
                     for name in externalAttributes[record.objectID.entityName] ?? [] {
+                        // A malformed reference names no file, so it keeps none.
                         if case .binary(let marked)? = record.values[name],
-                            let file = ExternalBinaryData.fileName(inMarked: marked)
+                            let file = try? ExternalBinaryData.fileName(inMarked: marked, place: "")
                         {
                             referenced.insert(file)
                         }
@@ -38,7 +39,7 @@ extension LMDBStore {
                     return true
                 }
             }
-            return externalData.removeOrphans(keeping: referenced)
+            return try externalData.removeOrphans(keeping: referenced)
         }
     }
 }

@@ -85,7 +85,7 @@ extension LMDBStore {
         else { return }
         for indexKey in indexes.keys(of: old) { try loader.transaction.delete(databases.index, indexKey) }
         try loader.transaction.delete(database, LMDBLayout.key(key))
-        loader.removeExternalValues(of: old.objectID)
+        try loader.removeExternalValues(of: old.objectID)
         for relationship in entity.relationships where relationship.isToMany {
             guard let membersKey = loader.membersKey(of: old.objectID, relationship: relationship.name) else {
                 continue

@@ -84,21 +84,23 @@ enum LMDBStoreFile {
     }
 
     /// Removes the store's data file, its `-lock` file and its folder of external data
-    /// (`.<file name>_SUPPORT`); a missing file is not an error.
+    /// (`.<file name>_SUPPORT`); a missing file is not an error. A store whose external data
+    /// folders are symbolic links is left alone (``ExternalBinaryData/checkFolders()``).
     static func destroy(at path: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store; it was not destroyed.")
         }
         let externalData = ExternalBinaryData(storePath: path, keepingExtension: true)
-        let support = externalData.ownsSupportDirectory ? [externalData.supportDirectory.path] : []
-        for file in [path, path + lockSuffix] + support where FileManager.default.fileExists(atPath: file) {
+        try externalData.checkFolders()
+        for file in [path, path + lockSuffix] where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
                 throw StoreError(code: .io, message: "Could not remove '\(file)' of the LMDB store.", underlying: error)
             }
         }
+        try externalData.destroy()
     }
 
     /// Whether a data file with content exists at `path` (an empty file is a new store, as

@@ -240,8 +240,10 @@ struct SQLiteBatchDeletion {
     }
 
     /// The external data files of the marked rows, which the deletion makes obsolete.
-    func externalFilesOfMarkedRows() throws -> [String] {
-        var files: [String] = []
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a row names a file no store writes.
+    func externalFilesOfMarkedRows() throws -> [ExternalDataFileName] {
+        var files: [ExternalDataFileName] = []
         for table in store.layout.entityTables where wholeTables.contains(table.name) || hasWorkTables {
             for column in table.columns {
                 guard case .attribute(let entity, let name) = column.role,
@@ -251,8 +253,12 @@ struct SQLiteBatchDeletion {
                     wholeTables.contains(table.name)
                     ? "" : " AND Z_PK IN (SELECT Z_PK FROM \(Self.doomed) WHERE Z_ENT IN (\(numbers(of: table))))"
                 files += try connection.statement(
-                    "SELECT \(column.name) FROM \(table.name) WHERE substr(\(column.name), 1, 1) = x'02'\(marked)"
-                ).rows { SQLiteExternalData.fileName(in: $0.value(at: 0)) }.compactMap { $0 }
+                    "SELECT \(column.name), Z_PK FROM \(table.name) WHERE substr(\(column.name), 1, 1) = x'02'\(marked)"
+                ).rowsThrowing([]) { row in
+                    try SQLiteExternalData.fileName(
+                        in: row.value(at: 0),
+                        place: "\(store.storeName), '\(entity).\(name)' of the row \(row.value(at: 1)) of \(table.name),")
+                }.compactMap { $0 }
             }
         }
         return files

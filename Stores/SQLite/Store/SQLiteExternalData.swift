@@ -14,9 +14,13 @@ struct SQLiteExternalData: Sendable {
     var directory: URL { files.directory }
 
     /// The name of the file `stored` refers to; `nil` for a value kept in its column, or null.
-    static func fileName(in stored: SQLiteValue) -> String? {
+    ///
+    /// - Parameter place: names the store, entity, attribute and object, for errors.
+    /// - Throws: ``StoreError`` with code `corrupt` when `stored` is marked as a file's name but
+    ///   names no file a store writes.
+    static func fileName(in stored: SQLiteValue, place: @autoclosure () -> String) throws -> ExternalDataFileName? {
         guard case .blob(let bytes) = stored else { return nil }
-        return ExternalBinaryData.fileName(inMarked: bytes)
+        return try ExternalBinaryData.fileName(inMarked: bytes, place: place())
     }
 
     /// The value a column of an external-storage attribute holds.
@@ -32,16 +36,19 @@ struct SQLiteExternalData: Sendable {
     }
 
     /// The column value of `value`, replacing the column's `previous` value (see
-    /// ``ExternalBinaryData/marked(_:replacing:writes:)``).
+    /// ``ExternalBinaryData/marked(_:replacing:writes:place:)``).
+    ///
+    /// - Parameter place: names the store, entity, attribute and object, for errors.
     func columnValue(
-        for value: AttributeValue, previous: SQLiteValue?, writes: ExternalBinaryDataWrites
+        for value: AttributeValue, previous: SQLiteValue?, writes: ExternalBinaryDataWrites,
+        place: @autoclosure () -> String
     ) throws -> SQLiteValue {
         var previousBytes: [UInt8]?
         if case .blob(let bytes)? = previous { previousBytes = bytes }
         guard case .binary(let data) = value else {
-            files.clear(previousBytes, writes: writes)
+            try files.clear(previousBytes, writes: writes, place: place())
             return SQLiteValueCodec.encode(value)
         }
-        return .blob(try files.marked(data, replacing: previousBytes, writes: writes))
+        return .blob(try files.marked(data, replacing: previousBytes, writes: writes, place: place()))
     }
 }

@@ -35,7 +35,7 @@ extension SQLiteStore {
             action = "running a batch delete of \(objectIDs.count) objects"
             seed = { try $0.deleteObjects(objectIDs) }
         }
-        var obsoleteFiles: [String] = []
+        var obsoleteFiles: [ExternalDataFileName] = []
         let result: StoreBatchDeleteResult
         do {
             result = try recordedHistory.recording { note in

@@ -7,14 +7,13 @@ extension SQLiteStore {
     /// them. Runs while holding the file's write lock, so that no save of another connection is
     /// between writing its files and committing; skipped for a read-only store, a store without
     /// external data, and a file holding tables this store's model does not describe (their rows
-    /// may refer to files too).
+    /// may refer to files too). Only files named as a store names them are removed, and never
+    /// through a symbolic link.
     ///
     /// - Returns: how many files it removed.
     @discardableResult
     func removeOrphanedExternalData() throws -> Int {
-        guard !options.isReadOnly, FileManager.default.fileExists(atPath: externalData.directory.path) else {
-            return 0
-        }
+        guard !options.isReadOnly, try externalData.files.exists() else { return 0 }
         return try write("removing orphaned external data") { connection in
             let tables = try connection.statement(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z[^_]*'"
@@ -24,7 +23,7 @@ extension SQLiteStore {
             }
             let known = Set(layout.entityTables.map(\.name))
             guard tables.allSatisfy({ $0.map(known.contains) ?? true }) else { return 0 }
-            var referenced: Set<String> = []
+            var referenced: Set<ExternalDataFileName> = []
             for table in layout.entityTables {
                 for column in table.columns {
                     guard case .attribute(let entity, let name) = column.role,
@@ -32,11 +31,12 @@ extension SQLiteStore {
                     else { continue }
                     let names = try connection.statement(
                         "SELECT \(column.name) FROM \(table.name) WHERE substr(\(column.name), 1, 1) = x'02'"
-                    ).rows { SQLiteExternalData.fileName(in: $0.value(at: 0)) }
-                    referenced.formUnion(names.compactMap { $0 })
+                    ).rows { $0.value(at: 0) }
+                    // A malformed reference names no file, so it keeps none.
+                    referenced.formUnion(names.compactMap { try? SQLiteExternalData.fileName(in: $0, place: "") })
                 }
             }
-            return externalData.files.removeOrphans(keeping: referenced)
+            return try externalData.files.removeOrphans(keeping: referenced)
         }
     }
 }

@@ -69,7 +69,7 @@ extension SQLiteStore {
             let stored = statement.value(at: attribute.index)
             if attribute.isExternal {
                 slots[attribute.slot] = try externalData.value(
-                    in: stored, place: "\(storeName), '\(entity.name).\(attribute.name)' of \(objectID),")
+                    in: stored, place: externalPlace(objectID, attribute.name))
                 continue
             }
             guard let value = SQLiteValueCodec.decode(stored, as: attribute.type) else {

@@ -69,8 +69,13 @@ extension SQLiteStore {
                 let previous = try storedExternalValues(
                     of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
                 for deletion in changes.deleted {
-                    external.obsolete +=
-                        previous[deletion.objectID]?.values.compactMap(SQLiteExternalData.fileName) ?? []
+                    for (name, stored) in previous[deletion.objectID] ?? [:] {
+                        if let file = try SQLiteExternalData.fileName(
+                            in: stored, place: externalPlace(deletion.objectID, name))
+                        {
+                            external.obsolete.append(file)
+                        }
+                    }
                 }
                 try delete(changes.deleted.map(\.objectID), on: connection)
                 for change in changes.inserted { try insert(change, external: external, on: connection) }
@@ -89,6 +94,12 @@ extension SQLiteStore {
                 }
             }
         }
+    }
+
+    /// Names the store, entity, attribute `name` and object `objectID`, for errors about its
+    /// external data.
+    func externalPlace(_ objectID: ObjectID, _ name: String) -> String {
+        "\(storeName), '\(objectID.entityName).\(name)' of \(objectID),"
     }
 
     /// What the external-data columns of each of `objectIDs` hold, for the objects whose entity
@@ -192,7 +203,9 @@ extension SQLiteStore {
                 guard let index = reader.attributeIndexes[key] else { continue }
                 let stored =
                     attribute.storesExternally
-                    ? try externalData.columnValue(for: value, previous: previous[key], writes: external)
+                    ? try externalData.columnValue(
+                        for: value, previous: previous[key], writes: external,
+                        place: externalPlace(change.objectID, key))
                     : SQLiteValueCodec.encode(value)
                 result.append((table.columns[index].name, stored))
                 continue
@@ -240,7 +253,9 @@ extension SQLiteStore {
         values.reserveCapacity(values.count + reader.attributes.count + 2 * reader.toOnes.count + 1)
         func column(_ attribute: SQLiteRowReader.AttributeColumn, _ value: AttributeValue) throws -> SQLiteValue {
             guard attribute.isExternal else { return SQLiteValueCodec.encode(value) }
-            return try externalData.columnValue(for: value, previous: previous[attribute.name], writes: external)
+            return try externalData.columnValue(
+                for: value, previous: previous[attribute.name], writes: external,
+                place: externalPlace(change.objectID, attribute.name))
         }
         if let slots = change.values.slots(for: reader.entity) {
             for attribute in reader.attributes where !(forUpdate && attribute.isDerived) {

@@ -9,7 +9,8 @@ extension SQLiteStoreFile {
     /// Empties the store at `path` through SQLite (so that connections other processes still
     /// have open see an empty database, never a half-removed file), then removes it, its side
     /// files and its folder of external data (`.<name>_SUPPORT`). A missing file is not an
-    /// error; a file that is not an SQLite database is left alone.
+    /// error; a file that is not an SQLite database is left alone, and so is a store whose
+    /// external data folders are symbolic links (``ExternalBinaryData/checkFolders()``).
     static func destroy(at path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let header = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 16) }
@@ -17,6 +18,8 @@ extension SQLiteStoreFile {
             throw StoreError(
                 code: .corrupt, message: "The file at '\(path)' is not an SQLite database; it was not destroyed.")
         }
+        let externalData = ExternalBinaryData(storePath: path)
+        try externalData.checkFolders()
         do {
             let connection = try SQLiteConnection(path: path, mode: .readWrite)
             try connection.checked(strata_sqlite_set_reset_database(connection.handle, 1), "reset")
@@ -25,10 +28,7 @@ extension SQLiteStoreFile {
         } catch {
             throw storeError(error, path: path, doing: "destroying it")
         }
-        let externalData = ExternalBinaryData(storePath: path)
-        let support = externalData.ownsSupportDirectory ? [externalData.supportDirectory.path] : []
-        for file in [path] + sideFileSuffixes.map({ path + $0 }) + support
-        where FileManager.default.fileExists(atPath: file) {
+        for file in [path] + sideFileSuffixes.map({ path + $0 }) where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
@@ -36,6 +36,7 @@ extension SQLiteStoreFile {
                     code: .io, message: "Could not remove '\(file)' of the SQLite store.", underlying: error)
             }
         }
+        try externalData.destroy()
     }
 
     /// Replaces the store at `destination` (creating it when missing) with a copy of the store at
