@@ -12,21 +12,6 @@ import Testing
 @Suite struct SQLiteExternalDataNameTests {
     typealias Stack = SQLiteExternalDataTests.Stack
 
-    /// What a hostile row may say the file is called, as the bytes between the marker and the
-    /// closing zero. `victim` is the absolute path of a file that must survive.
-    static func hostileNames(victim: String) -> [(label: String, bytes: [UInt8])] {
-        [
-            ("../../victim", Array("../../victim".utf8)),
-            ("an absolute path", Array(victim.utf8)),
-            (".", Array(".".utf8)),
-            ("..", Array("..".utf8)),
-            ("empty", []),
-            ("over-long", Array(String(repeating: "A", count: 5_000).utf8)),
-            ("non-UTF-8", [0xFF, 0xFE, 0x2F, 0x2E, 0x2E]),
-            ("a UUID then ../", Array((UUID().uuidString + "/../../../victim").utf8)),
-        ]
-    }
-
     /// What a save or request does to the object named "long".
     enum Action: CaseIterable {
         case replace, clear, delete, batchDelete
@@ -36,7 +21,7 @@ import Testing
     /// column to name `bytes`, and the context or a batch request acts on the object.
     @Test(arguments: Action.allCases)
     func aHostileNameIsCorruptAndRemovesNothing(_ action: Action) throws {
-        for hostile in Self.hostileNames(victim: "/placeholder") {
+        for hostile in HostileFileNames.all(victim: "/placeholder") {
             let folder = try TemporaryDirectory()
             let victim = folder.url.appendingPathComponent("victim")
             try Data("keep me".utf8).write(to: victim)
@@ -60,7 +45,7 @@ import Testing
                     _ = try stack.coordinator.execute(BatchDeleteRequest(entityName: "Scan"))
                 }
             } throws: { error in
-                Self.isCorrupt(error, naming: "Scan.image")
+                HostileFileNames.isCorrupt(error, naming: "Scan.image")
             }
             #expect(FileManager.default.fileExists(atPath: victim.path), "\(action) with \(hostile.label)")
             #expect(stack.files.count == 1, "the store's own file stays: \(action) with \(hostile.label)")
@@ -81,7 +66,7 @@ import Testing
         let reopened = try Stack(folder)
         #expect {
             _ = try reopened.image("long")
-        } throws: { Self.isCorrupt($0, naming: "Scan.image") }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "Scan.image") }
         try reopened.coordinator.remove(reopened.store)
 
         let renamed = ManagedObjectModel {
@@ -97,7 +82,7 @@ import Testing
             try MigrationManager(sourceModel: SQLiteExternalDataTests.model, destinationModel: renamed).migrateStore(
                 from: url, type: .sqlite, to: folder.file("Migrated.sqlite"), type: .sqlite,
                 mapping: try .inferred(from: SQLiteExternalDataTests.model, to: renamed))
-        } throws: { Self.isCorrupt($0, naming: "Scan.image") }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "Scan.image") }
         #expect(FileManager.default.fileExists(atPath: victim.path))
 
         let coordinator = try PersistentStoreCoordinator(model: SQLiteExternalDataTests.model, storeTypes: [.sqlite])
@@ -135,14 +120,14 @@ import Testing
         try stack.insert("short", image: SQLiteExternalDataTests.small)
         #expect {
             try stack.insert("long", image: SQLiteExternalDataTests.large)
-        } throws: { Self.isCorrupt($0, naming: "symbolic link") }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "symbolic link") }
         try stack.coordinator.remove(stack.store)
         _ = try Stack(folder)
         #expect {
             let coordinator = try PersistentStoreCoordinator(
                 model: SQLiteExternalDataTests.model, storeTypes: [.sqlite])
             try coordinator.destroyStore(type: "SQLite", at: folder.file("Scans.sqlite"))
-        } throws: { Self.isCorrupt($0, naming: "symbolic link") }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "symbolic link") }
         for name in precious {
             #expect(FileManager.default.fileExists(atPath: preciousFolder.appendingPathComponent(name).path))
         }
@@ -152,16 +137,5 @@ import Testing
     static func setColumn(of name: String, in folder: TemporaryDirectory, to bytes: [UInt8]) throws {
         let connection = try SQLiteConnection(path: folder.file("Scans.sqlite").path, mode: .readWrite)
         try connection.statement("UPDATE ZSCAN SET ZIMAGE = ? WHERE ZNAME = ?").execute([.blob(bytes), .text(name)])
-    }
-
-    /// Whether `error`, or an error it wraps, is a `corrupt` store error whose message holds
-    /// `text`.
-    static func isCorrupt(_ error: any Error, naming text: String) -> Bool {
-        var current: (any Error)? = error
-        while let error = current {
-            if let store = error as? StoreError, store.code == .corrupt, store.message.contains(text) { return true }
-            current = (error as? StoreError)?.underlying ?? (error as? ContextError)?.underlying
-        }
-        return false
     }
 }
