@@ -7,6 +7,16 @@ extension ManagedObjectModel {
         let contents = contents()
         return contents.isFrozen ? [] : contents.parts.validationIssues()
     }
+
+    /// Whether `name` is an identifier, as Xcode's model editor asks of entity and property
+    /// names: letters, digits, combining marks and `_`, not starting with a digit or mark —
+    /// judged scalar by scalar, so that no character joined to a letter (a quote after a
+    /// prepended letter, say) slips through. Stores use such names in their own names (SQLite's
+    /// `ZNAME` columns, XML's attributes, file names), and key paths can spell them. Every kind of
+    /// name that can reach SQL or a file name is held to this one rule.
+    package static func isIdentifier(_ name: String) -> Bool {
+        PredicateLexer.isIdentifier(name)
+    }
 }
 
 extension ManagedObjectModel.Parts {
@@ -16,7 +26,7 @@ extension ManagedObjectModel.Parts {
         for entity in entities {
             if entity.name.isEmpty {
                 issues.append(ModelIssue(.emptyName, entity: nil, "An entity has an empty name."))
-            } else if !Self.isIdentifier(entity.name) {
+            } else if !ManagedObjectModel.isIdentifier(entity.name) {
                 issues.append(
                     ModelIssue(
                         .invalidName, entity: entity.name,
@@ -49,6 +59,13 @@ extension ManagedObjectModel.Parts {
             }
         }
         for (configuration, members) in configurations.sorted(by: { $0.key < $1.key }) {
+            if !ManagedObjectModel.isIdentifier(configuration) {
+                issues.append(
+                    ModelIssue(
+                        .invalidName, entity: nil, property: configuration,
+                        "Configuration name '\(configuration)' must be made of letters, digits and '_', not starting "
+                            + "with a digit."))
+            }
             for member in members where byName[member] == nil {
                 issues.append(
                     ModelIssue(
@@ -102,13 +119,6 @@ extension ManagedObjectModel.Parts {
         Set(lineage(of: entity, byName).dropFirst().flatMap(\.ownPropertyNames))
     }
 
-    /// Whether `name` is an identifier, as Xcode's model editor asks of entity and property
-    /// names: letters, digits and `_`, not starting with a digit. Stores use such names in
-    /// their own names (SQLite's `ZNAME` columns, XML's attributes), and key paths can spell them.
-    static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.first, !first.isNumber else { return false }
-        return name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
-    }
 
     private func propertyNameIssues(_ entity: EntityDescription, inherited: Set<String>) -> [ModelIssue] {
         var issues: [ModelIssue] = []
@@ -128,7 +138,7 @@ extension ManagedObjectModel.Parts {
                     ModelIssue(
                         .shadowedProperty, entity: entity.name, property: name,
                         "Property '\(entity.name).\(name)' shadows an inherited property of the same name."))
-            } else if !Self.isIdentifier(name) {
+            } else if !ManagedObjectModel.isIdentifier(name) {
                 issues.append(
                     ModelIssue(
                         .invalidName, entity: entity.name, property: name,
@@ -213,12 +223,10 @@ extension ManagedObjectModel.Parts {
         var seen: Set<String> = []
         for element in composite.elements {
             let elementKey = "\(key).\(element.name)"
-            if element.name.isEmpty || element.name.hasPrefix("@") || element.name.contains(".")
-                || element.name.contains(" ")
-            {
+            if !ManagedObjectModel.isIdentifier(element.name) {
                 issue(
-                    "Composite attribute '\(key)' has an element named '\(element.name)'; element names may not be empty, contain '.' or spaces, or start with '@'."
-                )
+                    "Composite attribute '\(key)' has an element named '\(element.name)'; element names must be made of "
+                        + "letters, digits and '_', not starting with a digit.")
             } else if !seen.insert(element.name).inserted {
                 issue("Composite attribute '\(key)' declares element '\(element.name)' twice.")
             }
@@ -322,7 +330,22 @@ extension ManagedObjectModel.Parts {
     private func constraintIssues(
         _ entity: EntityDescription, known: Set<String>, _ byName: [String: EntityDescription]
     ) -> [ModelIssue] {
-        entity.uniquenessConstraints.flatMap { $0 }.compactMap { name in
+        var seen: Set<[String]> = []
+        let shapeIssues = entity.uniquenessConstraints.compactMap { constraint -> ModelIssue? in
+            if constraint.isEmpty {
+                return ModelIssue(
+                    .invalidConstraintProperty, entity: entity.name,
+                    "Entity '\(entity.name)' has a uniqueness constraint naming no property.")
+            }
+            guard seen.insert(constraint).inserted else {
+                return ModelIssue(
+                    .invalidConstraintProperty, entity: entity.name, property: constraint.joined(separator: ","),
+                    "Entity '\(entity.name)' declares the uniqueness constraint '\(constraint.joined(separator: ","))' "
+                        + "twice.")
+            }
+            return nil
+        }
+        return shapeIssues + entity.uniquenessConstraints.flatMap { $0 }.compactMap { name in
             guard known.contains(name) else {
                 return ModelIssue(
                     .unknownConstraintProperty, entity: entity.name, property: name,
@@ -357,7 +380,12 @@ extension ManagedObjectModel.Parts {
             func issue(_ kind: ModelIssue.Kind, _ message: String) {
                 issues.append(ModelIssue(kind, entity: entity.name, property: index.name, message))
             }
-            if !names.insert(index.name).inserted {
+            if !ManagedObjectModel.isIdentifier(index.name) {
+                issue(
+                    .invalidName,
+                    "Index name '\(entity.name).\(index.name)' must be made of letters, digits and '_', not starting "
+                        + "with a digit.")
+            } else if !names.insert(index.name).inserted {
                 issue(.duplicateIndex, "Entity '\(entity.name)' declares index '\(index.name)' twice.")
             }
             if index.elements.isEmpty {

@@ -112,9 +112,13 @@ enum SQLiteInPlaceMigration {
         let mapping = try InPlaceMapping(
             step.mapping, source: source, sourceEntityNames: sourceNames, destination: destination,
             destinationEntityNames: destinationNames)
+        let from = SQLiteSchema(schema: source, entityNames: sourceNames)
+        let to = SQLiteSchema(schema: destination, entityNames: destinationNames)
+        if let name = from.firstInvalidIdentifier ?? to.firstInvalidIdentifier {
+            throw InPlaceMapping.Declined(description: "'\(name)' would be written into SQL but is not an identifier")
+        }
         return try SQLiteSchemaChange(
-            from: SQLiteSchema(schema: source, entityNames: sourceNames),
-            to: SQLiteSchema(schema: destination, entityNames: destinationNames), mapping: mapping,
+            from: from, to: to, mapping: mapping,
             sourceModel: source, destinationModel: destination, firstConversion: firstConversion)
     }
 

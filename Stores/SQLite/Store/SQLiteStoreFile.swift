@@ -16,6 +16,7 @@ enum SQLiteStoreFile {
         let path = url.path
         let entityNames = Set(request.model.entityNames(inConfiguration: request.configurationName))
         var layout = SQLiteSchema(schema: request.model.schema, entityNames: entityNames)
+        try layout.checkIdentifiers(storeName: "The SQLite store at '\(url.path)'")
         let settings = try SQLiteStoreSettings(typed, settings: request.options, logger: request.logger)
         func fail(_ error: SQLiteError, _ action: String) -> StoreError {
             storeError(error, path: path, doing: action)

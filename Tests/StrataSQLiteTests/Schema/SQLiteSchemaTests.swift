@@ -37,6 +37,18 @@ import Testing
         layout.entityTables.first { $0.name == table }?.columns.map { "\($0.name) \($0.type.rawValue)" } ?? []
     }
 
+    /// Every name the layout writes into SQL passes the one identifier rule, which refuses what
+    /// could end a name: the check a store makes before creating any table.
+    @Test func everyNameWrittenIntoSQLIsAnIdentifier() throws {
+        #expect(layout.identifiers.contains("ZASSET") && layout.identifiers.contains("Z_Session_byStart"))
+        #expect(layout.identifiers.contains("ZSTART"), "index columns are checked without their COLLATE words")
+        #expect(layout.firstInvalidIdentifier == nil)
+        try layout.checkIdentifiers(storeName: "The test store")
+        for name in [#"Z"A"#, "Z_A;DROP", "Z A", "Z\tA", "Z--", "\u{0D4E}\"", "Z\u{200B}", "", "1Z"] {
+            #expect(!SQLiteSchema.isIdentifier(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test func entitiesAreNumberedRootsByNameEachFollowedByItsSubentities() {
         #expect(layout.entityNumbers == ["Album": 1, "Asset": 2, "Photo": 3, "Video": 4, "Session": 5])
         #expect(layout.superentities == ["Photo": "Asset", "Video": "Asset"])
