@@ -89,7 +89,8 @@ struct BinaryStoreDecoder {
             throw header.corrupt(
                 "the header names format version \(version) with flags \(flags)", at: BinaryStoreFormat.versionOffset)
         }
-        let expected = UInt64(BinaryStoreFormat.headerLength + BinaryStoreFormat.trailerLength) + bodyLength
+        // Added only once the length is known to be small: a crafted length must not overflow.
+        let expected = UInt64(BinaryStoreFormat.headerLength + BinaryStoreFormat.trailerLength) &+ bodyLength
         guard bodyLength < UInt64(Int.max / 2), UInt64(bytes.count) == expected else {
             throw header.corrupt(
                 "the header gives a length of \(expected) bytes but the file has \(bytes.count)"

@@ -88,6 +88,15 @@ import CStrataLMDB
     /// Rewrites the `image` value of every record of `stack`'s store to the marked `bytes`, as
     /// another process would.
     static func rewriteImage(of stack: Stack, to bytes: [UInt8]) throws {
+        try rewriteRecords(of: stack) { snapshot in
+            var values = snapshot.values
+            values["image"] = .binary(Data(bytes))
+            return Snapshot(objectID: snapshot.objectID, values: values, version: snapshot.version)
+        }
+    }
+
+    /// Rewrites every record of `stack`'s store as `change` makes it, as another process would.
+    static func rewriteRecords(of stack: Stack, _ change: (Snapshot) -> Snapshot) throws {
         let store = try #require(stack.coordinator.stores.first as? LMDBStore)
         let database = try #require(store.databases.records["Scan"] as MDB_dbi?)
         try store.environment.write { transaction in
@@ -98,10 +107,7 @@ import CStrataLMDB
                 return true
             }
             for (key, snapshot) in records {
-                var values = snapshot.values
-                values["image"] = .binary(Data(bytes))
-                let hostile = Snapshot(objectID: snapshot.objectID, values: values, version: snapshot.version)
-                try transaction.put(database, key, store.layout.encode(hostile))
+                try transaction.put(database, key, store.layout.encode(change(snapshot)))
             }
         }
     }

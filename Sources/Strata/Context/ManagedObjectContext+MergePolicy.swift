@@ -60,7 +60,7 @@ extension ManagedObjectContext {
             let members = try store.relatedObjectIDs(of: object.objectID, relationship: key)
             guard Set(members) != Set(object.committedMembers[key]?.elements ?? []) else { continue }
             // Setting the store's members undoes the context's change on the inverse side too.
-            try object.setObjects(members.map { self.object(with: $0) }, forKey: key)
+            try object.setObjects(members.map { try self.object(withStored: $0) }, forKey: key)
             object.committedMembers[key] = .init(members)
         }
         forgetUnchangedMembers(of: object)

@@ -29,24 +29,40 @@ extension ManagedObjectContext {
     public func object(with objectID: ObjectID) -> ManagedObject {
         assertOnQueue()
         if let object = registered[objectID] { return object }
-        let (entity, type) = classLookup(for: objectID)
+        guard let (entity, type) = classLookup(for: objectID) else {
+            preconditionFailure("\(objectID) names an entity the model does not have.")
+        }
         let object = type.init(creating: ManagedObject.Creation(entity: entity, objectID: objectID, context: self))
         registered[objectID] = object
         return object
     }
 
+    /// The object with `objectID`, an ID read from a store's data (a relationship's value or
+    /// member), as ``object(with:)`` gives it.
+    ///
+    /// - Throws: ``ContextError/Code/unknownEntity`` when the ID names an entity the model does
+    ///   not have: a store's data says so, which must not stop the process.
+    func object(withStored objectID: ObjectID) throws -> ManagedObject {
+        if let object = registered[objectID] { return object }
+        guard classLookup(for: objectID) != nil else {
+            throw ContextError(
+                code: .unknownEntity,
+                message: "A store refers to \(objectID), whose entity '\(objectID.entityName)' the model does not have.")
+        }
+        return object(with: objectID)
+    }
+
     /// The entity of `objectID` and the class its objects are made of, looked up once per
-    /// namespace until a class is next registered with the coordinator.
-    private func classLookup(for objectID: ObjectID) -> (entity: EntitySchema, type: ManagedObject.Type) {
+    /// namespace until a class is next registered with the coordinator; `nil` when the model has
+    /// no such entity.
+    private func classLookup(for objectID: ObjectID) -> (entity: EntitySchema, type: ManagedObject.Type)? {
         let registrations = coordinator.classRegistrations.load(ordering: .acquiring)
         if registrations != classLookupsRegistrations {
             classLookups = [:]
             classLookupsRegistrations = registrations
         }
         if let known = classLookups[objectID.namespace] { return known }
-        guard let entity = schema.entitiesByName[objectID.entityName] else {
-            preconditionFailure("\(objectID) names an entity the model does not have.")
-        }
+        guard let entity = schema.entitiesByName[objectID.entityName] else { return nil }
         let lookup = (entity, coordinator.objectClass(forEntity: entity.name))
         classLookups[objectID.namespace] = lookup
         return lookup

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
                     }
                 }
                 prefetchSnapshots(for: next)
-                level = next.map { object(with: $0) }
+                level = try next.map { try object(withStored: $0) }
             }
         }
     }

@@ -224,7 +224,10 @@ extension ManagedObjectContext {
         pendingInserts.subtract(saved)
         pendingChanges.subtract(saved)
         for object in saved {
-            object.committedVersion += 1
+            // Stores refuse to update an object whose version is at its limit
+            // (StoreChangeSet.checkVersions); a store that skips the check makes the next save
+            // meet a conflict, not this arithmetic trap.
+            object.committedVersion &+= 1
             object.committedValues = object.currentValues
             for (key, members) in object.currentMembers { object.committedMembers[key] = members }
             snapshotCache[object.objectID] = nil

@@ -222,7 +222,8 @@ extension PersistentStoreCoordinator {
     private func nextSaveNumber(after logs: [StripedSaveLog], stores: [any IncrementalStore]) throws -> Int64 {
         let logged = try logs.flatMap { try $0.entries(schema: schema) }.map(\.number).max() ?? 0
         let last = logs.map(\.lastNumber).max() ?? 0
-        return max(logged, last, stores.map(Self.recordedSave).max() ?? 0) + 1
+        return try StoredCounter.next(
+            after: max(logged, last, stores.map(Self.recordedSave).max() ?? 0), "The number of the last striped save")
     }
 
     /// The number of the last striped save `store` applied; 0 before the first.

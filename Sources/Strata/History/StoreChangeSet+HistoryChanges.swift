@@ -4,7 +4,8 @@ extension StoreChangeSet {
     /// (``ObjectChange/changedKeys``, or every key they carry when it is `nil`), and the
     /// deletions with the tombstones of their entities' attributes marked
     /// ``AttributeDescription/preservesValueInHistoryOnDeletion``, read from `stored` (the
-    /// object's snapshot before the save).
+    /// object's snapshot before the save). A store reading `firstChange` from its file checks
+    /// first that the numbers up to `firstChange` plus the number of changes fit an `Int64`.
     public func historyChanges(
         token: PersistentHistoryToken, firstChange: Int64, schema: ModelSchema, stored: (ObjectID) -> Snapshot?
     ) -> [PersistentHistoryChange] {
@@ -13,7 +14,7 @@ extension StoreChangeSet {
         func append(_ objectID: ObjectID, _ type: PersistentHistoryChange.ChangeType) {
             changes.append(
                 PersistentHistoryChange(
-                    changeIdentifier: firstChange + Int64(changes.count), changedObjectID: objectID, changeType: type,
+                    changeIdentifier: firstChange &+ Int64(changes.count), changedObjectID: objectID, changeType: type,
                     transactionToken: token))
         }
         for change in inserted { append(change.objectID, .insert) }

@@ -9,7 +9,7 @@ extension ManagedObject {
         _ = try relationship(key, toMany: false)
         try willAccessValues()
         guard case .objectID(let id)? = currentValue(forKey: key) else { return nil }
-        return try liveContext().object(with: id)
+        return try liveContext().object(withStored: id)
     }
 
     /// Points the to-one relationship `key` at `target` (or empties it), updating the inverse
@@ -27,7 +27,7 @@ extension ManagedObject {
         guard old != target?.objectID else { return }
         setPrimitiveValue(target.map { .objectID($0.objectID) } ?? .null, forKey: key)
         guard let inverse = inverse(of: relationship) else { return }
-        if let old { try context.object(with: old).detach(self, from: inverse) }
+        if let old { try context.object(withStored: old).detach(self, from: inverse) }
         if let target { try target.attach(self, to: inverse, forward: relationship) }
     }
 
@@ -38,7 +38,7 @@ extension ManagedObject {
     public func objects(forKey key: String) throws -> [ManagedObject] {
         let relationship = try relationship(key, toMany: true)
         let context = try liveContext()
-        return try context.members(of: self, relationship).map { context.object(with: $0) }
+        return try context.members(of: self, relationship).map { try context.object(withStored: $0) }
     }
 
     /// Replaces the members of the to-many relationship `key`, updating inverses.
@@ -55,7 +55,7 @@ extension ManagedObject {
         guard let inverse = inverse(of: relationship) else { return }
         let (oldSet, newSet) = (Set(old), Set(new))
         for removed in old where !newSet.contains(removed) {
-            try context.object(with: removed).detach(self, from: inverse)
+            try context.object(withStored: removed).detach(self, from: inverse)
         }
         for added in targets where !oldSet.contains(added.objectID) {
             try added.attach(self, to: inverse, forward: relationship)
@@ -94,7 +94,7 @@ extension ManagedObject {
         try willAccessValues()
         let previous = currentValue(forKey: inverse.name)?.objectIDValue
         guard previous != source.objectID else { return }
-        if let previous { try context.object(with: previous).detach(self, from: forward) }
+        if let previous { try context.object(withStored: previous).detach(self, from: forward) }
         setPrimitiveValue(.objectID(source.objectID), forKey: inverse.name)
     }
 

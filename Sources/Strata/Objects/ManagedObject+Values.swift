@@ -26,7 +26,7 @@ extension ManagedObject {
             let target: ManagedObject?
             switch value {
             case .null: target = nil
-            case .objectID(let id): target = try liveContext().object(with: id)
+            case .objectID(let id): target = try liveContext().object(withStored: id)
             default:
                 throw ContextError(
                     code: .wrongType,

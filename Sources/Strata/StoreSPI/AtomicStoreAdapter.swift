@@ -155,10 +155,12 @@ final class AtomicStoreAdapter: IncrementalStore {
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         for name in entityNames { _ = try entitySchema(named: name) }
         let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
-        return state.withLock { state in
-            namespaces.map { namespace in
-                defer { state.nextReference += 1 }
-                return ObjectID(namespace, reference: .integer(state.nextReference))
+        return try state.withLock { state in
+            try namespaces.map { namespace in
+                let reference = state.nextReference
+                state.nextReference = try StoredCounter.next(
+                    after: reference, "The next object number of \(nameInMessages)")
+                return ObjectID(namespace, reference: .integer(reference))
             }
         }
     }
@@ -173,10 +175,11 @@ final class AtomicStoreAdapter: IncrementalStore {
             var scan = UniqueValuesScan { stored.snapshots(ofEntities: $0.entityNames) }
             try changes.checkUniqueness(schema: schema, storeName: nameInMessages) { try scan.matches($0, $1) }
             var next = state
-            let updated = changes.updated.compactMap { change -> StoreNode? in
+            let updated = try changes.updated.compactMap { change -> StoreNode? in
                 guard var node = stored[change.objectID] else { return nil }
                 node.snapshot.values = change.values
-                node.snapshot.version += 1
+                node.snapshot.version = try StoredCounter.next(
+                    after: node.snapshot.version, "The version of \(change.objectID) in \(nameInMessages)")
                 node.toManyRelationships.merge(change.toManyRelationships) { _, new in new }
                 return node
             }
@@ -191,7 +194,8 @@ final class AtomicStoreAdapter: IncrementalStore {
             // opening handed out: it is never handed out again.
             for change in changes.inserted {
                 if case .integer(let reference) = change.objectID.reference, reference >= next.nextReference {
-                    next.nextReference = reference + 1
+                    next.nextReference = try StoredCounter.next(
+                        after: reference, "The object number of \(change.objectID) in \(nameInMessages)")
                 }
             }
             if let userInfo = changes.userInfo {
@@ -199,7 +203,7 @@ final class AtomicStoreAdapter: IncrementalStore {
                 next.metadata.userInfo = userInfo
             }
             if options.tracksPersistentHistory, changes.changesObjects {
-                next.history.record(changes, storeIdentifier: identifier, schema: schema, stored: stored)
+                try next.history.record(changes, storeIdentifier: identifier, schema: schema, stored: stored)
             }
             try write(next)
             state = next
@@ -240,7 +244,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         try transactions.checkReplacementOrder(storeName: nameInMessages)
         try state.withLock { (state: inout State) throws in
             var next = state
-            next.history.replace(with: transactions, storeIdentifier: identifier)
+            try next.history.replace(with: transactions, storeIdentifier: identifier)
             try write(next)
             state = next
         }

@@ -52,7 +52,9 @@ struct AtomicStoreHistory: Sendable {
                 let info = try reader.readHistoryInfo()
                 let first = try reader.readSigned("the first change number")
                 let changes = try (0..<reader.readCount("the number of changes")).map { index in
-                    try reader.readHistoryChange(identifier: first + Int64(index), token: token)
+                    try reader.readHistoryChange(
+                        identifier: StoredCounter.adding(Int64(index), to: first, "A change number of the history"),
+                        token: token)
                 }
                 return PersistentHistoryTransaction(token: token, info: info, changes: changes)
             }
@@ -73,7 +75,7 @@ struct AtomicStoreHistory: Sendable {
                 writer.write(signed: transaction.token.transactionNumber)
                 writer.write(historyInfo: transaction.historyInfo)
                 let changes = transaction.changes ?? []
-                writer.write(signed: changes.first?.changeIdentifier ?? lastChange + 1)
+                writer.write(signed: changes.first?.changeIdentifier ?? lastChange &+ 1)
                 writer.write(count: changes.count)
                 for change in changes { writer.write(historyChange: change) }
             }
@@ -85,14 +87,19 @@ struct AtomicStoreHistory: Sendable {
     /// Records `changes` as the next transaction of the store `storeIdentifier`, with the
     /// tombstones of deleted objects read from `stored`, dropping the oldest transactions
     /// beyond ``limit``.
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when a counter read from the file cannot
+    ///   count further.
     mutating func record(
         _ changes: StoreChangeSet, storeIdentifier: String, schema: ModelSchema, stored: AtomicNodeTable
-    ) {
-        lastTransaction += 1
+    ) throws {
+        let total = Int64(changes.inserted.count + changes.updated.count + changes.deleted.count)
+        let last = try StoredCounter.adding(total, to: lastChange, "The last history change number")
+        lastTransaction = try StoredCounter.next(after: lastTransaction, "The last history transaction number")
         let token = PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: lastTransaction)
         let recorded = changes.historyChanges(
-            token: token, firstChange: lastChange + 1, schema: schema, stored: { stored.snapshot(of: $0) })
-        lastChange += Int64(recorded.count)
+            token: token, firstChange: lastChange &+ 1, schema: schema, stored: { stored.snapshot(of: $0) })
+        lastChange = last
         transactions.append(
             PersistentHistoryTransaction(
                 token: token, info: changes.history ?? StoreChangeSet.HistoryInfo(), changes: recorded))
@@ -101,14 +108,16 @@ struct AtomicStoreHistory: Sendable {
 
     /// Replaces the transactions with `replacements` (checked by the caller) as the history of
     /// the store `storeIdentifier`, numbering their changes after every change handed out.
-    mutating func replace(with replacements: [PersistentHistoryTransaction], storeIdentifier: String) {
+    ///
+    /// - Throws: ``StoreError`` with code `corrupt` when the change counter cannot count further.
+    mutating func replace(with replacements: [PersistentHistoryTransaction], storeIdentifier: String) throws {
         transactions = []
         lastTransaction = 0
         for var transaction in replacements {
             transaction.token.storeIdentifier = storeIdentifier
-            transaction.changes = (transaction.changes ?? []).map { change in
+            transaction.changes = try (transaction.changes ?? []).map { change in
                 var change = change
-                lastChange += 1
+                lastChange = try StoredCounter.next(after: lastChange, "The last history change number")
                 change.changeIdentifier = lastChange
                 change.transactionToken = transaction.token
                 return change

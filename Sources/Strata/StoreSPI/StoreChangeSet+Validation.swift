@@ -36,6 +36,8 @@ extension StoreChangeSet {
     ///
     /// - Parameter storedVersion: The version the store holds for an object; `nil` when it
     ///   holds none.
+    /// - Throws: ``StoreError/Code/corrupt`` for an update of an object stored with version
+    ///   `Int64.max`, which the update could not raise.
     public func checkVersions(storedVersion: (ObjectID) throws -> Int64?) throws {
         var conflicts: [StoreError.Conflict] = []
         for change in inserted {
@@ -45,10 +47,16 @@ extension StoreChangeSet {
         }
         let expectations =
             updated.map { ($0.objectID, $0.expectedVersion) } + deleted.map { ($0.objectID, $0.expectedVersion) }
-        for (objectID, expected) in expectations {
+        for (offset, (objectID, expected)) in expectations.enumerated() {
             let stored = try storedVersion(objectID)
             if stored != expected {
                 conflicts.append(.init(objectID: objectID, expectedVersion: expected, storedVersion: stored))
+            } else if offset < updated.count, stored == .max {
+                // An update raises the stored version by one.
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(objectID) is stored with version \(Int64.max), which an update cannot raise; the "
+                        + "store is damaged.")
             }
         }
         guard conflicts.isEmpty else {

@@ -56,7 +56,9 @@ struct LMDBHistoryLayout: Sendable {
         return try BinaryRecord.decode(bytes, source: what, context: context) { reader in
             let first = try reader.readSigned("the first change number")
             return try (0..<reader.readCount("the number of changes")).map { index in
-                try reader.readHistoryChange(identifier: first + Int64(index), token: token)
+                try reader.readHistoryChange(
+                    identifier: StoredCounter.adding(Int64(index), to: first, "\(what), numbered from \(first),"),
+                    token: token)
             }
         }
     }

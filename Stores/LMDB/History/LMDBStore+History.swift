@@ -12,19 +12,21 @@ extension LMDBStore {
     ) throws -> Int64 {
         let counters = try LMDBHistoryLayout.decodeCounters(
             transaction.get(databases.meta, LMDBHistoryLayout.countersKey), source: layout.source)
-        let number = counters.transaction + 1
+        let number = try StoredCounter.next(after: counters.transaction, "The last history transaction of \(storeName)")
+        let total = Int64(changes.inserted.count + changes.updated.count + changes.deleted.count)
+        let lastChange = try StoredCounter.adding(total, to: counters.change, "The last history change of \(storeName)")
         let records = changes.historyChanges(
             token: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: number),
-            firstChange: counters.change + 1, schema: model, stored: { stored[$0] })
+            firstChange: counters.change &+ 1, schema: model, stored: { stored[$0] })
         let key = LMDBLayout.key(number)
         try transaction.put(
             history.transactions, key, LMDBHistoryLayout.encode(changes.history ?? StoreChangeSet.HistoryInfo()))
         try transaction.put(
             history.changes, key,
-            LMDBHistoryLayout.encode(records, firstChange: counters.change + 1, context: layout.context))
+            LMDBHistoryLayout.encode(records, firstChange: counters.change &+ 1, context: layout.context))
         try transaction.put(
             databases.meta, LMDBHistoryLayout.countersKey,
-            LMDBHistoryLayout.encodeCounters(transaction: number, change: counters.change + Int64(records.count)))
+            LMDBHistoryLayout.encodeCounters(transaction: number, change: lastChange))
         return number
     }
 
@@ -53,8 +55,9 @@ extension LMDBStore {
                 try transaction.put(history.transactions, key, LMDBHistoryLayout.encode(replacement.historyInfo))
                 try transaction.put(
                     history.changes, key,
-                    LMDBHistoryLayout.encode(changes, firstChange: lastChange + 1, context: layout.context))
-                lastChange += Int64(changes.count)
+                    LMDBHistoryLayout.encode(changes, firstChange: lastChange &+ 1, context: layout.context))
+                lastChange = try StoredCounter.adding(
+                    Int64(changes.count), to: lastChange, "The last history change of \(storeName)")
             }
             try transaction.put(
                 databases.meta, LMDBHistoryLayout.countersKey,
@@ -135,7 +138,9 @@ extension LMDBStore {
     ) throws {
         let start: [UInt8]
         switch bound {
-        case .transactionNumber(let number): start = LMDBLayout.key(max(number, 0) + 1)
+        case .transactionNumber(let number):
+            guard number < .max else { return }
+            start = LMDBLayout.key(max(number, 0) + 1)
         case .date: start = []
         }
         try transaction.scan(history.transactions, from: start) { key, value in

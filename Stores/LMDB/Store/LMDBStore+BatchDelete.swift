@@ -156,8 +156,8 @@ private struct LMDBBatchDeletion {
         }
         for objectID in order {
             guard let new = changed[objectID], let old = try loader.snapshot(of: objectID) else { continue }
-            try store.put(
-                Snapshot(objectID: objectID, values: new.values, version: old.version + 1), replacing: old, loader)
+            let version = try StoredCounter.next(after: old.version, "The version of \(objectID) in \(store.storeName)")
+            try store.put(Snapshot(objectID: objectID, values: new.values, version: version), replacing: old, loader)
             for (relationship, list) in members[objectID] ?? [:] {
                 guard let key = loader.membersKey(of: objectID, relationship: relationship) else { continue }
                 if list.isEmpty {

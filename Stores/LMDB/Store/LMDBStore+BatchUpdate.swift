@@ -29,9 +29,10 @@ extension LMDBStore {
                             values[key] = kept
                         }
                         for (key, value) in update.values { values[key] = value }
+                        let version = try StoredCounter.next(
+                            after: old.version, "The version of \(old.objectID) in \(storeName)")
                         try put(
-                            Snapshot(objectID: old.objectID, values: values, version: old.version + 1), replacing: old,
-                            loader)
+                            Snapshot(objectID: old.objectID, values: values, version: version), replacing: old, loader)
                         return old.objectID
                     }
                     if let history, let databases = databases.history, !ids.isEmpty {

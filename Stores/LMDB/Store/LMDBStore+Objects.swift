@@ -68,7 +68,7 @@ extension LMDBStore {
                 }
                 number = max(number, 1)
                 ids.append(ObjectID(namespace, reference: .integer(number)))
-                next[root] = number + 1
+                next[root] = try StoredCounter.next(after: number, "The object counter of '\(root)' in \(storeName)")
             }
             for (root, number) in next {
                 try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(number))
@@ -90,7 +90,8 @@ extension LMDBStore {
         for (root, number) in largest {
             let stored = try loader.transaction.get(databases.counters, Array(root.utf8)).map(LMDBLayout.primaryKey)
             guard number >= stored ?? 1 else { continue }
-            try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(number + 1))
+            let next = try StoredCounter.next(after: number, "The object number \(number) of '\(root)' in \(storeName)")
+            try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(next))
         }
     }
 }

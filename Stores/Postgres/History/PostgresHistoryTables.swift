@@ -73,7 +73,11 @@ struct PostgresHistoryTables: Sendable {
         guard rows.rowCount == 1, let transaction = rows.int64(0, 0), let lastChange = rows.int64(0, 1) else {
             throw StoreError(code: .corrupt, message: "The history counters of schema '\(schemaName)' are missing.")
         }
-        return (transaction, lastChange - Int64(changeCount) + 1)
+        return (
+            transaction,
+            try StoredCounter.adding(
+                1, to: lastChange &- Int64(changeCount), "The last history change of schema '\(schemaName)'")
+        )
     }
 
     /// The last transaction and change numbers handed out; with `lockingThem`, the counter row
@@ -163,7 +167,9 @@ struct PostgresHistoryTables: Sendable {
         let what = "\(source), the changes of history transaction \(number)"
         transaction.changes = try BinaryRecord.decode(record, source: what, context: context) { reader in
             try (0..<reader.readCount("the number of changes")).map { index in
-                try reader.readHistoryChange(identifier: first + Int64(index), token: token)
+                try reader.readHistoryChange(
+                    identifier: StoredCounter.adding(Int64(index), to: first, "\(what), numbered from \(first),"),
+                    token: token)
             }
         }
         return transaction

@@ -90,8 +90,9 @@ extension PostgresStore {
                     let changes = replacement.changes ?? []
                     try history.insert(
                         replacement.historyInfo, number: replacement.token.transactionNumber, changes: changes,
-                        firstChange: lastChange + 1, context: historyContext, on: connection)
-                    lastChange += Int64(changes.count)
+                        firstChange: lastChange &+ 1, context: historyContext, on: connection)
+                    lastChange = try StoredCounter.adding(
+                        Int64(changes.count), to: lastChange, "The last history change of \(storeName)")
                 }
                 try history.setLastNumbers(
                     transaction: transactions.last?.token.transactionNumber ?? 0, change: lastChange, on: connection)

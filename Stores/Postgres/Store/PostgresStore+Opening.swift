@@ -19,6 +19,13 @@ extension PostgresStore {
             throw StoreError(
                 code: .invalidOption, message: "The \(storeTypeName) setting 'maxConnections' must be at least 1.")
         }
+        let entityCount = request.model.schema.entitiesByName.count
+        guard entityCount < Int(Int16.max) else {
+            throw StoreError(
+                code: .unsupported,
+                message: "The \(storeTypeName) store numbers entities in a smallint column; the model has "
+                    + "\(entityCount) entities, more than \(Int16.max - 1).")
+        }
         let pool = PostgresConnectionPool(location: location, size: poolSize)
         let layout = PostgresLayout(
             model: request.model.schema,

@@ -37,7 +37,8 @@ struct SQLiteHistoryChangeRows {
                 message: "\(store.storeName) has no entity number for \(objectID) to record in its history.")
         }
         let key = try store.primaryKey(of: objectID)
-        defer { nextKey += 1 }
+        // Keys run up to the Z_MAX SQLite returned as an integer; only the last can wrap, unused.
+        defer { nextKey &+= 1 }
         guard tombstone.isEmpty else {
             let row: [SQLiteValue] = [
                 .integer(nextKey), .integer(Int64(type.rawValue)), .integer(number), .integer(key),

@@ -74,8 +74,12 @@ enum SQLiteHistoryTables {
             "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX"
         ).rows([.integer(Int64(count)), .integer(number)]) { $0.value(at: 0) }
         guard case .integer(let maximum)? = maxima.first else {
-            throw StoreError(code: .corrupt, message: "The store has no Z_PRIMARYKEY row for history entity \(number).")
+            throw StoreError(
+                code: .corrupt,
+                message: "The store has no Z_PRIMARYKEY row for history entity \(number), or its Z_MAX cannot count "
+                    + "\(count) further.")
         }
-        return maximum - Int64(count) + 1
+        return try StoredCounter.adding(
+            1, to: maximum &- Int64(count), "The Z_PRIMARYKEY.Z_MAX of history entity \(number)")
     }
 }

@@ -87,8 +87,10 @@ private struct Layout {
             SQLiteColumn(name: "Z_OPT", type: .integer, role: .version),
         ]
         let grouped = columns.enumerated().sorted { ($0.element.type, $0.offset) < ($1.element.type, $1.offset) }
+        let treeNumbers = tree.compactMap { numbers[$0] }
         return SQLiteSchema.EntityTable(
-            name: "Z" + tree[0].uppercased(), rootEntity: tree[0], entities: tree,
+            name: "Z" + tree[0].uppercased(), rootEntity: tree[0],
+            entityNumbers: (treeNumbers.min() ?? 0)...(treeNumbers.max() ?? 0), entities: tree,
             columns: fixed + grouped.map(\.element))
     }
 

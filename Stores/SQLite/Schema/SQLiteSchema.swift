@@ -10,6 +10,9 @@ struct SQLiteSchema: Sendable {
         let name: String
         /// The root entity of the tree.
         let rootEntity: String
+        /// The entity numbers of the tree, which Core Data numbers one after another: the only
+        /// ones its rows' `Z_ENT` may hold.
+        let entityNumbers: ClosedRange<Int64>
         /// The entities whose rows the table holds, root first.
         let entities: [String]
         /// `Z_PK`, `Z_ENT`, `Z_OPT`, then the properties' columns grouped by declared type.

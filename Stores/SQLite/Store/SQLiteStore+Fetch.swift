@@ -69,7 +69,7 @@ extension SQLiteStore {
                 let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
                 trace.explain(sql, parameters, on: connection)
                 let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
-                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1) }
+                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1, in: table) }
                 return .objectIDs(sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
             case .snapshots:
                 let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"

@@ -15,8 +15,11 @@ extension SQLiteStore {
     }
 
     /// The ID of the object in a row whose primary key and entity number are `primaryKey` and
-    /// `entityNumber`.
-    func objectID(primaryKey: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {
+    /// `entityNumber`; with `table`, a row of that table, whose entity number must be one of its
+    /// tree's (a row of `ZITEM` claiming to be a `Person` is damaged, not a person).
+    func objectID(
+        primaryKey: SQLiteValue, entityNumber: SQLiteValue, in table: SQLiteSchema.EntityTable? = nil
+    ) throws -> ObjectID {
         guard case .integer(let key) = primaryKey, case .integer(let number) = entityNumber,
             let namespace = namespacesByNumber[number]
         else {
@@ -24,6 +27,12 @@ extension SQLiteStore {
                 code: .corrupt,
                 message: "\(storeName) has a row with primary key \(primaryKey) and entity number \(entityNumber), "
                     + "which its model does not know.")
+        }
+        if let table, !table.entityNumbers.contains(number) {
+            throw StoreError(
+                code: .corrupt,
+                message: "\(storeName) has a row with primary key \(key) in \(table.name) whose entity number "
+                    + "\(number) is that of '\(namespace.entityName)', which \(table.name) does not hold.")
         }
         return ObjectID(namespace, reference: .integer(key))
     }
@@ -51,7 +60,7 @@ extension SQLiteStore {
     /// The snapshot of the row `statement` is on, whose columns are `selectList(table)`.
     func snapshot(at statement: SQLiteStatement, in table: SQLiteSchema.EntityTable) throws -> Snapshot {
         let entityNumber = statement.value(at: 1)
-        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber)
+        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber, in: table)
         let reader: SQLiteRowReader
         if case .integer(let number) = entityNumber, let known = entityRowsByNumber[number]?.reader,
             known.tableName == table.name

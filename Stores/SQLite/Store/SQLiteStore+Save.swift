@@ -13,11 +13,19 @@ extension SQLiteStore {
                 let statement = try connection.cachedStatement(
                     "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
                 let maxima = try statement.rows([.integer(count), .integer(number)]) { $0.value(at: 0) }
-                guard case .integer(let maximum)? = maxima.first else {
+                switch maxima.first {
+                case .integer(let maximum)?:
+                    first[root] = maximum - count + 1
+                case nil:
                     throw StoreError(
                         code: .corrupt, message: "\(storeName) has no Z_PRIMARYKEY row for entity '\(root)'.")
+                case let stored?:
+                    // SQLite turns an integer sum past Int64.max into a real number.
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "\(storeName) holds a Z_PRIMARYKEY.Z_MAX for entity '\(root)' that cannot count "
+                            + "\(count) further (it became \(stored)); the store is damaged.")
                 }
-                first[root] = maximum - count + 1
             }
             return first
         }
@@ -25,7 +33,8 @@ extension SQLiteStore {
         let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
         return zip(entities, namespaces).map { entity, namespace in
             let key = next[entity.rootEntityName, default: 1]
-            next[entity.rootEntityName] = key + 1
+            // Keys run up to the Z_MAX SQLite returned as an integer; only the last can wrap, unused.
+            next[entity.rootEntityName] = key &+ 1
             return ObjectID(namespace, reference: .integer(key))
         }
     }
