@@ -120,4 +120,42 @@ import Testing
         ).replacingOccurrences(of: ">Author 0<", with: ">&secret;<").write(to: url, atomically: false, encoding: .utf8)
         try expectRefusal(.corrupt, mentioning: "'&secret;' is not expanded")
     }
+
+    /// A file whose counter of object numbers is at its limit: the next insert is `corrupt`, not
+    /// an arithmetic trap.
+    @Test func anObjectCounterAtItsLimitIsCorrupt() throws {
+        let text = String(decoding: try savedStore(), as: UTF8.self)
+        let counter = try #require(text.range(of: #"<nextObjectID>\d+</nextObjectID>"#, options: .regularExpression))
+        try text.replacingCharacters(in: counter, with: "<nextObjectID>\(Int64.max - 1)</nextObjectID>").write(
+            to: url, atomically: false, encoding: .utf8)
+        let coordinator = try PersistentStoreCoordinator(model: LibraryGraph.model, storeTypes: [.xml])
+        try coordinator.addStore(type: StoreType.xml.name, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect {
+            try context.performAndWait {
+                let author = try context.insertNewObject(forEntityName: "Author")
+                try author.setValue("New", forKey: "name")
+                try context.save()
+            }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "next object number") }
+    }
+
+    /// A file holding an object at version `Int64.max`: updating it is `corrupt`.
+    @Test func aVersionAtItsLimitIsCorrupt() throws {
+        let text = String(decoding: try savedStore(), as: UTF8.self)
+        let object = try #require(text.range(of: #"<object type="AUTHOR" id="z\d+""#, options: .regularExpression))
+        try text.replacingCharacters(in: object, with: text[object] + #" version="\#(Int64.max)""#).write(
+            to: url, atomically: false, encoding: .utf8)
+        let coordinator = try PersistentStoreCoordinator(model: LibraryGraph.model, storeTypes: [.xml])
+        try coordinator.addStore(type: StoreType.xml.name, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect {
+            try context.performAndWait {
+                for author in try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")) {
+                    try author.setValue("Renamed", forKey: "name")
+                }
+                try context.save()
+            }
+        } throws: { HostileFileNames.isCorrupt($0, naming: "version \(Int64.max)") }
+    }
 }
