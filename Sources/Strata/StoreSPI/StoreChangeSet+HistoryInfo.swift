@@ -31,6 +31,19 @@ extension StoreChangeSet {
         public static let currentProcessName = ProcessInfo.processInfo.processName
         /// The bundle identifier of this process's application, when it has one, as
         /// transactions record it.
-        public static let currentBundleIdentifier = Bundle.main.bundleIdentifier
+        public static let currentBundleIdentifier = mainBundleIdentifier()
+
+        /// `Bundle.main`'s identifier. On Linux, Foundation traps making `Bundle.main` when the
+        /// folder of the executable cannot be entered, as happens to a process that gave up
+        /// root after starting from a folder only root may enter: that folder is checked first,
+        /// and a process that cannot enter it records no bundle identifier.
+        private static func mainBundleIdentifier() -> String? {
+            #if os(Linux)
+            guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                access(URL(fileURLWithPath: executable).deletingLastPathComponent().path, X_OK) == 0
+            else { return nil }
+            #endif
+            return Bundle.main.bundleIdentifier
+        }
     }
 }
