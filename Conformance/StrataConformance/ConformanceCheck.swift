@@ -58,6 +58,15 @@ public enum ConformanceRequirement: Sendable, Hashable, CustomStringConvertible 
     /// it (``ConformanceSuite/documentedSideFiles``).
     case documentedSideFiles
 
+    /// Whether meeting the requirement depends on the capabilities the store declares.
+    var needsCapabilities: Bool {
+        switch self {
+        case .capabilities: true
+        case .all(let requirements): requirements.contains(where: \.needsCapabilities)
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .fileStorage: "file storage"

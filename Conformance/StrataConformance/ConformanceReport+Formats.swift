@@ -9,7 +9,7 @@ extension ConformanceReport {
             JSONReport(
                 suiteVersion: suiteVersion, storeType: storeType, declaredCapabilities: declaredCapabilities.names,
                 seed: String(seed), succeeded: succeeded, counts: counts, unknownWaivers: unknownWaivers,
-                checks: results.map(JSONReport.Check.init)))
+                skipped: results.compactMap(JSONReport.Skip.init), checks: results.map(JSONReport.Check.init)))
     }
 
     /// The report as Markdown: a summary, the failures, skips grouped by capability, waivers,
@@ -85,6 +85,18 @@ extension ConformanceReport {
             }
         }
 
+        /// A check the suite skipped, and the requirement it lacks.
+        struct Skip: Encodable {
+            let id: String
+            let reason: String
+
+            init?(_ result: CheckResult) {
+                guard case .skipped(let requirement) = result.outcome else { return nil }
+                id = result.check.id
+                reason = "requires \(requirement)"
+            }
+        }
+
         let suiteVersion: String
         let storeType: String
         let declaredCapabilities: [String]
@@ -92,6 +104,7 @@ extension ConformanceReport {
         let succeeded: Bool
         let counts: [String: Int]
         let unknownWaivers: [String]
+        let skipped: [Skip]
         let checks: [Check]
     }
 }

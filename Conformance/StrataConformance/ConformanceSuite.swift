@@ -72,6 +72,8 @@ public struct ConformanceSuite: Sendable {
     /// Whether ``workDirectory`` is the suite's own temporary folder, removed once its checks
     /// are done, rather than one the caller gave.
     let ownsWorkDirectory: Bool
+    /// The capabilities the store declares, or why they could not be read; read once.
+    private let capabilityReading = Locked<Result<StoreCapabilities, CheckFailure>?>(nil)
     /// The store's worker executable, which calls ``ConformanceWorker/run(storeType:options:arguments:)``;
     /// the durability checks and the unreadable-file check run it in a child process.
     public let workerExecutable: URL?
@@ -139,10 +141,28 @@ public struct ConformanceSuite: Sendable {
         return waivers.keys.filter { !known.contains($0) }.sorted()
     }
 
-    /// Runs one check.
+    /// The requirement of `check` this suite does not meet, for which it skips the check; `nil`
+    /// when it runs it. A store that declares no capability because it could not be opened skips
+    /// nothing for that: the checks needing capabilities fail instead when run.
+    public func unmetRequirement(of check: ConformanceCheck) -> ConformanceRequirement? {
+        guard let requirement = check.requirement, !isMet(requirement) else { return nil }
+        return requirement
+    }
+
+    /// The checks this suite skips, with the requirement each lacks, without running any.
+    public var skippedChecks: [(check: ConformanceCheck, requirement: ConformanceRequirement)] {
+        checks.compactMap { check in unmetRequirement(of: check).map { (check, $0) } }
+    }
+
+    /// Runs one check. A check needing capabilities fails when the store under test cannot be
+    /// opened to read them, so that a store that cannot open never passes by skipping.
     public func run(_ check: ConformanceCheck) -> CheckResult {
         let outcome: CheckOutcome
-        if let requirement = check.requirement, !isMet(requirement) {
+        if let requirement = check.requirement, requirement.needsCapabilities,
+            case .failure(let error) = capabilities
+        {
+            outcome = .failed("The store could not be opened to read its capabilities: \(error).")
+        } else if let requirement = unmetRequirement(of: check) {
             outcome = .skipped(requirement)
         } else {
             let result = execute(check)
@@ -163,19 +183,29 @@ public struct ConformanceSuite: Sendable {
         ConformanceReport(suite: self, declaredCapabilities: declaredCapabilities(), results: checks.map(run))
     }
 
-    /// The capabilities the store under test declares, read from a store opened for the purpose.
+    /// The capabilities the store under test declares, read once from a store opened for the
+    /// purpose, or why it could not be opened.
+    var capabilities: Result<StoreCapabilities, CheckFailure> {
+        capabilityReading.withLock { reading in
+            if let reading { return reading }
+            let result = Result {
+                try CheckHarness(suite: self, checkID: "capabilities").withStore { $0.store.capabilities }
+            }.mapError { CheckFailure("\(type(of: $0)): \($0)") }
+            reading = result
+            return result
+        }
+    }
+
+    /// The capabilities the store under test declares; none when it cannot be opened.
     func declaredCapabilities() -> StoreCapabilities {
-        guard let harness = try? CheckHarness(suite: self, checkID: "capabilities"),
-            let capabilities = try? harness.withStore(body: { $0.store.capabilities })
-        else { return [] }
-        return capabilities
+        (try? capabilities.get()) ?? []
     }
 
     private func isMet(_ requirement: ConformanceRequirement) -> Bool {
         switch requirement {
         case .fileStorage: storage.isFile
         case .persistentStorage: storage != .memory
-        case .capabilities(let needed): declaredCapabilities().isSuperset(of: needed)
+        case .capabilities(let needed): (try? capabilities.get())?.isSuperset(of: needed) ?? true
         case .workerExecutable: storage != .memory && workerExecutable != nil
         case .newerFormatVersion: storage.isFile && markNewerFormatVersion != nil
         case .storeTypeOtherThan(let name): storage.isFile && storeType.name != name

@@ -35,4 +35,17 @@ extension ConformanceSuite {
         }
         return report
     }
+
+    /// Records one Swift Testing issue per check the suite skips that `expected` does not list,
+    /// and per listed check it runs: a store's test pins the checks it skips, so that a lost
+    /// capability (or a store that declares fewer) fails loudly instead of passing by skipping.
+    public func expectSkips(_ expected: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) {
+        let skipped = Dictionary(uniqueKeysWithValues: skippedChecks.map { ($0.check.id, $0.requirement) })
+        for (id, requirement) in skipped.sorted(by: { $0.key < $1.key }) where !expected.contains(id) {
+            Issue.record("\(id) is skipped (requires \(requirement)) but not listed.", sourceLocation: sourceLocation)
+        }
+        for id in expected.subtracting(skipped.keys).sorted() {
+            Issue.record("\(id) is listed as skipped but runs.", sourceLocation: sourceLocation)
+        }
+    }
 }

@@ -17,6 +17,8 @@ final class BrokenStore: IncrementalStore {
         case reusesDeletedReferences
         /// Fetches ignore the request's offset.
         case ignoresOffset
+        /// Fetches sort the other way from each sort descriptor's direction.
+        case reversesSortDirection
         /// Fetches never include sub-entities.
         case excludesSubentities
         /// To-many members come back in reverse order, so ordered relationships lose their order.
@@ -109,6 +111,12 @@ final class BrokenStore: IncrementalStore {
         var request = request
         switch defect {
         case .ignoresOffset: request.fetchOffset = 0
+        case .reversesSortDirection:
+            request.sortDescriptors = request.sortDescriptors.map { descriptor in
+                var descriptor = descriptor
+                descriptor.ascending.toggle()
+                return descriptor
+            }
         case .excludesSubentities: request.includesSubentities = false
         case .ignoresStringOptions: request.predicate = request.predicate.map(Self.withoutStringOptions)
         case .ignoresComparisonsWithSelf: request.predicate = request.predicate.map(Self.withoutSelfComparisons)

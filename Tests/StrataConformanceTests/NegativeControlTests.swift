@@ -22,8 +22,33 @@ import Testing
             "H.limitPastTheEnd", "H.offsetPastTheEnd", "H.paginationEachRowOnce", "H.paginationWithTiesEachRowOnce",
             "R.graph.mixed", "R.records.mixed", "R.records.paged",
         ],
+        .reversesSortDirection: [
+            "AA.referencesKeptBothWays", "E.sortOnInheritedAttribute", "E.sortedPageAcrossSubentities",
+            "F.compare.integersBeyondDoubles", "G.binary.ascending", "G.binary.descending", "G.boolean.ascending",
+            "G.boolean.descending", "G.date.ascending", "G.date.descending", "G.decimal.ascending",
+            "G.decimal.descending", "G.double.ascending", "G.double.descending", "G.float.ascending",
+            "G.float.descending", "G.int16.ascending", "G.int16.descending", "G.int32.ascending", "G.int32.descending",
+            "G.int64.ascending", "G.int64.descending", "G.keyPath.toOne", "G.limitOffset",
+            "G.limitOffset.withPredicate", "G.multipleDescriptors", "G.nil.position", "G.string.ascending",
+            "G.string.caseInsensitive", "G.string.descending", "G.string.localized", "G.uri.ascending",
+            "G.uri.descending", "G.uuid.ascending", "G.uuid.descending", "H.batchWithDeletedRecord",
+            "H.contextDictionariesMatchObjects", "H.contextLimitZeroIsNoLimit", "H.contextPaginationEachRowOnce",
+            "H.dictionary.distinct", "H.dictionary.expression", "H.dictionary.groupBy", "H.limitPastTheEnd",
+            "H.limitZeroIsNoLimit", "H.paginationEachRowOnce", "H.paginationWithTiesEachRowOnce",
+            "H.pendingChangesInPage", "H.withoutPropertyValues", "I.conflictListsEveryObject",
+            "I.failedSaveKeepsUserKeys", "I.invalidValue.first", "I.invalidValue.last", "I.invalidValue.middle",
+            "I.metadataOnlySave", "I.missingDeletion.first", "I.missingDeletion.last", "I.missingDeletion.middle",
+            "I.mixedSaveAppliesEverything", "I.staleVersion.first", "I.staleVersion.last", "I.staleVersion.middle",
+            "I.validationNamesObjectAndKey", "I.valuesBySlotSaveAsByName", "J.deleteAfterUpdateConflicts",
+            "J.deleteOfDeletedObjectConflicts", "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
+            "L.removingAStoreKeepsTheOther", "O.roundTripThroughTheInMemoryStore", "R.graph.mixed", "R.records.mixed",
+            "R.records.paged", "U.nullsNeverClash", "U.updateIntoSavedValuesRefused", "V.deleteByObjectIDs",
+            "V.deleteByPredicate", "V.deleteEmptiesManyToMany", "V.insertDictionaries", "V.insertFromHandler",
+            "V.insertUpserts", "V.updateExpressionsReadValuesBeforeTheUpdate", "Y.predicates", "Y.sorting",
+        ],
         .excludesSubentities: [
-            "B.referencesUniqueAcrossHierarchy", "E.abstractRootFetch", "E.countWithSubentities",
+            "B.referencesUniqueAcrossHierarchy", "E.abstractRootFetch", "E.batchUpdateWithoutSubentities",
+            "E.countWithSubentities",
             "E.entityKeptAfterReopen", "E.fetchParentIncludesSubentities", "E.predicateOnInheritedAttribute",
             "E.predicateOnParentAttribute", "E.sortOnInheritedAttribute", "E.sortedPageAcrossSubentities",
             "U.inheritedConstraint", "V.deleteOfSubentities",
@@ -104,6 +129,30 @@ import Testing
         #expect(failed.subtracting(racing) == Self.expectedFailures[defect], "\(defect) failed \(failed.sorted())")
         let succeeded = report.succeeded
         #expect(!succeeded, "The report of \(defect) says the run succeeded.")
+    }
+
+    /// A store that cannot be opened declares no capabilities; the checks needing one fail
+    /// instead of being skipped, so the run cannot pass by skipping.
+    @Test func aStoreThatCannotBeOpenedFailsTheRun() throws {
+        let unopenable = StoreType(
+            name: "Unopenable",
+            open: { _ in throw StoreError(code: .io, message: "This store never opens.") },
+            readMetadata: { _ in nil },
+            writeMetadata: { _, _ in }, destroy: { _ in })
+        let suite = ConformanceSuite(storeType: unopenable, storage: .memory, seed: 1)
+        let gated = suite.checks.filter { check in
+            if case .capabilities = check.requirement { return true }
+            return false
+        }
+        #expect(!gated.isEmpty)
+        #expect(suite.skippedChecks.allSatisfy { check in
+            if case .capabilities = check.requirement { return false }
+            return true
+        })
+        let report = suite.run(gated)
+        #expect(report.failures.count == gated.count)
+        #expect(report.failures.allSatisfy { "\($0.outcome)".contains("This store never opens.") })
+        #expect(!report.succeeded)
     }
 
     @Test func theSlotCheckCatchesAStoreReadingSlotsInNameOrder() throws {

@@ -5,7 +5,9 @@ import Strata
 /// reopening, updates, deletion, migration and a process killed while saving, and the store
 /// leaves no copy of a value it no longer holds in any file beside it.
 enum ExternalBinaryDataChecks {
-    static var all: [ConformanceCheck] { [roundTrip, updates, deletion, migration, killDuringSaves] }
+    static var all: [ConformanceCheck] {
+        [roundTrip, inlineLimit, updates, deletion, migration, killDuringSaves]
+    }
 
     private static let category = ConformanceCategory.externalBinaryData
     private static let requirement = ConformanceRequirement.capabilities(.externalBinaryStorage)
@@ -81,6 +83,25 @@ enum ExternalBinaryDataChecks {
         try saveSamples([large, small, nil], in: harness)
         try expectEqual(
             try storedValues(in: harness), [1: .binary(large), 2: .binary(small), 3: .null], "Sample.\(key) by serial")
+    }
+
+    private static let inlineLimit = category.check(
+        "inlineLimit",
+        "Values of one byte less than 128 KiB, exactly 128 KiB and one byte more (where stores switch from keeping "
+            + "a value with its object to a file) read back equal after reopening, and after being swapped.",
+        requires: requirement
+    ) { harness in
+        let limit = 131_072
+        let values = [bytes(4, count: limit - 1), bytes(5, count: limit), bytes(6, count: limit + 1)]
+        try saveSamples(values, in: harness)
+        try expectEqual(
+            try storedValues(in: harness), [1: .binary(values[0]), 2: .binary(values[1]), 3: .binary(values[2])],
+            "The values around the limit after reopening")
+        try set(values[2], serial: 1, in: harness)
+        try set(values[0], serial: 3, in: harness)
+        try expectEqual(
+            try storedValues(in: harness), [1: .binary(values[2]), 2: .binary(values[1]), 3: .binary(values[0])],
+            "The values around the limit after swapping the first and the last")
     }
 
     private static let updates = category.check(

@@ -12,7 +12,7 @@ enum HistoryChecks {
     static var all: [ConformanceCheck] {
         [
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
-            deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
+            fetchAfterAKeptTransactionLeavesItOut, deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
             remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts, replacedHistoryKeepsNumbers,
             batchRequestsRecorded, batchDeletionRecordsRulesAndTombstones,
         ]
@@ -112,6 +112,23 @@ enum HistoryChecks {
         let data = try JSONEncoder().encode(tokens[2])
         try expectEqual(
             try JSONDecoder().decode(PersistentHistoryToken.self, from: data), tokens[2], "A token through JSON")
+    }
+
+    static let fetchAfterAKeptTransactionLeavesItOut = category.check(
+        "fetchAfterAKeptTransactionLeavesItOut",
+        "A history fetch after a transaction that is still recorded, by token or by transaction, answers the later "
+            + "transactions only, and none after the last.",
+        requires: requirement
+    ) { harness in
+        try withHistory(harness) { stack in
+            for serial in 1...3 { _ = try stack.saveSamples(serial...serial) }
+            let all = try fetch(stack, after: .token(nil))
+            try expectEqual(all.count, 3, "Transactions after three saves")
+            try expectEqual(
+                try fetch(stack, after: .token(all[0].token)), Array(all[1...]), "The transactions after the first token")
+            try expectEqual(try fetch(stack, after: .transaction(all[1])), [all[2]], "The transactions after the second")
+            try expectEqual(try fetch(stack, after: .token(all[2].token)), [], "The transactions after the last token")
+        }
     }
 
     static let deleteBeforeKeepsLaterTransactions = category.check(

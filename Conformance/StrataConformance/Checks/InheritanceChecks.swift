@@ -12,6 +12,7 @@ enum InheritanceChecks {
             fetchParentIncludesSubentities, fetchParentExcludesSubentities, abstractRootFetch, leafEntityFetch,
             countWithSubentities, predicateOnInheritedAttribute, predicateOnParentAttribute, sortOnInheritedAttribute,
             sortedPageAcrossSubentities, entityKeptAfterReopen, inheritedValuesAfterReopen, abstractRootRefused,
+            batchUpdateWithoutSubentities,
         ]
     }
 
@@ -32,6 +33,30 @@ enum InheritanceChecks {
     ) { harness in
         try withShapes(harness) { stack in
             try expectFetch("Polygon", includesSubentities: false, gives: ["tri", "hex"], in: stack)
+        }
+    }
+
+    static let batchUpdateWithoutSubentities = category.check(
+        "batchUpdateWithoutSubentities",
+        "A batch update of a parent entity without sub-entities changes its own objects only, and with them its "
+            + "sub-entities' too."
+    ) { harness in
+        try withShapes(harness) { stack in
+            var request = BatchUpdateRequest(
+                entityName: "Polygon", predicate: nil, propertiesToUpdate: ["sides": .constant(.integer16(9))])
+            request.includesSubentities = false
+            request.resultType = .objectIDs
+            let updated = try stack.coordinator.execute(request).objectIDs ?? []
+            try expectEqual(Set(updated.map(\.entityName)), ["Polygon"], "The entities of the updated objects")
+            try expectEqual(updated.count, 2, "The number of polygons updated without sub-entities")
+            try expectFetch("Polygon", where: "sides == 9", gives: ["tri", "hex"], in: stack)
+            try expectFetch("Square", where: "sides == 4", gives: ["sq1", "sq3"], in: stack)
+            request.includesSubentities = true
+            request.propertiesToUpdate = ["sides": .constant(.integer16(5))]
+            try expectEqual(
+                try stack.coordinator.execute(request).objectIDs?.count, 4,
+                "The number of polygons updated with sub-entities")
+            try expectFetch("Polygon", where: "sides == 5", gives: ["tri", "hex", "sq1", "sq3"], in: stack)
         }
     }
 
