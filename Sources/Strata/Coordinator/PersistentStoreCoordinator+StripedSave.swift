@@ -24,6 +24,23 @@ extension PersistentStoreCoordinator {
         stripedSaveProbe.withLock { $0 = probe }
     }
 
+    /// Makes the writes `writes` of the save log in `folder` fail as on a full disk, for tests of
+    /// what a failed append leaves; an empty set stops.
+    @_spi(FaultInjection) public func failSaveLogWrites(inFolder folder: URL, _ writes: Set<SaveLogWrite>) {
+        let path = StripedSaveLog.url(inFolder: folder).path
+        StripedSaveLog.failingWrites.withLock { $0[path] = writes.isEmpty ? nil : writes }
+    }
+
+    /// A write of the save log that ``failSaveLogWrites(inFolder:_:)`` can make fail.
+    @_spi(FaultInjection) public enum SaveLogWrite: Sendable, Hashable {
+        /// The new record of a save.
+        case record
+        /// The header that decides the save.
+        case header
+        /// The earlier header, written back after a failed or retracted append.
+        case headerWrittenBack
+    }
+
     /// Saves each store's changes, all or nothing across the stores, also when the process is
     /// killed at any instant of the save (docs/STRIPED-SAVES.md).
     ///
@@ -73,7 +90,7 @@ extension PersistentStoreCoordinator {
                 let entry = StripedSaveLog.Entry(
                     number: number,
                     changes: checked.filter { $0.store.folder != nil }.map { ($0.store.identifier, $0.changes) })
-                for log in logs { try log.append(entry) }
+                try append(entry, to: logs)
                 probe(.logged)
             }
             for (index, share) in checked.enumerated() {
@@ -100,6 +117,35 @@ extension PersistentStoreCoordinator {
             }
             probe(.finished)
         }
+    }
+
+    /// Appends `entry` to every log of `logs`, deciding it in each. When one cannot, the logs
+    /// that decided it take it back, so that no store is written and the save is not decided
+    /// anywhere; a log that cannot take it back keeps it decided, and its stores are removed
+    /// from the coordinator to get it when added again (``StoreError/Code/savePending``).
+    private func append(_ entry: StripedSaveLog.Entry, to logs: [StripedSaveLog]) throws {
+        for (index, log) in logs.enumerated() {
+            do {
+                try log.append(entry)
+            } catch let error as StoreError where error.code == .savePending {
+                throw decidedSave(unwritten: storesOf(entry), log: log.url, failure: error)
+            } catch {
+                for decided in logs[..<index].reversed() {
+                    do {
+                        try decided.retract()
+                    } catch let retraction {
+                        throw decidedSave(unwritten: storesOf(entry), log: decided.url, failure: retraction)
+                    }
+                }
+                throw error
+            }
+        }
+    }
+
+    /// The added stores `entry` writes to.
+    private func storesOf(_ entry: StripedSaveLog.Entry) -> [any IncrementalStore] {
+        let identifiers = Set(entry.changes.map(\.storeIdentifier))
+        return stores.filter { identifiers.contains($0.identifier) }
     }
 
     /// The error of a save that was logged but that `unwritten`'s first store failed to

@@ -1,34 +1,39 @@
 extension PersistentStoreCoordinator {
     /// Completes the striped saves the log beside `store` holds that `store` has not applied:
     /// what a kill between the stores' commits left (docs/STRIPED-SAVES.md). Runs before the
-    /// store is added, so no other save reaches it first.
+    /// store is added, so no other save reaches it first. The logs beside the stores already
+    /// added are read too, and their entries applied to `store` and to them: a save across
+    /// folders that one folder's log could not take back is decided in another's.
     ///
     /// A read-only store cannot take them: the coordinator logs a warning and adds it as it is.
     ///
     /// - Throws: ``StoreError`` naming the log and the save when the store refuses the save's
     ///   changes (another writer changed the same objects since), or the log cannot be read.
     func completeStripedSaves(of store: any IncrementalStore) throws {
-        // The write gate before the log's lock, in the order a save across stores takes them.
-        try withWriteGates(of: [store]) { try completeStripedSavesHoldingGate(of: store) }
-    }
-
-    private func completeStripedSavesHoldingGate(of store: any IncrementalStore) throws {
-        guard let folder = store.folder,
-            let log = try StripedSaveLog.lockIfPending(folder: folder)
-        else { return }
-        guard !store.options.isReadOnly else {
-            let pending = try log.entries(schema: schema).contains {
-                $0.changes(forStore: store.identifier) != nil && Self.recordedSave(of: store) < $0.number
+        guard store.folder != nil else { return }
+        let added = stores.filter { $0.folder != nil && !$0.options.isReadOnly }
+        let folders = ([store] + added).compactMap(\.folder).filter(StripedSaveLog.mayHoldEntries(folder:))
+        guard !folders.isEmpty else { return }
+        // The write gates before the logs' locks, in the order a save across stores takes them.
+        try withWriteGates(of: [store] + added) {
+            let logs = try StripedSaveLog.lockAll(folders: folders)
+            guard !store.options.isReadOnly else {
+                let pending = try logs.contains { log in
+                    try log.entries(schema: schema).contains {
+                        $0.changes(forStore: store.identifier) != nil && Self.recordedSave(of: store) < $0.number
+                    }
+                }
+                if pending {
+                    logger.warning(
+                        "A read-only store misses a save across stores that a save log holds; open it writable to complete it",
+                        metadata: Self.logMetadata(of: store).merging(
+                            ["logs": "\(logs.map(\.url.path))"]) { a, _ in a })
+                }
+                return
             }
-            if pending {
-                logger.warning(
-                    "A read-only store misses a save across stores that its save log holds; open it writable to complete it",
-                    metadata: Self.logMetadata(of: store).merging(["log": "\(log.url.path)"]) { a, _ in a })
-            }
-            return
+            try completePendingSaves(in: logs, forAdded: [store] + added)
+            for log in logs { try log.clearIfApplied(byAdded: stores + [store], schema: schema) }
         }
-        try completePendingSaves(in: [log], forAdded: [store])
-        try log.clearIfApplied(byAdded: stores + [store], schema: schema)
     }
 
     /// Applies every entry of `logs` to those of `stores` that it names and that have not

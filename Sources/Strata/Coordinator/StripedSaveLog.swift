@@ -34,14 +34,24 @@ final class StripedSaveLog {
     }
 
     /// The log's signature, at its start.
-    static let magic = Array("STRSAVE1".utf8)
-    /// The signature and the last save number (8 bytes, little endian) before the records.
-    static let headerSize = 16
+    static let magic = Array("STRSAVE2".utf8)
+    /// The header: the signature, the last save number and the committed length (8 bytes each,
+    /// little endian), a CRC-32C of those 24 bytes, and 4 bytes of zeros.
+    static let headerSize = 32
+    /// The signature of the logs of earlier Strata versions, whose 16-byte header held the
+    /// signature and the last save number, and whose records ran to the end of the file.
+    static let earlierMagic = Array("STRSAVE1".utf8)
+    static let earlierHeaderSize = 16
 
     let url: URL
     private let descriptor: Int32
-    /// The length of the header and whole records; a torn record after them is overwritten.
-    private var validLength = 0
+    /// The length of the header and the decided records, as the header records it: bytes after
+    /// it belong to an append that was never decided, and are cut before the next.
+    private var committedLength = headerSize
+    /// The header before the last ``append(_:)``, which ``retract()`` writes back.
+    private var previousHeader: (lastNumber: Int64, committedLength: Int)?
+    /// Whether the file is an earlier version's log holding records.
+    private var holdsEarlierRecords = false
     /// The number of the last save ever logged here, kept when the log is emptied, so that
     /// numbers keep growing whatever the stores say.
     private(set) var lastNumber: Int64 = 0
@@ -61,9 +71,9 @@ final class StripedSaveLog {
     /// - Throws: ``StoreError/Code/io`` naming the file when it cannot be made, opened or locked.
     static func lock(folder: URL) throws -> StripedSaveLog {
         let url = url(inFolder: folder)
-        var descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         let isNew = descriptor >= 0
-        if !isNew, errno == EEXIST { descriptor = open(url.path, O_RDWR | O_CLOEXEC) }
+        if !isNew, errno == EEXIST { descriptor = open(url.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
         guard descriptor >= 0 else { throw ioError("Could not open the save log '\(url.path)'") }
         let log = StripedSaveLog(url: url, descriptor: descriptor)
         // A new file's name must reach the disk before any entry written in it counts.
@@ -74,95 +84,235 @@ final class StripedSaveLog {
         return log
     }
 
-    /// Opens and locks the log of `folder` when it holds anything; `nil` when there is none or
-    /// it is empty.
-    static func lockIfPending(folder: URL) throws -> StripedSaveLog? {
-        let path = url(inFolder: folder).path
+    /// Whether the log of `folder` may hold entries: it exists and is longer than a header.
+    static func mayHoldEntries(folder: URL) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_size > headerSize else { return nil }
-        return try lock(folder: folder)
+        return stat(url(inFolder: folder).path, &info) == 0 && info.st_size > earlierHeaderSize
     }
 
-    /// The log's entries, oldest first; reads the last save number too. A record cut short
-    /// or damaged at the very end is the remains of an append a crash interrupted before it was
-    /// flushed: no store was written for it, and it is dropped.
+    /// The log's decided entries, oldest first; reads the last save number too. Bytes after the
+    /// committed length are the remains of an append that was never decided (no store was
+    /// written for it), and are left out.
     ///
     /// - Throws: ``StoreError/Code/corrupt`` naming the file and position when the file is not
-    ///   a save log, a record before the last fails its checksum, or a whole record does not
-    ///   decode against `schema`; or ``StoreError/Code/io``.
+    ///   a save log, its header fails its checksum, or a decided record is cut short, fails its
+    ///   checksum or does not decode against `schema`; or ``StoreError/Code/io``.
     func entries(schema: ModelSchema) throws -> [Entry] {
         let bytes = try contents()
         let source = "The save log '\(url.path)'"
-        guard bytes.count >= Self.headerSize else {
-            // A log made but never written, or cut inside its header: the next append writes it.
-            validLength = 0
+        holdsEarlierRecords = false
+        // A log made but never decided: its first append writes the header last.
+        guard bytes.count >= Self.magic.count, bytes.prefix(Self.magic.count).contains(where: { $0 != 0 }) else {
+            committedLength = Self.headerSize
             return []
         }
         var header = BinaryReader(bytes, source: source)
-        guard Array(try header.readRaw(Self.magic.count, "the log's signature")) == Self.magic else {
+        let magic = Array(try header.readRaw(Self.magic.count, "the log's signature"))
+        if magic == Self.earlierMagic { return try earlierEntries(bytes, schema: schema) }
+        guard magic == Self.magic else {
             throw header.corrupt("it does not start with a Strata save log's signature")
         }
-        lastNumber = Int64(bitPattern: try header.readFixed64("the last save number"))
+        guard bytes.count >= Self.headerSize else { throw header.corrupt("its header is cut short", at: bytes.count) }
+        let number = Int64(bitPattern: try header.readFixed64("the last save number"))
+        let committed = try header.readFixed64("the committed length")
+        let checksum = try header.readFixed32("the header's checksum")
+        guard CRC32C.checksum(bytes[0..<24]) == checksum else {
+            throw header.corrupt("its header fails its checksum", at: 0)
+        }
+        guard committed >= UInt64(Self.headerSize), committed <= UInt64(Int.max) else {
+            throw header.corrupt("its header gives a committed length of \(committed) bytes", at: 8)
+        }
+        lastNumber = number
+        committedLength = Int(committed)
+        // Emptying writes the header, then cuts the file: a file cut to its header whose new
+        // header did not reach the disk holds no record left to apply.
+        if bytes.count == Self.headerSize { return [] }
+        guard bytes.count >= committedLength else {
+            throw header.corrupt(
+                "it ends at byte \(bytes.count), before the \(committedLength) bytes its header says are decided",
+                at: bytes.count)
+        }
+        return try records(bytes, from: Self.headerSize, to: committedLength, source: source, schema: schema)
+    }
+
+    /// The whole records of `bytes` from `start` to `end`, each of which must be whole and sound.
+    private func records(
+        _ bytes: [UInt8], from start: Int, to end: Int, source: String, schema: ModelSchema
+    ) throws -> [Entry] {
         var entries: [Entry] = []
-        var offset = Self.headerSize
+        var offset = start
+        while offset < end {
+            var recordHeader = BinaryReader(bytes, from: offset, source: source)
+            guard end - offset >= 8 else {
+                throw recordHeader.corrupt("the record at byte \(offset) is cut short", at: offset)
+            }
+            let length = Int(try recordHeader.readFixed32("a record's length"))
+            let checksum = try recordHeader.readFixed32("a record's checksum")
+            let body = offset + 8
+            guard length <= end - body else {
+                throw recordHeader.corrupt(
+                    "the record at byte \(offset) gives a length of \(length) bytes, past the \(end) bytes decided",
+                    at: offset)
+            }
+            guard CRC32C.checksum(bytes[body..<body + length]) == checksum else {
+                throw recordHeader.corrupt("the record at byte \(offset) fails its checksum", at: offset)
+            }
+            var reader = BinaryReader(bytes, from: body, source: source)
+            entries.append(try reader.readEntry(schema: schema))
+            guard reader.offset == body + length else {
+                throw reader.corrupt("the record at byte \(offset) is longer than its contents")
+            }
+            offset = body + length
+        }
+        return entries
+    }
+
+    /// The entries of an earlier version's log, whose records run to the end of the file: a
+    /// record cut short or damaged at the very end was never flushed, and is dropped.
+    private func earlierEntries(_ bytes: [UInt8], schema: ModelSchema) throws -> [Entry] {
+        let source = "The save log '\(url.path)'"
+        guard bytes.count >= Self.earlierHeaderSize else { return [] }
+        var header = BinaryReader(bytes, from: Self.earlierMagic.count, source: source)
+        lastNumber = Int64(bitPattern: try header.readFixed64("the last save number"))
+        var end = Self.earlierHeaderSize
+        var offset = Self.earlierHeaderSize
         while bytes.count - offset >= 8 {
             var recordHeader = BinaryReader(bytes, from: offset, source: source)
             let length = Int(try recordHeader.readFixed32("a record's length"))
             let checksum = try recordHeader.readFixed32("a record's checksum")
-            let start = offset + 8
-            // Only the last record can be torn: each append is flushed before the next.
-            guard length <= bytes.count - start else { break }
-            guard CRC32C.checksum(bytes[start..<start + length]) == checksum else {
-                guard start + length == bytes.count else {
-                    throw recordHeader.corrupt("the record at byte \(offset) fails its checksum", at: offset)
-                }
-                break
-            }
-            var reader = BinaryReader(bytes, from: start, source: source)
-            entries.append(try reader.readEntry(schema: schema))
-            guard reader.offset == start + length else {
-                throw reader.corrupt("the record at byte \(offset) is longer than its contents")
-            }
-            offset = start + length
+            guard length <= bytes.count - offset - 8,
+                CRC32C.checksum(bytes[offset + 8..<offset + 8 + length]) == checksum
+            else { break }
+            offset += 8 + length
+            end = offset
         }
-        validLength = offset
-        return entries
+        holdsEarlierRecords = end > Self.earlierHeaderSize
+        committedLength = Self.headerSize
+        return try records(bytes, from: Self.earlierHeaderSize, to: end, source: source, schema: schema)
     }
 
-    /// Appends `entry` after the whole records read by ``entries(schema:)``, records its number
-    /// as the last in the header, and flushes both to disk: from then on the save is decided.
-    /// When flushing fails, the record is cut off again.
+    /// Appends `entry` after the decided records read by ``entries(schema:)`` and decides it:
+    /// cuts whatever follows them (a torn append), writes the record and flushes it, then writes
+    /// the header naming it decided and flushes that. Until the header is on disk the save is
+    /// not decided, and a failure leaves the log as it was.
+    ///
+    /// - Throws: ``StoreError/Code/io`` when the log cannot be written (nothing decided);
+    ///   ``StoreError/Code/savePending`` when the new header may have reached the disk and the
+    ///   old one could not be written back (the next addition of the stores completes the save);
+    ///   ``StoreError/Code/unsupported`` for an earlier version's log still holding saves.
     func append(_ entry: Entry) throws {
+        guard !holdsEarlierRecords else {
+            throw StoreError(
+                code: .unsupported,
+                message: "The save log '\(url.path)' was written by an earlier version of Strata and holds saves not "
+                    + "yet applied; add every store it names to apply them before saving across stores again.")
+        }
         var payload = BinaryWriter()
         payload.write(entry: entry)
         var record = BinaryWriter(reservingCapacity: payload.bytes.count + 8)
         record.write(fixed: UInt32(payload.bytes.count))
         record.write(fixed: CRC32C.checksum(payload.bytes))
         record.write(raw: payload.bytes)
-        var header = BinaryWriter()
-        header.write(raw: Self.magic)
-        header.write(fixed: UInt64(bitPattern: max(entry.number, lastNumber)))
-        let start = max(validLength, Self.headerSize)
-        try write(record.bytes, at: start)
-        try write(header.bytes, at: 0)
-        guard ftruncate(descriptor, off_t(start + record.bytes.count)) == 0, fdatasync(descriptor) == 0 else {
-            let error = Self.ioError("Could not flush the save log '\(url.path)' to disk")
+        let start = committedLength
+        let end = start + record.bytes.count
+        let newLast = max(entry.number, lastNumber)
+        do {
+            guard ftruncate(descriptor, off_t(start)) == 0 else {
+                throw Self.ioError("Could not cut the save log '\(url.path)' before a new record")
+            }
+            try injectedFault(.record)
+            try write(record.bytes, at: start)
+            guard fdatasync(descriptor) == 0 else {
+                throw Self.ioError("Could not flush the save log '\(url.path)' to disk")
+            }
+        } catch {
             _ = ftruncate(descriptor, off_t(start))
             throw error
         }
-        validLength = start + record.bytes.count
-        lastNumber = max(entry.number, lastNumber)
+        do {
+            try injectedFault(.header)
+            try write(Self.header(lastNumber: newLast, committedLength: end), at: 0)
+            guard fdatasync(descriptor) == 0 else {
+                throw Self.ioError("Could not flush the header of the save log '\(url.path)' to disk")
+            }
+        } catch {
+            try writeBack(lastNumber: lastNumber, committedLength: start, after: error)
+            _ = ftruncate(descriptor, off_t(start))
+            throw error
+        }
+        previousHeader = (lastNumber, start)
+        committedLength = end
+        lastNumber = newLast
+    }
+
+    /// Undoes the last ``append(_:)``, whose save another log of the same save could not
+    /// decide: writes the header before it back and flushes it.
+    ///
+    /// - Throws: ``StoreError/Code/savePending`` when the header cannot be written back: the
+    ///   save stays decided in this log, and the next addition of its stores completes it.
+    func retract() throws {
+        guard let previous = previousHeader else { return }
+        try writeBack(lastNumber: previous.lastNumber, committedLength: previous.committedLength, after: nil)
+        previousHeader = nil
+        committedLength = previous.committedLength
+        lastNumber = previous.lastNumber
+    }
+
+    /// Writes the header of `lastNumber` and `committedLength` and flushes it, after `failure`
+    /// (or a retraction, when `nil`).
+    ///
+    /// - Throws: ``StoreError/Code/savePending`` when it cannot.
+    private func writeBack(lastNumber: Int64, committedLength: Int, after failure: (any Error)?) throws {
+        do {
+            try injectedFault(.headerWrittenBack)
+            try write(Self.header(lastNumber: lastNumber, committedLength: committedLength), at: 0)
+            guard fdatasync(descriptor) == 0 else {
+                throw Self.ioError("Could not flush the header of the save log '\(url.path)' to disk")
+            }
+        } catch {
+            throw StoreError(
+                code: .savePending,
+                message: "The save log '\(url.path)' may hold a save across stores as decided"
+                    + (failure.map { " after \($0)" } ?? "") + ", and its earlier header could not be written back: "
+                    + "\(error) The save is completed when its stores are next added.",
+                underlying: failure ?? error)
+        }
+    }
+
+    /// The writes made to fail, by the path of the log
+    /// (``PersistentStoreCoordinator/failSaveLogWrites(inFolder:_:)``).
+    static let failingWrites = Locked<[String: Set<PersistentStoreCoordinator.SaveLogWrite>]>([:])
+
+    /// Throws the `io` error of a full disk when tests made `write` fail for this log.
+    private func injectedFault(_ write: PersistentStoreCoordinator.SaveLogWrite) throws {
+        guard Self.failingWrites.withLock({ $0[url.path]?.contains(write) ?? false }) else { return }
+        errno = ENOSPC
+        throw Self.ioError("Could not write the save log '\(url.path)'")
+    }
+
+    /// The header naming `committedLength` bytes decided and `lastNumber` the last save.
+    static func header(lastNumber: Int64, committedLength: Int) -> [UInt8] {
+        var header = BinaryWriter()
+        header.write(raw: magic)
+        header.write(fixed: UInt64(bitPattern: lastNumber))
+        header.write(fixed: UInt64(committedLength))
+        header.write(fixed: CRC32C.checksum(header.bytes))
+        header.write(fixed: UInt32(0))
+        return header.bytes
     }
 
     /// Empties the log of its records, keeping the last save number: every store its entries
-    /// name has recorded them. Not flushed: entries that come back after a crash are found
-    /// applied.
+    /// name has recorded them. Writes the header first, then cuts the file; not flushed:
+    /// entries that come back after a crash are found applied.
     func clear() throws {
-        guard validLength > Self.headerSize else { return }
+        guard committedLength > Self.headerSize || holdsEarlierRecords else { return }
+        try write(Self.header(lastNumber: lastNumber, committedLength: Self.headerSize), at: 0)
         guard ftruncate(descriptor, off_t(Self.headerSize)) == 0 else {
             throw Self.ioError("Could not empty the save log '\(url.path)'")
         }
-        validLength = Self.headerSize
+        committedLength = Self.headerSize
+        holdsEarlierRecords = false
+        previousHeader = nil
     }
 
     private func contents() throws -> [UInt8] {

@@ -256,6 +256,7 @@ import Testing
         let error = try #require(throws: StoreError.self) { try Stack(folder) }
         #expect(error.code == .corrupt)
         #expect(error.message.contains(url.path))
+        #expect(error.message.contains("record at byte \(StripedSaveLog.headerSize)"))
         #expect(error.message.contains("fails its checksum"))
     }
 
