@@ -260,6 +260,32 @@ import Testing
         #expect(error.message.contains("fails its checksum"))
     }
 
+    /// Two decided records, the first's length field damaged so that it runs past the end: once
+    /// read as a torn last record (the later save vanished), now `corrupt`.
+    @Test func aDamagedLengthBeforeTheLastRecordIsCorrupt() throws {
+        let folder = try TemporaryDirectory()
+        do {
+            let stack = try Stack(folder, pad: { FailingPad($0) })
+            try stack.context.performAndWait {
+                _ = try stack.insert("Book", ["title": "Dune"])
+                _ = try stack.insert("Note", ["text": "spice"])
+                #expect(throws: StoreError.self) { try stack.context.save() }
+            }
+        }
+        let url = folder.file(".strata-save-log")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let record = Array(bytes[StripedSaveLog.headerSize...])
+        var damaged = record
+        damaged[0] = 0xFF
+        damaged[1] = 0xFF
+        let header = StripedSaveLog.header(
+            lastNumber: 1, committedLength: StripedSaveLog.headerSize + 2 * record.count)
+        try Data(header + damaged + record).write(to: url)
+        let error = try #require(throws: StoreError.self) { try Stack(folder) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("record at byte \(StripedSaveLog.headerSize) gives a length"))
+    }
+
     @Test func theStepsOfAStripedSaveComeInOrder() throws {
         let folder = try TemporaryDirectory()
         let stack = try Stack(folder)
