@@ -145,10 +145,11 @@ import Testing
             return false
         }
         #expect(!gated.isEmpty)
-        #expect(suite.skippedChecks.allSatisfy { check in
-            if case .capabilities = check.requirement { return false }
-            return true
-        })
+        #expect(
+            suite.skippedChecks.allSatisfy { check in
+                if case .capabilities = check.requirement { return false }
+                return true
+            })
         let report = suite.run(gated)
         #expect(report.failures.count == gated.count)
         #expect(report.failures.allSatisfy { "\($0.outcome)".contains("This store never opens.") })

@@ -1,9 +1,9 @@
+import CStrataLMDB
 import Foundation
 import StrataTestSupport
 import Testing
 
 @testable import Strata
-import CStrataLMDB
 @testable import StrataLMDB
 
 /// The LMDB store reads the name of an external data file from its records, which other
@@ -46,14 +46,16 @@ import CStrataLMDB
                 switch outcome {
                 case .failure(let error):
                     #expect(
-                        HostileFileNames.isCorrupt(error, naming: "Scan.image"), "\(action) with \(hostile.label): \(error)")
+                        HostileFileNames.isCorrupt(error, naming: "Scan.image"),
+                        "\(action) with \(hostile.label): \(error)")
                 case .success:
                     #expect(action == .destroy, "\(action) with \(hostile.label) succeeded")
                 }
                 #expect(FileManager.default.fileExists(atPath: victim.path), "\(action) with \(hostile.label)")
             }
             if action == .destroy {
-                let coordinator = try PersistentStoreCoordinator(model: LMDBExternalDataTests.model, storeTypes: [.lmdb])
+                let coordinator = try PersistentStoreCoordinator(
+                    model: LMDBExternalDataTests.model, storeTypes: [.lmdb])
                 try coordinator.destroyStore(type: "LMDB", at: folder.file("Scans.lmdb"))
                 #expect(FileManager.default.fileExists(atPath: victim.path), "\(action) with \(hostile.label)")
             }
@@ -102,7 +104,8 @@ import CStrataLMDB
         try store.environment.write { transaction in
             var records: [([UInt8], Snapshot)] = []
             try transaction.scan(database, from: []) { key, value in
-                let snapshot = try store.layout.decode(Array(value), primaryKey: LMDBLayout.primaryKey(key), root: "Scan")
+                let snapshot = try store.layout.decode(
+                    Array(value), primaryKey: LMDBLayout.primaryKey(key), root: "Scan")
                 records.append((Array(key), snapshot))
                 return true
             }

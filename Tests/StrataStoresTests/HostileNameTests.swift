@@ -97,7 +97,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let model = ManagedObjectModel(entities: [
             EntityDescription(
-                name: "Café", attributes: [AttributeDescription("名前", .string), AttributeDescription("e\u{301}t_2", .string)],
+                name: "Café",
+                attributes: [AttributeDescription("名前", .string), AttributeDescription("e\u{301}t_2", .string)],
                 fetchIndexes: [FetchIndexDescription(name: "par_nom", elements: [.init(propertyName: "名前")])])
         ])
         #expect(model.validationIssues().isEmpty)
@@ -105,8 +106,8 @@ import Testing
         try coordinator.addStore(type: "SQLite", at: folder.file("store.sqlite"))
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.performAndWait {
-            let café = try context.insertNewObject(forEntityName: "Café")
-            try café.setValue("ok", forKey: "名前")
+            let cafe = try context.insertNewObject(forEntityName: "Café")
+            try cafe.setValue("ok", forKey: "名前")
             try context.save()
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Café")) == 1)
         }

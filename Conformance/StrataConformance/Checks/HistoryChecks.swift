@@ -12,7 +12,8 @@ enum HistoryChecks {
     static var all: [ConformanceCheck] {
         [
             everySaveRecordedOnce, deletionsKeepTombstones, tokensGrowAcrossReopenAndDeletion,
-            fetchAfterAKeptTransactionLeavesItOut, deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing, requestsFilterAndShapeResults,
+            fetchAfterAKeptTransactionLeavesItOut, deleteBeforeKeepsLaterTransactions, failedSaveRecordsNothing,
+            requestsFilterAndShapeResults,
             remoteHistoryFindsOtherWritersSaves, remoteChangesMergeIntoContexts, replacedHistoryKeepsNumbers,
             batchRequestsRecorded, batchDeletionRecordsRulesAndTombstones,
         ]
@@ -125,8 +126,10 @@ enum HistoryChecks {
             let all = try fetch(stack, after: .token(nil))
             try expectEqual(all.count, 3, "Transactions after three saves")
             try expectEqual(
-                try fetch(stack, after: .token(all[0].token)), Array(all[1...]), "The transactions after the first token")
-            try expectEqual(try fetch(stack, after: .transaction(all[1])), [all[2]], "The transactions after the second")
+                try fetch(stack, after: .token(all[0].token)), Array(all[1...]),
+                "The transactions after the first token")
+            try expectEqual(
+                try fetch(stack, after: .transaction(all[1])), [all[2]], "The transactions after the second")
             try expectEqual(try fetch(stack, after: .token(all[2].token)), [], "The transactions after the last token")
         }
     }

@@ -47,7 +47,8 @@ extension ManagedObjectContext {
         guard classLookup(for: objectID) != nil else {
             throw ContextError(
                 code: .unknownEntity,
-                message: "A store refers to \(objectID), whose entity '\(objectID.entityName)' the model does not have.")
+                message: "A store refers to \(objectID), whose entity '\(objectID.entityName)' the model does not have."
+            )
         }
         return object(with: objectID)
     }

@@ -47,6 +47,7 @@ extension ManagedObjectModel.Parts {
             issues += attributeIssues(entity)
             issues += relationshipIssues(entity, byName)
             let known = inherited.union(entity.ownPropertyNames)
+            issues += constraintShapeIssues(entity)
             issues += constraintIssues(entity, known: known, byName)
             issues += indexIssues(entity, byName)
             issues += searchIndexingIssues(entity)
@@ -118,7 +119,6 @@ extension ManagedObjectModel.Parts {
     {
         Set(lineage(of: entity, byName).dropFirst().flatMap(\.ownPropertyNames))
     }
-
 
     private func propertyNameIssues(_ entity: EntityDescription, inherited: Set<String>) -> [ModelIssue] {
         var issues: [ModelIssue] = []
@@ -327,11 +327,10 @@ extension ManagedObjectModel.Parts {
         lineage(of: entity, byName).contains { $0.name == name }
     }
 
-    private func constraintIssues(
-        _ entity: EntityDescription, known: Set<String>, _ byName: [String: EntityDescription]
-    ) -> [ModelIssue] {
+    /// The uniqueness constraints of `entity` that name no property, or repeat another.
+    private func constraintShapeIssues(_ entity: EntityDescription) -> [ModelIssue] {
         var seen: Set<[String]> = []
-        let shapeIssues = entity.uniquenessConstraints.compactMap { constraint -> ModelIssue? in
+        return entity.uniquenessConstraints.compactMap { constraint -> ModelIssue? in
             if constraint.isEmpty {
                 return ModelIssue(
                     .invalidConstraintProperty, entity: entity.name,
@@ -345,7 +344,12 @@ extension ManagedObjectModel.Parts {
             }
             return nil
         }
-        return shapeIssues + entity.uniquenessConstraints.flatMap { $0 }.compactMap { name in
+    }
+
+    private func constraintIssues(
+        _ entity: EntityDescription, known: Set<String>, _ byName: [String: EntityDescription]
+    ) -> [ModelIssue] {
+        entity.uniquenessConstraints.flatMap { $0 }.compactMap { name in
             guard known.contains(name) else {
                 return ModelIssue(
                     .unknownConstraintProperty, entity: entity.name, property: name,

@@ -39,9 +39,9 @@ extension StoreChangeSet {
         /// and a process that cannot enter it records no bundle identifier.
         private static func mainBundleIdentifier() -> String? {
             #if os(Linux)
-            guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-                access(URL(fileURLWithPath: executable).deletingLastPathComponent().path, X_OK) == 0
-            else { return nil }
+                guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                    access(URL(fileURLWithPath: executable).deletingLastPathComponent().path, X_OK) == 0
+                else { return nil }
             #endif
             return Bundle.main.bundleIdentifier
         }

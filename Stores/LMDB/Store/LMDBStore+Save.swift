@@ -26,7 +26,8 @@ extension LMDBStore {
                 try moveCounters(past: changes.inserted.map(\.objectID), loader)
                 for change in changes.updated {
                     guard let old = stored[change.objectID] else { continue }
-                    let version = try StoredCounter.next(after: old.version, "The version of \(old.objectID) in \(storeName)")
+                    let version = try StoredCounter.next(
+                        after: old.version, "The version of \(old.objectID) in \(storeName)")
                     let new = Snapshot(objectID: change.objectID, values: change.values, version: version)
                     try put(new, replacing: old, loader)
                     try putMembers(change, loader)

@@ -257,7 +257,8 @@ struct SQLiteBatchDeletion {
                 ).rowsThrowing([]) { row in
                     try SQLiteExternalData.fileName(
                         in: row.value(at: 0),
-                        place: "\(store.storeName), '\(entity).\(name)' of the row \(row.value(at: 1)) of \(table.name),")
+                        place:
+                            "\(store.storeName), '\(entity).\(name)' of the row \(row.value(at: 1)) of \(table.name),")
                 }.compactMap { $0 }
             }
         }

@@ -60,9 +60,13 @@ import Testing
     /// the first takes it back, so that no store is written and no log completes it later.
     @Test func aLogThatCannotDecideMakesTheOthersTakeTheSaveBack() throws {
         let root = try TemporaryDirectory()
-        let first = root.file("a"), second = root.file("b")
-        for folder in [first, second] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let shelf = first.appendingPathComponent("shelf.json"), pad = second.appendingPathComponent("pad.json")
+        let first = root.file("a")
+        let second = root.file("b")
+        for folder in [first, second] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let shelf = first.appendingPathComponent("shelf.json")
+        let pad = second.appendingPathComponent("pad.json")
         do {
             let coordinator = try PersistentStoreCoordinator(model: Stack.model, storeTypes: [.jsonFile()])
             try coordinator.addStore(type: StoreType.jsonFile().name, configuration: "Shelf", at: shelf)
