@@ -16,15 +16,10 @@ import Testing
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
 
     /// The checks the suite skips for this store, each for a requirement it does not meet.
-    static let skipped: Set<String> = [
+    static let skipped = PinnedConformanceSkips.wholeFileStore.union([
         "AA.comparisonsWithReferences", "AA.deleteRulesAcrossStores", "AA.keyPathsAcrossStores",
-        "AA.referencesKeptBothWays", "J.twoOpeningsOfOneFileConflict", "K.batchLoadsSeeOtherOpeningsSaves",
-        "Q.closeReleasesViews", "Q.contextAdvancesAsDocumented", "Q.faultOfDeletedObjectFires",
-        "Q.fetchUnchangedAfterOtherSave", "Q.toManyUnchangedAfterOtherSave", "Q.tokensEqualAndOrdered",
-        "Q.viewAnswersAsTheStoreDidWhenOpened", "T.remoteChangesMergeIntoContexts",
-        "T.remoteHistoryFindsOtherWritersSaves", "Z.deletion", "Z.inlineLimit", "Z.migration", "Z.roundTrip",
-        "Z.updates",
-    ]
+        "AA.referencesKeptBothWays",
+    ])
 
     @Test func skipsExactlyThePinnedChecks() { Self.suite.expectSkips(Self.skipped) }
 }

@@ -19,14 +19,7 @@ import Testing
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }
 
     /// The checks the suite skips for this store, each for a requirement it does not meet.
-    static let skipped: Set<String> = [
-        "J.twoOpeningsOfOneFileConflict", "K.batchLoadsSeeOtherOpeningsSaves", "N.foreign.xml",
-        "Q.closeReleasesViews", "Q.contextAdvancesAsDocumented", "Q.faultOfDeletedObjectFires",
-        "Q.fetchUnchangedAfterOtherSave", "Q.toManyUnchangedAfterOtherSave", "Q.tokensEqualAndOrdered",
-        "Q.viewAnswersAsTheStoreDidWhenOpened", "T.remoteChangesMergeIntoContexts",
-        "T.remoteHistoryFindsOtherWritersSaves", "Z.deletion", "Z.inlineLimit", "Z.migration", "Z.roundTrip",
-        "Z.updates",
-    ]
+    static let skipped = PinnedConformanceSkips.wholeFileStore.union(["N.foreign.xml"])
 
     @Test func skipsExactlyThePinnedChecks() { Self.suite.expectSkips(Self.skipped) }
 }

@@ -122,9 +122,7 @@ enum HistoryChecks {
         requires: requirement
     ) { harness in
         try withHistory(harness) { stack in
-            for serial in 1...3 { _ = try stack.saveSamples(serial...serial) }
-            let all = try fetch(stack, after: .token(nil))
-            try expectEqual(all.count, 3, "Transactions after three saves")
+            let all = try threeTransactions(stack)
             try expectEqual(
                 try fetch(stack, after: .token(all[0].token)), Array(all[1...]),
                 "The transactions after the first token")
@@ -140,9 +138,7 @@ enum HistoryChecks {
         requires: requirement
     ) { harness in
         try withHistory(harness) { stack in
-            for serial in 1...3 { _ = try stack.saveSamples(serial...serial) }
-            let all = try fetch(stack, after: .token(nil))
-            try expectEqual(all.count, 3, "Transactions after three saves")
+            let all = try threeTransactions(stack)
             let result = try stack.coordinator.execute(.deleteHistory(before: .transaction(all[1])))
             try expectEqual(result, .count(2), "The result of deleting up to the second transaction")
             try expectEqual(try fetch(stack, after: .token(nil)), [all[2]], "The transactions left")
@@ -423,6 +419,14 @@ enum HistoryChecks {
     }
 
     /// The transactions after `point`, with their changes.
+    /// Saves three samples, one a save, and returns the three transactions they recorded.
+    private static func threeTransactions(_ stack: CheckStack) throws -> [PersistentHistoryTransaction] {
+        for serial in 1...3 { _ = try stack.saveSamples(serial...serial) }
+        let all = try fetch(stack, after: .token(nil))
+        try expectEqual(all.count, 3, "Transactions after three saves")
+        return all
+    }
+
     private static func fetch(
         _ stack: CheckStack, after point: PersistentHistoryRequest.Point
     ) throws -> [PersistentHistoryTransaction] {

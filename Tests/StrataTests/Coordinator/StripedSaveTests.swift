@@ -238,15 +238,7 @@ import Testing
     }
 
     @Test func aDamagedRecordBeforeTheLastIsCorruptNamingTheLog() throws {
-        let folder = try TemporaryDirectory()
-        do {
-            let stack = try Stack(folder, pad: { FailingPad($0) })
-            try stack.context.performAndWait {
-                _ = try stack.insert("Book", ["title": "Dune"])
-                _ = try stack.insert("Note", ["text": "spice"])
-                #expect(throws: StoreError.self) { try stack.context.save() }
-            }
-        }
+        let folder = try Self.folderWithAPendingSave()
         // The pending record, damaged, then a whole copy of it after it.
         let url = folder.file(".strata-save-log")
         var bytes = [UInt8](try Data(contentsOf: url))
@@ -263,15 +255,7 @@ import Testing
     /// Two decided records, the first's length field damaged so that it runs past the end: once
     /// read as a torn last record (the later save vanished), now `corrupt`.
     @Test func aDamagedLengthBeforeTheLastRecordIsCorrupt() throws {
-        let folder = try TemporaryDirectory()
-        do {
-            let stack = try Stack(folder, pad: { FailingPad($0) })
-            try stack.context.performAndWait {
-                _ = try stack.insert("Book", ["title": "Dune"])
-                _ = try stack.insert("Note", ["text": "spice"])
-                #expect(throws: StoreError.self) { try stack.context.save() }
-            }
-        }
+        let folder = try Self.folderWithAPendingSave()
         let url = folder.file(".strata-save-log")
         let bytes = [UInt8](try Data(contentsOf: url))
         let record = Array(bytes[StripedSaveLog.headerSize...])
@@ -284,6 +268,18 @@ import Testing
         let error = try #require(throws: StoreError.self) { try Stack(folder) }
         #expect(error.code == .corrupt)
         #expect(error.message.contains("record at byte \(StripedSaveLog.headerSize) gives a length"))
+    }
+
+    /// A folder whose log holds one decided save that the pad failed to write.
+    static func folderWithAPendingSave() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        let stack = try Stack(folder, pad: { FailingPad($0) })
+        try stack.context.performAndWait {
+            _ = try stack.insert("Book", ["title": "Dune"])
+            _ = try stack.insert("Note", ["text": "spice"])
+            #expect(throws: StoreError.self) { try stack.context.save() }
+        }
+        return folder
     }
 
     @Test func theStepsOfAStripedSaveComeInOrder() throws {
