@@ -121,16 +121,26 @@ import Testing
         try expectRefusal(.corrupt, mentioning: "'&secret;' is not expanded")
     }
 
-    /// A file whose counter of object numbers is at its limit: the next insert is `corrupt`, not
-    /// an arithmetic trap.
-    @Test func anObjectCounterAtItsLimitIsCorrupt() throws {
+    /// The saved store with the first match of `pattern` in its text replaced as `replacement`
+    /// makes it, opened by a new coordinator; its context.
+    private func context(
+        replacing pattern: String, with replacement: (Substring) -> String
+    ) throws -> ManagedObjectContext {
         let text = String(decoding: try savedStore(), as: UTF8.self)
-        let counter = try #require(text.range(of: #"<nextObjectID>\d+</nextObjectID>"#, options: .regularExpression))
-        try text.replacingCharacters(in: counter, with: "<nextObjectID>\(Int64.max - 1)</nextObjectID>").write(
+        let match = try #require(text.range(of: pattern, options: .regularExpression))
+        try text.replacingCharacters(in: match, with: replacement(text[match])).write(
             to: url, atomically: false, encoding: .utf8)
         let coordinator = try PersistentStoreCoordinator(model: LibraryGraph.model, storeTypes: [.xml])
         try coordinator.addStore(type: StoreType.xml.name, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        return ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// A file whose counter of object numbers is at its limit: the next insert is `corrupt`, not
+    /// an arithmetic trap.
+    @Test func anObjectCounterAtItsLimitIsCorrupt() throws {
+        let context = try context(replacing: #"<nextObjectID>\d+</nextObjectID>"#) { _ in
+            "<nextObjectID>\(Int64.max - 1)</nextObjectID>"
+        }
         #expect {
             try context.performAndWait {
                 let author = try context.insertNewObject(forEntityName: "Author")
@@ -142,13 +152,9 @@ import Testing
 
     /// A file holding an object at version `Int64.max`: updating it is `corrupt`.
     @Test func aVersionAtItsLimitIsCorrupt() throws {
-        let text = String(decoding: try savedStore(), as: UTF8.self)
-        let object = try #require(text.range(of: #"<object type="AUTHOR" id="z\d+""#, options: .regularExpression))
-        try text.replacingCharacters(in: object, with: text[object] + #" version="\#(Int64.max)""#).write(
-            to: url, atomically: false, encoding: .utf8)
-        let coordinator = try PersistentStoreCoordinator(model: LibraryGraph.model, storeTypes: [.xml])
-        try coordinator.addStore(type: StoreType.xml.name, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let context = try context(replacing: #"<object type="AUTHOR" id="z\d+""#) {
+            $0 + #" version="\#(Int64.max)""#
+        }
         #expect {
             try context.performAndWait {
                 for author in try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")) {
