@@ -18,8 +18,10 @@ struct StripedSaveWriter {
     init?(arguments: [String]) {
         let byStore = arguments.count == 4 && arguments[3] == "saves-store-by-store"
         let steps: [String: PersistentStoreCoordinator.StripedSaveStep] = [
-            "checked": .checked, "logged": .logged, "committed0": .committed(0), "committed1": .committed(1),
-            "committed2": .committed(2), "finished": .finished,
+            "checked": .checked, "recordHalfWritten": .recordHalfWritten, "recordWritten": .recordWritten,
+            "recordFlushed": .recordFlushed, "headerWritten": .headerWritten, "logged": .logged,
+            "committed0": .committed(0), "committed1": .committed(1), "committed2": .committed(2),
+            "finished": .finished,
         ]
         guard arguments.count == 3 || byStore, let saves = Int(arguments[1]), saves > 0, let step = steps[arguments[2]]
         else { return nil }
@@ -47,6 +49,12 @@ struct StripedSaveWriter {
             if reached == step { kill(getpid(), SIGKILL) }
         }
         try StripedSaveKills.save(serial, in: context)
+    }
+
+    /// Adds the stores of `folder`, killing the process once a store has completed a save it
+    /// missed from the log: a kill inside recovery.
+    static func recover(folder: URL) throws {
+        _ = try StripedSaveKills.open(folder, storeTypes: storeTypes, killingOnceRecovered: true)
     }
 
     /// Saves `serial` to the first store only, as a save that writes stores one after another

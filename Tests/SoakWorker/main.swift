@@ -10,7 +10,8 @@ import StrataXML
 // `SoakWorker memory <SQLite|LMDB> <store> <objects> <rounds> [keeps-every-context]` runs the
 // rounds of `MemorySoak`;
 // `SoakWorker striped <folder> <saves> <step> [saves-store-by-store]` is the worker of
-// `StripedSaveKills`.
+// `StripedSaveKills`; `SoakWorker striped-recover <folder>` adds its stores and kills itself
+// once one completed a save from the log.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let storeType = arguments.count > 1 ? [StoreType.sqlite, .lmdb].first { $0.name == arguments[1] } : nil
 do {
@@ -29,6 +30,9 @@ do {
             storeType: storeType, url: URL(fileURLWithPath: arguments[2]), keepsEveryContext: keepsEveryContext
         ).run(objects: objects, rounds: rounds)
         exit(0)
+    case ("striped-recover", _) where arguments.count == 2:
+        try StripedSaveWriter.recover(folder: URL(fileURLWithPath: arguments[1]))
+        exit(0)
     case ("striped", _):
         guard let writer = StripedSaveWriter(arguments: Array(arguments.dropFirst())) else { break }
         try writer.run()
@@ -40,7 +44,8 @@ do {
         Data(
             ("usage: SoakWorker write SQLite|LMDB <store> <writer> <seconds> <seed> [skips-every-fifth-save]\n"
                 + "       SoakWorker memory SQLite|LMDB <store> <objects> <rounds> [keeps-every-context]\n"
-                + "       SoakWorker striped <folder> <saves> <step> [saves-store-by-store]\n").utf8))
+                + "       SoakWorker striped <folder> <saves> <step> [saves-store-by-store]\n"
+                + "       SoakWorker striped-recover <folder>\n").utf8))
     exit(2)
 } catch {
     FileHandle.standardError.write(Data("The soak worker failed: \(error)\n".utf8))

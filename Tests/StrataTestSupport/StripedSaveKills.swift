@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(FaultInjection) import Strata
 
 /// Kills a worker at each step of a save across three stores and checks that every store then
 /// holds all of the save or none of it (docs/STRIPED-SAVES.md).
@@ -17,8 +17,18 @@ public enum StripedSaveKills {
         ("City", "Cities", "cities.sqlite"), ("Visit", "Visits", "visits.lmdb"), ("Tip", "Tips", "tips.xml"),
     ]
 
-    /// The steps the worker is killed at, as it names them.
-    public static let steps = ["checked", "logged", "committed0", "committed1", "committed2", "finished"]
+    /// The steps the worker is killed at, as it names them: before the save is logged, inside
+    /// the log's append (half the record written, the record written, flushed, the header
+    /// deciding it written), after it, after each store's commit, at the end; and
+    /// `recovering`, where a first worker is killed once the save is logged and a second one
+    /// while it completes the save from the log.
+    public static let steps = [
+        "checked", "recordHalfWritten", "recordWritten", "recordFlushed", "headerWritten", "logged", "committed0",
+        "committed1", "committed2", "finished", "recovering",
+    ]
+
+    /// The steps at which the killed save is not decided: no store may hold it.
+    static let undecidedSteps: Set<String> = ["checked", "recordHalfWritten", "recordWritten", "recordFlushed"]
 
     /// The kills per step: 50, or 1,000 when `STRATA_SOAK` is set to anything but `0` or an
     /// empty string (`make soak`).
@@ -41,8 +51,17 @@ public enum StripedSaveKills {
 
     /// A coordinator with the three stores of `folder` added, each of its type in `storeTypes`
     /// (SQLite, LMDB, XML, in the order of ``stores``).
-    public static func open(_ folder: URL, storeTypes: [StoreType]) throws -> PersistentStoreCoordinator {
+    /// With `killingOnceRecovered`, the process kills itself (`SIGKILL`) once a store has
+    /// completed a save it missed from the log: a kill inside recovery.
+    public static func open(
+        _ folder: URL, storeTypes: [StoreType], killingOnceRecovered: Bool = false
+    ) throws -> PersistentStoreCoordinator {
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: storeTypes)
+        if killingOnceRecovered {
+            coordinator.probeStripedSaves { step in
+                if step == .completedFromLog { kill(getpid(), SIGKILL) }
+            }
+        }
         for (type, store) in zip(storeTypes, stores) {
             try coordinator.addStore(
                 type: type.name, configuration: store.configuration, at: folder.appendingPathComponent(store.file))
@@ -120,19 +139,26 @@ public enum StripedSaveKills {
                 last = -1
             }
             let saves = 1 + kill % 3
-            let process = try SoakProcess(
-                worker: worker,
-                arguments: ["striped", round.path, "\(saves)", step] + (workerDefect.map { [$0] } ?? []),
-                named: "striped", outputBeside: round.appendingPathComponent("worker"))
-            let (status, _, errors) = process.finish()
-            guard status == SIGKILL, process.endedBySignal else {
-                report.problems.append("Kill \(kill) at \(step): the worker ended with status \(status): \(errors)")
-                return report
+            let recovering = step == "recovering"
+            var runs = [
+                ["striped", round.path, "\(saves)", recovering ? "logged" : step] + (workerDefect.map { [$0] } ?? [])
+            ]
+            if recovering { runs.append(["striped-recover", round.path]) }
+            for arguments in runs {
+                let process = try SoakProcess(
+                    worker: worker, arguments: arguments, named: "striped",
+                    outputBeside: round.appendingPathComponent("worker"))
+                let (status, _, errors) = process.finish()
+                guard status == SIGKILL, process.endedBySignal else {
+                    report.problems.append(
+                        "Kill \(kill) at \(step) (\(arguments[0])): the worker ended with status \(status): \(errors)")
+                    return report
+                }
             }
             report.kills += 1
             let coordinator = try open(round, storeTypes: storeTypes)
             let contents = try contents(of: coordinator)
-            let expected = last + Int64(saves) - (step == "checked" ? 1 : 0)
+            let expected = last + Int64(saves) - (undecidedSteps.contains(step) ? 1 : 0)
             let serials = expected < 0 ? [] : Array(0...expected)
             for (store, held) in zip(stores, contents)
             where held.serials != serials || held.latest != (expected < 0 ? nil : expected) {

@@ -10,12 +10,23 @@ extension PersistentStoreCoordinator {
     @_spi(FaultInjection) public enum StripedSaveStep: Sendable, Hashable {
         /// Every store's changes were validated and checked against what the stores hold.
         case checked
+        /// The first half of the save's record is written to the log: a partial record.
+        case recordHalfWritten
+        /// The save's record is written to the log, not yet flushed.
+        case recordWritten
+        /// The save's record is flushed to disk; the header deciding it is not written yet.
+        case recordFlushed
+        /// The header deciding the save is written to the log, not yet flushed: a process
+        /// killed here has decided the save (the kernel holds the write).
+        case headerWritten
         /// The save is in the log and flushed to disk: it is decided.
         case logged
         /// The store at this position of the save has committed its share.
         case committed(Int)
         /// Every store has committed, and the log was emptied.
         case finished
+        /// A store added to the coordinator completed a save it missed from a log.
+        case completedFromLog
     }
 
     /// Calls `probe` at each step of every striped save this coordinator makes, for tests that
@@ -126,7 +137,7 @@ extension PersistentStoreCoordinator {
     private func append(_ entry: StripedSaveLog.Entry, to logs: [StripedSaveLog]) throws {
         for (index, log) in logs.enumerated() {
             do {
-                try log.append(entry)
+                try log.append(entry, probe: probe)
             } catch let error as StoreError where error.code == .savePending {
                 throw decidedSave(unwritten: storesOf(entry), log: log.url, failure: error)
             } catch {
@@ -303,7 +314,7 @@ extension PersistentStoreCoordinator {
         return try body()
     }
 
-    private func probe(_ step: StripedSaveStep) {
+    func probe(_ step: StripedSaveStep) {
         stripedSaveProbe.withLock { $0 }?(step)
     }
 }

@@ -55,6 +55,7 @@ extension PersistentStoreCoordinator {
                         underlying: error)
                 }
                 rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+                probe(.completedFromLog)
                 logger.notice(
                     "Completed a save across stores from the save log",
                     metadata: Self.logMetadata(of: store).merging(

@@ -200,7 +200,10 @@ final class StripedSaveLog {
     ///   ``StoreError/Code/savePending`` when the new header may have reached the disk and the
     ///   old one could not be written back (the next addition of the stores completes the save);
     ///   ``StoreError/Code/unsupported`` for an earlier version's log still holding saves.
-    func append(_ entry: Entry) throws {
+    /// - Parameter probe: told of each step, for tests that kill the process at one.
+    func append(
+        _ entry: Entry, probe: (PersistentStoreCoordinator.StripedSaveStep) -> Void = { _ in }
+    ) throws {
         guard !holdsEarlierRecords else {
             throw StoreError(
                 code: .unsupported,
@@ -221,7 +224,11 @@ final class StripedSaveLog {
                 throw Self.ioError("Could not cut the save log '\(url.path)' before a new record")
             }
             try injectedFault(.record)
-            try write(record.bytes, at: start)
+            let half = record.bytes.count / 2
+            try write(Array(record.bytes[..<half]), at: start)
+            probe(.recordHalfWritten)
+            try write(Array(record.bytes[half...]), at: start + half)
+            probe(.recordWritten)
             guard fdatasync(descriptor) == 0 else {
                 throw Self.ioError("Could not flush the save log '\(url.path)' to disk")
             }
@@ -230,8 +237,10 @@ final class StripedSaveLog {
             throw error
         }
         do {
+            probe(.recordFlushed)
             try injectedFault(.header)
             try write(Self.header(lastNumber: newLast, committedLength: end), at: 0)
+            probe(.headerWritten)
             guard fdatasync(descriptor) == 0 else {
                 throw Self.ioError("Could not flush the header of the save log '\(url.path)' to disk")
             }

@@ -288,7 +288,11 @@ import Testing
         let steps = Locked<[PersistentStoreCoordinator.StripedSaveStep]>([])
         stack.coordinator.probeStripedSaves { step in steps.withLock { $0.append(step) } }
         try stack.saveBook("Dune", note: "spice")
-        #expect(steps.withLock { $0 } == [.checked, .logged, .committed(0), .committed(1), .finished])
+        #expect(
+            steps.withLock { $0 } == [
+                .checked, .recordHalfWritten, .recordWritten, .recordFlushed, .headerWritten, .logged, .committed(0),
+                .committed(1), .finished,
+            ])
     }
 }
 
