@@ -93,7 +93,8 @@ public enum ConformanceWorker {
     }
 
     /// Opens the store at `url`, reports `ready <save>` with the save it holds, then performs
-    /// the next `count` saves of `scenario`, reporting `committed <save>` after each.
+    /// the next `count` saves of `scenario`, reporting `saving <save>` before each and
+    /// `committed <save>` after it.
     private static func save(
         _ scenario: DurabilityScenario, at url: URL, count: Int, storeType: StoreType, options: StoreOptions
     ) throws {
@@ -106,6 +107,7 @@ public enum ConformanceWorker {
         let first = DurabilityScenario.save(of: try DurableState(reading: opened.store)) + 1
         report("ready \(first - 1)")
         for index in first..<(first + count) {
+            report("saving \(index)")
             switch scenario.step(index) {
             case .objects:
                 let open =
