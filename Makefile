@@ -1,7 +1,7 @@
 # Strata: build, test and try the package. `make test` is what CI runs.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config libpq-dev postgresql
+APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config libpq-dev postgresql e2fsprogs
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
