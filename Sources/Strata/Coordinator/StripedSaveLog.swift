@@ -71,6 +71,7 @@ final class StripedSaveLog {
     /// - Throws: ``StoreError/Code/io`` naming the file when it cannot be made, opened or locked.
     static func lock(folder: URL) throws -> StripedSaveLog {
         let url = url(inFolder: folder)
+        try StoreSideFiles.checkNotLinked([url.path], storeName: "a save across stores")
         var descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         let isNew = descriptor >= 0
         if !isNew, errno == EEXIST { descriptor = open(url.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }

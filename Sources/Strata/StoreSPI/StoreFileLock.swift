@@ -42,6 +42,7 @@ final class StoreFileLock: Sendable {
     ///   opening holds the lock, or ``StoreError/Code/io`` when the side file cannot be made.
     static func acquire(for url: URL, storeName: String) throws -> StoreFileLock {
         let path = sideFile(of: url)
+        try StoreSideFiles.checkNotLinked([path], storeName: "the \(storeName) store at '\(url.path)'")
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {

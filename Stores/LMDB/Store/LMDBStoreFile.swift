@@ -17,6 +17,7 @@ enum LMDBStoreFile {
         let path = url.path
         let settings = try LMDBStoreSettings(typed, settings: request.options)
         let readOnly = request.options.isReadOnly
+        try StoreSideFiles.checkNotLinked([path + lockSuffix], storeName: "the LMDB store at '\(path)'")
         let exists = try checkExistingFile(at: path)
         let created = !FileManager.default.fileExists(atPath: path)
         if !exists && readOnly {

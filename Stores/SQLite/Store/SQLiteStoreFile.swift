@@ -27,6 +27,8 @@ enum SQLiteStoreFile {
         if isNew && request.options.isReadOnly {
             throw StoreError(code: .io, message: "There is no SQLite store at '\(path)' to open read-only.")
         }
+        try StoreSideFiles.checkNotLinked(
+            sideFileSuffixes.map { path + $0 }, storeName: "the SQLite store at '\(path)'")
         let writer: SQLiteConnection
         let metadata: StoreMetadata
         let rTreeIndexes: [SQLiteSchema.RTreeIndex]
@@ -110,6 +112,8 @@ enum SQLiteStoreFile {
     /// The metadata of the store at `path`; `nil` when there is no file.
     static func readMetadata(at path: String) throws -> StoreMetadata? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        try StoreSideFiles.checkNotLinked(
+            sideFileSuffixes.map { path + $0 }, storeName: "the SQLite store at '\(path)'")
         do {
             let connection = try SQLiteConnection(path: path, mode: .readOnly)
             guard let metadata = try readMetadata(on: connection, path: path) else {
