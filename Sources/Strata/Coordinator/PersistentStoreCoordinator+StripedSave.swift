@@ -285,7 +285,12 @@ extension PersistentStoreCoordinator {
 
     /// The number of the last striped save `store` applied; 0 before the first.
     static func recordedSave(of store: any IncrementalStore) -> Int64 {
-        if case .integer64(let number)? = store.metadata.userInfo[stripedSaveKey] { return number }
+        recordedSave(in: store.metadata)
+    }
+
+    /// The number of the last striped save a store with `metadata` applied; 0 before the first.
+    static func recordedSave(in metadata: StoreMetadata) -> Int64 {
+        if case .integer64(let number)? = metadata.userInfo[stripedSaveKey] { return number }
         return 0
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension PersistentStoreCoordinator {
     /// Completes the striped saves the log beside `store` holds that `store` has not applied:
     /// what a kill between the stores' commits left (docs/STRIPED-SAVES.md). Runs before the
@@ -51,7 +53,10 @@ extension PersistentStoreCoordinator {
                     throw StoreError(
                         code: (error as? StoreError)?.code ?? .io,
                         message: "\(store.nameInMessages) could not complete save \(entry.number) across stores "
-                            + "that the save log '\(log.url.path)' holds: \(error)",
+                            + "that the save log '\(log.url.path)' holds (\(Self.objectCount(of: changes)) objects): "
+                            + "\(error) "
+                            + "When the store can no longer take it (another writer changed the same objects), "
+                            + "discardPendingSaves(ofStoreAt:type:) drops its part of the save.",
                         underlying: error)
                 }
                 rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
@@ -62,5 +67,46 @@ extension PersistentStoreCoordinator {
                         ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
             }
         }
+    }
+
+    /// Drops the part of the store at `url` from every save across stores that the save log of
+    /// its folder holds and the store has not applied: the way out when the store can no longer
+    /// take a logged save (another writer changed the same objects since), which otherwise
+    /// keeps it from being added. The other stores' parts stay in the log. Call it while the
+    /// store is not added to any coordinator.
+    ///
+    /// - Returns: the numbers of the saves whose part was dropped.
+    /// - Throws: ``StoreError/Code/unknownObject`` when there is no store of `type` at `url`;
+    ///   what reading or writing the log throws.
+    @discardableResult
+    public func discardPendingSaves(ofStoreAt url: URL, type: String) throws -> [Int64] {
+        guard let metadata = try metadataForStore(type: type, at: url) else {
+            throw StoreError(code: .unknownObject, message: "There is no \(type) store at '\(url.path)'.")
+        }
+        let folder = url.deletingLastPathComponent()
+        guard StripedSaveLog.mayHoldEntries(folder: folder) else { return [] }
+        let log = try StripedSaveLog.lock(folder: folder)
+        let recorded = Self.recordedSave(in: metadata)
+        var discarded: [Int64] = []
+        let kept = try log.entries(schema: schema).compactMap { entry -> StripedSaveLog.Entry? in
+            guard entry.changes(forStore: metadata.storeIdentifier) != nil, recorded < entry.number else {
+                return entry
+            }
+            discarded.append(entry.number)
+            var entry = entry
+            entry.changes.removeAll { $0.storeIdentifier == metadata.storeIdentifier }
+            return entry.changes.isEmpty ? nil : entry
+        }
+        guard !discarded.isEmpty else { return [] }
+        try log.rewrite(kept)
+        logger.notice(
+            "Discarded a store's part of saves across stores from the save log",
+            metadata: ["store.url": "\(url.path)", "log": "\(log.url.path)", "saves": "\(discarded)"])
+        return discarded
+    }
+
+    /// How many objects `changes` inserts, updates and deletes.
+    private static func objectCount(of changes: StoreChangeSet) -> Int {
+        changes.inserted.count + changes.updated.count + changes.deleted.count
     }
 }

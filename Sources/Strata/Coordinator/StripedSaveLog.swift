@@ -36,7 +36,7 @@ final class StripedSaveLog {
     /// The log's signature, at its start.
     static let magic = Array("STRSAVE2".utf8)
     /// The header: the signature, the last save number and the committed length (8 bytes each,
-    /// little endian), a CRC-32C of those 24 bytes, and 4 bytes of zeros.
+    /// little endian), where the records start (4 bytes), and a CRC-32C of those 28 bytes.
     static let headerSize = 32
     /// The signature of the logs of earlier Strata versions, whose 16-byte header held the
     /// signature and the last save number, and whose records ran to the end of the file.
@@ -48,6 +48,9 @@ final class StripedSaveLog {
     /// The length of the header and the decided records, as the header records it: bytes after
     /// it belong to an append that was never decided, and are cut before the next.
     private var committedLength = headerSize
+    /// Where the decided records start: after the header, or after the records a
+    /// ``rewrite(_:)`` left behind.
+    private var recordsStart = headerSize
     /// The header before the last ``append(_:)``, which ``retract()`` writes back.
     private var previousHeader: (lastNumber: Int64, committedLength: Int)?
     /// Whether the file is an earlier version's log holding records.
@@ -105,6 +108,7 @@ final class StripedSaveLog {
         // A log made but never decided: its first append writes the header last.
         guard bytes.count >= Self.magic.count, bytes.prefix(Self.magic.count).contains(where: { $0 != 0 }) else {
             committedLength = Self.headerSize
+            recordsStart = Self.headerSize
             return []
         }
         var header = BinaryReader(bytes, source: source)
@@ -116,15 +120,19 @@ final class StripedSaveLog {
         guard bytes.count >= Self.headerSize else { throw header.corrupt("its header is cut short", at: bytes.count) }
         let number = Int64(bitPattern: try header.readFixed64("the last save number"))
         let committed = try header.readFixed64("the committed length")
+        let start = Int(try header.readFixed32("where the records start"))
         let checksum = try header.readFixed32("the header's checksum")
-        guard CRC32C.checksum(bytes[0..<24]) == checksum else {
+        guard CRC32C.checksum(bytes[0..<28]) == checksum else {
             throw header.corrupt("its header fails its checksum", at: 0)
         }
-        guard committed >= UInt64(Self.headerSize), committed <= UInt64(Int.max) else {
-            throw header.corrupt("its header gives a committed length of \(committed) bytes", at: 8)
+        guard committed >= UInt64(Self.headerSize), committed <= UInt64(Int.max), start >= Self.headerSize,
+            start <= Int(committed)
+        else {
+            throw header.corrupt("its header gives records from byte \(start) to byte \(committed)", at: 8)
         }
         lastNumber = number
         committedLength = Int(committed)
+        recordsStart = start
         // Emptying writes the header, then cuts the file: a file cut to its header whose new
         // header did not reach the disk holds no record left to apply.
         if bytes.count == Self.headerSize { return [] }
@@ -133,7 +141,7 @@ final class StripedSaveLog {
                 "it ends at byte \(bytes.count), before the \(committedLength) bytes its header says are decided",
                 at: bytes.count)
         }
-        return try records(bytes, from: Self.headerSize, to: committedLength, source: source, schema: schema)
+        return try records(bytes, from: recordsStart, to: committedLength, source: source, schema: schema)
     }
 
     /// The whole records of `bytes` from `start` to `end`, each of which must be whole and sound.
@@ -189,6 +197,7 @@ final class StripedSaveLog {
         }
         holdsEarlierRecords = end > Self.earlierHeaderSize
         committedLength = Self.headerSize
+        recordsStart = Self.headerSize
         return try records(bytes, from: Self.earlierHeaderSize, to: end, source: source, schema: schema)
     }
 
@@ -211,24 +220,19 @@ final class StripedSaveLog {
                 message: "The save log '\(url.path)' was written by an earlier version of Strata and holds saves not "
                     + "yet applied; add every store it names to apply them before saving across stores again.")
         }
-        var payload = BinaryWriter()
-        payload.write(entry: entry)
-        var record = BinaryWriter(reservingCapacity: payload.bytes.count + 8)
-        record.write(fixed: UInt32(payload.bytes.count))
-        record.write(fixed: CRC32C.checksum(payload.bytes))
-        record.write(raw: payload.bytes)
+        let record = Self.record(of: entry)
         let start = committedLength
-        let end = start + record.bytes.count
+        let end = start + record.count
         let newLast = max(entry.number, lastNumber)
         do {
             guard ftruncate(descriptor, off_t(start)) == 0 else {
                 throw Self.ioError("Could not cut the save log '\(url.path)' before a new record")
             }
             try injectedFault(.record)
-            let half = record.bytes.count / 2
-            try write(Array(record.bytes[..<half]), at: start)
+            let half = record.count / 2
+            try write(Array(record[..<half]), at: start)
             probe(.recordHalfWritten)
-            try write(Array(record.bytes[half...]), at: start + half)
+            try write(Array(record[half...]), at: start + half)
             probe(.recordWritten)
             guard fdatasync(descriptor) == 0 else {
                 throw Self.ioError("Could not flush the save log '\(url.path)' to disk")
@@ -240,7 +244,7 @@ final class StripedSaveLog {
         do {
             probe(.recordFlushed)
             try injectedFault(.header)
-            try write(Self.header(lastNumber: newLast, committedLength: end), at: 0)
+            try write(Self.header(lastNumber: newLast, committedLength: end, recordsStart: recordsStart), at: 0)
             probe(.headerWritten)
             guard fdatasync(descriptor) == 0 else {
                 throw Self.ioError("Could not flush the header of the save log '\(url.path)' to disk")
@@ -275,7 +279,9 @@ final class StripedSaveLog {
     private func writeBack(lastNumber: Int64, committedLength: Int, after failure: (any Error)?) throws {
         do {
             try injectedFault(.headerWrittenBack)
-            try write(Self.header(lastNumber: lastNumber, committedLength: committedLength), at: 0)
+            try write(
+                Self.header(lastNumber: lastNumber, committedLength: committedLength, recordsStart: recordsStart), at: 0
+            )
             guard fdatasync(descriptor) == 0 else {
                 throw Self.ioError("Could not flush the header of the save log '\(url.path)' to disk")
             }
@@ -300,15 +306,57 @@ final class StripedSaveLog {
         throw Self.ioError("Could not write the save log '\(url.path)'")
     }
 
-    /// The header naming `committedLength` bytes decided and `lastNumber` the last save.
-    static func header(lastNumber: Int64, committedLength: Int) -> [UInt8] {
+    /// The header naming the records from `recordsStart` to `committedLength` decided and
+    /// `lastNumber` the last save.
+    static func header(lastNumber: Int64, committedLength: Int, recordsStart: Int = headerSize) -> [UInt8] {
         var header = BinaryWriter()
         header.write(raw: magic)
         header.write(fixed: UInt64(bitPattern: lastNumber))
         header.write(fixed: UInt64(committedLength))
+        header.write(fixed: UInt32(recordsStart))
         header.write(fixed: CRC32C.checksum(header.bytes))
-        header.write(fixed: UInt32(0))
         return header.bytes
+    }
+
+    /// `entry` as a record: its payload's length and checksum, then the payload.
+    private static func record(of entry: Entry) -> [UInt8] {
+        var payload = BinaryWriter()
+        payload.write(entry: entry)
+        var record = BinaryWriter(reservingCapacity: payload.bytes.count + 8)
+        record.write(fixed: UInt32(payload.bytes.count))
+        record.write(fixed: CRC32C.checksum(payload.bytes))
+        record.write(raw: payload.bytes)
+        return record.bytes
+    }
+
+    /// Replaces the decided entries with `entries`, at once: writes their records after the
+    /// decided ones and flushes them, then writes the header naming them the decided records
+    /// and flushes it. A failure before the header is written leaves the log as it was.
+    ///
+    /// - Throws: ``StoreError/Code/io`` when the log cannot be written; `unsupported` for an
+    ///   earlier version's log still holding saves.
+    func rewrite(_ entries: [Entry]) throws {
+        guard !holdsEarlierRecords else {
+            throw StoreError(
+                code: .unsupported,
+                message: "The save log '\(url.path)' was written by an earlier version of Strata; add every store it "
+                    + "names to apply its saves instead.")
+        }
+        let records = entries.flatMap(Self.record(of:))
+        let start = committedLength
+        guard ftruncate(descriptor, off_t(start)) == 0 else {
+            throw Self.ioError("Could not cut the save log '\(url.path)' before rewriting it")
+        }
+        try write(records, at: start)
+        guard fdatasync(descriptor) == 0 else { throw Self.ioError("Could not flush the save log '\(url.path)'") }
+        try write(
+            Self.header(lastNumber: lastNumber, committedLength: start + records.count, recordsStart: start), at: 0)
+        guard fdatasync(descriptor) == 0 else {
+            throw Self.ioError("Could not flush the header of the save log '\(url.path)'")
+        }
+        recordsStart = start
+        committedLength = start + records.count
+        previousHeader = nil
     }
 
     /// Empties the log of its records, keeping the last save number: every store its entries
@@ -321,6 +369,7 @@ final class StripedSaveLog {
             throw Self.ioError("Could not empty the save log '\(url.path)'")
         }
         committedLength = Self.headerSize
+        recordsStart = Self.headerSize
         holdsEarlierRecords = false
         previousHeader = nil
     }

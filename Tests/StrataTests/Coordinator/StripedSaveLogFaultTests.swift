@@ -100,4 +100,41 @@ import Testing
         #expect(counts.books == counts.notes, "a save across stores is whole or absent: \(counts)")
         #expect(counts.books == 3, "the save the first log kept decided is completed from it")
     }
+
+    /// A logged save the pad can no longer take (another writer saved an object with the ID its
+    /// part inserts) keeps the pad from being added, naming the way out; dropping the pad's part
+    /// with `discardPendingSaves(ofStoreAt:type:)` lets it be added, and saves go on.
+    @Test func aSaveAStoreCanNoLongerTakeHasATypedWayOut() throws {
+        let folder = try TemporaryDirectory()
+        var noteID: ObjectID?
+        do {
+            let stack = try Stack(folder, pad: { StripedSaveTests.FailingPad($0) })
+            try stack.context.performAndWait {
+                _ = try stack.insert("Book", ["title": "Dune"])
+                let note = try stack.insert("Note", ["text": "spice"])
+                #expect(throws: StoreError.self) { try stack.context.save() }
+                noteID = note.objectID
+            }
+        }
+        let padURL = folder.file("pad.json")
+        do {
+            let pad = try StoreType.jsonFile().open(
+                StoreOpenRequest(model: Stack.model, configurationName: "Pad", url: padURL))
+            try pad.save(
+                StoreChangeSet(inserted: [
+                    .init(
+                        objectID: try #require(noteID), values: ["text": .string("written elsewhere")],
+                        expectedVersion: 0)
+                ]))
+        }
+        let refused = try #require(throws: StoreError.self) { try Stack(folder) }
+        #expect(refused.message.contains("discardPendingSaves"), "\(refused)")
+        let coordinator = try PersistentStoreCoordinator(model: Stack.model, storeTypes: [.jsonFile()])
+        #expect(try coordinator.discardPendingSaves(ofStoreAt: padURL, type: StoreType.jsonFile().name) == [1])
+        let stack = try Stack(folder)
+        #expect(try stack.count("Book", in: stack.shelf) == 1 && stack.count("Note", in: stack.pad) == 1)
+        try stack.saveBook("Emma", note: "Highbury")
+        #expect(try stack.count("Book", in: stack.shelf) == 2 && stack.count("Note", in: stack.pad) == 2)
+        #expect(StripedSaveTests.logSize(folder) == StripedSaveLog.headerSize)
+    }
 }
