@@ -88,10 +88,11 @@ final class StripedSaveLog {
         return log
     }
 
-    /// Whether the log of `folder` may hold entries: it exists and is longer than a header.
+    /// Whether the log of `folder` may hold entries: it exists and is longer than a header (an
+    /// earlier version's shorter header with a record is longer than this one too).
     static func mayHoldEntries(folder: URL) -> Bool {
         var info = stat()
-        return stat(url(inFolder: folder).path, &info) == 0 && info.st_size > earlierHeaderSize
+        return stat(url(inFolder: folder).path, &info) == 0 && info.st_size > headerSize
     }
 
     /// The log's decided entries, oldest first; reads the last save number too. Bytes after the

@@ -51,9 +51,12 @@ package struct ExternalBinaryData: Sendable {
     /// - Throws: ``StoreError`` with code `corrupt` when the support folder is a symbolic link
     ///   or not a folder.
     package func ownsSupportDirectory() throws -> Bool {
-        guard let opened = try support.open(creating: false), opened.contains(Self.ownerFileName) else {
-            return true
-        }
+        try support.open(creating: false).map(owns) ?? true
+    }
+
+    /// Whether the open support folder `opened` names this store's file as its owner, or none.
+    private func owns(_ opened: OpenFolder) -> Bool {
+        guard opened.contains(Self.ownerFileName) else { return true }
         guard let recorded = try? opened.read(Self.ownerFileName) else { return false }
         return String(decoding: recorded, as: UTF8.self) == owner
     }
@@ -157,15 +160,15 @@ package struct ExternalBinaryData: Sendable {
     /// store as its owner, and its new entries flushed, so that a committed reference never
     /// outlives its folder.
     private func openCreating() throws -> OpenFolder {
-        let created = try support.open(creating: false) == nil
-        guard let supportFolder = try support.open(creating: true) else {
+        let existing = try support.open(creating: false)
+        guard let supportFolder = try existing ?? support.open(creating: true) else {
             throw StoreError(code: .io, message: "Cannot create the folder '\(supportDirectory.path)'.")
         }
-        if created {
+        if existing == nil {
             try supportFolder.write(
                 Data(owner.utf8), to: Self.ownerFileName, through: Self.ownerFileName + ".\(UUID().uuidString)")
         }
-        guard try ownsSupportDirectory() else {
+        guard owns(supportFolder) else {
             throw StoreError(
                 code: .io,
                 message: "The external data folder '\(directory.path)' belongs to another store file; move one "
@@ -187,14 +190,6 @@ package struct ExternalBinaryData: Sendable {
     package func remove(_ names: some Collection<ExternalDataFileName>) {
         guard !names.isEmpty, let opened = try? folder.open(creating: false) else { return }
         for name in names { opened.remove(name.text) }
-    }
-
-    /// The names of the folder's files that a store writes (``ExternalDataFileName``), without
-    /// interim files; none when the folder is missing.
-    ///
-    /// - Throws: ``StoreError`` with code `corrupt` when a folder is a symbolic link.
-    package func fileNames() throws -> [ExternalDataFileName] {
-        try folder.open(creating: false)?.names().compactMap(ExternalDataFileName.init) ?? []
     }
 
     /// Whether the folder of the files exists.

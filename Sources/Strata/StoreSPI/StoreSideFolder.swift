@@ -131,7 +131,8 @@ package final class OpenFolder {
         let error = errno
         let closed = close(file) == 0
         guard flushed, closed, renameat(descriptor, interim, descriptor, name) == 0 else {
-            if flushed && closed { errno = error }
+            // The error of the step that failed: the flush's, kept past `close`, or the rename's.
+            if !flushed { errno = error }
             let failure = Self.failure("write the file", path(of: interim))
             unlinkat(descriptor, interim, 0)
             throw failure
