@@ -15,11 +15,8 @@ extension SQLiteStore {
     }
 
     /// The ID of the object in a row whose primary key and entity number are `primaryKey` and
-    /// `entityNumber`; with `table`, a row of that table, whose entity number must be one of its
-    /// tree's (a row of `ZITEM` claiming to be a `Person` is damaged, not a person).
-    func objectID(
-        primaryKey: SQLiteValue, entityNumber: SQLiteValue, in table: SQLiteSchema.EntityTable? = nil
-    ) throws -> ObjectID {
+    /// `entityNumber`.
+    func objectID(primaryKey: SQLiteValue, entityNumber: SQLiteValue) throws -> ObjectID {
         guard case .integer(let key) = primaryKey, case .integer(let number) = entityNumber,
             let namespace = namespacesByNumber[number]
         else {
@@ -28,13 +25,28 @@ extension SQLiteStore {
                 message: "\(storeName) has a row with primary key \(primaryKey) and entity number \(entityNumber), "
                     + "which its model does not know.")
         }
-        if let table, !table.entityNumbers.contains(number) {
-            throw StoreError(
-                code: .corrupt,
-                message: "\(storeName) has a row with primary key \(key) in \(table.name) whose entity number "
-                    + "\(number) is that of '\(namespace.entityName)', which \(table.name) does not hold.")
-        }
         return ObjectID(namespace, reference: .integer(key))
+    }
+
+    /// The ID of the object in a row of `table`, whose entity number must be one of the table's
+    /// tree (a row of `ZITEM` claiming to be a `Person` is damaged, not a person).
+    func objectID(
+        primaryKey: SQLiteValue, entityNumber: SQLiteValue, in table: borrowing SQLiteSchema.EntityTable
+    ) throws -> ObjectID {
+        let objectID = try objectID(primaryKey: primaryKey, entityNumber: entityNumber)
+        if case .integer(let number) = entityNumber, !table.entityNumbers.contains(number) {
+            throw misplacedRow(objectID, number: number, in: table.name)
+        }
+        return objectID
+    }
+
+    /// The error for the row of `objectID` in the table `name`, whose entity number `number`
+    /// is not one of the table's.
+    private func misplacedRow(_ objectID: ObjectID, number: Int64, in name: String) -> StoreError {
+        StoreError(
+            code: .corrupt,
+            message: "\(storeName) has a row \(objectID) in \(name) whose entity number \(number) is that of "
+                + "'\(objectID.entityName)', which \(name) does not hold.")
     }
 
     /// The ID of a member of a to-many relationship: of a row of this store, or, for a
@@ -60,13 +72,18 @@ extension SQLiteStore {
     /// The snapshot of the row `statement` is on, whose columns are `selectList(table)`.
     func snapshot(at statement: SQLiteStatement, in table: SQLiteSchema.EntityTable) throws -> Snapshot {
         let entityNumber = statement.value(at: 1)
-        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber, in: table)
+        let objectID = try objectID(primaryKey: statement.value(at: 0), entityNumber: entityNumber)
         let reader: SQLiteRowReader
         if case .integer(let number) = entityNumber, let known = entityRowsByNumber[number]?.reader,
             known.tableName == table.name
         {
             reader = known
         } else {
+            // The reader of an entity of this table is the one found above: any other number is
+            // a row that claims another table's entity.
+            if case .integer(let number) = entityNumber, !table.entityNumbers.contains(number) {
+                throw misplacedRow(objectID, number: number, in: table.name)
+            }
             reader = rowReader(of: try entitySchema(named: objectID.entityName), in: table)
         }
         let entity = reader.entity
