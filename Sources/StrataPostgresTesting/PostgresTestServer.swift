@@ -31,12 +31,15 @@ public final class PostgresTestServer: Sendable {
     public let dataDirectory: URL?
     private let binaries: URL?
     private let runAs: String?
+    /// Server settings (`-c name=value`) besides those every test server has.
+    private let settings: [String: String]
 
-    private init(url: URL, dataDirectory: URL?, binaries: URL?, runAs: String?) {
+    private init(url: URL, dataDirectory: URL?, binaries: URL?, runAs: String?, settings: [String: String] = [:]) {
         self.url = url
         self.dataDirectory = dataDirectory
         self.binaries = binaries
         self.runAs = runAs
+        self.settings = settings
     }
 
     /// The URL of a store in schema `schema` of the server's database.
@@ -68,8 +71,10 @@ public final class PostgresTestServer: Sendable {
     private var serverOptions: String {
         let port = url.port ?? 5432
         let socketFolder = dataDirectory!.deletingLastPathComponent().path
+        let chosen = ["max_prepared_transactions": "20"].merging(settings) { _, given in given }
         return "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories=\(socketFolder) "
-            + "-c fsync=off -c max_connections=200"
+            + "-c fsync=off -c max_connections=200 "
+            + chosen.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
     private func control(_ arguments: [String]) throws {
@@ -81,8 +86,10 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// A new server of the test's own, which it may stop and restart without disturbing the
-    /// tests using ``shared``; stopped like it when the process ends.
-    public static func makeServer() throws -> PostgresTestServer {
+    /// tests using ``shared``; stopped like it when the process ends. `settings` are server
+    /// settings besides those every test server has (`max_prepared_transactions` is 20 unless
+    /// given).
+    public static func makeServer(settings: [String: String] = [:]) throws -> PostgresTestServer {
         let binaries = try binaryFolder()
         let runAs = getuid() == 0 ? unprivilegedUser() : nil
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -95,7 +102,7 @@ public final class PostgresTestServer: Sendable {
             ["-D", data.path, "-A", "trust", "-U", "strata", "-E", "UTF8", "--locale=C", "--no-sync"], as: runAs)
         let server = PostgresTestServer(
             url: URL(string: "postgresql://strata@127.0.0.1:\(try freePort())/postgres")!, dataDirectory: data,
-            binaries: binaries, runAs: runAs)
+            binaries: binaries, runAs: runAs, settings: settings)
         try server.restart()
         server.stopWhenProcessEnds(folder: folder)
         return server

@@ -10,6 +10,9 @@ extension PersistentStoreCoordinator {
     @_spi(FaultInjection) public enum StripedSaveStep: Sendable, Hashable {
         /// Every store's changes were validated and checked against what the stores hold.
         case checked
+        /// Every store that prepares its part (in memory, PostgreSQL) has prepared it; the save
+        /// is not decided yet.
+        case prepared
         /// The first half of the save's record is written to the log: a partial record.
         case recordHalfWritten
         /// The save's record is written to the log, not yet flushed.
@@ -57,22 +60,30 @@ extension PersistentStoreCoordinator {
     ///
     /// Every store's changes are first validated and checked against what the store holds
     /// (versions and uniqueness constraints), so that a conflict in one store writes none of
-    /// them and reports the conflicts of all. When two or more of the stores keep a local
-    /// file, the save is then written to the save log in their folder (`.strata-save-log`) and
-    /// flushed to disk; each store records the save's number in its user metadata
+    /// them and reports the conflicts of all. Stores that keep no local file prepare their
+    /// part: the in-memory store checks it, PostgreSQL writes it in a prepared transaction
+    /// (`PREPARE TRANSACTION`). When the save has parts that a kill or a failure could leave
+    /// behind — two stores with local files, or one and a store on a server — the save is then
+    /// written to the save log in the folders of the stores with files (`.strata-save-log`)
+    /// and flushed to disk: it is decided. The prepared parts commit, then the other stores
+    /// write theirs, each recording the save's number in its user metadata
     /// (``stripedSaveKey``) in the same write as its changes. A kill after the log leaves a
-    /// save that adding the stores again completes. A save that touches one store is
-    /// ``save(_:to:)``, with no log.
+    /// save that adding the stores again completes, and a kill before it leaves prepared
+    /// transactions that adding them again rolls back. Without a log, the one store that
+    /// writes in one step decides the save, and the in-memory stores take their part after
+    /// it. A save that touches one store is ``save(_:to:)``.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore``,
-    ///   ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange`` or
-    ///   ``StoreError/Code/unknownEntity`` (nothing is written),
-    ///   ``StoreError/Code/conflict`` listing the stale objects of every store, or
-    ///   ``StoreError/Code/constraintConflict`` listing the clashes of every store (nothing is
-    ///   written); ``StoreError/Code/io`` when the log cannot be written (nothing is written);
-    ///   ``StoreError/Code/savePending`` when a store fails to write its share once the save is
-    ///   logged: the save is decided, the stores not yet written are removed from the
-    ///   coordinator, and each gets its share when it is next added.
+    ///   ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange``,
+    ///   ``StoreError/Code/unknownEntity`` or ``StoreError/Code/unsupported`` (two stores
+    ///   without a local file that write in one step, or a PostgreSQL server without prepared
+    ///   transactions; nothing is written), ``StoreError/Code/conflict`` listing the stale
+    ///   objects of every store, or ``StoreError/Code/constraintConflict`` listing the clashes
+    ///   of every store (nothing is written); what a store throws while preparing, or
+    ///   ``StoreError/Code/io`` when the log cannot be written (nothing is written);
+    ///   ``StoreError/Code/savePending`` when a store fails to write its part once the save is
+    ///   decided: the stores not yet written are removed from the coordinator, and each gets
+    ///   its part when it is next added.
     public func save(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
         guard shares.count > 1 else {
             if let share = shares.first { try save(share.changes, to: share.store) }
@@ -81,41 +92,32 @@ extension PersistentStoreCoordinator {
         var checked = try shares.map { share in
             (store: share.store, changes: try checkedChanges(share.changes, for: share.store))
         }
+        let plan = try StripedSavePlan(checked.map(\.store))
         try withWriteGates(of: checked.map(\.store)) {
-            let durable = checked.filter { $0.store.folder != nil }
             var logs: [StripedSaveLog] = []
-            if durable.count > 1 {
+            if plan.logs {
                 // The logs' locks before the checks: another save across these stores, in
                 // another coordinator or process, runs wholly before or after this one.
-                logs = try StripedSaveLog.lockAll(folders: durable.compactMap(\.store.folder))
+                logs = try StripedSaveLog.lockAll(folders: checked.compactMap(\.store.folder))
                 try completePendingSaves(in: logs, forAdded: checked.map(\.store))
             }
             try checkAgainstStores(checked)
             probe(.checked)
-            if !logs.isEmpty {
-                try createFiles(of: durable.map(\.store))
-                let number = try nextSaveNumber(after: logs, stores: durable.map(\.store))
-                for index in checked.indices where checked[index].store.folder != nil {
-                    checked[index].changes.userInfo = recording(number, in: checked[index])
-                }
-                let entry = StripedSaveLog.Entry(
-                    number: number,
-                    changes: checked.filter { $0.store.folder != nil }.map { ($0.store.identifier, $0.changes) })
-                try append(entry, to: logs)
-                probe(.logged)
+            var entry: (log: StripedSaveLog.Entry, anchor: String)?
+            if let log = logs.first {
+                let logged = checked.indices.filter { plan.roles[$0] != .preparesInMemory }
+                try createFiles(of: checked.map(\.store).filter { $0.folder != nil })
+                let number = try nextSaveNumber(after: logs, stores: logged.map { checked[$0].store })
+                for index in logged { checked[index].changes.userInfo = recording(number, in: checked[index]) }
+                let anchor = checked.first { $0.store.folder.map(log.serves(folder:)) == true }?.store.identifier
+                entry = (
+                    StripedSaveLog.Entry(
+                        number: number, changes: logged.map { (checked[$0].store.identifier, checked[$0].changes) }),
+                    anchor ?? ""
+                )
             }
-            for (index, share) in checked.enumerated() {
-                do {
-                    try share.store.save(share.changes)
-                } catch {
-                    guard !logs.isEmpty else { throw error }
-                    throw decidedSave(
-                        unwritten: checked[index...].map(\.store), log: logs[0].url, failure: error)
-                }
-                rowCache.remove(share.changes.updated.map(\.objectID) + share.changes.deleted.map(\.objectID))
-                announceWrite(to: share.store)
-                probe(.committed(index))
-            }
+            let prepared = try prepare(checked, plan: plan, decidingIn: logs, entry: entry)
+            try commit(checked, plan: plan, prepared: prepared, log: logs.first?.url)
             for log in logs {
                 do {
                     try log.clearIfApplied(byAdded: stores, schema: schema)
@@ -127,6 +129,73 @@ extension PersistentStoreCoordinator {
                 }
             }
             probe(.finished)
+        }
+    }
+
+    /// Has every store of `shares` that prepares its part prepare it, then decides `entry` in
+    /// `logs` when there is one; rolls the prepared parts back when either fails, so that
+    /// nothing is written. Returns the prepared parts by share index.
+    private func prepare(
+        _ shares: [(store: any IncrementalStore, changes: StoreChangeSet)], plan: StripedSavePlan,
+        decidingIn logs: [StripedSaveLog], entry: (log: StripedSaveLog.Entry, anchor: String)?
+    ) throws -> [Int: any PreparedChanges] {
+        var prepared: [Int: any PreparedChanges] = [:]
+        do {
+            for index in shares.indices where plan.roles[index] != .writesAtOnce {
+                guard let store = shares[index].store as? any PreparingStore else { continue }
+                let name = entry.map {
+                    PreparedChangesName.make(store: store.identifier, anchor: $0.anchor, number: $0.log.number)
+                }
+                prepared[index] = try store.prepare(shares[index].changes, named: name ?? "")
+            }
+            probe(.prepared)
+            if let entry {
+                try append(entry.log, to: logs)
+                probe(.logged)
+            }
+        } catch let error as StoreError where error.code == .savePending {
+            // Decided, though not in every log: the in-memory parts are taken now; the stores
+            // that prepared durably were removed and finish theirs when added again.
+            for (index, changes) in prepared where plan.roles[index] == .preparesInMemory {
+                do {
+                    try changes.commit()
+                } catch {
+                    logger.error(
+                        "An in-memory store could not take its part of a decided save across stores",
+                        metadata: ["store": "\(shares[index].store.nameInMessages)", "error": "\(error)"])
+                }
+            }
+            throw error
+        } catch {
+            for changes in prepared.values { changes.rollBack() }
+            throw error
+        }
+        return prepared
+    }
+
+    /// Commits the prepared parts and writes the others: before the in-memory parts when no log
+    /// decided the save (the one store that writes in one step decides it), after the
+    /// prepared parts otherwise.
+    private func commit(
+        _ shares: [(store: any IncrementalStore, changes: StoreChangeSet)], plan: StripedSavePlan,
+        prepared: [Int: any PreparedChanges], log: URL?
+    ) throws {
+        let atOnce = shares.indices.filter { plan.roles[$0] == .writesAtOnce }
+        let order = log == nil ? atOnce + prepared.keys.sorted() : prepared.keys.sorted() + atOnce
+        for (position, index) in order.enumerated() {
+            let share = shares[index]
+            do {
+                if let changes = prepared[index] { try changes.commit() } else { try share.store.save(share.changes) }
+            } catch {
+                guard let log else {
+                    for index in order[position...] { prepared[index]?.rollBack() }
+                    throw error
+                }
+                throw decidedSave(unwritten: order[position...].map { shares[$0].store }, log: log, failure: error)
+            }
+            rowCache.remove(share.changes.updated.map(\.objectID) + share.changes.deleted.map(\.objectID))
+            announceWrite(to: share.store)
+            probe(.committed(index))
         }
     }
 
@@ -164,7 +233,7 @@ extension PersistentStoreCoordinator {
     /// the coordinator (no other save reaches them before they have it) and get it when they
     /// are next added.
     private func decidedSave(unwritten: [any IncrementalStore], log: URL, failure: any Error) -> StoreError {
-        let removed = unwritten.filter { $0.folder != nil }
+        let removed = unwritten.filter { !$0.preparesInMemory }
         for store in removed {
             do {
                 try remove(store)
@@ -321,6 +390,15 @@ extension PersistentStoreCoordinator {
 
     func probe(_ step: StripedSaveStep) {
         stripedSaveProbe.withLock { $0 }?(step)
+    }
+}
+
+extension IncrementalStore {
+    /// Whether the store keeps no local file and prepares its part of a save across stores in
+    /// memory (the in-memory store): such a part is in no log.
+    var preparesInMemory: Bool {
+        guard folder == nil, let store = self as? any PreparingStore else { return false }
+        return store.preparesChanges && !store.keepsPreparedChanges
     }
 }
 

@@ -12,9 +12,22 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``StoreError`` naming the log and the save when the store refuses the save's
     ///   changes (another writer changed the same objects since), or the log cannot be read.
     func completeStripedSaves(of store: any IncrementalStore) throws {
-        guard store.folder != nil else { return }
-        let added = stores.filter { $0.folder != nil && !$0.options.isReadOnly }
-        let folders = ([store] + added).compactMap(\.folder).filter(StripedSaveLog.mayHoldEntries(folder:))
+        guard !store.preparesInMemory else { return }
+        let added = stores.filter { !$0.options.isReadOnly && !$0.preparesInMemory }
+        let waiting = try preparedChanges(of: [store] + added)
+        let folders = ([store] + added).compactMap(\.folder).filter { folder in
+            StripedSaveLog.mayHoldEntries(folder: folder)
+                || waiting.contains { $0.anchorFolder.map(StripedSaveLog.key(of:)) == StripedSaveLog.key(of: folder) }
+        }
+        for unfinished in waiting where unfinished.anchorFolder == nil {
+            logger.warning(
+                """
+                A store keeps changes prepared for a save across stores whose log is beside a store not added; \
+                add that store to finish them (until then they hold their objects' locks)
+                """,
+                metadata: Self.logMetadata(of: unfinished.store).merging(
+                    ["prepared": "\(unfinished.name)"]) { a, _ in a })
+        }
         guard !folders.isEmpty else { return }
         // The write gates before the logs' locks, in the order a save across stores takes them.
         try withWriteGates(of: [store] + added) {
@@ -39,9 +52,12 @@ extension PersistentStoreCoordinator {
     }
 
     /// Applies every entry of `logs` to those of `stores` that it names and that have not
-    /// recorded it, oldest first across the logs. The caller holds the stores' write gates.
+    /// recorded it, oldest first across the logs, after finishing the changes that stores among
+    /// `stores` prepared for saves decided (or not) in `logs`. The caller holds the stores'
+    /// write gates.
     func completePendingSaves(in logs: [StripedSaveLog], forAdded stores: [any IncrementalStore]) throws {
         let logged = try logs.flatMap { log in try log.entries(schema: schema).map { (log: log, entry: $0) } }
+        try finishPreparedChanges(of: stores, decidedIn: logs, entries: logged)
         for (log, entry) in logged.sorted(by: { $0.entry.number < $1.entry.number }) {
             for store in stores {
                 guard let changes = entry.changes(forStore: store.identifier),
@@ -66,6 +82,57 @@ extension PersistentStoreCoordinator {
                     metadata: Self.logMetadata(of: store).merging(
                         ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
             }
+        }
+    }
+
+    /// Changes that stores among `stores` prepared for a save across stores and still keep,
+    /// each with the folder of the added store beside whose log the save was decided, if added.
+    private func preparedChanges(of stores: [any IncrementalStore]) throws
+        -> [(store: any PreparingStore, name: String, number: Int64, anchorFolder: URL?)]
+    {
+        try stores.flatMap { store -> [(store: any PreparingStore, name: String, number: Int64, anchorFolder: URL?)] in
+            guard let store = store as? any PreparingStore, store.keepsPreparedChanges else { return [] }
+            return try store.preparedChangeNames().compactMap { name in
+                guard let (number, anchor) = PreparedChangesName.parse(name, store: store.identifier) else {
+                    return nil
+                }
+                return (store, name, number, stores.first { $0.identifier == anchor }?.folder)
+            }
+        }
+    }
+
+    /// Commits the changes stores among `stores` prepared for a save `logged` holds (the save
+    /// was decided) and rolls back those for a save the log of its anchor does not hold (the
+    /// process stopped before deciding it); leaves those whose anchor's log is not in `logs`.
+    private func finishPreparedChanges(
+        of stores: [any IncrementalStore], decidedIn logs: [StripedSaveLog],
+        entries logged: [(log: StripedSaveLog, entry: StripedSaveLog.Entry)]
+    ) throws {
+        for unfinished in try preparedChanges(of: stores) {
+            guard let folder = unfinished.anchorFolder, let log = logs.first(where: { $0.serves(folder: folder) })
+            else { continue }
+            let decided = logged.contains {
+                $0.log === log && $0.entry.number == unfinished.number
+                    && $0.entry.changes(forStore: unfinished.store.identifier) != nil
+            }
+            try unfinished.store.finishPreparedChanges(named: unfinished.name, commit: decided)
+            if decided {
+                rowCache.remove(
+                    logged.compactMap { $0.entry.number == unfinished.number ? $0.entry : nil }.flatMap {
+                        let changes = $0.changes(forStore: unfinished.store.identifier)
+                        return (changes?.updated.map(\.objectID) ?? []) + (changes?.deleted.map(\.objectID) ?? [])
+                    })
+                announceWrite(to: unfinished.store)
+                probe(.completedFromLog)
+            }
+            logger.notice(
+                "\(decided ? "Committed" : "Rolled back") the changes a store prepared for a save across stores",
+                metadata: Self.logMetadata(of: unfinished.store).merging(
+                    [
+                        "log": "\(log.url.path)", "save": "\(unfinished.number)", "prepared": "\(unfinished.name)",
+                        "decided": "\(decided)",
+                    ]
+                ) { a, _ in a })
         }
     }
 

@@ -423,11 +423,15 @@ extension StripedSaveLog {
     /// Locks the logs of `folders`, each once, in path order so that two savers never wait for
     /// each other.
     static func lockAll(folders: [URL]) throws -> [StripedSaveLog] {
-        let unique = Dictionary(
-            folders.map { ($0.resolvingSymlinksInPath().standardizedFileURL.path, $0) },
-            uniquingKeysWith: { first, _ in first })
+        let unique = Dictionary(folders.map { (key(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         return try unique.keys.sorted().map { try lock(folder: unique[$0]!) }
     }
+
+    /// What names `folder` whatever path leads to it.
+    static func key(of folder: URL) -> String { folder.resolvingSymlinksInPath().standardizedFileURL.path }
+
+    /// Whether this is the log of `folder`.
+    func serves(folder: URL) -> Bool { Self.key(of: url.deletingLastPathComponent()) == Self.key(of: folder) }
 
     /// Empties the log when every store its entries name is among `stores` and has recorded
     /// them; otherwise leaves it for the stores still to come.

@@ -18,7 +18,7 @@ public enum InMemoryStore {
     /// Opens a new, empty in-memory store as `request` asks. The request's URL, if any, only
     /// names the store (for ``PersistentStoreCoordinator/store(at:)``); nothing is written there.
     public static func open(_ request: StoreOpenRequest) throws -> any IncrementalStore {
-        try MemoryFile(url: request.url).incrementalStore(for: request)
+        try AtomicStoreAdapter(store: MemoryFile(url: request.url), request: request, writesNothing: true)
     }
 
     /// A "file" that does not exist: nothing to load, nothing to write.

@@ -66,8 +66,13 @@ final class AtomicStoreAdapter: IncrementalStore {
     private let entityNames: Set<String>
     private let state: Locked<State>
     private let writerLock: AtomicStoreWriterLock?
+    /// Whether the store writes nothing (the in-memory store): then it prepares changes.
+    let preparesChanges: Bool
 
-    init(store: any AtomicStore, request: StoreOpenRequest) throws {
+    /// Opens `store` as `request` asks; `writesNothing` for the in-memory store, whose
+    /// ``AtomicStore/write(_:)`` does nothing and which therefore joins saves across stores by
+    /// preparing its changes.
+    init(store: any AtomicStore, request: StoreOpenRequest, writesNothing: Bool = false) throws {
         let (model, configuration) = (request.model, request.configurationName)
         try model.freeze()
         writerLock = try store.url.flatMap { url in
@@ -98,6 +103,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         let history = try AtomicStoreHistory.take(
             from: &contents.metadata, source: store.url.map { "'\($0.path)'" } ?? "the \(store.typeName) store")
         self.store = store
+        self.preparesChanges = writesNothing
         self.typeName = store.typeName
         self.url = store.url
         self.capabilities = store.capabilities.union(.persistentHistory)
@@ -170,44 +176,50 @@ final class AtomicStoreAdapter: IncrementalStore {
             throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
         }
         try state.withLock { (state: inout State) throws in
-            let stored = state.nodes
-            try changes.checkVersions { stored[$0]?.snapshot.version }
-            var scan = UniqueValuesScan { stored.snapshots(ofEntities: $0.entityNames) }
-            try changes.checkUniqueness(schema: schema, storeName: nameInMessages) { try scan.matches($0, $1) }
-            var next = state
-            let updated = try changes.updated.compactMap { change -> StoreNode? in
-                guard var node = stored[change.objectID] else { return nil }
-                node.snapshot.values = change.values
-                node.snapshot.version = try StoredCounter.next(
-                    after: node.snapshot.version, "The version of \(change.objectID) in \(nameInMessages)")
-                node.toManyRelationships.merge(change.toManyRelationships) { _, new in new }
-                return node
-            }
-            next.nodes.apply(
-                inserted: changes.inserted.map { change in
-                    StoreNode(
-                        snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
-                        toManyRelationships: change.toManyRelationships)
-                },
-                updated: updated, deleted: changes.deleted.map(\.objectID))
-            // An insert a coordinator completes from its save log carries an ID an earlier
-            // opening handed out: it is never handed out again.
-            for change in changes.inserted {
-                if case .integer(let reference) = change.objectID.reference, reference >= next.nextReference {
-                    next.nextReference = try StoredCounter.next(
-                        after: reference, "The object number of \(change.objectID) in \(nameInMessages)")
-                }
-            }
-            if let userInfo = changes.userInfo {
-                try AtomicStoreHistory.checkUnreserved(userInfo, storeName: nameInMessages)
-                next.metadata.userInfo = userInfo
-            }
-            if options.tracksPersistentHistory, changes.changesObjects {
-                try next.history.record(changes, storeIdentifier: identifier, schema: schema, stored: stored)
-            }
+            let next = try self.state(after: changes, from: state)
             try write(next)
             state = next
         }
+    }
+
+    /// `state` with `changes` applied, once checked against the objects it holds.
+    private func state(after changes: StoreChangeSet, from state: State) throws -> State {
+        let stored = state.nodes
+        try changes.checkVersions { stored[$0]?.snapshot.version }
+        var scan = UniqueValuesScan { stored.snapshots(ofEntities: $0.entityNames) }
+        try changes.checkUniqueness(schema: schema, storeName: nameInMessages) { try scan.matches($0, $1) }
+        var next = state
+        let updated = try changes.updated.compactMap { change -> StoreNode? in
+            guard var node = stored[change.objectID] else { return nil }
+            node.snapshot.values = change.values
+            node.snapshot.version = try StoredCounter.next(
+                after: node.snapshot.version, "The version of \(change.objectID) in \(nameInMessages)")
+            node.toManyRelationships.merge(change.toManyRelationships) { _, new in new }
+            return node
+        }
+        next.nodes.apply(
+            inserted: changes.inserted.map { change in
+                StoreNode(
+                    snapshot: Snapshot(objectID: change.objectID, values: change.values, version: 1),
+                    toManyRelationships: change.toManyRelationships)
+            },
+            updated: updated, deleted: changes.deleted.map(\.objectID))
+        // An insert a coordinator completes from its save log carries an ID an earlier
+        // opening handed out: it is never handed out again.
+        for change in changes.inserted {
+            if case .integer(let reference) = change.objectID.reference, reference >= next.nextReference {
+                next.nextReference = try StoredCounter.next(
+                    after: reference, "The object number of \(change.objectID) in \(nameInMessages)")
+            }
+        }
+        if let userInfo = changes.userInfo {
+            try AtomicStoreHistory.checkUnreserved(userInfo, storeName: nameInMessages)
+            next.metadata.userInfo = userInfo
+        }
+        if options.tracksPersistentHistory, changes.changesObjects {
+            try next.history.record(changes, storeIdentifier: identifier, schema: schema, stored: state.nodes)
+        }
+        return next
     }
 
     /// Writes the file `state` stands for; called with the state's lock held.
@@ -267,4 +279,36 @@ final class AtomicStoreAdapter: IncrementalStore {
         return entity
     }
 
+}
+
+extension AtomicStoreAdapter: PreparingStore {
+    var keepsPreparedChanges: Bool { false }
+
+    /// Checks `changes` and computes what they make of the store, keeping nothing: the
+    /// in-memory store's changes die with the process, so there is nothing to hold until the
+    /// commit, which applies them again under the coordinator's write gate, held since.
+    func prepare(_ changes: StoreChangeSet, named name: String) throws -> any PreparedChanges {
+        guard preparesChanges else {
+            throw StoreError(code: .unsupported, message: "\(nameInMessages) writes a file: it cannot prepare changes.")
+        }
+        guard !options.isReadOnly else {
+            throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
+        }
+        _ = try state.withLock { try self.state(after: changes, from: $0) }
+        return PreparedInMemory(store: self, changes: changes)
+    }
+
+    func preparedChangeNames() throws -> [String] { [] }
+
+    func finishPreparedChanges(named name: String, commit: Bool) throws {}
+
+    /// Changes the in-memory store checked and will apply at the commit.
+    private struct PreparedInMemory: PreparedChanges {
+        let store: AtomicStoreAdapter
+        let changes: StoreChangeSet
+
+        func commit() throws { try store.save(changes) }
+
+        func rollBack() {}
+    }
 }

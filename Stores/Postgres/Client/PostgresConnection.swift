@@ -113,6 +113,36 @@ final class PostgresConnection {
         }
     }
 
+    /// Runs `body` in a transaction that ends prepared as `name` (`PREPARE TRANSACTION`): its
+    /// writes are kept by the server, invisible, until `COMMIT PREPARED` or `ROLLBACK PREPARED`
+    /// names it, from any connection. Rolled back when `body` or the prepare throws.
+    func preparedTransaction<T>(named name: String, _ body: () throws -> T) throws -> T {
+        let literal = try quotedLiteral(name)
+        try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do {
+            let value = try body()
+            try execute("PREPARE TRANSACTION \(literal)")
+            return value
+        } catch {
+            if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// `text` as an SQL string literal, quoted by libpq for this connection's encoding and
+    /// settings: for the few statements that take no parameters, such as the name of a
+    /// prepared transaction.
+    func quotedLiteral(_ text: String) throws -> String {
+        guard let quoted = PQescapeLiteral(handle, text, text.utf8.count) else {
+            throw StoreError(
+                code: .invalidChange,
+                message: "The PostgreSQL connection to \(serverName) could not quote '\(text)': "
+                    + Self.trimmed(PQerrorMessage(handle)))
+        }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
     /// How many notifications arrived for the channels this connection listens to, consuming
     /// input without waiting.
     func arrivedNotifications() throws -> Int {

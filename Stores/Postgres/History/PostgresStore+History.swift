@@ -18,10 +18,11 @@ extension PostgresStore {
     }
 
     /// Records `changes`, which change objects, as one transaction, with the tombstones of the
-    /// deleted objects taken from `stored`, and notifies listeners when it commits; returns the
-    /// transaction's number, for the save to note as this store's own (``RemoteHistoryWatch``).
+    /// deleted objects taken from `stored`, and (`notifying`) notifies listeners when it
+    /// commits; returns the transaction's number, for the save to note as this store's own
+    /// (``RemoteHistoryWatch``). A prepared transaction cannot notify: its commit does.
     func recordHistory(
-        of changes: StoreChangeSet, stored: [ObjectID: Snapshot], on connection: PostgresConnection
+        of changes: StoreChangeSet, stored: [ObjectID: Snapshot], notifying: Bool, on connection: PostgresConnection
     ) throws -> Int64 {
         let count = changes.inserted.count + changes.updated.count + changes.deleted.count
         let (number, firstChange) = try history.reserve(changeCount: count, on: connection)
@@ -31,7 +32,7 @@ extension PostgresStore {
         try history.insert(
             changes.history ?? StoreChangeSet.HistoryInfo(), number: number, changes: records,
             firstChange: firstChange, context: historyContext, on: connection)
-        try history.notify(number, on: connection)
+        if notifying { try history.notify(number, on: connection) }
         return number
     }
 

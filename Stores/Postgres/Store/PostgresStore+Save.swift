@@ -13,17 +13,18 @@ extension PostgresStore {
         guard !changes.isEmpty else { return }
         let saved = try recordedHistory.recording { note in
             try withConnection { connection in
-                try connection.transaction { try write(changes, note: note, on: connection) }
+                try connection.transaction { try write(changes, note: note, notifying: true, on: connection) }
             }
         }
         if let saved { setMetadata(saved) }
     }
 
     /// The statements of a save, in its transaction; hands `note` the number of the history
-    /// transaction it records, if any, and returns the metadata it writes, if any.
-    private func write(_ changes: StoreChangeSet, note: (Int64) -> Void, on connection: PostgresConnection) throws
-        -> StoreMetadata?
-    {
+    /// transaction it records, if any, and returns the metadata it writes, if any. Listeners
+    /// hear of the history transaction at the commit when `notifying`.
+    func write(
+        _ changes: StoreChangeSet, note: (Int64) -> Void, notifying: Bool, on connection: PostgresConnection
+    ) throws -> StoreMetadata? {
         let stored = try lockedVersions(
             of: changes.updated.map(\.objectID) + changes.deleted.map(\.objectID), on: connection)
         try changes.checkVersions { stored[$0] }
@@ -38,7 +39,9 @@ extension PostgresStore {
         for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
         for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
         for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
-        if recordsHistory { note(try recordHistory(of: changes, stored: tombstones, on: connection)) }
+        if recordsHistory {
+            note(try recordHistory(of: changes, stored: tombstones, notifying: notifying, on: connection))
+        }
         guard let userInfo = changes.userInfo else { return nil }
         var metadata = self.metadata
         metadata.userInfo = userInfo

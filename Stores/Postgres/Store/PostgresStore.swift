@@ -40,6 +40,9 @@ final class PostgresStore: IncrementalStore {
     /// The largest key this instance handed out: the sequence is past it, so inserting keys up
     /// to it needs no move of the sequence.
     let largestKeyHandedOut = Locked<Int64>(0)
+    /// Whether the server allows prepared transactions (`max_prepared_transactions` above 0),
+    /// once asked: a setting that changes only when the server restarts.
+    let allowsPreparedTransactions = Locked<Bool?>(nil)
     private let request: StoreOpenRequest
     private let currentMetadata: Locked<StoreMetadata>
 

@@ -1,0 +1,46 @@
+/// How each store of a save across stores takes its part, and whether the save needs the save
+/// log (docs/STRIPED-SAVES.md).
+struct StripedSavePlan {
+    /// How one store takes its part.
+    enum Role: Equatable {
+        /// It prepares its part, which dies with the process (the in-memory store), and commits
+        /// it once the others have theirs or the save is decided.
+        case preparesInMemory
+        /// It prepares its part durably (PostgreSQL's prepared transactions) before the save is
+        /// decided in the log, and commits it after.
+        case preparesDurably
+        /// It writes its part in one step: before the save is decided when it is the one store
+        /// that does (no log), after it otherwise, and then gets it from the log when a kill or
+        /// a failure kept it from it.
+        case writesAtOnce
+    }
+
+    /// Each store's role, in the order of the save's shares.
+    let roles: [Role]
+    /// Whether the save is decided in the save log beside the stores with files.
+    let logs: Bool
+
+    /// The plan of a save across `stores`.
+    ///
+    /// - Throws: ``StoreError/Code/unsupported`` naming the stores when two or more of them
+    ///   write in one step and none keeps a local file for the log.
+    init(_ stores: [any IncrementalStore]) throws {
+        let files = stores.filter { $0.folder != nil }.count
+        let remote = stores.filter { $0.folder == nil && !$0.preparesInMemory }
+        let logs = files > 1 || (files == 1 && !remote.isEmpty)
+        guard files > 0 || remote.count < 2 else {
+            throw StoreError(
+                code: .unsupported,
+                message: "A save across " + remote.map(\.nameInMessages).joined(separator: ", ")
+                    + " cannot be all or nothing: none of them keeps a local file beside which to log the save. "
+                    + "Save to each store on its own, or add a store with a local file to the save.")
+        }
+        self.logs = logs
+        roles = stores.map { store in
+            if store.preparesInMemory { return .preparesInMemory }
+            guard logs, store.folder == nil, let preparing = store as? any PreparingStore, preparing.preparesChanges
+            else { return .writesAtOnce }
+            return .preparesDurably
+        }
+    }
+}
