@@ -123,13 +123,16 @@ let package = Package(
             name: "PostgresCounterWorker", dependencies: ["StrataPostgres", "StrataTestSupport"],
             path: "Tests/PostgresCounterWorker"),
         .executableTarget(
+            name: "PostgresStripedSaveWorker", dependencies: ["StrataPostgres", "StrataSQLite", "StrataTestSupport"],
+            path: "Tests/PostgresStripedSaveWorker"),
+        .executableTarget(
             name: "PostgresStoreConformanceWorker",
             dependencies: ["StrataConformance", "StrataPostgres", "StrataTestSupport"],
             path: "Tests/PostgresStoreConformanceWorker"),
         .testTarget(
             name: "StrataPostgresTests",
             dependencies: [
-                "StrataPostgres", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
+                "StrataPostgres", "StrataSQLite", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

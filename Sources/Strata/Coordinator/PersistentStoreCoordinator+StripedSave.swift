@@ -132,21 +132,23 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// Has every store of `shares` that prepares its part prepare it, then decides `entry` in
-    /// `logs` when there is one; rolls the prepared parts back when either fails, so that
-    /// nothing is written. Returns the prepared parts by share index.
+    /// Has every store of `shares` that prepares its part prepare it (with the parts of the
+    /// stores that join its transaction), then decides `entry` in `logs` when there is one;
+    /// rolls the prepared parts back when either fails, so that nothing is written. Returns the
+    /// prepared parts by share index.
     private func prepare(
         _ shares: [(store: any IncrementalStore, changes: StoreChangeSet)], plan: StripedSavePlan,
         decidingIn logs: [StripedSaveLog], entry: (log: StripedSaveLog.Entry, anchor: String)?
     ) throws -> [Int: any PreparedChanges] {
         var prepared: [Int: any PreparedChanges] = [:]
         do {
-            for index in shares.indices where plan.roles[index] != .writesAtOnce {
+            for index in shares.indices where [.preparesInMemory, .preparesDurably].contains(plan.roles[index]) {
                 guard let store = shares[index].store as? any PreparingStore else { continue }
                 let name = entry.map {
                     PreparedChangesName.make(store: store.identifier, anchor: $0.anchor, number: $0.log.number)
                 }
-                prepared[index] = try store.prepare(shares[index].changes, named: name ?? "")
+                prepared[index] = try store.prepare(
+                    plan.parts(writtenBy: index).map { shares[$0] }, named: name ?? "")
             }
             probe(.prepared)
             if let entry {
@@ -183,19 +185,29 @@ extension PersistentStoreCoordinator {
         let atOnce = shares.indices.filter { plan.roles[$0] == .writesAtOnce }
         let order = log == nil ? atOnce + prepared.keys.sorted() : prepared.keys.sorted() + atOnce
         for (position, index) in order.enumerated() {
-            let share = shares[index]
+            let parts = plan.parts(writtenBy: index)
             do {
-                if let changes = prepared[index] { try changes.commit() } else { try share.store.save(share.changes) }
+                if let changes = prepared[index] {
+                    try changes.commit()
+                } else if parts.count > 1, let store = shares[index].store as? any PreparingStore {
+                    try store.save(jointly: parts.map { shares[$0] })
+                } else {
+                    try shares[index].store.save(shares[index].changes)
+                }
             } catch {
                 guard let log else {
                     for index in order[position...] { prepared[index]?.rollBack() }
                     throw error
                 }
-                throw decidedSave(unwritten: order[position...].map { shares[$0].store }, log: log, failure: error)
+                let unwritten = order[position...].flatMap { plan.parts(writtenBy: $0) }.map { shares[$0].store }
+                throw decidedSave(unwritten: unwritten, log: log, failure: error)
             }
-            rowCache.remove(share.changes.updated.map(\.objectID) + share.changes.deleted.map(\.objectID))
-            announceWrite(to: share.store)
-            probe(.committed(index))
+            for part in parts {
+                let changes = shares[part].changes
+                rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+                announceWrite(to: shares[part].store)
+                probe(.committed(part))
+            }
         }
     }
 

@@ -117,11 +117,14 @@ extension PersistentStoreCoordinator {
             }
             try unfinished.store.finishPreparedChanges(named: unfinished.name, commit: decided)
             if decided {
+                // The prepared transaction may hold the parts of stores sharing it.
+                for case let store as any PreparingStore in stores
+                where store.keepsPreparedChanges && store.transactionDomain == unfinished.store.transactionDomain {
+                    try store.reloadMetadata()
+                }
+                let parts = logged.filter { $0.entry.number == unfinished.number }.flatMap(\.entry.changes)
                 rowCache.remove(
-                    logged.compactMap { $0.entry.number == unfinished.number ? $0.entry : nil }.flatMap {
-                        let changes = $0.changes(forStore: unfinished.store.identifier)
-                        return (changes?.updated.map(\.objectID) ?? []) + (changes?.deleted.map(\.objectID) ?? [])
-                    })
+                    parts.flatMap { $0.changes.updated.map(\.objectID) + $0.changes.deleted.map(\.objectID) })
                 announceWrite(to: unfinished.store)
                 probe(.completedFromLog)
             }

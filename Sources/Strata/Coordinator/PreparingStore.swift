@@ -13,17 +13,33 @@ package protocol PreparingStore: IncrementalStore {
     /// (the in-memory store's) need no log.
     var keepsPreparedChanges: Bool { get }
 
-    /// Checks `changes` against what the store holds (versions, uniqueness constraints) and
-    /// writes them without making them visible, under `name` when the store keeps prepared
-    /// changes. Nothing is visible, and nothing is kept, when it throws.
-    func prepare(_ changes: StoreChangeSet, named name: String) throws -> any PreparedChanges
+    /// What names the database the store's transactions run in: stores with the same one
+    /// (PostgreSQL stores in schemas of one database) write their parts of a save in one
+    /// transaction, which any of them runs; `nil` when the store shares transactions with no
+    /// other.
+    var transactionDomain: String? { get }
+
+    /// Checks each part of `parts` (this store's, and those of stores of the same
+    /// ``transactionDomain``) against what its store holds (versions, uniqueness constraints)
+    /// and writes them in one transaction without making them visible, under `name` when the
+    /// store keeps prepared changes. Nothing is visible, and nothing is kept, when it throws.
+    func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
+        -> any PreparedChanges
+
+    /// Saves each part of `parts` (this store's, and those of stores of the same
+    /// ``transactionDomain``) in one transaction, all or nothing.
+    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws
 
     /// The names of the prepared changes of this store still waiting for a decision.
     func preparedChangeNames() throws -> [String]
 
     /// Commits (`commit`) or rolls back the prepared changes `name` that an earlier process
-    /// left waiting; the store's metadata is read again after a commit.
+    /// left waiting.
     func finishPreparedChanges(named name: String, commit: Bool) throws
+
+    /// Reads the store's metadata again: after prepared changes that another store of its
+    /// ``transactionDomain`` committed.
+    func reloadMetadata() throws
 }
 
 /// Changes a ``PreparingStore`` prepared: written, not yet visible.

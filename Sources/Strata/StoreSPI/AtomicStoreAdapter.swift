@@ -283,11 +283,15 @@ final class AtomicStoreAdapter: IncrementalStore {
 
 extension AtomicStoreAdapter: PreparingStore {
     var keepsPreparedChanges: Bool { false }
+    var transactionDomain: String? { nil }
 
-    /// Checks `changes` and computes what they make of the store, keeping nothing: the
+    /// Checks this store's part and computes what it makes of the store, keeping nothing: the
     /// in-memory store's changes die with the process, so there is nothing to hold until the
     /// commit, which applies them again under the coordinator's write gate, held since.
-    func prepare(_ changes: StoreChangeSet, named name: String) throws -> any PreparedChanges {
+    func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
+        -> any PreparedChanges
+    {
+        let changes = try ownPart(of: parts)
         guard preparesChanges else {
             throw StoreError(code: .unsupported, message: "\(nameInMessages) writes a file: it cannot prepare changes.")
         }
@@ -298,9 +302,24 @@ extension AtomicStoreAdapter: PreparingStore {
         return PreparedInMemory(store: self, changes: changes)
     }
 
+    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+        try save(try ownPart(of: parts))
+    }
+
     func preparedChangeNames() throws -> [String] { [] }
 
     func finishPreparedChanges(named name: String, commit: Bool) throws {}
+
+    func reloadMetadata() throws {}
+
+    /// The part of `parts` for this store, the only one a store sharing no transactions takes.
+    private func ownPart(of parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws -> StoreChangeSet {
+        guard parts.count == 1, let part = parts.first, part.store === self else {
+            throw StoreError(
+                code: .unsupported, message: "\(nameInMessages) shares no transaction with another store.")
+        }
+        return part.changes
+    }
 
     /// Changes the in-memory store checked and will apply at the commit.
     private struct PreparedInMemory: PreparedChanges {

@@ -11,30 +11,53 @@ extension PostgresStore: PreparingStore {
     /// The longest name of a prepared transaction the server keeps, in bytes.
     static let longestPreparedName = 199
 
-    /// Locks the rows of updated and deleted objects, checks their versions and the uniqueness
-    /// constraints, writes the changes and prepares the transaction as `name`.
+    /// The server, database and user the store connects as: stores in schemas of one database
+    /// write their parts of a save across stores in one transaction.
+    package var transactionDomain: String? { location.conninfo }
+
+    /// For each part, locks the rows of updated and deleted objects, checks their versions and
+    /// the uniqueness constraints and writes the changes, then prepares the transaction as
+    /// `name`.
     ///
     /// - Throws: ``StoreError/Code/unsupported`` naming `max_prepared_transactions` when the
     ///   server allows no prepared transactions, or when `name` is too long for one; what a
     ///   save throws. Nothing is kept when it throws.
-    package func prepare(_ changes: StoreChangeSet, named name: String) throws -> any PreparedChanges {
-        guard !options.isReadOnly else {
-            throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
-        }
+    package func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
+        -> any PreparedChanges
+    {
+        let parts = try jointParts(parts)
         guard name.utf8.count <= Self.longestPreparedName else {
             throw StoreError(
                 code: .unsupported,
                 message: "\(storeName) cannot prepare its part of a save across stores as '\(name)': the name is "
                     + "longer than the \(Self.longestPreparedName) bytes PostgreSQL keeps.")
         }
-        var historyNumber: Int64?
-        let metadata = try withConnection { connection in
+        let written = try withConnection { connection in
             try checkPreparedTransactionsAllowed(on: connection)
             return try connection.preparedTransaction(named: name) {
-                try write(changes, note: { historyNumber = $0 }, notifying: false, on: connection)
+                try write(parts, notifying: false, on: connection)
             }
         }
-        return PreparedPostgresChanges(store: self, name: name, historyNumber: historyNumber, metadata: metadata)
+        return PreparedPostgresChanges(leader: self, name: name, written: written)
+    }
+
+    /// Saves every part in one transaction, notes the history transactions they record as
+    /// their stores' own, and gives each store the metadata it wrote.
+    package func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+        let parts = try jointParts(parts)
+        var noted: [Written] = []
+        do {
+            try withConnection { connection in
+                try connection.transaction {
+                    noted = try write(parts, notifying: true, on: connection)
+                    for part in noted { part.noteHistory() }
+                }
+            }
+        } catch {
+            for part in noted { part.forgetHistory() }
+            throw error
+        }
+        for part in noted { part.takeMetadata() }
     }
 
     package func preparedChangeNames() throws -> [String] {
@@ -51,9 +74,57 @@ extension PostgresStore: PreparingStore {
     package func finishPreparedChanges(named name: String, commit: Bool) throws {
         try withConnection { connection in
             try connection.execute("\(commit ? "COMMIT" : "ROLLBACK") PREPARED \(try connection.quotedLiteral(name))")
-            guard commit else { return }
-            try history.notify(0, on: connection)
-            setMetadata(try PostgresStoreDatabase.readMetadata(in: location, on: connection).metadata)
+            if commit { try history.notify(0, on: connection) }
+        }
+    }
+
+    package func reloadMetadata() throws {
+        setMetadata(try withConnection { try PostgresStoreDatabase.readMetadata(in: location, on: $0).metadata })
+    }
+
+    /// What a part of a save across stores wrote in a store: the number of the history
+    /// transaction it records and the metadata it writes, if any.
+    struct Written {
+        let store: PostgresStore
+        let historyNumber: Int64?
+        let metadata: StoreMetadata?
+
+        /// Notes the history transaction as the store's own, before it commits.
+        func noteHistory() { if let historyNumber { store.recordedHistory.noteRecorded(historyNumber) } }
+
+        /// Forgets the history transaction: it did not commit.
+        func forgetHistory() { if let historyNumber { store.recordedHistory.forgetRecorded(historyNumber) } }
+
+        /// Gives the store the metadata the part wrote, once it committed.
+        func takeMetadata() { if let metadata { store.setMetadata(metadata) } }
+    }
+
+    /// `parts` as parts of PostgreSQL stores of this store's database, this store's included.
+    private func jointParts(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws -> [(
+        store: PostgresStore, changes: StoreChangeSet
+    )] {
+        try parts.map { part in
+            guard let store = part.store as? PostgresStore, store.transactionDomain == transactionDomain else {
+                throw StoreError(
+                    code: .unsupported,
+                    message: "\(storeName) shares no transaction with \(part.store.nameInMessages).")
+            }
+            guard !store.options.isReadOnly else {
+                throw StoreError(code: .readOnly, message: "\(store.storeName) was opened read-only.")
+            }
+            return (store, part.changes)
+        }
+    }
+
+    /// Writes each part on `connection`, in its transaction.
+    private func write(
+        _ parts: [(store: PostgresStore, changes: StoreChangeSet)], notifying: Bool, on connection: PostgresConnection
+    ) throws -> [Written] {
+        try parts.map { part in
+            var number: Int64?
+            let metadata = try part.store.write(
+                part.changes, note: { number = $0 }, notifying: notifying, on: connection)
+            return Written(store: part.store, historyNumber: number, metadata: metadata)
         }
     }
 
@@ -77,28 +148,28 @@ extension PostgresStore: PreparingStore {
     }
 }
 
-/// The store's part of a save across stores, prepared on the server as `name`.
+/// The parts of a save across stores that stores of one database prepared on the server as
+/// `name`.
 private struct PreparedPostgresChanges: PreparedChanges {
-    let store: PostgresStore
+    /// The store that prepared the transaction.
+    let leader: PostgresStore
     let name: String
-    /// The number of the history transaction the part records, if any: noted as the store's
-    /// own before it commits, and announced to listeners after.
-    let historyNumber: Int64?
-    /// The metadata the part writes, if any.
-    let metadata: StoreMetadata?
+    /// What each part wrote.
+    let written: [PostgresStore.Written]
 
     func commit() throws {
-        if let historyNumber { store.recordedHistory.noteRecorded(historyNumber) }
-        try store.withConnection { connection in
+        for part in written { part.noteHistory() }
+        try leader.withConnection { connection in
             try connection.execute("COMMIT PREPARED \(try connection.quotedLiteral(name))")
-            if let metadata { store.setMetadata(metadata) }
-            if let historyNumber {
+            for part in written {
+                part.takeMetadata()
+                guard let number = part.historyNumber else { continue }
                 do {
-                    try store.history.notify(historyNumber, on: connection)
+                    try part.store.history.notify(number, on: connection)
                 } catch {
-                    store.logger.warning(
+                    part.store.logger.warning(
                         "Could not tell listeners of a committed save across stores; they hear of it at the next save",
-                        metadata: ["store": "\(store.storeName)", "error": "\(error)"])
+                        metadata: ["store": "\(part.store.storeName)", "error": "\(error)"])
                 }
             }
         }
@@ -106,13 +177,13 @@ private struct PreparedPostgresChanges: PreparedChanges {
 
     func rollBack() {
         do {
-            _ = try store.withConnection { connection in
+            _ = try leader.withConnection { connection in
                 try connection.execute("ROLLBACK PREPARED \(try connection.quotedLiteral(name))")
             }
         } catch {
-            store.logger.warning(
+            leader.logger.warning(
                 "Could not roll back a prepared transaction; the next save across the same stores rolls it back",
-                metadata: ["store": "\(store.storeName)", "prepared": "\(name)", "error": "\(error)"])
+                metadata: ["store": "\(leader.storeName)", "prepared": "\(name)", "error": "\(error)"])
         }
     }
 }

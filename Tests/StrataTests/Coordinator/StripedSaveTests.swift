@@ -290,7 +290,8 @@ import Testing
         try stack.saveBook("Dune", note: "spice")
         #expect(
             steps.withLock { $0 } == [
-                .checked, .prepared, .recordHalfWritten, .recordWritten, .recordFlushed, .headerWritten, .logged, .committed(0),
+                .checked, .prepared, .recordHalfWritten, .recordWritten, .recordFlushed, .headerWritten, .logged,
+                .committed(0),
                 .committed(1), .finished,
             ])
     }

@@ -122,7 +122,8 @@ import Testing
         // The file store decides the save; the in-memory store takes its part after it.
         let shelfIndex = steps.firstIndex { if case .committed = $0 { true } else { false } }
         #expect(steps.contains(.prepared) && !steps.contains(.logged))
-        #expect(shelfIndex.map { steps[($0 + 1)...].contains { if case .committed = $0 { true } else { false } } } == true)
+        #expect(
+            shelfIndex.map { steps[($0 + 1)...].contains { if case .committed = $0 { true } else { false } } } == true)
     }
 
     @Test func twoStoresWithoutFilesThatWriteInOneStepAreRefusedBeforeAnythingIsWritten() throws {
