@@ -59,13 +59,21 @@ final class BrokenStore: IncrementalStore {
         /// References to objects of other stores are saved with the store's own identifier, as
         /// by a store keeping only their numbers, while it claims `crossStoreRelationships`.
         case dropsOtherStoresIdentifiers
+        /// A save that breaks a uniqueness constraint fails with `conflict`, naming no clash, as
+        /// by a store passing on its unique index's error as a plain conflict.
+        case misreportsConstraintClashes
+        /// A save writes its inserts one at a time, pausing between them, so that a reader sees
+        /// part of it.
+        case showsSavesPartWay
+        /// The store reports no configuration, so the coordinator takes it for a store of every
+        /// entity, as by a store that forgets the configuration it was opened with.
+        case forgetsItsConfiguration
     }
 
     let defect: Defect
     let base: any IncrementalStore
     /// IDs of deleted objects, for ``Defect/reusesDeletedReferences``.
     private let deletedIDs = Locked<[ObjectID]>([])
-
     init(defect: Defect, base: any IncrementalStore) {
         self.defect = defect
         self.base = base
@@ -91,7 +99,7 @@ final class BrokenStore: IncrementalStore {
     var typeName: String { "Broken-\(defect.rawValue)" }
     var identifier: String { base.identifier }
     var url: URL? { base.url }
-    var configurationName: String? { base.configurationName }
+    var configurationName: String? { defect == .forgetsItsConfiguration ? nil : base.configurationName }
     var options: StoreOptions { base.options }
     /// The base's, without persistent history: the defects aim at other categories, and the
     /// history checks have negative controls of their own.
@@ -182,6 +190,12 @@ final class BrokenStore: IncrementalStore {
         case .writesInsertsFirst where !changes.inserted.isEmpty:
             try base.save(StoreChangeSet(inserted: changes.inserted))
             changes.inserted = []
+        case .showsSavesPartWay where changes.inserted.count > 1:
+            for change in changes.inserted.dropLast() {
+                try base.save(StoreChangeSet(inserted: [change]))
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            changes.inserted = Array(changes.inserted.suffix(1))
         case .ignoresVersionConflicts:
             changes.updated = try changes.updated.map { change in
                 var change = change
@@ -196,7 +210,13 @@ final class BrokenStore: IncrementalStore {
             }
         default: break
         }
-        try base.save(changes)
+        do {
+            try base.save(changes)
+        } catch let error as StoreError
+            where error.code == .constraintConflict && defect == .misreportsConstraintClashes
+        {
+            throw StoreError(code: .conflict, message: error.message)
+        }
         if defect == .reusesDeletedReferences {
             deletedIDs.withLock { $0 += changes.deleted.map(\.objectID) }
         }
@@ -288,5 +308,52 @@ final class BrokenStore: IncrementalStore {
     private static func withoutStringOptions(_ expression: FetchExpression) -> FetchExpression {
         guard case .subquery(let collection, let variable, let predicate) = expression else { return expression }
         return .subquery(collection: collection, variable: variable, predicate: withoutStringOptions(predicate))
+    }
+}
+
+/// A broken store joins saves across stores as the in-memory store it is built on does: it
+/// checks its part first and takes it, defects and all, once the others have theirs.
+extension BrokenStore: PreparingStore {
+    var preparesChanges: Bool { (base as? any PreparingStore)?.preparesChanges ?? false }
+    var keepsPreparedChanges: Bool { false }
+    var transactionDomain: String? { nil }
+
+    func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
+        -> any PreparedChanges
+    {
+        guard let base = base as? any PreparingStore else {
+            throw StoreError(code: .unsupported, message: "\(nameInMessages) cannot prepare changes.")
+        }
+        let changes = try ownPart(of: parts)
+        _ = try base.prepare([(base, changes)], named: name)
+        return Prepared(store: self, changes: changes)
+    }
+
+    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+        try save(try ownPart(of: parts))
+    }
+
+    /// The part of `parts` for this store, which shares no transaction with another.
+    private func ownPart(of parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws -> StoreChangeSet {
+        guard parts.count == 1, let part = parts.first, part.store === self else {
+            throw StoreError(code: .unsupported, message: "\(nameInMessages) shares no transaction with another store.")
+        }
+        return part.changes
+    }
+
+    func preparedChangeNames() throws -> [String] { [] }
+
+    func finishPreparedChanges(named name: String, commit: Bool) throws {}
+
+    func reloadMetadata() throws {}
+
+    /// A part the broken store checked and takes at the commit.
+    private struct Prepared: PreparedChanges {
+        let store: BrokenStore
+        let changes: StoreChangeSet
+
+        func commit() throws { try store.save(changes) }
+
+        func rollBack() {}
     }
 }
