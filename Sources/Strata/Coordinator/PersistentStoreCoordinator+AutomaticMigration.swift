@@ -39,6 +39,12 @@ extension PersistentStoreCoordinator {
                 message: "The \(type.name) store at '\(url.nameInMessages)' needs migrating from model version "
                     + "'\(steps.first?.source.name ?? "")' before it can be opened, and it is to be opened read-only.")
         }
+        let steps = try plan.steps(
+            from: metadata, configuration: description.configuration, to: model,
+            allowsInference: description.shouldInferMappingModelAutomatically)
+        if let source = steps.first?.source.model {
+            try completeStripedSaves(beforeMigrating: description, of: type, metadata: metadata, source: source)
+        }
         try plan.migrateStore(
             at: url, type: type, configuration: description.configuration, to: model,
             allowsInference: description.shouldInferMappingModelAutomatically, logger: logger)

@@ -139,6 +139,54 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// Completes the saves across stores that the log beside the store `description` names
+    /// holds for it, with `source`, the model version the store (and so the log's records of
+    /// it) was written with, before automatic migration makes it a store of ``model``; then
+    /// drops its applied parts from the log, whose records of it could no longer be read with
+    /// the model of the migrated store.
+    func completeStripedSaves(
+        beforeMigrating description: PersistentStoreDescription, of type: StoreType, metadata: StoreMetadata,
+        source: ManagedObjectModel
+    ) throws {
+        guard let url = description.url else { return }
+        let folder = url.deletingLastPathComponent()
+        guard StripedSaveLog.mayHoldEntries(folder: folder),
+            try Self.logHoldsSaves(
+                for: metadata.storeIdentifier, after: Self.recordedSave(in: metadata), inFolder: folder,
+                schema: source.schema)
+        else { return }
+        let earlier = try PersistentStoreCoordinator(
+            model: source, storeTypes: [type], valueTransformers: valueTransformers, logger: logger)
+        let store = try earlier.addStore(
+            type: type.name, configuration: description.configuration, at: url, options: description.storeOptions)
+        let recorded = Self.recordedSave(of: store)
+        try earlier.remove(store)
+        let log = try StripedSaveLog.lock(folder: folder)
+        let kept = try log.entries(schema: source.schema).compactMap { entry -> StripedSaveLog.Entry? in
+            guard entry.changes(forStore: metadata.storeIdentifier) != nil, entry.number <= recorded else {
+                return entry
+            }
+            var entry = entry
+            entry.changes.removeAll { $0.storeIdentifier == metadata.storeIdentifier }
+            return entry.changes.isEmpty ? nil : entry
+        }
+        try log.rewrite(kept)
+        logger.notice(
+            "Completed the saves across stores a store missed before migrating it",
+            metadata: ["store.url": "\(url.path)", "log": "\(log.url.path)", "model": "\(source.versionIdentifiers)"])
+    }
+
+    /// Whether the log of `folder` holds a save for the store with `identifier` numbered after
+    /// `recorded`, read with `schema`.
+    private static func logHoldsSaves(
+        for identifier: String, after recorded: Int64, inFolder folder: URL, schema: ModelSchema
+    ) throws -> Bool {
+        let log = try StripedSaveLog.lock(folder: folder)
+        return try log.entries(schema: schema).contains {
+            $0.changes(forStore: identifier) != nil && recorded < $0.number
+        }
+    }
+
     /// Drops the part of the store at `url` from every save across stores that the save log of
     /// its folder holds and the store has not applied: the way out when the store can no longer
     /// take a logged save (another writer changed the same objects since), which otherwise
