@@ -11,7 +11,8 @@ import StrataXML
 // rounds of `MemorySoak`;
 // `SoakWorker striped <folder> <saves> <step> [saves-store-by-store]` is the worker of
 // `StripedSaveKills`; `SoakWorker striped-recover <folder>` adds its stores and kills itself
-// once one completed a save from the log.
+// once one completed a save from the log; `SoakWorker striped-writer <folder> <writer> <seconds>`
+// is one writer of `StripedTwoWriterSoak`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let storeType = arguments.count > 1 ? [StoreType.sqlite, .lmdb].first { $0.name == arguments[1] } : nil
 do {
@@ -33,6 +34,10 @@ do {
     case ("striped-recover", _) where arguments.count == 2:
         try StripedSaveWriter.recover(folder: URL(fileURLWithPath: arguments[1]))
         exit(0)
+    case ("striped-writer", _) where arguments.count == 4:
+        guard let seconds = Double(arguments[3]) else { break }
+        try StripedSoakWriter.run(folder: URL(fileURLWithPath: arguments[1]), writer: arguments[2], seconds: seconds)
+        exit(0)
     case ("striped", _):
         guard let writer = StripedSaveWriter(arguments: Array(arguments.dropFirst())) else { break }
         try writer.run()
@@ -45,7 +50,8 @@ do {
             ("usage: SoakWorker write SQLite|LMDB <store> <writer> <seconds> <seed> [skips-every-fifth-save]\n"
                 + "       SoakWorker memory SQLite|LMDB <store> <objects> <rounds> [keeps-every-context]\n"
                 + "       SoakWorker striped <folder> <saves> <step> [saves-store-by-store]\n"
-                + "       SoakWorker striped-recover <folder>\n").utf8))
+                + "       SoakWorker striped-recover <folder>\n"
+                + "       SoakWorker striped-writer <folder> <writer> <seconds>\n").utf8))
     exit(2)
 } catch {
     FileHandle.standardError.write(Data("The soak worker failed: \(error)\n".utf8))

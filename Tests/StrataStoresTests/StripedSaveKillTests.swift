@@ -33,3 +33,19 @@ import Testing
         #expect(report.problems.contains { $0.contains("the Visit store holds") }, "\(report.problems)")
     }
 }
+
+/// Two processes saving across an SQLite and an LMDB store at once, killed and started again
+/// at random (`StripedTwoWriterSoak`): every acknowledged save whole in both stores, none half.
+/// Six seconds in `make test`, five minutes in `make soak`.
+@Suite struct StripedTwoWriterSoakTests {
+    @Test func twoProcessesSavingAcrossTheSameStoresLeaveNoSaveHalf() throws {
+        let folder = try TemporaryDirectory()
+        let seconds = StripedTwoWriterSoak.seconds
+        let report = try StripedTwoWriterSoak.run(
+            folder: folder.url, worker: TwoWriterSoak.worker, seconds: seconds, sqlite: .sqlite, lmdb: .lmdb)
+        print(StripedTwoWriterSoak.summary(of: report, seconds: seconds))
+        #expect(report.problems == [], "\(report.problems)")
+        #expect(StripedTwoWriterSoak.writers.allSatisfy { report.acknowledgedSaves[$0, default: 0] > 0 }, "\(report)")
+        #expect(report.kills > 0)
+    }
+}

@@ -26,6 +26,12 @@ final class SoakProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Kills the process (`SIGKILL`) if it still runs.
+    func kill() {
+        guard process.isRunning else { return }
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
     /// Whether the process ended by a signal (its status is then the signal's number).
     var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
 

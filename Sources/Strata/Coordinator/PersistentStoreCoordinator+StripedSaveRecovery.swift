@@ -47,7 +47,9 @@ extension PersistentStoreCoordinator {
                 return
             }
             try completePendingSaves(in: logs, forAdded: [store] + added)
-            for log in logs { try log.clearIfApplied(byAdded: stores + [store], schema: schema) }
+            for log in logs {
+                try log.clearIfApplied(schema: schema) { try hasApplied($0, storeWith: $1, among: stores + [store]) }
+            }
         }
     }
 
@@ -61,7 +63,7 @@ extension PersistentStoreCoordinator {
         for (log, entry) in logged.sorted(by: { $0.entry.number < $1.entry.number }) {
             for store in stores {
                 guard let changes = entry.changes(forStore: store.identifier),
-                    Self.recordedSave(of: store) < entry.number
+                    try !hasApplied(entry.number, storeWith: store.identifier, among: [store])
                 else { continue }
                 do {
                     try store.save(changes)
@@ -83,6 +85,24 @@ extension PersistentStoreCoordinator {
                         ["log": "\(log.url.path)", "save": "\(entry.number)"]) { a, _ in a })
             }
         }
+    }
+
+    /// Whether the store with `identifier` among `stores` recorded save `number` (a store not
+    /// among them has not). A store other processes write may have recorded it since it was
+    /// opened: when the number it read then says no, its file (or server) is asked.
+    func hasApplied(_ number: Int64, storeWith identifier: String, among stores: [any IncrementalStore]) throws
+        -> Bool
+    {
+        guard let store = stores.first(where: { $0.identifier == identifier }) else { return false }
+        if Self.recordedSave(of: store) >= number { return true }
+        guard store.capabilities.contains(.multiProcessAccess) else { return false }
+        if let store = store as? any PreparingStore, store.keepsPreparedChanges {
+            try store.reloadMetadata()
+            return Self.recordedSave(of: store) >= number
+        }
+        guard let url = store.url, url.isFileURL, let metadata = try storeType(named: store.typeName).readMetadata(url)
+        else { return false }
+        return Self.recordedSave(in: metadata) >= number
     }
 
     /// Changes that stores among `stores` prepared for a save across stores and still keep,

@@ -433,14 +433,13 @@ extension StripedSaveLog {
     /// Whether this is the log of `folder`.
     func serves(folder: URL) -> Bool { Self.key(of: url.deletingLastPathComponent()) == Self.key(of: folder) }
 
-    /// Empties the log when every store its entries name is among `stores` and has recorded
-    /// them; otherwise leaves it for the stores still to come.
-    func clearIfApplied(byAdded stores: [any IncrementalStore], schema: ModelSchema) throws {
-        let recorded = Dictionary(
-            stores.map { ($0.identifier, PersistentStoreCoordinator.recordedSave(of: $0)) },
-            uniquingKeysWith: { first, _ in first })
+    /// Empties the log when every store its entries name has recorded them, as `hasApplied`
+    /// answers (a store not added has not); otherwise leaves it for the stores still to come.
+    func clearIfApplied(
+        schema: ModelSchema, hasApplied: (_ number: Int64, _ storeIdentifier: String) throws -> Bool
+    ) throws {
         let pending = try entries(schema: schema).contains { entry in
-            entry.changes.contains { (recorded[$0.storeIdentifier] ?? 0) < entry.number }
+            try entry.changes.contains { try !hasApplied(entry.number, $0.storeIdentifier) }
         }
         if !pending { try clear() }
     }

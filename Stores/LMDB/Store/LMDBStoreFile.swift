@@ -58,6 +58,11 @@ enum LMDBStoreFile {
             let environment = try LMDBEnvironmentRegistry.environment(
                 path: path, writes: false, readOnly: !FileManager.default.isWritableFile(atPath: path),
                 relaxedDurability: nil, mapSize: nil)
+            // A writer killed inside its commit leaves the commit on disk but unknown to readers
+            // until the next writer takes the write lock, when liblmdb publishes it: take the
+            // lock, so that what is read is the newest commit (a save across stores decides
+            // from it whether the store has a logged save).
+            if !environment.isReadOnly { try environment.write { _ in } }
             return try environment.read(keepingDatabases: true) { transaction in
                 let meta = try metaDatabase(in: transaction, path: path)
                 try checkFormat(in: transaction, meta, path: path)

@@ -23,7 +23,6 @@ enum SQLiteStoreFile {
         }
         let size = fileSize(atPath: path)
         let isNew = size == nil
-        let hadContent = (size ?? 0) > 0
         if isNew && request.options.isReadOnly {
             throw StoreError(code: .io, message: "There is no SQLite store at '\(path)' to open read-only.")
         }
@@ -35,16 +34,20 @@ enum SQLiteStoreFile {
         var journal = SQLiteStore.Journal.wal
         do {
             writer = try connection(path: path, readOnly: request.options.isReadOnly, settings: settings, create: true)
-            if try hasNoTables(writer) {
-                guard !request.options.isReadOnly, !hadContent else {
-                    throw StoreError(
-                        code: .corrupt, message: "The file at '\(path)' is not an SQLite store: it holds no tables.")
-                }
-                metadata = StoreMetadata(
-                    storeType: SQLiteStore.storeTypeName,
-                    storeIdentifier: request.identifierForNewStore, model: request.model,
-                    configuration: request.configurationName, userInfo: request.userInfoForNewStore)
-                try create(layout, metadata: metadata, model: request.model.schema, on: writer)
+            let created = StoreMetadata(
+                storeType: SQLiteStore.storeTypeName,
+                storeIdentifier: request.identifierForNewStore, model: request.model,
+                configuration: request.configurationName, userInfo: request.userInfoForNewStore)
+            if try hasNoTables(writer), request.options.isReadOnly || (size ?? 0) > 0 && !holdsDatabaseHeader(path) {
+                throw StoreError(
+                    code: .corrupt, message: "The file at '\(path)' is not an SQLite store: it holds no tables.")
+            }
+            // An empty database (a new file, or one whose maker stopped before its tables) gets
+            // them, unless another process makes them first.
+            if try !request.options.isReadOnly
+                && create(layout, metadata: created, model: request.model.schema, on: writer)
+            {
+                metadata = created
                 for reason in layout.skippedFetchIndexes {
                     request.logger.notice(
                         "Fetch index skipped", metadata: ["store.url": "\(path)", "reason": "\(reason)"])
@@ -206,12 +209,26 @@ enum SQLiteStoreFile {
     }
 
     /// Creates the schema of a new store, its `Z_PRIMARYKEY` rows and its metadata in one transaction.
+    /// Whether the file at `path` starts with SQLite's whole 100-byte header: an empty database
+    /// SQLite made, not a file cut short.
+    private static func holdsDatabaseHeader(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        return header.count == 100 && header.starts(with: Array("SQLite format 3\0".utf8))
+    }
+
+    /// Makes the store's tables in the empty database of `connection`, in one write
+    /// transaction; `false`, making nothing, when the database has tables, also when another
+    /// process made them while this one waited for the write lock.
     private static func create(
         _ layout: SQLiteSchema, metadata: StoreMetadata, model: ModelSchema, on connection: SQLiteConnection
-    ) throws {
+    ) throws -> Bool {
+        guard try hasNoTables(connection) else { return false }
         try connection.execute(script: "PRAGMA auto_vacuum = 2")
         try connection.execute(script: "PRAGMA journal_mode = WAL")
-        try connection.transaction {
+        return try connection.transaction {
+            guard try hasNoTables(connection) else { return false }
             let statements =
                 SQLiteSchema.systemTableStatements + layout.createStatements
                 + layout.derivationTriggerStatements(model: model)
@@ -225,6 +242,7 @@ enum SQLiteStoreFile {
                 try insert.execute([.integer(number), .text(name), .integer(parent)])
             }
             try writeMetadata(metadata, on: connection)
+            return true
         }
     }
 
