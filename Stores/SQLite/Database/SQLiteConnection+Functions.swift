@@ -33,13 +33,18 @@ private final class SQLiteFunctionBox {
 extension SQLiteConnection {
     /// Defines the scalar function `name` with `argumentCount` arguments (-1 for any number) on
     /// this connection; a deterministic one gives the same result for the same arguments, so
-    /// SQLite may compute it once. Calls `sqlite3_create_function_v2`.
+    /// SQLite may compute it once. Unless `isCalledFromSchema`, only SQL that Strata runs may
+    /// call it (`SQLITE_DIRECTONLY`): never a trigger, view or index of a file, whose schema is
+    /// data. Calls `sqlite3_create_function_v2`.
     func defineFunction(
-        _ name: String, argumentCount: Int32, isDeterministic: Bool = true, _ body: @escaping SQLiteFunctionBody
+        _ name: String, argumentCount: Int32, isDeterministic: Bool = true, isCalledFromSchema: Bool = false,
+        _ body: @escaping SQLiteFunctionBody
     ) throws(SQLiteError) {
         let box = Unmanaged.passRetained(SQLiteFunctionBox(body)).toOpaque()
+        let flags =
+            SQLITE_UTF8 | (isDeterministic ? SQLITE_DETERMINISTIC : 0) | (isCalledFromSchema ? 0 : SQLITE_DIRECTONLY)
         let resultCode = sqlite3_create_function_v2(
-            handle, name, argumentCount, SQLITE_UTF8 | (isDeterministic ? SQLITE_DETERMINISTIC : 0), box,
+            handle, name, argumentCount, flags, box,
             { context, count, arguments in
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 let box = Unmanaged<SQLiteFunctionBox>.fromOpaque(userData).takeUnretainedValue()

@@ -61,7 +61,7 @@ enum SQLiteStrataFunctions {
             return try evaluations.evaluate(arguments)
         }
         for name in coreDataTriggerFunctions {
-            try connection.defineFunction(name, argumentCount: -1) { _ in .null }
+            try connection.defineFunction(name, argumentCount: -1, isCalledFromSchema: true) { _ in .null }
         }
     }
 

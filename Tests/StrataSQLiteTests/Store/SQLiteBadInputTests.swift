@@ -97,4 +97,29 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: directory.file("missing.sqlite").path))
     }
+
+    /// A trigger a file carries is data: it cannot call the functions Strata defines for its
+    /// own SQL, and a save it would run through one fails with a typed error.
+    @Test(arguments: [SQLiteStrataFunctions.fold, SQLiteStrataFunctions.real])
+    func aTriggerOfTheFileCannotCallStrataFunctions(_ function: String) throws {
+        let path = directory.file("store.sqlite").path
+        do {
+            let store = try open("store.sqlite")
+            store.close()
+        }
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        let argument = function == SQLiteStrataFunctions.fold ? "NEW.ZWRITER, 0" : "NEW.ZSERIAL"
+        try connection.execute(
+            script: "CREATE TRIGGER planted AFTER INSERT ON ZENTRY BEGIN SELECT \(function)(\(argument)); END")
+        let store = try open("store.sqlite")
+        defer { store.close() }
+        let objectID = try #require(try store.permanentIDs(forEntities: ["Entry"]).first)
+        let error = try #require(throws: StoreError.self) {
+            try store.save(
+                StoreChangeSet(inserted: [
+                    .init(objectID: objectID, values: ["writer": "a", "serial": .integer64(1)], expectedVersion: 0)
+                ]))
+        }
+        #expect(error.message.contains("unsafe use of \(function)"))
+    }
 }
