@@ -137,8 +137,14 @@ struct PostgresPredicateTranslator {
         else { return nil }
         let key = column(name)
         if keys.count == 1 {
-            let entityColumn = destination.subentityNames.isEmpty ? nil : column(name + "._ent")
-            return .object(key: key, entityNumber: entityColumn, entityName: destination.name, plain: viaKey == nil)
+            guard !destination.subentityNames.isEmpty else {
+                return .object(key: key, entityNumber: nil, entityName: destination.name, plain: viaKey == nil)
+            }
+            guard let entityColumn = layout.entityColumnName(ofToOne: first, entity: entity.name, model: model) else {
+                return nil
+            }
+            return .object(
+                key: key, entityNumber: column(entityColumn), entityName: destination.name, plain: viaKey == nil)
         }
         return follow(Array(keys.dropFirst()), from: destination, row: "", viaKey: key)
     }

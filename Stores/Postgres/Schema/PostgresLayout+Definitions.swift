@@ -109,6 +109,14 @@ extension PostgresLayout {
         }?.name
     }
 
+    /// The column holding the entity number of the object to-one `name` of `entity` refers to,
+    /// when its destination has sub-entities: named after the relationship, clipped and made
+    /// unique like every column, so never derived from the relationship's column name.
+    func entityColumnName(ofToOne name: String, entity: String, model: ModelSchema) -> String? {
+        let owner = declaringEntity(of: name, from: entity, model: model)
+        return tableOfEntity[entity]?.column(.toOneEntity(entity: owner, name: name))?.name
+    }
+
     /// The column holding the URI of to-one `name` of `entity`, when it leads to another
     /// store's objects.
     func referenceColumnName(of name: String, entity: String, model: ModelSchema) -> String? {
