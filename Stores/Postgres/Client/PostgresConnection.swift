@@ -99,13 +99,15 @@ final class PostgresConnection {
         }
     }
 
-    /// Runs `body` in one transaction at `isolation`, committing when it returns and rolling
-    /// back when it throws.
-    func transaction<T>(isolation: String = "READ COMMITTED", _ body: () throws -> T) throws -> T {
+    /// Runs `body` in one transaction at `isolation`, ending it with `end` when it returns
+    /// (`COMMIT` by default) and rolling back when it or the end throws.
+    func transaction<T>(isolation: String = "READ COMMITTED", end: String = "COMMIT", _ body: () throws -> T)
+        throws -> T
+    {
         try execute("BEGIN ISOLATION LEVEL \(isolation)")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try execute(end)
             return value
         } catch {
             if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
@@ -117,16 +119,7 @@ final class PostgresConnection {
     /// writes are kept by the server, invisible, until `COMMIT PREPARED` or `ROLLBACK PREPARED`
     /// names it, from any connection. Rolled back when `body` or the prepare throws.
     func preparedTransaction<T>(named name: String, _ body: () throws -> T) throws -> T {
-        let literal = try quotedLiteral(name)
-        try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-        do {
-            let value = try body()
-            try execute("PREPARE TRANSACTION \(literal)")
-            return value
-        } catch {
-            if PQstatus(handle) == CONNECTION_OK { _ = try? execute("ROLLBACK") }
-            throw error
-        }
+        try transaction(end: "PREPARE TRANSACTION \(try quotedLiteral(name))", body)
     }
 
     /// `text` as an SQL string literal, quoted by libpq for this connection's encoding and
