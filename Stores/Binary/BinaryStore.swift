@@ -59,10 +59,7 @@ package struct BinaryStore: AtomicStore {
     }
 
     public func write(_ contents: AtomicStoreContents) throws {
-        let bytes = BinaryStoreEncoder.encode(contents)
-        try AtomicFileReplacement.replace(fileURL, storeName: typeName) { temporary in
-            try Data(bytes).write(to: temporary)
-        }
+        try AtomicFileReplacement.replace(fileURL, storeName: typeName, contents: BinaryStoreEncoder.encode(contents))
     }
 }
 

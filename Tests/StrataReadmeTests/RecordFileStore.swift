@@ -36,7 +36,7 @@ struct RecordFileStore: AtomicStore {
             writer.write(count: contents.nodes.count)
             for node in contents.nodes { writer.write(node: node) }
         }
-        try AtomicFileReplacement.replace(fileURL, storeName: typeName) { try Data(bytes).write(to: $0) }
+        try AtomicFileReplacement.replace(fileURL, storeName: typeName, contents: bytes)
     }
 }
 

@@ -22,18 +22,14 @@ import Testing
     /// A value large enough that a few saves overflow the last blocks of a full disk.
     static let payload = String(repeating: "disk-fault ", count: 6_000)
 
-    /// A mounted disk image, or `nil` after saying why it cannot be made.
+    /// A mounted disk image of 8 MiB, or `nil` after saying why it cannot be made.
     static func disk() -> DiskImage? {
-        do {
-            return try DiskImage(megabytes: 8)
-        } catch {
-            if DiskImage.isRequired {
-                Issue.record("Real disk faults cannot be tested: \(error)")
-            } else {
-                print("Real disk faults not tested: \(error)")
-            }
-            return nil
-        }
+        DiskImage.forTest(megabytes: 8) { Issue.record(Comment(rawValue: $0)) }
+    }
+
+    /// A thin disk image: 64 MiB on 24 MiB of storage, or `nil` after saying why it cannot be made.
+    static func thinDisk() -> DiskImage? {
+        DiskImage.forTest(megabytes: 64, storageMegabytes: 24) { Issue.record(Comment(rawValue: $0)) }
     }
 
     struct Stack {
@@ -60,6 +56,20 @@ import Testing
                     throw error
                 }
             }
+        }
+
+        /// Saves `serials` until a save fails, adding those that succeed to `saved`; returns the
+        /// failure, `nil` when every save succeeded.
+        func saveUntilFailure(_ serials: Range<Int>, saved: inout [Int64]) -> (any Error)? {
+            for serial in serials {
+                do {
+                    try save(serial)
+                    saved.append(Int64(serial))
+                } catch {
+                    return error
+                }
+            }
+            return nil
         }
 
         func serials() throws -> [Int64] {
@@ -96,17 +106,7 @@ import Testing
                 saved.append(Int64(serial))
             }
             let filler = try disk.fill()
-            var failure: (any Error)?
-            for serial in 10..<60 {
-                do {
-                    try stack.save(serial)
-                    saved.append(Int64(serial))
-                } catch {
-                    failure = error
-                    break
-                }
-            }
-            let error = try #require(failure, "\(type): every save fitted on a full disk")
+            let error = try #require(stack.saveUntilFailure(10..<60, saved: &saved), "\(type): every save fitted")
             #expect(Self.storeCode(error) == .io, "\(type): \(error)")
             try FileManager.default.removeItem(at: filler)
             try stack.save(100)
@@ -135,11 +135,49 @@ import Testing
         #expect(try reopened.serials() == [0, 1, 2, 3, 4, 5])
     }
 
+    /// The storage under the file system runs out: the save's writes land in the page cache,
+    /// the kernel cannot write them back, and the store's `fsync` fails (`EIO` from ext4, which
+    /// then turns read-only). The save fails with a typed error; after the storage is freed and
+    /// the file system repaired, the store holds exactly the saves that succeeded, none of the
+    /// failed one.
+    @Test(arguments: types)
+    func aWriteBackThatFailsUnderTheFileSystemFailsASaveAndLosesNothing(_ type: String) throws {
+        guard let disk = Self.thinDisk() else { return }
+        let url = disk.folder.appendingPathComponent("store.\(type.lowercased())")
+        var saved: [Int64] = []
+        do {
+            let stack = try Stack(type, at: url)
+            for serial in 0..<5 {
+                try stack.save(serial)
+                saved.append(Int64(serial))
+            }
+            try disk.exhaustStorage()
+            let error = try #require(stack.saveUntilFailure(5..<40, saved: &saved), "\(type): every save succeeded")
+            #expect([.io, .readOnly].contains(Self.storeCode(error)), "\(type): \(error)")
+            try? stack.coordinator.remove(stack.store)
+        }
+        try disk.freeStorage()
+        try disk.remountWritable()
+        let reopened = try Stack(type, at: url)
+        #expect(try reopened.serials() == saved, "\(type) after a failed write-back")
+        try reopened.save(100)
+        #expect(try reopened.serials() == saved + [100])
+    }
+
+    /// How a disk fails under a save across stores.
+    enum Fault: String, CaseIterable, Sendable {
+        /// The file system fills up: writes fail with `ENOSPC`.
+        case fullDisk
+        /// The storage under the file system runs out: `fsync` fails.
+        case failedWriteBack
+    }
+
     /// A save across an SQLite and an LMDB store of one folder (through the save log) on a disk
-    /// that fills up: whatever fails, after freeing space and reopening, both stores hold the
-    /// same saves.
-    @Test func aSaveAcrossStoresOnAFullDiskIsWholeOrAbsent() throws {
-        guard let disk = Self.disk() else { return }
+    /// that fails: whatever fails, after freeing space (and repairing the file system) and
+    /// reopening, both stores hold the same saves.
+    @Test(arguments: Fault.allCases)
+    func aSaveAcrossStoresOnAFailingDiskIsWholeOrAbsent(_ fault: Fault) throws {
+        guard let disk = fault == .fullDisk ? Self.disk() : Self.thinDisk() else { return }
         let model = ManagedObjectModel {
             EntityDescription("Left") {
                 AttributeDescription("serial", .integer64)
@@ -171,8 +209,10 @@ import Testing
         }
         var failure: (any Error)?
         do {
-            let context = ManagedObjectContext(coordinator: try open())
-            let filler = try disk.fill()
+            let coordinator = try open()
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let filler = fault == .fullDisk ? try disk.fill() : nil
+            if fault == .failedWriteBack { try disk.exhaustStorage() }
             for serial in 0..<40 where failure == nil {
                 do {
                     try context.performAndWait {
@@ -188,10 +228,15 @@ import Testing
                     context.performAndWait { context.rollback() }
                 }
             }
-            try FileManager.default.removeItem(at: filler)
+            for store in coordinator.stores { try? coordinator.remove(store) }
+            if let filler { try FileManager.default.removeItem(at: filler) }
         }
-        let error = try #require(failure, "every save across stores fitted on a full disk")
-        #expect([.io, .savePending].contains(Self.storeCode(error)), "\(error)")
+        if fault == .failedWriteBack {
+            try disk.freeStorage()
+            try disk.remountWritable()
+        }
+        let error = try #require(failure, "every save across stores succeeded on a failing disk")
+        #expect([.io, .readOnly, .savePending].contains(Self.storeCode(error)), "\(error)")
         let context = ManagedObjectContext(coordinator: try open())
         #expect(try serials("Left", context) == serials("Right", context))
     }

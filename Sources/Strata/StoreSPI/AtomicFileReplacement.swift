@@ -46,6 +46,26 @@ import Foundation
         try flush(directory.path, storeName: storeName)
     }
 
+    /// Replaces the file at `url` with `contents`, as ``replace(_:storeName:writingTemporaryFile:)``
+    /// does. A write that fails names the system's reason (a full disk, a read-only file system),
+    /// which Foundation's `Data.write(to:)` does not on every platform.
+    public static func replace(_ url: URL, storeName: String, contents: [UInt8]) throws {
+        try replace(url, storeName: storeName) { temporary in
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard descriptor >= 0 else { throw ioError(storeName, "Could not create '\(temporary.path)'") }
+            defer { close(descriptor) }
+            var written = 0
+            while written < contents.count {
+                let count = contents.withUnsafeBytes {
+                    write(descriptor, $0.baseAddress! + written, $0.count - written)
+                }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw ioError(storeName, "Could not write '\(temporary.path)'") }
+                written += count
+            }
+        }
+    }
+
     /// Flushes the file or directory at `path` to disk.
     private static func flush(_ path: String, storeName: String) throws {
         let descriptor = open(path, O_RDONLY)
