@@ -61,23 +61,41 @@ import Testing
         #expect(try FileAndServerStores.contents(of: coordinator) == (["Nice"], ["Nice"]))
     }
 
-    /// A worker saving across both stores is killed at `step`; adding the stores again, in
-    /// either order, leaves the save whole in both (decided) or in neither (not decided), and
-    /// no prepared transaction behind.
-    @Test(arguments: ["prepared", "logged", "committed0", "committed1"], [false, true])
-    func aKillAtAnyStepLeavesTheSaveWholeOrAbsent(step: String, serverFirst: Bool) throws {
-        try FileAndServerStores.save("before", in: try open())
-        let status = try BuiltProducts.run("PostgresStripedSaveWorker", [folder.url.path, url.absoluteString, step])
-        #expect(status == SIGKILL)
-        let coordinator = try open(serverFirst: serverFirst)
-        #expect(try prepared(in: coordinator).isEmpty)
-        let expected = FileAndServerStores.undecidedSteps.contains(step) ? ["before"] : ["before", "killed"]
-        let contents = try FileAndServerStores.contents(of: coordinator)
-        #expect(contents.cities == expected)
-        #expect(contents.visits == expected)
-        // Later saves go on, and reach both stores.
+    /// Kills a worker saving across the stores at `step`, again and again (50 times, 1 000 under
+    /// `make soak`, in one folder and schema, so that recoveries follow recoveries), and after
+    /// each kill adds the stores again with `open(kill)`: every save is whole in every store
+    /// (decided) or in none (not decided), and no prepared transaction is left. Returns the
+    /// coordinator of the last addition and the names it holds.
+    func kill(
+        at step: String, tips: URL? = nil, open: (Int) throws -> PersistentStoreCoordinator
+    ) throws -> (coordinator: PersistentStoreCoordinator, names: [String]) {
+        try FileAndServerStores.save("before", in: try open(0))
+        var expected = ["before"]
+        var coordinator = try open(0)
+        for kill in 0..<StripedSaveKills.killsPerStep {
+            let name = "killed\(kill)"
+            let status = try BuiltProducts.run(
+                "PostgresStripedSaveWorker",
+                [folder.url.path, url.absoluteString, step, name] + (tips.map { [$0.absoluteString] } ?? []))
+            try #require(status == SIGKILL, "kill \(kill) at \(step): the worker ended with \(status)")
+            coordinator = try open(kill)
+            try #require(try prepared(in: coordinator).isEmpty, "kill \(kill) at \(step)")
+            if !FileAndServerStores.undecidedSteps.contains(step) { expected = (expected + [name]).sorted() }
+            let contents = try FileAndServerStores.contents(of: coordinator)
+            try #require(
+                contents.cities == expected && contents.visits == expected, "kill \(kill) at \(step): \(contents)")
+        }
+        return (coordinator, expected)
+    }
+
+    /// A save across both stores killed at `step`; adding the stores again, SQLite first after
+    /// one kill and PostgreSQL first after the next, leaves the save whole in both or in
+    /// neither. Later saves go on, and reach both stores.
+    @Test(arguments: ["prepared", "logged", "committed0", "committed1"])
+    func killsAtAStepLeaveEachSaveWholeOrAbsent(step: String) throws {
+        let (coordinator, names) = try kill(at: step) { kill in try open(serverFirst: kill.isMultiple(of: 2)) }
         try FileAndServerStores.save("after", in: coordinator)
-        #expect(try FileAndServerStores.contents(of: coordinator).visits == (expected + ["after"]).sorted())
+        #expect(try FileAndServerStores.contents(of: coordinator).visits == (names + ["after"]).sorted())
     }
 
     /// Two PostgreSQL stores of one database prepare their parts in one transaction; a kill
@@ -86,32 +104,24 @@ import Testing
     @Test(arguments: ["prepared", "logged"])
     func storesOfOneDatabasePrepareOneTransaction(step: String) throws {
         let tips = try PostgresTestServer.shared.get().storeURL(schema: PostgresTestServer.uniqueSchema("tips"))
-        let open = {
+        let (coordinator, names) = try kill(at: step, tips: tips) { _ in
             try FileAndServerStores.open(
                 folder: folder.url, server: url, tips: tips, fileType: .sqlite, serverType: .postgres)
         }
-        try FileAndServerStores.save("before", in: try open())
-        let status = try BuiltProducts.run(
-            "PostgresStripedSaveWorker", [folder.url.path, url.absoluteString, step, tips.absoluteString])
-        #expect(status == SIGKILL)
-        let coordinator = try open()
-        #expect(try prepared(in: coordinator).isEmpty)
-        let expected = FileAndServerStores.undecidedSteps.contains(step) ? ["before"] : ["before", "killed"]
-        #expect(try FileAndServerStores.contents(of: coordinator) == (expected, expected))
-        #expect(try FileAndServerStores.tips(in: coordinator) == expected)
+        #expect(try FileAndServerStores.tips(in: coordinator) == names)
         try FileAndServerStores.save("after", in: coordinator)
-        #expect(try FileAndServerStores.tips(in: coordinator) == (expected + ["after"]).sorted())
+        #expect(try FileAndServerStores.tips(in: coordinator) == (names + ["after"]).sorted())
         for store in coordinator.stores {
             #expect(
-                store.metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey]
-                    == .integer64(expected.count == 1 ? 2 : 3))
+                store.metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] == .integer64(Int64(names.count + 1))
+            )
         }
     }
 
     @Test func aPostgreSQLStoreAddedWithoutTheFileStoreKeepsItsPreparedPartUntilItIsAdded() throws {
         try FileAndServerStores.save("before", in: try open())
         let status = try BuiltProducts.run(
-            "PostgresStripedSaveWorker", [folder.url.path, url.absoluteString, "logged"])
+            "PostgresStripedSaveWorker", [folder.url.path, url.absoluteString, "logged", "killed"])
         #expect(status == SIGKILL)
         let alone = try PersistentStoreCoordinator(model: FileAndServerStores.model, storeTypes: [.postgres])
         try alone.addStore(type: "PostgreSQL", configuration: "Visits", at: url)
