@@ -297,4 +297,38 @@ import Testing
         try Data(bytes).write(to: url)
         Self.expectCorrupt(url, saying: problem)
     }
+
+    /// A tree deeper than liblmdb reads (32 levels), or of no level, is damage; the check's
+    /// recursion never goes deeper than liblmdb's.
+    @Test(arguments: [0, 33, 65_535])
+    func aTreeDeeperThanLiblmdbReadsIsCorrupt(depth: Int) throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.file(keys: 9, valueSize: 1, in: directory)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let pageSize = Self.uint16(bytes, 40) | Self.uint16(bytes, 42) << 16
+        // Each meta page: the main database's record at 88, its depth 6 bytes in.
+        for meta in [0, pageSize] {
+            bytes[meta + 94] = UInt8(depth & 0xFF)
+            bytes[meta + 95] = UInt8(depth >> 8)
+        }
+        try Data(bytes).write(to: url)
+        Self.expectCorrupt(url, saying: "the main database has the depth \(depth)")
+    }
+
+    /// Only the main database holds named databases: a node of a named database flagged as one
+    /// is damage, not a tree to walk.
+    @Test func aNamedDatabaseInsideANamedDatabaseIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.file(keys: 3, valueSize: 48, in: directory)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let page = try #require(
+            Self.pages(of: bytes, flagged: 0x02).first { page in
+                let node = page + Self.uint16(bytes, page + 16)
+                // The named database's leaf starts with `key1`; the main one's holds `keys`.
+                return Array(bytes[(node + 8)..<(node + 12)]) == Array("key1".utf8)
+            })
+        bytes[page + Self.uint16(bytes, page + 16) + 4] = 0x02
+        try Data(bytes).write(to: url)
+        Self.expectCorrupt(url, saying: "of database 'keys' is a named database")
+    }
 }

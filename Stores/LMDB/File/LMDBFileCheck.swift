@@ -15,6 +15,9 @@ package struct LMDBFileCheck {
     private static let nodeHeaderSize = 8
     private static let databaseRecordSize = 48
     private static let invalidPage = UInt64.max
+    /// The deepest tree liblmdb reads (its cursor stack, `CURSOR_STACK`): a deeper one is
+    /// damage, and the check's recursion stays as shallow as liblmdb's.
+    private static let deepestTree = 32
     /// `MDB_DUPSORT`, `MDB_DUPFIXED`, `MDB_INTEGERDUP`, `MDB_REVERSEDUP`: nodes of another shape.
     private static let duplicateFlags: UInt16 = 0x04 | 0x10 | 0x20 | 0x40
     /// `MDB_REVERSEKEY`, `MDB_INTEGERKEY`: keys in another order than their bytes'.
@@ -45,6 +48,8 @@ package struct LMDBFileCheck {
         var isFreeList: Bool
         /// Whether keys sort by their bytes, so that their order can be checked.
         var isByteOrdered: Bool
+        /// Whether the tree may hold named databases: only the main database does.
+        var holdsNamedDatabases: Bool
     }
 
     private struct Meta {
@@ -110,7 +115,7 @@ package struct LMDBFileCheck {
         }
         visited = Array(repeating: 0, count: Int(newest.lastPage / 64) + 1)
         try walk(newest.free, name: "the free list", isFreeList: true)
-        try walk(newest.main, name: "the main database", isFreeList: false)
+        try walk(newest.main, name: "the main database", isFreeList: false, holdsNamedDatabases: true)
         return newest.transaction
     }
 
@@ -137,14 +142,21 @@ package struct LMDBFileCheck {
         Database(flags: uint16(offset + 4), depth: uint16(offset + 6), root: uint64(offset + 40))
     }
 
-    private mutating func walk(_ database: Database, name: String, isFreeList: Bool) throws {
+    private mutating func walk(
+        _ database: Database, name: String, isFreeList: Bool, holdsNamedDatabases: Bool = false
+    ) throws {
         guard database.root != Self.invalidPage else { return }
         guard database.flags & Self.duplicateFlags == 0 else {
             throw corrupt("\(name) uses LMDB flags \(database.flags) for duplicate keys, which Strata stores never set")
         }
+        guard database.depth >= 1, database.depth <= Self.deepestTree else {
+            throw corrupt(
+                "\(name) has the depth \(database.depth); liblmdb reads trees of 1 to \(Self.deepestTree) levels")
+        }
         let tree = Tree(
             database: database, name: name, isFreeList: isFreeList,
-            isByteOrdered: !isFreeList && database.flags & Self.customOrderFlags == 0)
+            isByteOrdered: !isFreeList && database.flags & Self.customOrderFlags == 0,
+            holdsNamedDatabases: holdsNamedDatabases)
         try walkPage(database.root, depth: 1, of: tree)
     }
 
@@ -208,7 +220,8 @@ package struct LMDBFileCheck {
                 guard keyEnd + 8 <= pageSize else { throw corrupt("\(place()) is cut short") }
                 try checkOverflow(uint64(page + keyEnd), size: dataSize, place(), isFreeList: tree.isFreeList)
             case NodeFlag.subDatabase:
-                guard !tree.isFreeList, dataSize == Self.databaseRecordSize, keyEnd + dataSize <= pageSize else {
+                guard tree.holdsNamedDatabases, dataSize == Self.databaseRecordSize, keyEnd + dataSize <= pageSize
+                else {
                     throw corrupt("\(place()) is a named database of \(dataSize) bytes")
                 }
                 let named = String(decoding: bytes[key], as: UTF8.self)

@@ -18,7 +18,9 @@ struct PostgresRowReader: Sendable {
 
     private enum Source: Sendable {
         case attribute(column: Int, type: AttributeType)
-        case toOne(column: Int, entityColumn: Int?, destination: String)
+        /// A to-one: the column holding the key and the one holding the entity number, which must
+        /// be one of `kinds` (the destination's and its subentities').
+        case toOne(column: Int, entityColumn: Int?, destination: String, kinds: Set<Int16>)
         /// A to-one leading to another store's objects: the column holding the object's URI.
         case reference(column: Int)
         case absent
@@ -47,7 +49,11 @@ struct PostgresRowReader: Sendable {
                     return .toOne(
                         column: column,
                         entityColumn: columns.firstIndex { $0.role == .toOneEntity(entity: owner, name: name) },
-                        destination: relationship.destinationEntityName)
+                        destination: relationship.destinationEntityName,
+                        kinds: Set(
+                            ([relationship.destinationEntityName]
+                                + (model.entitiesByName[relationship.destinationEntityName]?.descendantNames ?? []))
+                                .compactMap { layout.entityNumbers[$0] }))
                 }
                 if let column = columns.firstIndex(where: { $0.role == .reference(entity: owner, name: name) }) {
                     return .reference(column: column)
@@ -94,13 +100,21 @@ struct PostgresRowReader: Sendable {
                             + "in row \(key) that is not a \(type) value.")
                 }
                 slots[slot] = value
-            case .toOne(let column, let entityColumn, let destination):
+            case .toOne(let column, let entityColumn, let destination, let kinds):
                 guard case .bigint(let target)? = result.value(row, offset + column) else { continue }
                 var entityName = destination
-                if let entityColumn, case .smallint(let targetNumber)? = result.value(row, offset + entityColumn),
-                    let name = entityNamesByNumber[targetNumber]
-                {
-                    entityName = name
+                if let entityColumn {
+                    switch result.value(row, offset + entityColumn) {
+                    case .smallint(let number)? where kinds.contains(number):
+                        entityName = entityNamesByNumber[number] ?? destination
+                    case .null?, nil: break
+                    case let stored?:
+                        throw StoreError(
+                            code: .corrupt,
+                            message: "\(storeName) holds \(stored) as the entity number of "
+                                + "'\(plan.entity.name).\(plan.entity.slotNames[slot])' in row \(key), which is not that of "
+                                + "'\(destination)' or of one of its subentities.")
+                    }
                 }
                 slots[slot] = .objectID(
                     ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(target)))
@@ -144,7 +158,7 @@ struct PostgresRowReader: Sendable {
         for (slot, source) in plan.slots.enumerated() where slot < slots.count {
             switch source {
             case .attribute(let column, _): row[column] = PostgresValueCodec.encode(slots[slot])
-            case .toOne(let column, let entityColumn, _):
+            case .toOne(let column, let entityColumn, _, _):
                 guard case .objectID(let target) = slots[slot], case .integer(let key) = target.reference else {
                     continue
                 }

@@ -25,6 +25,8 @@ struct SQLiteRowReader: Sendable {
         let destinationEntityName: String
         /// The destination entity's number in `Z_ENT`.
         let destinationEntityNumber: Int64?
+        /// The numbers the entity-number column may hold: the destination's and its subentities'.
+        let destinationEntityNumbers: Set<Int64>
         let index: Int?
         let entityIndex: Int?
         /// Whether the column at `index` holds the URI of another store's object rather than a key.
@@ -82,6 +84,10 @@ struct SQLiteRowReader: Sendable {
                 ToOneColumn(
                     name: relationship.name, slot: slot, destinationEntityName: relationship.destinationEntityName,
                     destinationEntityNumber: layout.entityNumbers[relationship.destinationEntityName],
+                    destinationEntityNumbers: Set(
+                        ([relationship.destinationEntityName]
+                            + (model.entitiesByName[relationship.destinationEntityName]?.descendantNames ?? []))
+                            .compactMap { layout.entityNumbers[$0] }),
                     index: column?.index,
                     entityIndex: layout.columnIndex(.toOneEntity(entity: owner, name: relationship.name), in: table),
                     isReference: column?.isReference ?? false)

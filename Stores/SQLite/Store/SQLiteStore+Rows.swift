@@ -108,7 +108,7 @@ extension SQLiteStore {
             slots[attribute.slot] = value
         }
         for toOne in reader.toOnes {
-            slots[toOne.slot] = try destination(of: toOne, at: statement)
+            slots[toOne.slot] = try destination(of: toOne, at: statement, of: objectID)
         }
         return Snapshot(objectID: objectID, values: PropertyValues(entity: entity, slots: slots), version: version)
     }
@@ -131,19 +131,29 @@ extension SQLiteStore {
         return SQLiteRowReader(entity: entity, table: table, layout: layout, model: model)
     }
 
-    /// The object a to-one relationship points at in the row `statement` is on, or null.
+    /// The object a to-one relationship points at in the row of `objectID` `statement` is on,
+    /// or null.
+    ///
+    /// - Throws: `StoreError/Code/corrupt` when the relationship's entity-number column names
+    ///   an entity that is neither its destination nor one of the destination's subentities.
     private func destination(
-        of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement
+        of toOne: SQLiteRowReader.ToOneColumn, at statement: SQLiteStatement, of objectID: ObjectID
     ) throws -> AttributeValue {
         if toOne.isReference, let index = toOne.index, case .text(let uri) = statement.value(at: index) {
             return .objectID(try referencedObjectID(uri))
         }
         guard let index = toOne.index, case .integer(let key) = statement.value(at: index) else { return .null }
         var number = toOne.destinationEntityNumber
-        if let entityIndex = toOne.entityIndex, case .integer(let stored) = statement.value(at: entityIndex),
-            namespacesByNumber[stored] != nil
-        {
-            number = stored
+        if let entityIndex = toOne.entityIndex {
+            switch statement.value(at: entityIndex) {
+            case .null: break
+            case .integer(let stored) where toOne.destinationEntityNumbers.contains(stored): number = stored
+            case let stored:
+                throw StoreError(
+                    code: .corrupt,
+                    message: "\(storeName) holds \(stored) as the entity number of '\(toOne.name)' of \(objectID), "
+                        + "which is not that of '\(toOne.destinationEntityName)' or of one of its subentities.")
+            }
         }
         guard let number, let namespace = namespacesByNumber[number] else {
             let id = ObjectID(

@@ -117,4 +117,51 @@ import Testing
             #expect(error?.code == .unknownEntity && error?.message.contains("Ghost") == true)
         }
     }
+
+    /// A to-one's entity-number column that names an entity other than the destination or one
+    /// of its subentities (another entity of the model, a number the model lacks, text) is
+    /// `corrupt` when the row is read; before, the relationship led to an object of that entity.
+    @Test(arguments: ["(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Car')", "999", "'Dog'"])
+    func aToOneNamingAnEntityOutsideItsDestinationIsCorrupt(_ stored: String) throws {
+        let model = ManagedObjectModel {
+            EntityDescription("Animal") { AttributeDescription("name", .string) }
+            EntityDescription("Dog", parent: "Animal") { AttributeDescription("breed", .string) }
+            EntityDescription("Car") { AttributeDescription("make", .string) }
+            EntityDescription("Person") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toOne("pet", destination: "Animal")
+            }
+        }
+        let folder = try TemporaryDirectory()
+        let url = folder.file("pets.sqlite")
+        func open() throws -> ManagedObjectContext {
+            let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
+            try coordinator.addStore(type: "SQLite", at: url)
+            return ManagedObjectContext(coordinator: coordinator)
+        }
+        let writer = try open()
+        try writer.performAndWait {
+            let dog = try writer.insertNewObject(forEntityName: "Dog")
+            try dog.setValue(.string("Rex"), forKey: "name")
+            let person = try writer.insertNewObject(forEntityName: "Person")
+            try person.setValue(.objectID(dog.objectID), forKey: "pet")
+            try writer.insertNewObject(forEntityName: "Car").setValue(.string("Fiat"), forKey: "make")
+            try writer.save()
+        }
+        let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
+        let column = try #require(
+            try connection.cachedStatement("SELECT name FROM pragma_table_info('ZPERSON')").rows { row -> String? in
+                if case .text(let name) = row.value(at: 0), name.hasSuffix("PET"), name != "ZPET" { return name }
+                return nil
+            }.compactMap { $0 }.first)
+        let before = try open()
+        #expect(
+            try before.performAndWait { try before.fetch(FetchRequest<ManagedObject>(entityName: "Person")).count } == 1
+        )
+        try connection.execute(script: "UPDATE ZPERSON SET \(column) = \(stored)")
+        let reader = try open()
+        #expect {
+            _ = try reader.performAndWait { try reader.fetch(FetchRequest<ManagedObject>(entityName: "Person")) }
+        } throws: { Self.isCorrupt($0, saying: "entity number of 'pet'") }
+    }
 }
