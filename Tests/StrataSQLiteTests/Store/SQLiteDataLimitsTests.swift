@@ -96,6 +96,24 @@ import Testing
         #expect(try fresh.fetch("Tag").count == 1)
     }
 
+    /// A row whose entity number the model does not have, whose version is missing, or whose
+    /// column holds a value that is not of its attribute's type is `corrupt` when fetched,
+    /// naming what is wrong.
+    @Test(arguments: [
+        ("UPDATE ZITEM SET Z_ENT = 999", "which its model does not know"),
+        ("UPDATE ZITEM SET Z_OPT = NULL", "has no version (Z_OPT)"),
+        ("UPDATE ZITEM SET ZNAME = x'ff00'", "which is not a valid String for 'Item.name'"),
+    ])
+    func aRowThatDoesNotReadIsCorrupt(_ sql: String, _ problem: String) throws {
+        let stack = try Stack(TemporaryDirectory())
+        try stack.insert("Item", "name", "first")
+        try stack.run(sql)
+        let fresh = try Stack(stack.folder)
+        #expect {
+            _ = try fresh.fetch("Item")
+        } throws: { Self.isCorrupt($0, saying: problem) }
+    }
+
     /// A reference to another store's object whose entity the model does not have is an
     /// `unknownEntity` error when followed, not a trap.
     @Test func aReferenceToAnUnknownEntityIsATypedError() throws {
