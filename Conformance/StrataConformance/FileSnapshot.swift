@@ -18,11 +18,15 @@ struct FileSnapshot {
         neighbours = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    /// Fails the check unless the file holds the same bytes and the folder the same names.
-    func expectUnchanged(_ what: String) throws {
+    /// Fails the check unless the file holds the same bytes and the folder the same names, but
+    /// for side files named by `allowedSuffixes` after the file's name (the side files a store
+    /// documents, which an opening that succeeded may make).
+    func expectUnchanged(_ what: String, allowingSideFiles allowedSuffixes: [String] = []) throws {
+        let allowed = Set(allowedSuffixes.map { url.lastPathComponent + $0 })
         try expectEqual(
-            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), neighbours,
-            "The files beside \(what) after opening it")
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                !allowed.contains($0) || neighbours.contains($0)
+            }.sorted(), neighbours, "The files beside \(what) after opening it")
         guard let bytes else { return }
         let after = try Data(contentsOf: url)
         guard after != bytes else { return }

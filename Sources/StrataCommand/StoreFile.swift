@@ -87,6 +87,8 @@ struct StoreFile {
             type: typeName, url: url, configuration: configuration(in: coordinator.model))
         description.isReadOnly = true
         description.tracksPersistentHistory = tracksPersistentHistory
+        // The tool is how a file is examined: an LMDB file is checked whole, whatever its record says.
+        description.settings["verification"] = "always"
         return try coordinator.addStore(description)
     }
 

@@ -14,7 +14,7 @@ import Testing
         storeType: .lmdb, storage: .file(pathExtension: "lmdb"),
         workerExecutable: ConformanceWorker.executable(named: "LMDBStoreConformanceWorker"),
         markNewerFormatVersion: { try LMDBTestFiles.setFormatVersion(LMDBLayout.formatVersion + 1, at: $0) },
-        documentedSideFiles: ["-lock"])
+        documentedSideFiles: ["-lock", "-verified"])
 
     @Test(arguments: suite.checks)
     func conforms(_ check: ConformanceCheck) { Self.suite.expectPass(check) }

@@ -17,8 +17,10 @@ enum LMDBStoreFile {
         let path = url.path
         let settings = try LMDBStoreSettings(typed, settings: request.options)
         let readOnly = request.options.isReadOnly
-        try StoreSideFiles.checkNotLinked([path + lockSuffix], storeName: "the LMDB store at '\(path)'")
-        let exists = try checkExistingFile(at: path)
+        try StoreSideFiles.checkNotLinked(
+            [path + lockSuffix, path + LMDBVerificationRecord.suffix], storeName: "the LMDB store at '\(path)'")
+        let (check, passed) = try verifyExistingFile(at: path, verification: settings.verification)
+        let exists = check != .absent
         let created = !FileManager.default.fileExists(atPath: path)
         if !exists && readOnly {
             throw StoreError(code: .io, message: "There is no LMDB store at '\(path)' to open read-only.")
@@ -36,6 +38,9 @@ enum LMDBStoreFile {
             if needsRebuild { try store.rebuildIndexes() }
             // Housekeeping: orphans a failed sweep leaves take space and are never read.
             _ = try? store.removeOrphanedExternalData()
+            // The file passed, and the store opened: the next opening may skip the check while
+            // the file stays as it is (the opening itself may have written it, and then it will not).
+            if !readOnly { passed?.keep(forFileAt: path) }
             return store
         }
     }
@@ -99,7 +104,8 @@ enum LMDBStoreFile {
         }
         let externalData = ExternalBinaryData(storePath: path, keepingExtension: true)
         try externalData.checkFolders()
-        for file in [path, path + lockSuffix] where FileManager.default.fileExists(atPath: file) {
+        for file in [path, path + lockSuffix, path + LMDBVerificationRecord.suffix]
+        where FileManager.default.fileExists(atPath: file) {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {
@@ -110,20 +116,50 @@ enum LMDBStoreFile {
     }
 
     /// Whether a data file with content exists at `path` (an empty file is a new store, as
-    /// liblmdb treats it); when it does, its pages are checked first.
-    static func checkExistingFile(at path: String) throws -> Bool {
+    /// liblmdb treats it); when it does, its pages are checked first, as `verification` says.
+    static func checkExistingFile(at path: String, verification: LMDBVerification = .whenChanged) throws -> Bool {
+        try verifyExistingFile(at: path, verification: verification).check != .absent
+    }
+
+    /// What ``verifyExistingFile(at:verification:)`` found and did.
+    enum FileCheck: Equatable {
+        /// No data file, or an empty one: a new store.
+        case absent
+        /// Every page was checked, and passed.
+        case checked
+        /// The file matches the record of its last check: not checked again.
+        case unchangedSinceCheck
+        /// Not checked: the verification setting is `never`.
+        case notChecked
+    }
+
+    /// Checks the data file at `path` as `verification` says. Returns what it did, and for a
+    /// file whose pages passed and that no writer changed during the check, the record to keep
+    /// beside it once the store has opened: a refused file leaves its folder as it was.
+    ///
+    /// - Throws: `corrupt` when a page fails the check; `io` when `path` is a folder.
+    static func verifyExistingFile(
+        at path: String, verification: LMDBVerification
+    ) throws -> (check: FileCheck, passed: LMDBVerificationRecord?) {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return false }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return (.absent, nil) }
         guard !isFolder.boolValue else {
             throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store.")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return false }
+        guard size > 0 else { return (.absent, nil) }
+        let before = LMDBVerificationRecord.current(path: path)
+        switch verification {
+        case .never: return (.notChecked, nil)
+        case .whenChanged where before != nil && LMDBVerificationRecord.kept(forFileAt: path) == before:
+            return (.unchangedSinceCheck, nil)
+        case .always, .whenChanged: break
+        }
         var previous: UInt64?
         for attempt in 0..<5 {
             do {
                 try LMDBFileCheck.check(path: path)
-                return true
+                return (.checked, before.flatMap { LMDBVerificationRecord.current(path: path) == $0 ? $0 : nil })
             } catch let error as StoreError where error.code == .corrupt {
                 // A writer in another process may have committed while the pages were read:
                 // check again as long as the newest transaction keeps changing.
@@ -132,7 +168,7 @@ enum LMDBStoreFile {
                 previous = newest
             }
         }
-        return true
+        return (.checked, nil)
     }
 
     /// Runs `body`; when it fails, removes the `-lock` file it created and, when `created`,

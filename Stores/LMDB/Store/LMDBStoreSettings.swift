@@ -6,6 +6,8 @@ struct LMDBStoreSettings {
     let initialMapSize: Int
     /// Whether commits skip flushing to disk.
     let relaxedDurability: Bool
+    /// When the data file is checked before it is mapped.
+    let verification: LMDBVerification
 
     /// The default initial map: 1 MiB, grown by doubling whenever it fills.
     static let defaultMapSize = 1 << 20
@@ -18,5 +20,18 @@ struct LMDBStoreSettings {
         let granule = 1 << 16
         initialMapSize = max(granule, (min(requested, 1 << 40) + granule - 1) / granule * granule)
         relaxedDurability = try typed?.relaxedDurability ?? options.boolean("relaxedDurability", of: name) ?? false
+        verification = try typed?.verification ?? Self.verification(in: options) ?? .whenChanged
+    }
+
+    /// The string setting `verification`; `nil` when it is not set.
+    private static func verification(in options: StoreOptions) throws -> LMDBVerification? {
+        guard let text = options.settings["verification"] else { return nil }
+        guard let verification = LMDBVerification(rawValue: text) else {
+            throw StoreError(
+                code: .invalidOption,
+                message: "The \(LMDBStore.storeTypeName) setting 'verification' is '\(text)'; it takes "
+                    + LMDBVerification.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+        return verification
     }
 }
