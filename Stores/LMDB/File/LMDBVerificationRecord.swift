@@ -9,7 +9,7 @@ import Foundation
 
 /// What Strata knew of an LMDB data file when its pages last passed ``LMDBFileCheck``, kept in
 /// the side file `<file>-verified`: the file's device, inode, size, modification and change
-/// times (to the nanosecond), and a CRC-32C of its two meta pages, which name the newest
+/// times (to the nanosecond), and a CRC-32C of the fields of its two meta pages, which name the newest
 /// transaction and every tree's root.
 ///
 /// A file that still matches its record has not been written since it was verified: any write
@@ -42,13 +42,16 @@ struct LMDBVerificationRecord: Equatable {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
-        // The meta pages: page 0 gives the page size (at 16 + 24 bytes into it, as LMDBFileCheck reads it).
-        var first = [UInt8](repeating: 0, count: 64)
-        guard pread(descriptor, &first, first.count, 0) == first.count else { return nil }
-        let pageSize = Int(first[40]) | Int(first[41]) << 8 | Int(first[42]) << 16 | Int(first[43]) << 24
+        // The meta pages: page 0 gives the page size (at 16 + 24 bytes into it, as LMDBFileCheck
+        // reads it); each page's header and meta fields are its first 152 bytes.
+        var meta = [UInt8](repeating: 0, count: 2 * metaLength)
+        guard pread(descriptor, &meta, metaLength, 0) == metaLength else { return nil }
+        let pageSize = Int(meta[40]) | Int(meta[41]) << 8 | Int(meta[42]) << 16 | Int(meta[43]) << 24
         guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
-        var meta = [UInt8](repeating: 0, count: 2 * pageSize)
-        guard pread(descriptor, &meta, meta.count, 0) == meta.count else { return nil }
+        let second = meta.withUnsafeMutableBytes {
+            pread(descriptor, $0.baseAddress! + metaLength, metaLength, off_t(pageSize))
+        }
+        guard second == metaLength else { return nil }
         return Self(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
             modified: (Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)),
@@ -76,6 +79,9 @@ struct LMDBVerificationRecord: Equatable {
         let bytes = encoded
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
+
+    /// The bytes of a meta page that hold anything: the page header and LMDB's meta fields.
+    private static let metaLength = 152
 
     /// Removes the record beside the data file at `path`, if any.
     static func remove(forFileAt path: String) {

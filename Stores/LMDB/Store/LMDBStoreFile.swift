@@ -141,13 +141,12 @@ enum LMDBStoreFile {
     static func verifyExistingFile(
         at path: String, verification: LMDBVerification
     ) throws -> (check: FileCheck, passed: LMDBVerificationRecord?) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return (.absent, nil) }
-        guard !isFolder.boolValue else {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return (.absent, nil) }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
             throw StoreError(code: .io, message: "'\(path)' is a folder, not an LMDB store.")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return (.absent, nil) }
+        guard status.st_size > 0 else { return (.absent, nil) }
         let before = LMDBVerificationRecord.current(path: path)
         switch verification {
         case .never: return (.notChecked, nil)
