@@ -25,15 +25,10 @@ struct LMDBVerificationRecord: Equatable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
-    var modified: (seconds: Int64, nanoseconds: Int64)
-    var changed: (seconds: Int64, nanoseconds: Int64)
+    /// The modification and change times: seconds, then nanoseconds.
+    var modified: [Int64]
+    var changed: [Int64]
     var metaChecksum: UInt32
-
-    static func == (left: Self, right: Self) -> Bool {
-        left.device == right.device && left.inode == right.inode && left.size == right.size
-            && left.modified == right.modified && left.changed == right.changed
-            && left.metaChecksum == right.metaChecksum
-    }
 
     /// The record of the data file at `path` as it is now; `nil` when it cannot be read.
     static func current(path: String) -> Self? {
@@ -54,8 +49,8 @@ struct LMDBVerificationRecord: Equatable {
         guard second == metaLength else { return nil }
         return Self(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modified: (Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)),
-            changed: (Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec)),
+            modified: [Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)],
+            changed: [Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec)],
             metaChecksum: CRC32C.checksum(meta))
     }
 
@@ -93,11 +88,7 @@ struct LMDBVerificationRecord: Equatable {
     private var encoded: [UInt8] {
         var writer = BinaryWriter()
         writer.write(raw: Self.magic)
-        for value in [
-            device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modified.seconds),
-            UInt64(bitPattern: modified.nanoseconds), UInt64(bitPattern: changed.seconds),
-            UInt64(bitPattern: changed.nanoseconds),
-        ] {
+        for value in [device, inode] + ([size] + modified + changed).map({ UInt64(bitPattern: $0) }) {
             writer.write(fixed: value)
         }
         writer.write(fixed: metaChecksum)
@@ -114,7 +105,7 @@ struct LMDBVerificationRecord: Equatable {
         else { return nil }
         return Self(
             device: values[0], inode: values[1], size: Int64(bitPattern: values[2]),
-            modified: (Int64(bitPattern: values[3]), Int64(bitPattern: values[4])),
-            changed: (Int64(bitPattern: values[5]), Int64(bitPattern: values[6])), metaChecksum: metaChecksum)
+            modified: values[3...4].map { Int64(bitPattern: $0) }, changed: values[5...6].map { Int64(bitPattern: $0) },
+            metaChecksum: metaChecksum)
     }
 }
