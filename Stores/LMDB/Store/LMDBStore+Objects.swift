@@ -53,27 +53,35 @@ extension LMDBStore {
         }
     }
 
-    /// Hands out the next primary keys of each entity's root entity from the counters
-    /// database, in one write transaction.
+    /// Hands out keys reserved earlier when enough are left; otherwise moves each root
+    /// entity's counter in the counters database past a block (``KeyReservations``) in one
+    /// write transaction and hands out the block's first keys.
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         let roots = try entityNames.map { try entitySchema(named: $0).rootEntityName }
-        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
-        return try write("handing out IDs") { loader in
-            var next: [String: Int64] = [:]
-            var ids: [ObjectID] = []
-            for (namespace, root) in zip(namespaces, roots) {
-                var number = next[root] ?? 0
-                if number == 0, let stored = try loader.transaction.get(databases.counters, Array(root.utf8)) {
-                    number = LMDBLayout.primaryKey(stored)
-                }
-                number = max(number, 1)
-                ids.append(ObjectID(namespace, reference: .integer(number)))
-                next[root] = try StoredCounter.next(after: number, "The object counter of '\(root)' in \(storeName)")
+        return try reservedKeys.handOut(
+            ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames), roots: roots,
+            reserving: moveCounters)
+    }
+
+    /// Moves the counter of each root entity of `blocks` past its block, in one write
+    /// transaction; past only the count `minimums` gives when the block would pass `Int64.max`.
+    /// Returns each root's first reserved number and how many it reserved.
+    private func moveCounters(
+        by blocks: [String: Int64], atLeast minimums: [String: Int64]
+    ) throws -> [String: (first: Int64, block: Int64)] {
+        try write("handing out IDs") { loader in
+            var raised: [String: (first: Int64, block: Int64)] = [:]
+            for (root, block) in blocks {
+                let stored = try loader.transaction.get(databases.counters, Array(root.utf8)).map(LMDBLayout.primaryKey)
+                let first = max(stored ?? 1, 1)
+                let room = Int64.max - first
+                let reserved = room >= block ? block : minimums[root] ?? block
+                let next = try StoredCounter.adding(
+                    reserved, to: first, "The object counter of '\(root)' in \(storeName)")
+                try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(next))
+                raised[root] = (first, reserved)
             }
-            for (root, number) in next {
-                try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(number))
-            }
-            return ids
+            return raised
         }
     }
 
@@ -92,6 +100,9 @@ extension LMDBStore {
             guard number >= stored ?? 1 else { continue }
             let next = try StoredCounter.next(after: number, "The object number \(number) of '\(root)' in \(storeName)")
             try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(next))
+        }
+        reservedKeys.withLock { reserved in
+            for (root, number) in largest { reserved.skip(past: number, of: root) }
         }
     }
 }

@@ -52,6 +52,8 @@ final class LMDBStore: IncrementalStore {
     /// The attributes of each entity whose values are external binary data, for the entities
     /// that have any.
     let externalAttributes: [String: [String]]
+    /// Object numbers reserved in the counters database and not handed out yet.
+    let reservedKeys = Locked(KeyReservations())
     private let currentMetadata: Locked<StoreMetadata>
     private let request: StoreOpenRequest
 
@@ -124,6 +126,7 @@ final class LMDBStore: IncrementalStore {
     /// Releases every query generation's read view: a removed store holds no reader slot.
     public func close() {
         generations.releaseAll(because: "its store was closed")
+        reservedKeys.withLock { $0.removeAll() }
     }
 
     /// Runs `body` in one read transaction with a loader for its records: in `generation`'s

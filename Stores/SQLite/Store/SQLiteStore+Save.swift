@@ -1,41 +1,56 @@
 import Strata
 
 extension SQLiteStore {
+    /// Hands out keys reserved earlier when enough are left; otherwise raises each root
+    /// entity's `Z_PRIMARYKEY.Z_MAX` by a block (``KeyReservations``) in one write and hands out
+    /// the block's first keys.
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
-        let entities = try entityNames.map { try entitySchema(named: $0) }
-        guard !entities.isEmpty else { return [] }
-        var counts: [String: Int64] = [:]
-        for entity in entities { counts[entity.rootEntityName, default: 0] += 1 }
-        let firstKeys = try write("handing out primary keys") { connection in
-            var first: [String: Int64] = [:]
-            for (root, count) in counts {
+        let roots = try entityNames.map { try entitySchema(named: $0).rootEntityName }
+        guard !roots.isEmpty else { return [] }
+        return try reservedKeys.handOut(
+            ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames), roots: roots,
+            reserving: raiseKeyCounters)
+    }
+
+    /// Raises the `Z_MAX` of each root entity of `blocks` by its block, in one write; by only
+    /// the count `minimums` gives when the block would pass `Int64.max`. Returns each root's
+    /// first new key and how many it reserved.
+    private func raiseKeyCounters(
+        by blocks: [String: Int64], atLeast minimums: [String: Int64]
+    ) throws -> [String: (first: Int64, block: Int64)] {
+        try write("handing out primary keys") { connection in
+            var raised: [String: (first: Int64, block: Int64)] = [:]
+            for (root, block) in blocks {
                 guard let number = layout.entityNumbers[root] else { continue }
-                let statement = try connection.cachedStatement(
-                    "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
-                let maxima = try statement.rows([.integer(count), .integer(number)]) { $0.value(at: 0) }
+                let maxima = try connection.cachedStatement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+                    .rows([.integer(number)]) { $0.value(at: 0) }
+                let maximum: Int64
                 switch maxima.first {
-                case .integer(let maximum)?:
-                    first[root] = maximum - count + 1
-                case nil:
+                case .integer(let stored)?: maximum = stored
+                case nil, .null?:
                     throw StoreError(
                         code: .corrupt, message: "\(storeName) has no Z_PRIMARYKEY row for entity '\(root)'.")
                 case let stored?:
-                    // SQLite turns an integer sum past Int64.max into a real number.
+                    throw StoreError(
+                        code: .corrupt,
+                        message: "\(storeName) holds a Z_PRIMARYKEY.Z_MAX for entity '\(root)' that is not a whole "
+                            + "number (\(stored)); the store is damaged.")
+                }
+                let least = minimums[root] ?? block
+                let room = Int64.max - max(maximum, 0)
+                let reserved = room >= block ? block : least
+                let (last, overflow) = maximum.addingReportingOverflow(reserved)
+                guard !overflow else {
                     throw StoreError(
                         code: .corrupt,
                         message: "\(storeName) holds a Z_PRIMARYKEY.Z_MAX for entity '\(root)' that cannot count "
-                            + "\(count) further (it became \(stored)); the store is damaged.")
+                            + "\(reserved) further (it is \(maximum)); the store is damaged.")
                 }
+                try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+                    .execute([.integer(last), .integer(number)])
+                raised[root] = (maximum &+ 1, reserved)
             }
-            return first
-        }
-        var next = firstKeys
-        let namespaces = ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames)
-        return zip(entities, namespaces).map { entity, namespace in
-            let key = next[entity.rootEntityName, default: 1]
-            // Keys run up to the Z_MAX SQLite returned as an integer; only the last can wrap, unused.
-            next[entity.rootEntityName] = key &+ 1
-            return ObjectID(namespace, reference: .integer(key))
+            return raised
         }
     }
 
@@ -287,7 +302,9 @@ extension SQLiteStore {
         }
     }
 
-    /// Raises each root entity's `Z_MAX` to the largest primary key `inserted` gives it.
+    /// Raises each root entity's `Z_MAX` to the largest primary key `inserted` gives it, and
+    /// gives up the keys reserved up to it: a key this store did not hand out (a save completed
+    /// from a save log, a migration keeping its source's numbers) is never handed out afterwards.
     private func raisePrimaryKeyMaxima(
         past inserted: [StoreChangeSet.ObjectChange], on connection: SQLiteConnection
     ) throws {
@@ -304,6 +321,9 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_ENT = ?")
         for (root, key) in largest {
             try statement.execute([.integer(key), .integer(layout.entityNumbers[root] ?? 0)])
+        }
+        reservedKeys.withLock { reserved in
+            for (root, key) in largest { reserved.skip(past: key, of: root) }
         }
     }
 

@@ -94,6 +94,8 @@ final class SQLiteStore: IncrementalStore {
     let generations = OpenGenerations()
     /// The history transactions this store recorded, told apart from other writers'.
     let recordedHistory = RemoteHistoryWatch()
+    /// Primary keys reserved in `Z_PRIMARYKEY` and not handed out yet.
+    let reservedKeys = Locked(KeyReservations())
     private let currentMetadata: Locked<StoreMetadata>
     private let journal: Locked<Journal>
 
@@ -153,6 +155,7 @@ final class SQLiteStore: IncrementalStore {
     /// or save opens them again.
     public func close() {
         generations.releaseAll(because: "its store was closed")
+        reservedKeys.withLock { $0.removeAll() }
         pool.close()
     }
 
