@@ -120,7 +120,7 @@ extension PersistentStoreCoordinator {
             try commit(checked, plan: plan, prepared: prepared, log: logs.first?.url)
             for log in logs {
                 do {
-                    try log.clearIfApplied(schema: schema) { try hasApplied($0, storeWith: $1, among: stores) }
+                    try log.clearAfterSave(schema: schema) { try hasApplied($0, storeWith: $1, among: stores) }
                 } catch {
                     // The save is whole in every store: a log left full is found applied later.
                     logger.warning(

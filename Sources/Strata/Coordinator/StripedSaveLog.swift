@@ -44,6 +44,8 @@ final class StripedSaveLog {
     static let earlierHeaderSize = 16
 
     let url: URL
+    /// What names the log's folder whatever path leads to it (``key(of:)``).
+    let folderKey: String
     private let descriptor: Int32
     /// The length of the header and the decided records, as the header records it: bytes after
     /// it belong to an append that was never decided, and are cut before the next.
@@ -59,8 +61,9 @@ final class StripedSaveLog {
     /// numbers keep growing whatever the stores say.
     private(set) var lastNumber: Int64 = 0
 
-    private init(url: URL, descriptor: Int32) {
+    private init(url: URL, folderKey: String, descriptor: Int32) {
         self.url = url
+        self.folderKey = folderKey
         self.descriptor = descriptor
     }
 
@@ -72,14 +75,14 @@ final class StripedSaveLog {
     /// Opens the log of `folder`, making it when there is none, and waits for its lock.
     ///
     /// - Throws: ``StoreError/Code/io`` naming the file when it cannot be made, opened or locked.
-    static func lock(folder: URL) throws -> StripedSaveLog {
+    static func lock(folder: URL, key: String? = nil) throws -> StripedSaveLog {
         let url = url(inFolder: folder)
         try StoreSideFiles.checkNotLinked([url.path], storeName: "a save across stores")
         var descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         let isNew = descriptor >= 0
         if !isNew, errno == EEXIST { descriptor = open(url.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW) }
         guard descriptor >= 0 else { throw ioError("Could not open the save log '\(url.path)'") }
-        let log = StripedSaveLog(url: url, descriptor: descriptor)
+        let log = StripedSaveLog(url: url, folderKey: key ?? Self.key(of: folder), descriptor: descriptor)
         // A new file's name must reach the disk before any entry written in it counts.
         if isNew { try flushFolder(folder, log: url) }
         while flock(descriptor, LOCK_EX) != 0 {
@@ -424,14 +427,26 @@ extension StripedSaveLog {
     /// each other.
     static func lockAll(folders: [URL]) throws -> [StripedSaveLog] {
         let unique = Dictionary(folders.map { (key(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        return try unique.keys.sorted().map { try lock(folder: unique[$0]!) }
+        return try unique.keys.sorted().map { try lock(folder: unique[$0]!, key: $0) }
     }
 
     /// What names `folder` whatever path leads to it.
     static func key(of folder: URL) -> String { folder.resolvingSymlinksInPath().standardizedFileURL.path }
 
     /// Whether this is the log of `folder`.
-    func serves(folder: URL) -> Bool { Self.key(of: url.deletingLastPathComponent()) == Self.key(of: folder) }
+    func serves(folder: URL) -> Bool { folderKey == Self.key(of: folder) }
+
+    /// Empties the log after a save across stores that every store wrote: at once when that
+    /// save's record was its only one, otherwise as ``clearIfApplied(schema:hasApplied:)`` does.
+    func clearAfterSave(
+        schema: ModelSchema, hasApplied: (_ number: Int64, _ storeIdentifier: String) throws -> Bool
+    ) throws {
+        if let previous = previousHeader, previous.committedLength == recordsStart, !holdsEarlierRecords {
+            try clear()
+        } else {
+            try clearIfApplied(schema: schema, hasApplied: hasApplied)
+        }
+    }
 
     /// Empties the log when every store its entries name has recorded them, as `hasApplied`
     /// answers (a store not added has not); otherwise leaves it for the stores still to come.
