@@ -36,6 +36,86 @@ extension SQLiteStore {
         }
     }
 
+    /// Writes the members of the to-many relationships that the updated objects `changes` list.
+    /// Unordered relationships kept as a foreign key in their members' rows are written as sets:
+    /// one statement reads the stored members of a batch of owners, one clears the key of the
+    /// rows that leave, and one per owner sets it on the rows that join. The others are written
+    /// owner by owner, as ``saveMemberships(of:isNew:on:)`` does.
+    func saveMemberships(ofUpdated changes: [StoreChangeSet.ObjectChange], on connection: SQLiteConnection) throws {
+        var groups: [ForeignKeyMembers] = []
+        for change in changes where !change.toManyRelationships.isEmpty {
+            let entity = try entitySchema(named: change.objectID.entityName)
+            var others = change
+            for (name, members) in change.toManyRelationships {
+                guard let relationship = entity.relationshipsByName[name],
+                    case .foreignKey(let table, let column, let entityColumn, nil)? = layout.toManyStorage(
+                        of: relationship, in: entity, model: model)
+                else { continue }
+                let owner = ForeignKeyMembers.Owner(
+                    key: try primaryKey(of: change.objectID), members: try members.map { try primaryKey(of: $0) },
+                    entityNumber: entityColumn.map { _ in layout.entityNumbers[entity.name] ?? 0 })
+                if let index = groups.firstIndex(where: { $0.table == table.name && $0.column == column }) {
+                    groups[index].owners.append(owner)
+                } else {
+                    groups.append(
+                        ForeignKeyMembers(
+                            table: table.name, column: column, entityColumn: entityColumn, owners: [owner]))
+                }
+                others.toManyRelationships[name] = nil
+            }
+            if !others.toManyRelationships.isEmpty { try saveMemberships(of: others, isNew: false, on: connection) }
+        }
+        for group in groups { try save(group, on: connection) }
+    }
+
+    /// The owners of one unordered to-many relationship kept as the foreign key `column` of
+    /// `table`, with their new members.
+    private struct ForeignKeyMembers {
+        struct Owner {
+            let key: Int64
+            let members: [Int64]
+            /// The owner's entity number, for the column of the owner's entity (`entityColumn`).
+            let entityNumber: Int64?
+        }
+        let table: String
+        let column: String
+        let entityColumn: String?
+        var owners: [Owner]
+    }
+
+    /// Reads the stored members of `group`'s owners a batch at a time, clears the key of the
+    /// rows that leave, then sets it on the rows that join, owner by owner in order: a member
+    /// moving from one owner to another ends with the second.
+    private func save(_ group: ForeignKeyMembers, on connection: SQLiteConnection) throws {
+        var stored: [Int64: Set<Int64>] = [:]
+        let read = "SELECT Z_PK, \(group.column) FROM \(group.table) WHERE \(group.column) IN (\(Self.keyList))"
+        try Self.forEachBatch(of: group.owners.map(\.key)) { batch in
+            _ = try connection.cachedStatement(read).rows(batch) { row in
+                if case .integer(let member) = row.value(at: 0), case .integer(let owner) = row.value(at: 1) {
+                    stored[owner, default: []].insert(member)
+                }
+            }
+        }
+        var leaving: [Int64] = []
+        for owner in group.owners {
+            let members = Set(owner.members)
+            leaving += (stored[owner.key] ?? []).filter { !members.contains($0) }.sorted()
+        }
+        let clear = "UPDATE \(group.table) SET \(group.column) = NULL WHERE Z_PK IN (\(Self.keyList))"
+        try Self.forEachBatch(of: leaving) { batch in try connection.cachedStatement(clear).execute(batch) }
+        for owner in group.owners {
+            let held = stored[owner.key] ?? []
+            let joining = owner.members.filter { !held.contains($0) }
+            guard !joining.isEmpty else { continue }
+            let setEntity =
+                group.entityColumn.flatMap { column in owner.entityNumber.map { ", \(column) = \($0)" } } ?? ""
+            let set = "UPDATE \(group.table) SET \(group.column) = ?\(setEntity) WHERE Z_PK IN (\(Self.keyList))"
+            try Self.forEachBatch(of: joining) { batch in
+                try connection.cachedStatement(set).execute([.integer(owner.key)] + batch)
+            }
+        }
+    }
+
     /// A to-many kept as a foreign key in its members' rows (`setEntity` also sets the column of
     /// the owner's entity number, when the table has one): rows that leave lose the key, rows
     /// that join get it, one statement per batch of keys; an ordered relationship then sets

@@ -108,7 +108,7 @@ extension SQLiteStore {
                     try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
                 }
                 for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
-                for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+                try saveMemberships(ofUpdated: changes.updated, on: connection)
                 if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, note: note, on: connection) }
                 if let userInfo = changes.userInfo {
                     var metadata = self.metadata

@@ -130,6 +130,43 @@ import Testing
         #expect(try log.keys() == [try store.primaryKey(of: children[0]), try store.primaryKey(of: children[5])])
     }
 
+    @Test func membersMovingBetweenManyOwnersInOneSaveEndWithTheirNewOwnersAndOnlyTheyAreWritten() throws {
+        // More owners than one batch of keys, each giving one of its two children to the one before.
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 450))
+        let (parents, children) = (Array(teams.prefix(150)), Array(teams.dropFirst(150)))
+        try store.save(
+            StoreChangeSet(
+                inserted: parents.enumerated().map { index, id in
+                    .init(
+                        objectID: id, values: ["name": .string("parent")],
+                        toManyRelationships: ["children": [children[2 * index], children[2 * index + 1]]],
+                        expectedVersion: 0)
+                } + children.map { .init(objectID: $0, values: ["name": .string("child")], expectedVersion: 0) }))
+        let team = try store.entitySchema(named: "Team")
+        guard
+            case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
+                of: try #require(team.relationshipsByName["children"]), in: team)
+        else { throw StoreError(code: .unsupported, message: "Team.children is not kept as a foreign key.") }
+        let log = try RowChangeLog(
+            store: store,
+            trigger: "AFTER UPDATE OF \(column) ON \(table.name) BEGIN INSERT INTO log VALUES (new.Z_PK); END")
+        let members = parents.indices.map { [children[2 * $0 + 1], children[2 * (($0 + 1) % parents.count)]] }
+        try store.save(
+            StoreChangeSet(
+                updated: parents.enumerated().map { index, id in
+                    .init(
+                        objectID: id, values: [:], toManyRelationships: ["children": members[index]],
+                        expectedVersion: 1)
+                }))
+        for (index, parent) in parents.enumerated() {
+            #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(members[index]))
+        }
+        let moved = try stride(from: 0, to: children.count, by: 2).map { try store.primaryKey(of: children[$0]) }
+        let written = try log.keys()
+        #expect(written.count == 2 * moved.count, "each moved child leaves one owner and joins another")
+        #expect(Set(written) == Set(moved))
+    }
+
     @Test func aManyToManyChangeAddsAndRemovesOnlyTheJoinRowsThatChange() throws {
         let person = try store.entitySchema(named: "Person")
         guard
