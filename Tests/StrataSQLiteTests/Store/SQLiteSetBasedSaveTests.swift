@@ -95,6 +95,18 @@ import Testing
         #expect(try store.snapshot(for: children[0])?.values["parent"] == .objectID(parent))
     }
 
+    /// A log of the teams whose foreign key to their parent a save writes.
+    func teamParentLog() throws -> RowChangeLog {
+        let team = try store.entitySchema(named: "Team")
+        guard
+            case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
+                of: try #require(team.relationshipsByName["children"]), in: team)
+        else { throw StoreError(code: .unsupported, message: "Team.children is not kept as a foreign key.") }
+        return try RowChangeLog(
+            store: store,
+            trigger: "AFTER UPDATE OF \(column) ON \(table.name) BEGIN INSERT INTO log VALUES (new.Z_PK); END")
+    }
+
     @Test func aToManyChangeRewritesOnlyTheRowsThatJoinOrLeaveIt() throws {
         let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 8))
         let (parent, other, children) = (teams[0], teams[1], Array(teams[2...]))
@@ -108,14 +120,7 @@ import Testing
                         objectID: other, values: ["name": .string("other")],
                         toManyRelationships: ["children": [children[5]]], expectedVersion: 0),
                 ] + children.map { .init(objectID: $0, values: ["name": .string("child")], expectedVersion: 0) }))
-        let team = try store.entitySchema(named: "Team")
-        guard
-            case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
-                of: try #require(team.relationshipsByName["children"]), in: team)
-        else { throw StoreError(code: .unsupported, message: "Team.children is not kept as a foreign key.") }
-        let log = try RowChangeLog(
-            store: store,
-            trigger: "AFTER UPDATE OF \(column) ON \(table.name) BEGIN INSERT INTO log VALUES (new.Z_PK); END")
+        let log = try teamParentLog()
         // The change set gives the to-many side only: the child joining from `other` and the
         // one leaving are written through it.
         let kept = [children[1], children[2], children[3], children[4], children[5]]
@@ -142,14 +147,7 @@ import Testing
                         toManyRelationships: ["children": [children[2 * index], children[2 * index + 1]]],
                         expectedVersion: 0)
                 } + children.map { .init(objectID: $0, values: ["name": .string("child")], expectedVersion: 0) }))
-        let team = try store.entitySchema(named: "Team")
-        guard
-            case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
-                of: try #require(team.relationshipsByName["children"]), in: team)
-        else { throw StoreError(code: .unsupported, message: "Team.children is not kept as a foreign key.") }
-        let log = try RowChangeLog(
-            store: store,
-            trigger: "AFTER UPDATE OF \(column) ON \(table.name) BEGIN INSERT INTO log VALUES (new.Z_PK); END")
+        let log = try teamParentLog()
         let members = parents.indices.map { [children[2 * $0 + 1], children[2 * (($0 + 1) % parents.count)]] }
         try store.save(
             StoreChangeSet(
