@@ -96,7 +96,7 @@ import Testing
     }
 
     /// A log of the teams whose foreign key to their parent a save writes.
-    func teamParentLog() throws -> RowChangeLog {
+    fileprivate func teamParentLog() throws -> RowChangeLog {
         let team = try store.entitySchema(named: "Team")
         guard
             case .foreignKey(let table, let column, _, _) = try store.toManyStorage(
