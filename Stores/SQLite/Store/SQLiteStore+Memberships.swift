@@ -16,7 +16,7 @@ extension SQLiteStore {
         for (name, members) in change.toManyRelationships.sorted(by: { $0.key < $1.key })
         where !isNew || !members.isEmpty {
             guard let relationship = entity.relationshipsByName[name],
-                let storage = layout.toManyStorage(of: relationship, in: entity, model: model)
+                let storage = storedToMany(of: relationship, in: entity)
             else { continue }
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
@@ -48,8 +48,8 @@ extension SQLiteStore {
             var others = change
             for (name, members) in change.toManyRelationships {
                 guard let relationship = entity.relationshipsByName[name],
-                    case .foreignKey(let table, let column, let entityColumn, nil)? = layout.toManyStorage(
-                        of: relationship, in: entity, model: model)
+                    case .foreignKey(let table, let column, let entityColumn, nil)? = storedToMany(
+                        of: relationship, in: entity)
                 else { continue }
                 let owner = ForeignKeyMembers.Owner(
                     key: try primaryKey(of: change.objectID), members: try members.map { try primaryKey(of: $0) },

@@ -96,11 +96,19 @@ extension SQLiteStore {
     func toManyStorage(
         of relationship: RelationshipDescription, in entity: EntitySchema
     ) throws -> SQLiteSchema.ToManyStorage {
-        guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model) else {
+        guard let storage = storedToMany(of: relationship, in: entity) else {
             throw StoreError(
                 code: .unsupported,
                 message: "\(storeName) has no place for '\(entity.name).\(relationship.name)' in its layout.")
         }
         return storage
+    }
+
+    /// Where the layout keeps the members of the to-many `relationship` of `entity`, as worked
+    /// out when the store opened; `nil` when the layout has no place for them.
+    func storedToMany(of relationship: RelationshipDescription, in entity: EntitySchema) -> SQLiteSchema.ToManyStorage?
+    {
+        toManyStorages[entity.name]?[relationship.name]
+            ?? layout.toManyStorage(of: relationship, in: entity, model: model)
     }
 }

@@ -66,6 +66,9 @@ final class SQLiteStore: IncrementalStore {
     let entityRowsByNamespace: [ObjectID.Namespace: EntityRow]
     /// How the history tables list each entity's properties, by entity name.
     let historyEntities: [String: SQLiteHistoryEntity]
+    /// Where the layout keeps the members of each to-many relationship of each entity of the
+    /// store, by entity and relationship name.
+    let toManyStorages: [String: [String: SQLiteSchema.ToManyStorage]]
 
     /// Where an entity's rows are and how to read them.
     struct EntityRow: Sendable {
@@ -137,6 +140,14 @@ final class SQLiteStore: IncrementalStore {
         }
         self.historyEntities = entityNames.reduce(into: [:]) { [model = request.model.schema] entities, name in
             if let entity = model.entitiesByName[name] { entities[name] = SQLiteHistoryEntity(entity) }
+        }
+        self.toManyStorages = entityNames.reduce(into: [:]) { [model = request.model.schema] storages, name in
+            guard let entity = model.entitiesByName[name] else { return }
+            for relationship in entity.relationships where relationship.isToMany {
+                if let storage = layout.toManyStorage(of: relationship, in: entity, model: model) {
+                    storages[name, default: [:]][relationship.name] = storage
+                }
+            }
         }
         self.pool = pool
         self.path = path
