@@ -6,9 +6,12 @@ extension SQLiteStore {
     /// Writes the members of each to-many relationship `change` lists, changing only the rows
     /// that join or leave it (and, for an ordered one, every member's position). A new object's
     /// key was never handed out before (`Z_MAX` only grows), so no row refers to it yet:
-    /// nothing needs reading, and an empty relationship needs no statement at all.
+    /// nothing needs reading, and an empty relationship needs no statement at all. A member
+    /// whose row the same save wrote with its inverse to-one already leading to `change`'s
+    /// object (`written` gives the values the save wrote, by object) needs no statement either.
     func saveMemberships(
-        of change: StoreChangeSet.ObjectChange, isNew: Bool, on connection: SQLiteConnection
+        of change: StoreChangeSet.ObjectChange, isNew: Bool, written: [ObjectID: PropertyValues] = [:],
+        on connection: SQLiteConnection
     ) throws {
         guard !isNew || change.toManyRelationships.contains(where: { !$0.value.isEmpty }) else { return }
         let entity = try entitySchema(named: change.objectID.entityName)
@@ -21,8 +24,12 @@ extension SQLiteStore {
             switch storage {
             case .foreignKey(let table, let column, let entityColumn, let orderColumn):
                 let setEntity = entityColumn.map { ", \($0) = \(layout.entityNumbers[entity.name] ?? 0)" } ?? ""
+                let owned = Set(
+                    isNew && orderColumn == nil && !written.isEmpty
+                        ? members.filter { written[$0]?[relationship.inverseName ?? ""] == .objectID(change.objectID) }
+                        : [])
                 try saveForeignKeys(
-                    try members.map { try primaryKey(of: $0) }, of: owner, isNew: isNew,
+                    try members.filter { !owned.contains($0) }.map { try primaryKey(of: $0) }, of: owner, isNew: isNew,
                     in: (table.name, column, setEntity, orderColumn), on: connection)
             case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn, _):
                 try saveJoinRows(

@@ -107,7 +107,10 @@ extension SQLiteStore {
                 for change in changes.updated {
                     try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
                 }
-                for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
+                let written = Self.writtenValues(of: changes)
+                for change in changes.inserted {
+                    try saveMemberships(of: change, isNew: true, written: written, on: connection)
+                }
                 try saveMemberships(ofUpdated: changes.updated, on: connection)
                 if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, note: note, on: connection) }
                 if let userInfo = changes.userInfo {
@@ -118,6 +121,17 @@ extension SQLiteStore {
                 }
             }
         }
+    }
+
+    /// The values `changes` writes to the rows of its inserted and updated objects, by object,
+    /// when a new object has to-many members (whose rows may already lead back to it); empty
+    /// otherwise.
+    private static func writtenValues(of changes: StoreChangeSet) -> [ObjectID: PropertyValues] {
+        guard changes.inserted.contains(where: { $0.toManyRelationships.contains { !$0.value.isEmpty } }) else {
+            return [:]
+        }
+        return Dictionary(
+            (changes.inserted + changes.updated).map { ($0.objectID, $0.values) }, uniquingKeysWith: { $1 })
     }
 
     /// Names the store, entity, attribute `name` and object `objectID`, for errors about its

@@ -165,6 +165,28 @@ import Testing
         #expect(Set(written) == Set(moved))
     }
 
+    @Test func newMembersWhoseRowsAlreadyLeadToTheirNewOwnerAreNotWrittenAgain() throws {
+        let log = try teamParentLog()
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 5))
+        let (parent, children) = (teams[0], Array(teams.dropFirst()))
+        // The change set gives both sides for three children; the fourth's row leads nowhere.
+        try store.save(
+            StoreChangeSet(
+                inserted: [
+                    .init(
+                        objectID: parent, values: ["name": .string("parent")],
+                        toManyRelationships: ["children": children], expectedVersion: 0)
+                ]
+                    + children.enumerated().map { index, id in
+                        .init(
+                            objectID: id,
+                            values: ["name": .string("child"), "parent": index == 3 ? .null : .objectID(parent)],
+                            expectedVersion: 0)
+                    }))
+        #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(children))
+        #expect(try log.keys() == [try store.primaryKey(of: children[3])])
+    }
+
     @Test func aManyToManyChangeAddsAndRemovesOnlyTheJoinRowsThatChange() throws {
         let person = try store.entitySchema(named: "Person")
         guard
