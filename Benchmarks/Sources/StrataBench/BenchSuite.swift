@@ -32,6 +32,7 @@ struct BenchSuite {
             "XML": (rawXML, rawXML.full.deletingLastPathComponent()),
             "Binary": (rawBinary, rawBinary.full.deletingLastPathComponent()),
         ]
+        floors["InMemory"] = (InMemoryFloor(data: data, records: records), rawBinary.scratch.url)
         var scratches = [rawSQLite.scratch, rawLMDB.scratch, rawXML.scratch, rawBinary.scratch]
         if measures("PostgreSQL") {
             log("Starting a PostgreSQL server for the PostgreSQL store and its floor")
@@ -54,7 +55,9 @@ struct BenchSuite {
                 log("\(setup.name) \(workload.rawValue)")
                 let grdb =
                     setup.name == "SQLite" ? try sample(peer, workload.floorWorkload, repetitions: repetitions) : nil
-                if workload == .fetchAll {
+                // The in-memory store has no file for a child process to fetch from: it is
+                // measured in this process.
+                if workload == .fetchAll, !setup.isInMemory {
                     results.append(try probes.fetchAll(grdb: grdb))
                     continue
                 }
@@ -68,7 +71,7 @@ struct BenchSuite {
                         maxMs: measured.max, ratioToRaw: raw.map { measured.median / $0.median },
                         ratioToGRDB: grdb.map { measured.median / $0.median }, peakRSSBytes: nil))
             }
-            guard runs(.memory) else { continue }
+            guard runs(.memory), !setup.isInMemory else { continue }
             log("\(setup.name) memory")
             results.append(try probes.memory())
         }

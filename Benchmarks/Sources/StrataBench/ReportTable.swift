@@ -36,7 +36,18 @@ enum ReportTable {
             }
             lines.append("")
         }
+        if let binary = insert(of: "Binary", in: report), let inMemory = insert(of: "InMemory", in: report) {
+            lines.append(
+                String(
+                    format: "Binary insert × InMemory insert: %.2f (what the file adds to the object graph)",
+                    binary / inMemory))
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The median time of `store`'s insert workload in `report`, when it ran.
+    private static func insert(of store: String, in report: BenchReport) -> Double? {
+        report.results.first { $0.store == store && $0.workload == Workload.insert.rawValue }?.medianMs
     }
 
     /// The median time per object the workload handles, in microseconds; "–" when it has none.

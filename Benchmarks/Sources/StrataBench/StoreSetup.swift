@@ -22,10 +22,15 @@ struct StoreSetup: Sendable {
         StoreSetup(name: "XML", type: .xml, fileName: "items.xml", conversionTarget: nil),
         StoreSetup(name: "Binary", type: .binary, fileName: "items.binary", conversionTarget: nil),
         StoreSetup(name: "PostgreSQL", type: .postgres, fileName: "", conversionTarget: nil),
+        StoreSetup(name: "InMemory", type: .inMemory, fileName: "items.memory", conversionTarget: nil),
     ]
 
     /// Whether the store is on a server rather than in a file.
     var isOnServer: Bool { type == .postgres }
+
+    /// Whether the store keeps its objects in memory only: each folder stands for a store the
+    /// benchmark holds (``StrataSubject``), and there is no opening or file to measure.
+    var isInMemory: Bool { type == .inMemory }
 
     /// The store of `folder`: its file in it, or its schema on the server.
     func url(in folder: URL) throws -> URL {

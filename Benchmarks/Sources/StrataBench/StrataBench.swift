@@ -31,7 +31,7 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("store"),
-        help: "Measure only this store (SQLite, LMDB, XML, Binary, PostgreSQL); repeatable.")
+        help: "Measure only this store (SQLite, LMDB, XML, Binary, PostgreSQL, InMemory); repeatable.")
     var stores: [String] = []
 
     @Option(name: .customLong("workload"), help: "Run only this workload, such as fetch-all; repeatable.")

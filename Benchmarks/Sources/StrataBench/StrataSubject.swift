@@ -11,7 +11,7 @@ import StrataXML
 /// work on a fresh copy of it. That store is the insert workload's first run (its warm-up, which
 /// is not counted), or is filled on first use when the insert workload does not run.
 final class StrataSubject: BenchSubject {
-    static let storeTypes: [StoreType] = [.sqlite, .lmdb, .xml, .binary, .postgres]
+    static let storeTypes: [StoreType] = [.sqlite, .lmdb, .xml, .binary, .postgres, .inMemory]
 
     let setup: StoreSetup
     let data: BenchData
@@ -20,6 +20,8 @@ final class StrataSubject: BenchSubject {
     let scratch: ScratchDirectory
     private let fullFolder: URL
     private var isFull = false
+    /// The in-memory stores, by the path of the folder that stands for each.
+    private var memoryStores: [String: any IncrementalStore] = [:]
 
     var store: String { setup.name }
 
@@ -43,15 +45,26 @@ final class StrataSubject: BenchSubject {
         }
     }
 
-    /// A new, empty folder `name`, whose store on the server is gone too.
+    /// A new, empty folder `name`, whose store on the server (or in memory) is gone too.
     private func fresh(_ name: String) throws -> URL {
         let folder = try scratch.fresh(name)
         if setup.isOnServer { try PostgresPlaces.drop(folder) }
+        memoryStores[folder.path] = nil
         return folder
     }
 
-    /// A copy of the folder `source` as `name`, with a copy of its store on the server.
+    /// A copy of the folder `source` as `name`, with a copy of its store on the server; for
+    /// the in-memory store, a copy of its store made by migrating it, which keeps its
+    /// identifier and references.
     private func copy(_ source: URL, as name: String) throws -> URL {
+        guard !setup.isInMemory else {
+            let folder = try scratch.fresh(name)
+            let coordinator = try open(source)
+            guard let store = coordinator.stores.first else { return folder }
+            memoryStores[folder.path] = try coordinator.migratePersistentStore(
+                store, to: try setup.url(in: folder), type: setup.type.name)
+            return folder
+        }
         let folder = try scratch.copy(source, as: name)
         if setup.isOnServer { try PostgresPlaces.copy(source, to: folder) }
         return folder
@@ -60,6 +73,12 @@ final class StrataSubject: BenchSubject {
     /// A new coordinator with the store in `folder` added, recording its history when `history`.
     func open(_ folder: URL, history: Bool = false) throws -> PersistentStoreCoordinator {
         let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: Self.storeTypes)
+        guard !setup.isInMemory else {
+            let store = try memoryStores[folder.path] ?? InMemoryStore.open(model: model)
+            memoryStores[folder.path] = store
+            try coordinator.add(store)
+            return coordinator
+        }
         try coordinator.addStore(
             type: setup.type.name, at: try setup.url(in: folder),
             options: StoreOptions(tracksPersistentHistory: history))
@@ -94,6 +113,7 @@ final class StrataSubject: BenchSubject {
         case .update: return try change { object, context in try object.setValue(.double(-1), forKey: "score") }
         case .delete: return try change { object, context in try context.delete(object) }
         case .openCount:
+            guard !setup.isInMemory else { return nil }
             return try clock {
                 let context = ManagedObjectContext(coordinator: try open(full))
                 consume(
