@@ -36,9 +36,9 @@ extension PostgresStore {
         for change in changes.inserted { try insertRow(change, on: connection) }
         try moveKeySequence(past: changes.inserted.map(\.objectID), on: connection)
         for change in changes.updated { try updateRow(change, on: connection) }
-        for deletion in changes.deleted { try deleteRow(deletion.objectID, on: connection) }
-        for change in changes.inserted { try saveMemberships(of: change, isNew: true, on: connection) }
-        for change in changes.updated { try saveMemberships(of: change, isNew: false, on: connection) }
+        try deleteRows(changes.deleted.map(\.objectID), on: connection)
+        try saveMemberships(of: changes.inserted, isNew: true, on: connection)
+        try saveMemberships(of: changes.updated, isNew: false, on: connection)
         if recordsHistory {
             note(try recordHistory(of: changes, stored: tombstones, notifying: notifying, on: connection))
         }
@@ -136,22 +136,32 @@ extension PostgresStore {
         }
     }
 
-    private func deleteRow(_ objectID: ObjectID, on connection: PostgresConnection) throws {
-        let (reader, number, key) = try place(of: objectID)
-        try connection.execute(
-            "DELETE FROM \(reader.qualifiedName) WHERE _pk = $1 AND _ent = $2", [.bigint(key), .smallint(number)])
-        let tree = Set(reader.table.entities)
-        for table in layout.joinTables {
-            if tree.contains(table.entity) {
-                try connection.execute("DELETE FROM \(layout.qualified(table.name)) WHERE source = $1", [.bigint(key)])
-            }
-            if layout.tableOfEntity[table.destinationEntity]?.name == reader.table.name {
-                try connection.execute(
-                    "DELETE FROM \(layout.qualified(table.name)) WHERE destination = $1", [.bigint(key)])
-            }
+    /// Deletes the rows of `objectIDs` and their join-table and reference-table rows: one
+    /// statement per table, whatever the number of objects.
+    private func deleteRows(_ objectIDs: [ObjectID], on connection: PostgresConnection) throws {
+        var keysByTable: [String: (reader: PostgresRowReader, keys: [Int64])] = [:]
+        for objectID in objectIDs {
+            let (reader, _, key) = try place(of: objectID)
+            keysByTable[reader.table.name, default: (reader, [])].keys.append(key)
         }
-        for table in layout.referenceTables where tree.contains(table.entity) {
-            try connection.execute("DELETE FROM \(layout.qualified(table.name)) WHERE owner = $1", [.bigint(key)])
+        for (name, group) in keysByTable.sorted(by: { $0.key < $1.key }) {
+            let keys = PostgresValue.bigintArray(group.keys)
+            try connection.execute("DELETE FROM \(group.reader.qualifiedName) WHERE _pk = ANY($1::int8[])", [keys])
+            let tree = Set(group.reader.table.entities)
+            for table in layout.joinTables {
+                if tree.contains(table.entity) {
+                    try connection.execute(
+                        "DELETE FROM \(layout.qualified(table.name)) WHERE source = ANY($1::int8[])", [keys])
+                }
+                if layout.tableOfEntity[table.destinationEntity]?.name == name {
+                    try connection.execute(
+                        "DELETE FROM \(layout.qualified(table.name)) WHERE destination = ANY($1::int8[])", [keys])
+                }
+            }
+            for table in layout.referenceTables where tree.contains(table.entity) {
+                try connection.execute(
+                    "DELETE FROM \(layout.qualified(table.name)) WHERE owner = ANY($1::int8[])", [keys])
+            }
         }
     }
 }
