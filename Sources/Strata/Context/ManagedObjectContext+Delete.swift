@@ -9,11 +9,25 @@ extension ManagedObjectContext {
     /// (at the latest, when the context saves). A context with an ``undoManager`` loads them at
     /// once.
     ///
-    /// - Throws: the error loading a relationship's destinations gave.
+    /// Deleting a saved object whose values or to-many members are not loaded reads nothing
+    /// either: the object is marked deleted at once, and the rules of all the objects deleted so
+    /// apply together, reading their rows, their members and the objects the rules change in
+    /// one go per store, before anything can see the result (the next read of an object, fetch,
+    /// question to the context or save, or the end of the `perform` block). Deleting many
+    /// objects one after the other thus costs a few reads, not several per object.
+    ///
+    /// - Throws: the error loading a relationship's destinations gave; for rules applied
+    ///   together, the first call that needs them throws it (a save does), and they are applied
+    ///   again then.
     public func delete(_ object: ManagedObject) throws {
-        assertOnQueue()
+        assertOnQueueKeepingDeletes()
         precondition(object.managedObjectContext === self, "\(object.objectID) belongs to another context.")
-        guard !object.isDeleted else { return }
+        guard !object.isMarkedDeleted else { return }
+        if appliesRulesLater(deleting: object) {
+            markDeleted(object)
+            deletesAwaitingRules.append(object)
+            return
+        }
         try object.willAccessValues()
         markDeleted(object)
         for relationship in object.entity.relationships {
@@ -22,6 +36,86 @@ extension ManagedObjectContext {
         if object.isDiscarded {
             registered[object.objectID] = nil
             discardedObjects.append(object)
+        }
+    }
+
+    /// Whether deleting `object` leaves its delete rules to ``applyAwaitingDeleteRules()``: it
+    /// is saved, no undo manager records the rules, and applying them now would read its row or
+    /// the members of a to-many relationship whose rule changes them.
+    private func appliesRulesLater(deleting object: ManagedObject) -> Bool {
+        guard undoManager == nil, !object.objectID.isTemporary, !object.isInaccessible,
+            !pendingInserts.contains(object)
+        else { return false }
+        return object.faulted
+            || object.entity.relationships.contains { relationship in
+                relationship.isToMany && [.nullify, .cascade].contains(relationship.deleteRule)
+                    && object.currentMembers[relationship.name] == nil
+            }
+    }
+
+    /// Applies, while nothing else observes the context, the delete rules of the objects whose
+    /// deletion left them waiting, a batch at a time: the rows of those still faults are read
+    /// in one go per store, then the members of their to-many relationships whose rules
+    /// nullify or cascade (one read per relationship and store), then the rows of the objects
+    /// those rules change; then each object's rules apply as ``delete(_:)`` applies them.
+    /// Cascades whose objects are not loaded wait for the next batch. Does nothing while it
+    /// runs already.
+    ///
+    /// - Throws: the error loading an object or its members gave; the objects whose rules are
+    ///   not applied yet keep waiting.
+    func applyAwaitingDeleteRules() throws {
+        guard !deletesAwaitingRules.isEmpty, !isApplyingAwaitingDeleteRules else { return }
+        isApplyingAwaitingDeleteRules = true
+        defer { isApplyingAwaitingDeleteRules = false }
+        while !deletesAwaitingRules.isEmpty {
+            let batch = deletesAwaitingRules
+            prefetchSnapshots(for: batch.filter(\.faulted).map(\.objectID))
+            for object in batch { try fulfill(object) }
+            let keys = Set(
+                batch.flatMap { object in
+                    object.entity.relationships.filter { $0.isToMany && [.nullify, .cascade].contains($0.deleteRule) }
+                        .map(\.name)
+                })
+            for key in keys.sorted() { _ = try loadMembers(key, of: batch) }
+            prefetchSnapshots(for: batch.flatMap(changedByRules))
+            for (index, object) in batch.enumerated() {
+                do {
+                    for relationship in object.entity.relationships {
+                        try applyDeleteRule(of: relationship, deleting: object)
+                    }
+                } catch {
+                    deletesAwaitingRules.removeFirst(index)
+                    throw error
+                }
+            }
+            deletesAwaitingRules.removeFirst(batch.count)
+        }
+    }
+
+    /// Applies the delete rules awaiting, if any; a failure leaves them waiting for the next
+    /// call that needs them (a save throws it).
+    func applyAwaitingDeleteRulesIfPossible() {
+        guard !deletesAwaitingRules.isEmpty, !isApplyingAwaitingDeleteRules else { return }
+        do {
+            try applyAwaitingDeleteRules()
+        } catch {
+            coordinator.logger.debug("Delete rules wait after a failed read", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The objects the delete rules of `object` (loaded, with the members of its nullifying and
+    /// cascading to-many relationships loaded) load when they apply: the destinations a
+    /// cascade deletes, and those whose inverse to-one a nullify empties.
+    private func changedByRules(_ object: ManagedObject) -> [ObjectID] {
+        object.entity.relationships.flatMap { relationship -> [ObjectID] in
+            switch relationship.deleteRule {
+            case .cascade: break
+            case .nullify:
+                guard let inverse = object.inverse(of: relationship), !inverse.isToMany else { return [] }
+            case .deny, .noAction: return []
+            }
+            if relationship.isToMany { return object.currentMembers[relationship.name]?.elements ?? [] }
+            return object.currentValue(forKey: relationship.name)?.objectIDValue.map { [$0] } ?? []
         }
     }
 
@@ -51,11 +145,11 @@ extension ManagedObjectContext {
         switch relationship.deleteRule {
         case .nullify:
             guard let inverse = object.inverse(of: relationship) else { return }
-            for destination in try object.destinations(of: relationship) where !destination.isDeleted {
+            for destination in try object.destinations(of: relationship) where !destination.isMarkedDeleted {
                 try destination.detach(object, from: inverse)
             }
         case .cascade:
-            for destination in try object.destinations(of: relationship) where !destination.isDeleted {
+            for destination in try object.destinations(of: relationship) where !destination.isMarkedDeleted {
                 try delete(destination)
             }
         case .deny, .noAction:

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
     /// The object with `objectID`: the registered one, or a new fault that loads its values
     /// from the store on first use. It does not check that the object exists.
     public func object(with objectID: ObjectID) -> ManagedObject {
-        assertOnQueue()
+        assertOnQueueKeepingDeletes()
         if let object = registered[objectID] { return object }
         guard let (entity, type) = classLookup(for: objectID) else {
             preconditionFailure("\(objectID) names an entity the model does not have.")

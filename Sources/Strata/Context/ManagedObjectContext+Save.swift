@@ -55,6 +55,7 @@ extension ManagedObjectContext {
     /// - Complexity: O(*n*) in the number of changed objects, plus the stores' work.
     public func save() throws {
         assertOnQueue()
+        try applyAwaitingDeleteRules()
         processPendingChanges()
         guard hasChanges else { return }
         var willSave = ObjectChanges()

@@ -93,6 +93,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var discardedObjects: [ManagedObject] = []
     /// Depth of nested perform blocks on the queue.
     var blockDepth = 0
+    /// Saved objects deleted before their values or to-many members were loaded, whose delete
+    /// rules are applied together, in as few store reads as possible, before anything can
+    /// observe them (``applyAwaitingDeleteRules()``).
+    var deletesAwaitingRules: [ManagedObject] = []
+    /// Whether ``applyAwaitingDeleteRules()`` is running.
+    var isApplyingAwaitingDeleteRules = false
     /// The property name and Observation announcer of each typed property wrapper's storage,
     /// found on first use.
     var propertyIdentities: [AnyKeyPath: PropertyIdentity] = [:]
@@ -176,8 +182,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
 
-    /// Stops a debug build when the context is used off its queue.
+    /// Stops a debug build when the context is used off its queue; then applies the delete
+    /// rules still awaiting (``applyAwaitingDeleteRules()``), so that whatever the caller reads
+    /// sees them applied.
     func assertOnQueue(_ function: StaticString = #function) {
+        assertOnQueueKeepingDeletes(function)
+        applyAwaitingDeleteRulesIfPossible()
+    }
+
+    /// Stops a debug build when the context is used off its queue, leaving the delete rules that
+    /// await as they are: for deleting objects and naming them, which observe nothing.
+    func assertOnQueueKeepingDeletes(_ function: StaticString = #function) {
         assert(
             isOnQueue,
             "ManagedObjectContext\(name.map { " '\($0)'" } ?? "") was used in \(function) outside its queue; "

@@ -1,15 +1,27 @@
 extension ManagedObject {
     /// Whether the object is new: inserted and not yet saved.
-    public var isInserted: Bool { managedObjectContext?.pendingInserts.contains(self) ?? false }
+    public var isInserted: Bool {
+        managedObjectContext?.applyAwaitingDeleteRulesIfPossible()
+        return managedObjectContext?.pendingInserts.contains(self) ?? false
+    }
 
     /// Whether the object is saved and has unsaved changes (and is not deleted).
     public var isUpdated: Bool {
         guard let context = managedObjectContext else { return false }
+        context.applyAwaitingDeleteRulesIfPossible()
         return context.pendingChanges.contains(self) && !context.pendingDeletions.contains(self) && hasPersistentChanges
     }
 
-    /// Whether the object is deleted: marked for deletion in its context, or gone from its store.
+    /// Whether the object is deleted: marked for deletion in its context (by its own deletion
+    /// or by a delete rule), or gone from its store.
     public var isDeleted: Bool {
+        managedObjectContext?.applyAwaitingDeleteRulesIfPossible()
+        return isMarkedDeleted
+    }
+
+    /// Whether the object is deleted as far as the deletions made so far go, delete rules still
+    /// awaiting left aside.
+    var isMarkedDeleted: Bool {
         isInaccessible || isDiscarded || (managedObjectContext?.pendingDeletions.contains(self) ?? false)
     }
 
@@ -25,13 +37,15 @@ extension ManagedObject {
     /// saved ones, with their new values. To-one relationships appear as object IDs; transient
     /// properties, which no store keeps, are left out (as in Core Data).
     public func changedValues() -> [String: AttributeValue] {
-        changedValuesIgnoringFaults(in: 0..<entity.persistentSlotCount)
+        managedObjectContext?.applyAwaitingDeleteRulesIfPossible()
+        return changedValuesIgnoringFaults(in: 0..<entity.persistentSlotCount)
     }
 
     /// The values of `keys` (every persistent attribute and to-one relationship when `nil`) as
     /// last loaded from or saved to the store; a new object has none, and transient properties
     /// have none.
     public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
+        managedObjectContext?.applyAwaitingDeleteRulesIfPossible()
         guard !committedValues.isEmpty else { return [:] }
         var values: [String: AttributeValue] = [:]
         for slot in 0..<entity.persistentSlotCount where keys?.contains(entity.slotNames[slot]) != false {

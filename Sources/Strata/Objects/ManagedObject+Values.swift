@@ -97,9 +97,11 @@ extension ManagedObject {
     /// costs more than the read), except for the thread check of debug builds.
     func willAccessValues() throws {
         #if DEBUG
-            managedObjectContext?.assertOnQueue()
+            managedObjectContext?.assertOnQueueKeepingDeletes()
         #endif
-        guard faulted, let context = managedObjectContext else { return }
+        guard let context = managedObjectContext else { return }
+        try context.applyAwaitingDeleteRules()
+        guard faulted else { return }
         try context.fulfill(self)
     }
 

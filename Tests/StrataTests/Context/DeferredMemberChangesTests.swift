@@ -106,12 +106,13 @@ import Testing
     @Test func aSaveLoadsTheWaitingParentsAndTheirMembersInBatches() throws {
         let stack = try Stack()
         try stack.context.performAndWait {
-            for id in [stack.players[0], stack.players[3]] { try stack.context.delete(stack.context.object(with: id)) }
             let before = stack.store.reads.withLock { $0 }
+            for id in [stack.players[0], stack.players[3]] { try stack.context.delete(stack.context.object(with: id)) }
+            #expect(stack.store.reads.withLock { $0 } == before, "deleting the two players reads nothing yet")
             try stack.context.save()
             let after = stack.store.reads.withLock { $0 }
             #expect(after.rows == before.rows && after.members == before.members, "nothing read one by one")
-            #expect(after.rowBatches == before.rowBatches + 1, "both teams' rows together")
+            #expect(after.rowBatches == before.rowBatches + 2, "both players' rows together, then both teams' rows")
             #expect(after.memberBatches == before.memberBatches + 1, "both teams' players together")
         }
         #expect(try stack.savedNames(stack.teams[0], "players").sorted() == ["bob", "cid"])

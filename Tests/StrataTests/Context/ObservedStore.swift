@@ -19,6 +19,8 @@ final class ObservedStore: IncrementalStore {
     let base: any IncrementalStore
     let requests = Locked<[StoreFetchRequest]>([])
     let reads = Locked(Reads())
+    /// Whether loading rows and members fails, as on a disk that went away.
+    let failsReads = Locked(false)
     let predicateFeatures: PredicateFeatures
 
     /// Wraps `base`, declaring `predicateFeatures` (by default, `base`'s).
@@ -41,19 +43,26 @@ final class ObservedStore: IncrementalStore {
     }
     func snapshot(for objectID: ObjectID) throws -> Snapshot? {
         reads.withLock { $0.rows += 1 }
+        try failIfAsked()
         return try base.snapshot(for: objectID)
     }
     func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
         reads.withLock { $0.rowBatches += 1 }
+        try failIfAsked()
         return try base.snapshots(for: objectIDs)
     }
     func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         reads.withLock { $0.members += 1 }
+        try failIfAsked()
         return try base.relatedObjectIDs(of: objectID, relationship: relationship)
     }
     func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
         reads.withLock { $0.memberBatches += 1 }
+        try failIfAsked()
         return try base.relatedObjectIDs(ofEach: objectIDs, relationship: relationship)
+    }
+    private func failIfAsked() throws {
+        if failsReads.withLock({ $0 }) { throw StoreError(code: .io, message: "The observed store cannot read now.") }
     }
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         try base.permanentIDs(forEntities: entityNames)
