@@ -8,8 +8,9 @@ import Testing
 /// made when they load, and the save loads the rest in batches. What the application sees is
 /// what changing the loaded members would have given.
 @Suite struct DeferredMemberChangesTests {
-    /// Teams with unordered players and lists with ordered items, saved in a counted in-memory
-    /// store; `context` is a fresh context that has loaded nothing.
+    /// Teams with unordered players, lists with ordered items, and albums whose tracks go with
+    /// them, saved in a counted in-memory store; `context` is a fresh context that has loaded
+    /// nothing.
     struct Stack {
         let coordinator: PersistentStoreCoordinator
         let store: ObservedStore
@@ -18,6 +19,8 @@ import Testing
         let players: [ObjectID]
         let list: ObjectID
         let items: [ObjectID]
+        let albums: [ObjectID]
+        let tracks: [ObjectID]
 
         init() throws {
             let model = ManagedObjectModel {
@@ -37,13 +40,22 @@ import Testing
                     AttributeDescription("name", .string)
                     RelationshipDescription.toOne("list", destination: "List", inverse: "items")
                 }
+                EntityDescription("Album") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toMany(
+                        "tracks", destination: "Track", inverse: "album", deleteRule: .cascade)
+                }
+                EntityDescription("Track") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("album", destination: "Album", inverse: "tracks")
+                }
             }
             try model.freeze()
             coordinator = try PersistentStoreCoordinator(model: model)
             store = ObservedStore(base: try InMemoryStore.open(model: model, configuration: nil))
             try coordinator.add(store)
             let setup = ManagedObjectContext(coordinator: coordinator)
-            (teams, players, list, items) = try setup.performAndWait {
+            (teams, players, list, items, albums, tracks) = try setup.performAndWait {
                 func insert(_ entity: String, _ name: String) throws -> ManagedObject {
                     let object = try setup.insertNewObject(forEntityName: entity)
                     try object.setValue(.string(name), forKey: "name")
@@ -61,8 +73,20 @@ import Testing
                 let list = try insert("List", "chores")
                 let items = try ["a", "b", "c"].map { try insert("Item", $0) }
                 try list.setObjects(items, forKey: "items")
+                let albums = try ["one", "two"].map { try insert("Album", $0) }
+                var tracks: [ManagedObject] = []
+                for album in albums {
+                    for side in ["a", "b"] {
+                        let track = try insert("Track", side)
+                        try track.setObject(album, forKey: "album")
+                        tracks.append(track)
+                    }
+                }
                 try setup.save()
-                return (teams.map(\.objectID), players.map(\.objectID), list.objectID, items.map(\.objectID))
+                return (
+                    teams.map(\.objectID), players.map(\.objectID), list.objectID, items.map(\.objectID),
+                    albums.map(\.objectID), tracks.map(\.objectID)
+                )
             }
             context = ManagedObjectContext(coordinator: coordinator)
         }
@@ -80,6 +104,15 @@ import Testing
         /// The names as a context that has loaded nothing reads them from the store.
         func savedNames(_ id: ObjectID, _ key: String) throws -> [String] {
             try names(id, key, in: ManagedObjectContext(coordinator: coordinator))
+        }
+
+        /// What the store has counted so far.
+        var reads: ObservedStore.Reads { store.reads.withLock { $0 } }
+
+        /// Whether a context that has loaded nothing finds `id` in the store.
+        func isSaved(_ id: ObjectID) -> Bool {
+            let fresh = ManagedObjectContext(coordinator: coordinator)
+            return fresh.performAndWait { (try? fresh.existingObject(with: id)) != nil }
         }
     }
 
