@@ -33,6 +33,17 @@ final class LMDBObjectLoader {
         return (entity.rootEntityName, database, key)
     }
 
+    /// Whether the store holds `objectID`: its record is there, of its entity. Reads the
+    /// record's entity number only, unless the record was decoded already.
+    func holds(_ objectID: ObjectID) throws -> Bool {
+        if let cached = cache[objectID] { return cached != nil }
+        guard let (_, database, key) = location(of: objectID),
+            let bytes = try transaction.get(database, LMDBLayout.key(key))
+        else { return false }
+        return try bytes.withUnsafeBytes { try store.layout.entityName(ofRecord: $0, primaryKey: key) }
+            == objectID.entityName
+    }
+
     /// The stored snapshot of `objectID`, or `nil`.
     func snapshot(of objectID: ObjectID) throws -> Snapshot? {
         if let cached = cache[objectID] { return cached }

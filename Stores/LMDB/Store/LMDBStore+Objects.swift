@@ -44,7 +44,7 @@ extension LMDBStore {
         return try read("loading '\(relationship)'", in: generation) { loader in
             var members: [ObjectID: [ObjectID]] = [:]
             for objectID in objectIDs {
-                guard try loader.snapshot(of: objectID) != nil else {
+                guard try loader.holds(objectID) else {
                     throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
                 }
                 members[objectID] = try loader.members(of: objectID, relationship: relationship)
