@@ -5,9 +5,9 @@ import Testing
 
 @testable import StrataPostgres
 
-/// Saves that touch many rows: deletions are one statement per table, and to-many members kept
-/// as a foreign key are written for every owner of a save at once; each gives what one
-/// statement per row and owner gave.
+/// Saves that touch many rows: rows are inserted and updated through libpq's pipeline mode,
+/// deletions are one statement per table, and to-many members kept as a foreign key are written
+/// for every owner of a save at once; each gives what one statement per row and owner gave.
 @Suite struct PostgresSetBasedSaveTests {
     static let model = ManagedObjectModel {
         EntityDescription("Team") {
@@ -110,5 +110,34 @@ import Testing
         let remaining = children.filter { !deleted.contains($0) }
         #expect(Set(try store.relatedObjectIDs(of: parent, relationship: "children")) == Set(remaining))
         for id in children { #expect((try store.snapshot(for: id) != nil) == remaining.contains(id)) }
+    }
+
+    @Test func rowsInsertedAndUpdatedAcrossManyPipelinesAreAllWritten() throws {
+        let count = 2 * PostgresConnection.pipelineDepth + 50
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: count))
+        try store.save(StoreChangeSet(inserted: named(teams, "new")))
+        try store.save(
+            StoreChangeSet(
+                updated: teams.enumerated().map { index, id in
+                    .init(objectID: id, values: ["name": .string("team \(index)")], expectedVersion: 1)
+                }))
+        for (index, id) in teams.enumerated() {
+            let snapshot = try #require(try store.snapshot(for: id))
+            #expect(snapshot.values["name"] == .string("team \(index)") && snapshot.version == 2)
+        }
+    }
+
+    @Test func aRowFailingInTheMiddleOfAPipelineWritesNothingAndTheStoreSavesAgain() throws {
+        let first = try store.permanentIDs(forEntities: ["Team"])
+        try store.save(StoreChangeSet(inserted: named(first, "first")))
+        var teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 300))
+        // A key already saved: the server refuses that row, and the pipeline's later rows.
+        teams[250] = first[0]
+        #expect(throws: (any Error).self) { try store.save(StoreChangeSet(inserted: named(teams, "refused"))) }
+        let request = StoreFetchRequest(entityName: "Team", resultType: .count)
+        #expect(try store.execute(request) == .count(1), "nothing of the failed save was kept")
+        teams[250] = try store.permanentIDs(forEntities: ["Team"])[0]
+        try store.save(StoreChangeSet(inserted: named(teams, "kept")))
+        #expect(try store.execute(request) == .count(301))
     }
 }

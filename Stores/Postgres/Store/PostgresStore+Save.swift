@@ -33,9 +33,9 @@ extension PostgresStore {
         }
         let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
         let tombstones = recordsHistory ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
-        for change in changes.inserted { try insertRow(change, on: connection) }
+        try connection.executeInPipeline(try changes.inserted.map(insertStatement))
         try moveKeySequence(past: changes.inserted.map(\.objectID), on: connection)
-        for change in changes.updated { try updateRow(change, on: connection) }
+        try updateRows(changes.updated, on: connection)
         try deleteRows(changes.deleted.map(\.objectID), on: connection)
         try saveMemberships(of: changes.inserted, isNew: true, on: connection)
         try saveMemberships(of: changes.updated, isNew: false, on: connection)
@@ -104,35 +104,49 @@ extension PostgresStore {
         return found.filter { kinds.contains($0.entityName) }
     }
 
-    private func insertRow(_ change: StoreChangeSet.ObjectChange, on connection: PostgresConnection) throws {
+    /// The statement inserting `change`'s row.
+    private func insertStatement(_ change: StoreChangeSet.ObjectChange) throws -> (
+        sql: String, parameters: [PostgresValue]
+    ) {
         let entity = try entitySchema(named: change.objectID.entityName)
         let (reader, number, key) = try place(of: change.objectID)
         let columns = reader.writtenColumns
         let values = reader.columnValues(change.values, entity: entity, layout: layout)
         let names = (["_pk", "_ent", "_opt"].map(PostgresIdentifier.quoted) + columns.map(\.quoted))
         let placeholders = (1...(columns.count + 3)).map { "$\($0)" }
-        try connection.execute(
+        return (
             "INSERT INTO \(reader.qualifiedName) (\(names.joined(separator: ", "))) "
                 + "VALUES (\(placeholders.joined(separator: ", ")))",
-            [.bigint(key), .smallint(number), .bigint(1)] + values)
+            [.bigint(key), .smallint(number), .bigint(1)] + values
+        )
     }
 
-    private func updateRow(_ change: StoreChangeSet.ObjectChange, on connection: PostgresConnection) throws {
-        let entity = try entitySchema(named: change.objectID.entityName)
-        let (reader, number, key) = try place(of: change.objectID)
-        let columns = reader.writtenColumns
-        let values = reader.columnValues(change.values, entity: entity, layout: layout)
-        let assignments = columns.enumerated().map { "\($0.element.quoted) = $\($0.offset + 4)" }
-        let updated = try connection.execute(
-            "UPDATE \(reader.qualifiedName) SET \((["_opt = _opt + 1"] + assignments).joined(separator: ", ")) "
-                + "WHERE _pk = $1 AND _ent = $2 AND _opt = $3",
-            [.bigint(key), .smallint(number), .bigint(change.expectedVersion)] + values)
-        guard updated.changedRows == 1 else {
+    /// Updates the rows of `changes`, each from the version its change expects to the next, in
+    /// one pipeline; an object whose row holds another version (or is gone) is a conflict,
+    /// listed with every other such object.
+    private func updateRows(_ changes: [StoreChangeSet.ObjectChange], on connection: PostgresConnection) throws {
+        let statements = try changes.map { change -> (sql: String, parameters: [PostgresValue]) in
+            let entity = try entitySchema(named: change.objectID.entityName)
+            let (reader, number, key) = try place(of: change.objectID)
+            let columns = reader.writtenColumns
+            let values = reader.columnValues(change.values, entity: entity, layout: layout)
+            let assignments = columns.enumerated().map { "\($0.element.quoted) = $\($0.offset + 4)" }
+            return (
+                "UPDATE \(reader.qualifiedName) SET \((["_opt = _opt + 1"] + assignments).joined(separator: ", ")) "
+                    + "WHERE _pk = $1 AND _ent = $2 AND _opt = $3",
+                [.bigint(key), .smallint(number), .bigint(change.expectedVersion)] + values
+            )
+        }
+        let results = try connection.executeInPipeline(statements)
+        let stale = zip(changes, results).filter { $0.1.changedRows != 1 }.map(\.0)
+        guard stale.isEmpty else {
             throw StoreError(
-                code: .conflict, message: "\(storeName) holds another version of \(change.objectID).",
-                conflicts: [
-                    .init(objectID: change.objectID, expectedVersion: change.expectedVersion, storedVersion: nil)
-                ])
+                code: .conflict,
+                message:
+                    "\(storeName) holds other versions of \(stale.map(\.objectID.description).joined(separator: ", ")).",
+                conflicts: stale.map {
+                    .init(objectID: $0.objectID, expectedVersion: $0.expectedVersion, storedVersion: nil)
+                })
         }
     }
 
