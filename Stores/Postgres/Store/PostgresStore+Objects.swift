@@ -53,11 +53,28 @@ extension PostgresStore {
     func members(of objectID: ObjectID, relationship name: String, on connection: PostgresConnection) throws
         -> [ObjectID]
     {
+        guard let query = try membersQuery(of: objectID, relationship: name) else { return [] }
+        return try query.read(try connection.execute(query.sql, query.parameters))
+    }
+
+    /// A statement that reads the members of the to-many `relationship` of `objectID`, with
+    /// how to read its rows; `nil` when the layout keeps none.
+    private func membersQuery(of objectID: ObjectID, relationship name: String) throws -> (
+        sql: String, parameters: [PostgresValue], read: (PostgresResult) throws -> [ObjectID]
+    )? {
         let entity = try entitySchema(named: objectID.entityName)
         let relationship = try entity.toManyRelationship(named: name, storeName: storeName)
         let (_, number, key) = try place(of: objectID)
         if case .references(let table)? = layout.toManyStorage(of: relationship, in: entity, model: model) {
-            return try references(of: key, in: table, on: connection)
+            return (
+                "SELECT reference FROM \(layout.qualified(table.name)) WHERE owner = $1 ORDER BY position, reference",
+                [.bigint(key)],
+                { [storeName] rows in
+                    try (0..<rows.rowCount).map { row in
+                        try PostgresLayout.referencedObjectID(rows.value(row, 0), in: table.name, of: storeName)
+                    }
+                }
+            )
         }
         let destination = model.entitiesByName[relationship.destinationEntityName]
         let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
@@ -65,8 +82,13 @@ extension PostgresStore {
         guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model),
             let memberTable = layout.tableOfEntity[relationship.destinationEntityName],
             let reader = rowReaders[memberTable.name]
-        else { return [] }
-        let rows: PostgresResult
+        else { return nil }
+        let read: (PostgresResult) throws -> [ObjectID] = { rows in
+            (0..<rows.rowCount).compactMap { row -> ObjectID? in
+                guard let key = rows.int64(row, 0), let name = reader.entityName(rows, row: row) else { return nil }
+                return self.objectID(name, key)
+            }
+        }
         switch storage {
         case .foreignKey(_, let column, let entityColumn, let orderColumn):
             var condition = "m.\(column.quoted) = $1"
@@ -76,35 +98,20 @@ extension PostgresStore {
                 parameters.append(.smallint(number))
             }
             let order = orderColumn.map { "m.\($0.quoted), " } ?? ""
-            rows = try connection.execute(
+            return (
                 "SELECT m._pk, m._ent FROM \(reader.qualifiedName) m WHERE \(condition) AND m._ent = ANY($2::int2[]) "
                     + "ORDER BY \(order)m._pk",
-                parameters)
-        case .references: return []
+                parameters, read
+            )
+        case .references: return nil
         case .joinTable(let table, let ownColumn, let memberColumn, let orderColumn):
             let order = orderColumn.map { "j.\($0), " } ?? ""
-            rows = try connection.execute(
+            return (
                 "SELECT m._pk, m._ent FROM \(layout.qualified(table.name)) j JOIN \(reader.qualifiedName) m "
                     + "ON m._pk = j.\(memberColumn) WHERE j.\(ownColumn) = $1 AND m._ent = ANY($2::int2[]) "
                     + "ORDER BY \(order)m._pk",
-                [.bigint(key), .array(Self.smallintArray(kinds))])
-        }
-        return (0..<rows.rowCount).compactMap { row -> ObjectID? in
-            guard let key = rows.int64(row, 0), let name = reader.entityName(rows, row: row) else { return nil }
-            return self.objectID(name, key)
-        }
-    }
-
-    /// The objects of other stores that the reference table `table` lists for the owner with
-    /// key `owner`, in order for an ordered relationship.
-    private func references(
-        of owner: Int64, in table: PostgresLayout.ReferenceTable, on connection: PostgresConnection
-    ) throws -> [ObjectID] {
-        let rows = try connection.execute(
-            "SELECT reference FROM \(layout.qualified(table.name)) WHERE owner = $1 ORDER BY position, reference",
-            [.bigint(owner)])
-        return try (0..<rows.rowCount).map { row in
-            try PostgresLayout.referencedObjectID(rows.value(row, 0), in: table.name, of: storeName)
+                [.bigint(key), .array(Self.smallintArray(kinds))], read
+            )
         }
     }
 
@@ -114,10 +121,22 @@ extension PostgresStore {
             if let missing = objectIDs.first(where: { !found.contains($0) }) {
                 throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
             }
+            // One statement per owner, sent together through the pipeline.
+            var queries:
+                [(
+                    owner: ObjectID, sql: String, parameters: [PostgresValue],
+                    read: (PostgresResult) throws -> [ObjectID]
+                )] = []
             var members: [ObjectID: [ObjectID]] = [:]
             for objectID in objectIDs {
-                members[objectID] = try self.members(of: objectID, relationship: relationship, on: connection)
+                guard let query = try membersQuery(of: objectID, relationship: relationship) else {
+                    members[objectID] = []
+                    continue
+                }
+                queries.append((objectID, query.sql, query.parameters, query.read))
             }
+            let results = try connection.executeInPipeline(queries.map { ($0.sql, $0.parameters) })
+            for (query, rows) in zip(queries, results) { members[query.owner] = try query.read(rows) }
             return members
         }
     }
