@@ -140,4 +140,41 @@ import Testing
         try store.save(StoreChangeSet(inserted: named(teams, "kept")))
         #expect(try store.execute(request) == .count(301))
     }
+
+    @Test func rowsGivenTheSameChangeAreUpdatedTogetherAndEachVersionGrowsByOne() throws {
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 300))
+        let (parent, children) = (teams[0], Array(teams.dropFirst()))
+        try store.save(
+            StoreChangeSet(
+                inserted: children.enumerated().map { index, id in
+                    .init(
+                        objectID: id, values: ["name": .string("child \(index)"), "parent": .objectID(parent)],
+                        expectedVersion: 0)
+                } + [.init(objectID: parent, values: ["name": .string("parent")], expectedVersion: 0)]))
+        // As a context sends them after deleting the parent: each child's parent emptied, and
+        // nothing else changed; the odd ones were saved once more before.
+        let odd = children.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        try store.save(
+            StoreChangeSet(
+                updated: odd.map { id in
+                    .init(
+                        objectID: id, values: ["name": .string("renamed"), "parent": .objectID(parent)],
+                        expectedVersion: 1, changedKeys: ["name"])
+                }))
+        try store.save(
+            StoreChangeSet(
+                updated: children.map { id in
+                    let isOdd = odd.contains(id)
+                    return .init(
+                        objectID: id, values: ["name": .string(isOdd ? "renamed" : "kept"), "parent": .null],
+                        expectedVersion: isOdd ? 2 : 1, changedKeys: ["parent"])
+                }, deleted: [.init(objectID: parent, expectedVersion: 1)]))
+        for (index, id) in children.enumerated() {
+            let snapshot = try #require(try store.snapshot(for: id))
+            let isOdd = index % 2 == 1
+            #expect(snapshot.version == (isOdd ? 3 : 2))
+            #expect(snapshot.values["parent"] == .null)
+            #expect(snapshot.values["name"] == .string(isOdd ? "renamed" : "child \(index)"), "only changed keys")
+        }
+    }
 }

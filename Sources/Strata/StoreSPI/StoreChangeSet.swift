@@ -20,7 +20,9 @@ public struct StoreChangeSet: Sendable, Hashable {
         /// For an update, the names of the attributes and relationships that changed, which a
         /// store recording persistent history lists; `nil` when unknown (the store then lists
         /// every attribute and to-one relationship of ``values`` and every to-many of
-        /// ``toManyRelationships``).
+        /// ``toManyRelationships``). The other keys of ``values`` hold what the store holds at
+        /// ``expectedVersion``, so a store may write only these (the PostgreSQL store does, and
+        /// updates rows given the same change in one statement); with `nil` it writes every key.
         public var changedKeys: Set<String>?
 
         /// Creates a change.

@@ -27,6 +27,15 @@ struct PostgresLayout: Sendable {
         /// The URI of the destination of to-one `name` of `entity`, an object of another store:
         /// the relationship leads out of the configuration (docs/CROSS-STORE-RELATIONSHIPS.md).
         case reference(entity: String, name: String)
+
+        /// The name of the property whose value the column holds; `nil` for the columns of
+        /// the row itself (key, entity, version) and of a position.
+        var propertyName: String? {
+            switch self {
+            case .attribute(_, let name), .toOne(_, let name), .toOneEntity(_, let name), .reference(_, let name): name
+            case .primaryKey, .entity, .version, .order: nil
+            }
+        }
     }
 
     struct Column: Sendable, Hashable {

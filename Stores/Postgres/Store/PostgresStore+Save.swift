@@ -121,30 +121,54 @@ extension PostgresStore {
         )
     }
 
-    /// Updates the rows of `changes`, each from the version its change expects to the next, in
-    /// one pipeline; an object whose row holds another version (or is gone) is a conflict,
-    /// listed with every other such object.
+    /// Updates the rows of `changes` (whose versions the save checked, the rows locked), adding
+    /// one to each version and writing the columns of the keys each change lists as changed
+    /// (every column when it lists none). Rows given the same values in the same columns (the
+    /// rows a delete rule nullified, owners whose to-many members alone changed) are updated by
+    /// one statement; the others one statement a row, in one pipeline. A row the statements do
+    /// not find is a conflict, listed with every other such object.
     private func updateRows(_ changes: [StoreChangeSet.ObjectChange], on connection: PostgresConnection) throws {
-        let statements = try changes.map { change -> (sql: String, parameters: [PostgresValue]) in
+        struct Assignment: Hashable {
+            let table: String
+            let columns: [String]
+            let values: [PostgresValue]
+        }
+        var shared: [Assignment: [StoreChangeSet.ObjectChange]] = [:]
+        var order: [Assignment] = []
+        for change in changes {
             let entity = try entitySchema(named: change.objectID.entityName)
-            let (reader, number, key) = try place(of: change.objectID)
-            let columns = reader.writtenColumns
+            let reader = try place(of: change.objectID).reader
             let values = reader.columnValues(change.values, entity: entity, layout: layout)
-            let assignments = columns.enumerated().map { "\($0.element.quoted) = $\($0.offset + 4)" }
-            return (
-                "UPDATE \(reader.qualifiedName) SET \((["_opt = _opt + 1"] + assignments).joined(separator: ", ")) "
-                    + "WHERE _pk = $1 AND _ent = $2 AND _opt = $3",
-                [.bigint(key), .smallint(number), .bigint(change.expectedVersion)] + values
-            )
+            let written = zip(reader.writtenColumns, values).filter { column, _ in
+                guard let changed = change.changedKeys else { return true }
+                return column.role.propertyName.map(changed.contains) ?? false
+            }
+            let assignment = Assignment(
+                table: reader.qualifiedName, columns: written.map(\.0.quoted), values: written.map(\.1))
+            if shared[assignment] == nil { order.append(assignment) }
+            shared[assignment, default: []].append(change)
+        }
+        var statements: [(sql: String, parameters: [PostgresValue])] = []
+        var updated: [[StoreChangeSet.ObjectChange]] = []
+        for assignment in order {
+            guard let group = shared[assignment] else { continue }
+            let sets = ["_opt = _opt + 1"] + assignment.columns.enumerated().map { "\($0.element) = $\($0.offset + 2)" }
+            let keys = try group.map { try place(of: $0.objectID).key }
+            statements.append(
+                (
+                    "UPDATE \(assignment.table) SET \(sets.joined(separator: ", ")) WHERE _pk = ANY($1::int8[])",
+                    [.bigintArray(keys)] + assignment.values
+                ))
+            updated.append(group)
         }
         let results = try connection.executeInPipeline(statements)
-        let stale = zip(changes, results).filter { $0.1.changedRows != 1 }.map(\.0)
-        guard stale.isEmpty else {
+        let missed = zip(updated, results).filter { $0.0.count != $0.1.changedRows }.flatMap(\.0)
+        guard missed.isEmpty else {
             throw StoreError(
                 code: .conflict,
                 message:
-                    "\(storeName) holds other versions of \(stale.map(\.objectID.description).joined(separator: ", ")).",
-                conflicts: stale.map {
+                    "\(storeName) holds other versions of \(missed.map(\.objectID.description).joined(separator: ", ")).",
+                conflicts: missed.map {
                     .init(objectID: $0.objectID, expectedVersion: $0.expectedVersion, storedVersion: nil)
                 })
         }
