@@ -177,4 +177,23 @@ import Testing
             #expect(snapshot.values["name"] == .string(isOdd ? "renamed" : "child \(index)"), "only changed keys")
         }
     }
+
+    @Test func theMembersOfManyOwnersReadTogetherAreEachOwnersInOrder() throws {
+        let teams = try store.permanentIDs(forEntities: Array(repeating: "Team", count: 3))
+        let players = try store.permanentIDs(forEntities: Array(repeating: "Player", count: 5))
+        let rosters = [[players[3], players[0], players[4]], [], [players[2], players[1]]]
+        try store.save(
+            StoreChangeSet(
+                inserted: named(players, "player")
+                    + teams.enumerated().map { index, id in
+                        .init(
+                            objectID: id, values: ["name": .string("team \(index)")],
+                            toManyRelationships: ["roster": rosters[index]], expectedVersion: 0)
+                    }))
+        let together = try store.relatedObjectIDs(ofEach: teams, relationship: "roster")
+        for (index, team) in teams.enumerated() {
+            #expect(together[team] == rosters[index])
+            #expect(try store.relatedObjectIDs(of: team, relationship: "roster") == rosters[index])
+        }
+    }
 }

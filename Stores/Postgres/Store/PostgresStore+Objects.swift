@@ -121,14 +121,14 @@ extension PostgresStore {
             if let missing = objectIDs.first(where: { !found.contains($0) }) {
                 throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
             }
-            // One statement per owner, sent together through the pipeline.
+            var members = try foreignKeyMembers(of: objectIDs, relationship: relationship, on: connection)
+            // The others: one statement per owner, sent together through the pipeline.
             var queries:
                 [(
                     owner: ObjectID, sql: String, parameters: [PostgresValue],
                     read: (PostgresResult) throws -> [ObjectID]
                 )] = []
-            var members: [ObjectID: [ObjectID]] = [:]
-            for objectID in objectIDs {
+            for objectID in objectIDs where members[objectID] == nil {
                 guard let query = try membersQuery(of: objectID, relationship: relationship) else {
                     members[objectID] = []
                     continue
@@ -139,6 +139,54 @@ extension PostgresStore {
             for (query, rows) in zip(queries, results) { members[query.owner] = try query.read(rows) }
             return members
         }
+    }
+
+    /// The members of `relationship` of those of `owners` whose entity keeps it as a foreign
+    /// key in the members' rows with no entity-number column: one statement per member table
+    /// reads them all, in each owner's order.
+    private func foreignKeyMembers(
+        of owners: [ObjectID], relationship name: String, on connection: PostgresConnection
+    ) throws -> [ObjectID: [ObjectID]] {
+        var groups:
+            [String: (reader: PostgresRowReader, column: String, order: String, owners: [Int64], kinds: [Int16])] =
+                [:]
+        var ownerIDs: [Int64: ObjectID] = [:]
+        for owner in owners {
+            let entity = try entitySchema(named: owner.entityName)
+            let relationship = try entity.toManyRelationship(named: name, storeName: storeName)
+            guard
+                case .foreignKey(_, let column, nil, let orderColumn)? = layout.toManyStorage(
+                    of: relationship, in: entity, model: model),
+                let memberTable = layout.tableOfEntity[relationship.destinationEntityName],
+                let reader = rowReaders[memberTable.name]
+            else { continue }
+            let destination = model.entitiesByName[relationship.destinationEntityName]
+            let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
+                .compactMap { layout.entityNumbers[$0] }
+            let order = orderColumn.map { "m.\($0.quoted), " } ?? ""
+            let key = try place(of: owner).key
+            ownerIDs[key] = owner
+            groups[
+                "\(reader.qualifiedName) \(column.quoted) \(order)", default: (reader, column.quoted, order, [], kinds)
+            ]
+            .owners.append(key)
+        }
+        var members: [ObjectID: [ObjectID]] = [:]
+        for group in groups.values {
+            for key in group.owners { if let owner = ownerIDs[key] { members[owner] = [] } }
+            let rows = try connection.execute(
+                "SELECT m._pk, m._ent, m.\(group.column) FROM \(group.reader.qualifiedName) m "
+                    + "WHERE m.\(group.column) = ANY($1::int8[]) AND m._ent = ANY($2::int2[]) "
+                    + "ORDER BY m.\(group.column), \(group.order)m._pk",
+                [.bigintArray(group.owners), .array(Self.smallintArray(group.kinds))])
+            for row in 0..<rows.rowCount {
+                guard let key = rows.int64(row, 0), let name = group.reader.entityName(rows, row: row),
+                    let ownerKey = rows.int64(row, 2), let owner = ownerIDs[ownerKey]
+                else { continue }
+                members[owner, default: []].append(objectID(name, key))
+            }
+        }
+        return members
     }
 
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
