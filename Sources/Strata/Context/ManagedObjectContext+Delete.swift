@@ -48,8 +48,7 @@ extension ManagedObjectContext {
         else { return false }
         return object.faulted
             || object.entity.relationships.contains { relationship in
-                relationship.isToMany && [.nullify, .cascade].contains(relationship.deleteRule)
-                    && object.currentMembers[relationship.name] == nil
+                relationship.readsMembersWhenDeleting && object.currentMembers[relationship.name] == nil
             }
     }
 
@@ -68,14 +67,11 @@ extension ManagedObjectContext {
         isApplyingAwaitingDeleteRules = true
         defer { isApplyingAwaitingDeleteRules = false }
         while !deletesAwaitingRules.isEmpty {
-            let batch = deletesAwaitingRules
+            let batch = Array(deletesAwaitingRules)
             prefetchSnapshots(for: batch.filter(\.faulted).map(\.objectID))
             for object in batch { try fulfill(object) }
             let keys = Set(
-                batch.flatMap { object in
-                    object.entity.relationships.filter { $0.isToMany && [.nullify, .cascade].contains($0.deleteRule) }
-                        .map(\.name)
-                })
+                batch.flatMap { object in object.entity.relationships.filter(\.readsMembersWhenDeleting).map(\.name) })
             for key in keys.sorted() { _ = try loadMembers(key, of: batch) }
             prefetchSnapshots(for: batch.flatMap(changedByRules))
             for (index, object) in batch.enumerated() {
@@ -95,7 +91,6 @@ extension ManagedObjectContext {
     /// Applies the delete rules awaiting, if any; a failure leaves them waiting for the next
     /// call that needs them (a save throws it).
     func applyAwaitingDeleteRulesIfPossible() {
-        guard !deletesAwaitingRules.isEmpty, !isApplyingAwaitingDeleteRules else { return }
         do {
             try applyAwaitingDeleteRules()
         } catch {
@@ -138,7 +133,7 @@ extension ManagedObjectContext {
     private func applyDeleteRule(of relationship: RelationshipDescription, deleting object: ManagedObject) throws {
         // The destinations of a to-many relationship load in one batch, not one by one as each
         // is changed or deleted.
-        if relationship.isToMany, relationship.deleteRule == .nullify || relationship.deleteRule == .cascade {
+        if relationship.readsMembersWhenDeleting {
             let members = try members(of: object, relationship)
             if members.count > 1 { prefetchSnapshots(for: members) }
         }
@@ -155,5 +150,13 @@ extension ManagedObjectContext {
         case .deny, .noAction:
             return
         }
+    }
+}
+
+extension RelationshipDescription {
+    /// Whether deleting an object reads the members of this relationship to apply its rule: a
+    /// to-many whose rule nullifies the inverses or cascades.
+    fileprivate var readsMembersWhenDeleting: Bool {
+        isToMany && (deleteRule == .nullify || deleteRule == .cascade)
     }
 }

@@ -96,7 +96,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Saved objects deleted before their values or to-many members were loaded, whose delete
     /// rules are applied together, in as few store reads as possible, before anything can
     /// observe them (``applyAwaitingDeleteRules()``).
-    var deletesAwaitingRules: [ManagedObject] = []
+    var deletesAwaitingRules = DeletesAwaitingRules()
     /// Whether ``applyAwaitingDeleteRules()`` is running.
     var isApplyingAwaitingDeleteRules = false
     /// The property name and Observation announcer of each typed property wrapper's storage,
@@ -137,6 +137,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
+        deletesAwaitingRules.removeAll()
         observers.streams.finish()
         // Objects holding one another in fetched properties would otherwise keep one another
         // alive; nothing else can use them once their context is gone.

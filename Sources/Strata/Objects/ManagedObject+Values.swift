@@ -92,14 +92,17 @@ extension ManagedObject {
         context.noteChange(of: self)
     }
 
-    /// Checks the thread and fires the fault before the values are used. A loaded object's
-    /// values are read without touching its context (loading a weak reference and releasing it
-    /// costs more than the read), except for the thread check of debug builds.
+    /// Checks the thread, applies the delete rules still waiting in the context and fires the
+    /// fault before the values are used. A loaded object's values are read without touching its
+    /// context (loading a weak reference and releasing it costs more than the read) while no
+    /// context waits to apply delete rules, except for the thread check of debug builds.
     func willAccessValues() throws {
         #if DEBUG
             managedObjectContext?.assertOnQueueKeepingDeletes()
         #endif
-        guard let context = managedObjectContext else { return }
+        guard faulted || DeletesAwaitingRules.anyContextHoldsSome, let context = managedObjectContext else {
+            return
+        }
         try context.applyAwaitingDeleteRules()
         guard faulted else { return }
         try context.fulfill(self)
