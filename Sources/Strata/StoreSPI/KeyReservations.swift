@@ -33,6 +33,13 @@ package struct KeyReservations: Sendable {
         max(count, min((lastBlock[root] ?? 0) * 2, Self.largestBlock))
     }
 
+    /// How many keys a store reserves past its counter's `value` for a block of `block`:
+    /// `block`, or only `minimum` (the keys asked for now) when the block would pass
+    /// `Int64.max`, so that the last keys a counter can count are still handed out.
+    package static func reservable(_ block: Int64, orAtLeast minimum: Int64, past value: Int64) -> Int64 {
+        Int64.max - max(value, 0) >= block ? block : minimum
+    }
+
     /// Records that the counter of `root` was raised past the `block` keys from `first`, and
     /// hands out the first `count` of them (returning `first`). Keys reserved before and not
     /// handed out are given up.

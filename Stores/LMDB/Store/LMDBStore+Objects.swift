@@ -74,8 +74,7 @@ extension LMDBStore {
             for (root, block) in blocks {
                 let stored = try loader.transaction.get(databases.counters, Array(root.utf8)).map(LMDBLayout.primaryKey)
                 let first = max(stored ?? 1, 1)
-                let room = Int64.max - first
-                let reserved = room >= block ? block : minimums[root] ?? block
+                let reserved = KeyReservations.reservable(block, orAtLeast: minimums[root] ?? block, past: first)
                 let next = try StoredCounter.adding(
                     reserved, to: first, "The object counter of '\(root)' in \(storeName)")
                 try loader.transaction.put(databases.counters, Array(root.utf8), LMDBLayout.key(next))

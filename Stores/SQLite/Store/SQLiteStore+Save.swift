@@ -6,7 +6,6 @@ extension SQLiteStore {
     /// the block's first keys.
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
         let roots = try entityNames.map { try entitySchema(named: $0).rootEntityName }
-        guard !roots.isEmpty else { return [] }
         return try reservedKeys.handOut(
             ObjectID.Namespace.namespaces(storeIdentifier: identifier, entityNames: entityNames), roots: roots,
             reserving: raiseKeyCounters)
@@ -36,9 +35,7 @@ extension SQLiteStore {
                         message: "\(storeName) holds a Z_PRIMARYKEY.Z_MAX for entity '\(root)' that is not a whole "
                             + "number (\(stored)); the store is damaged.")
                 }
-                let least = minimums[root] ?? block
-                let room = Int64.max - max(maximum, 0)
-                let reserved = room >= block ? block : least
+                let reserved = KeyReservations.reservable(block, orAtLeast: minimums[root] ?? block, past: maximum)
                 let (last, overflow) = maximum.addingReportingOverflow(reserved)
                 guard !overflow else {
                     throw StoreError(

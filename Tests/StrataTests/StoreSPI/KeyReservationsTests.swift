@@ -50,4 +50,11 @@ import Testing
         #expect(reservations.take(1, of: "Item") == nil)
         #expect(reservations.blockSize(toHandOut: 1, of: "Item") == 16, "the next block still grows")
     }
+
+    @Test func aBlockThatWouldPassTheCounterLimitShrinksToTheKeysAskedFor() {
+        #expect(KeyReservations.reservable(8, orAtLeast: 2, past: 100) == 8)
+        #expect(KeyReservations.reservable(8, orAtLeast: 2, past: .max - 8) == 8)
+        #expect(KeyReservations.reservable(8, orAtLeast: 2, past: .max - 7) == 2)
+        #expect(KeyReservations.reservable(8, orAtLeast: 2, past: -5) == 8, "a negative counter has room")
+    }
 }
