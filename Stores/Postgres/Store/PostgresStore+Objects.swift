@@ -76,9 +76,7 @@ extension PostgresStore {
                 }
             )
         }
-        let destination = model.entitiesByName[relationship.destinationEntityName]
-        let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
-            .compactMap { layout.entityNumbers[$0] }
+        let kinds = memberKinds(of: relationship)
         guard let storage = layout.toManyStorage(of: relationship, in: entity, model: model),
             let memberTable = layout.tableOfEntity[relationship.destinationEntityName],
             let reader = rowReaders[memberTable.name]
@@ -160,9 +158,7 @@ extension PostgresStore {
                 let memberTable = layout.tableOfEntity[relationship.destinationEntityName],
                 let reader = rowReaders[memberTable.name]
             else { continue }
-            let destination = model.entitiesByName[relationship.destinationEntityName]
-            let kinds = ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
-                .compactMap { layout.entityNumbers[$0] }
+            let kinds = memberKinds(of: relationship)
             let order = orderColumn.map { "m.\($0.quoted), " } ?? ""
             let key = try place(of: owner).key
             ownerIDs[key] = owner
@@ -187,6 +183,14 @@ extension PostgresStore {
             }
         }
         return members
+    }
+
+    /// The entity numbers the members of `relationship` may have: its destination's and its
+    /// sub-entities'.
+    private func memberKinds(of relationship: RelationshipDescription) -> [Int16] {
+        let destination = model.entitiesByName[relationship.destinationEntityName]
+        return ([relationship.destinationEntityName] + (destination?.descendantNames ?? []))
+            .compactMap { layout.entityNumbers[$0] }
     }
 
     public func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {

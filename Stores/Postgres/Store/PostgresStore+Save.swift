@@ -71,13 +71,8 @@ extension PostgresStore {
     private func lockedVersions(of objectIDs: [ObjectID], on connection: PostgresConnection) throws
         -> [ObjectID: Int64]
     {
-        var keysByTable: [String: (reader: PostgresRowReader, keys: [Int64])] = [:]
-        for objectID in objectIDs {
-            let (reader, _, key) = try place(of: objectID)
-            keysByTable[reader.table.name, default: (reader, [])].keys.append(key)
-        }
         var versions: [ObjectID: Int64] = [:]
-        for (_, group) in keysByTable.sorted(by: { $0.key < $1.key }) {
+        for group in try keysByTable(objectIDs) {
             let rows = try connection.execute(
                 "SELECT _pk, _ent, _opt FROM \(group.reader.qualifiedName) WHERE _pk = ANY($1::int8[]) "
                     + "ORDER BY _pk FOR UPDATE",
@@ -177,13 +172,8 @@ extension PostgresStore {
     /// Deletes the rows of `objectIDs` and their join-table and reference-table rows: one
     /// statement per table, whatever the number of objects.
     private func deleteRows(_ objectIDs: [ObjectID], on connection: PostgresConnection) throws {
-        var keysByTable: [String: (reader: PostgresRowReader, keys: [Int64])] = [:]
-        for objectID in objectIDs {
-            let (reader, _, key) = try place(of: objectID)
-            keysByTable[reader.table.name, default: (reader, [])].keys.append(key)
-        }
-        for (name, group) in keysByTable.sorted(by: { $0.key < $1.key }) {
-            let keys = PostgresValue.bigintArray(group.keys)
+        for group in try keysByTable(objectIDs) {
+            let (name, keys) = (group.reader.table.name, PostgresValue.bigintArray(group.keys))
             try connection.execute("DELETE FROM \(group.reader.qualifiedName) WHERE _pk = ANY($1::int8[])", [keys])
             let tree = Set(group.reader.table.entities)
             for table in layout.joinTables {
@@ -201,5 +191,16 @@ extension PostgresStore {
                     "DELETE FROM \(layout.qualified(table.name)) WHERE owner = ANY($1::int8[])", [keys])
             }
         }
+    }
+
+    /// The primary keys of `objectIDs`, grouped by the table holding their rows, in the
+    /// tables' name order (the order rows are locked in).
+    private func keysByTable(_ objectIDs: [ObjectID]) throws -> [(reader: PostgresRowReader, keys: [Int64])] {
+        var groups: [String: (reader: PostgresRowReader, keys: [Int64])] = [:]
+        for objectID in objectIDs {
+            let (reader, _, key) = try place(of: objectID)
+            groups[reader.table.name, default: (reader, [])].keys.append(key)
+        }
+        return groups.sorted { $0.key < $1.key }.map(\.value)
     }
 }
