@@ -29,10 +29,7 @@ import Testing
         }
         for id in deleted + stack.tracks[0..<2] { #expect(!stack.isSaved(id)) }
         #expect(try stack.savedNames(stack.teams[1], "players") == ["dan"])
-        let fresh = ManagedObjectContext(coordinator: stack.coordinator)
-        try fresh.performAndWait { () throws -> Void in
-            for id in stack.players[0..<3] { #expect(try fresh.object(with: id).value(forKey: "team") == .null) }
-        }
+        for id in stack.players[0..<3] { #expect(try stack.savedValue(id, "team") == .null) }
     }
 
     @Test func aCascadeReachesUnloadedDestinationsBeforeTheContextIsAsked() throws {
@@ -75,10 +72,7 @@ import Testing
         #expect(stack.isSaved(stack.teams[1]))
         try stack.context.performAndWait { try stack.context.save() }
         #expect(!stack.isSaved(stack.teams[1]))
-        let fresh = ManagedObjectContext(coordinator: stack.coordinator)
-        try fresh.performAndWait { () throws -> Void in
-            for id in stack.players[3..<5] { #expect(try fresh.object(with: id).value(forKey: "team") == .null) }
-        }
+        for id in stack.players[3..<5] { #expect(try stack.savedValue(id, "team") == .null) }
     }
 
     @Test func aContextWithAnUndoManagerAppliesTheRulesAtOnce() throws {

@@ -106,6 +106,12 @@ import Testing
             try names(id, key, in: ManagedObjectContext(coordinator: coordinator))
         }
 
+        /// The value of `key` of `id` as a context that has loaded nothing reads it from the store.
+        func savedValue(_ id: ObjectID, _ key: String) throws -> AttributeValue {
+            let fresh = ManagedObjectContext(coordinator: coordinator)
+            return try fresh.performAndWait { try fresh.object(with: id).value(forKey: key) }
+        }
+
         /// What the store has counted so far.
         var reads: ObservedStore.Reads { store.reads.withLock { $0 } }
 
