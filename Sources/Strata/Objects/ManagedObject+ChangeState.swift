@@ -1,8 +1,9 @@
 extension ManagedObject {
     /// Whether the object is new: inserted and not yet saved.
     public var isInserted: Bool {
-        managedObjectContext?.applyAwaitingDeleteRulesIfPossible()
-        return managedObjectContext?.pendingInserts.contains(self) ?? false
+        guard let context = managedObjectContext else { return false }
+        context.applyAwaitingDeleteRulesIfPossible()
+        return context.pendingInserts.contains(self)
     }
 
     /// Whether the object is saved and has unsaved changes (and is not deleted).
