@@ -171,7 +171,7 @@ final class BrokenStore: IncrementalStore {
         return update.listsObjectIDs ? StoreBatchUpdateResult(objectIDs: ids) : StoreBatchUpdateResult(count: ids.count)
     }
 
-    func save(_ changes: StoreChangeSet) throws {
+    func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         var changes = changes
         changes.inserted = changes.inserted.map(damaged)
         changes.updated = changes.updated.map(damaged)
@@ -211,7 +211,7 @@ final class BrokenStore: IncrementalStore {
         default: break
         }
         do {
-            try base.save(changes)
+            try base.save(changes, committingAfter: decision)
         } catch let error as StoreError
             where error.code == .constraintConflict && defect == .misreportsConstraintClashes
         {
@@ -312,48 +312,7 @@ final class BrokenStore: IncrementalStore {
 }
 
 /// A broken store joins saves across stores as the in-memory store it is built on does: it
-/// checks its part first and takes it, defects and all, once the others have theirs.
-extension BrokenStore: PreparingStore {
-    var preparesChanges: Bool { (base as? any PreparingStore)?.preparesChanges ?? false }
-    var keepsPreparedChanges: Bool { false }
-    var transactionDomain: String? { nil }
-
-    func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
-        -> any PreparedChanges
-    {
-        guard let base = base as? any PreparingStore else {
-            throw StoreError(code: .unsupported, message: "\(nameInMessages) cannot prepare changes.")
-        }
-        let changes = try ownPart(of: parts)
-        _ = try base.prepare([(base, changes)], named: name)
-        return Prepared(store: self, changes: changes)
-    }
-
-    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
-        try save(try ownPart(of: parts))
-    }
-
-    /// The part of `parts` for this store, which shares no transaction with another.
-    private func ownPart(of parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws -> StoreChangeSet {
-        guard parts.count == 1, let part = parts.first, part.store === self else {
-            throw StoreError(code: .unsupported, message: "\(nameInMessages) shares no transaction with another store.")
-        }
-        return part.changes
-    }
-
-    func preparedChangeNames() throws -> [String] { [] }
-
-    func finishPreparedChanges(named name: String, commit: Bool) throws {}
-
-    func reloadMetadata() throws {}
-
-    /// A part the broken store checked and takes at the commit.
-    private struct Prepared: PreparedChanges {
-        let store: BrokenStore
-        let changes: StoreChangeSet
-
-        func commit() throws { try store.save(changes) }
-
-        func rollBack() {}
-    }
+/// needs no save log, and takes its part, defects and all, once the others have theirs.
+extension BrokenStore: InMemoryOnlyStore {
+    var keepsStateInMemoryOnly: Bool { (base as? any InMemoryOnlyStore)?.keepsStateInMemoryOnly ?? false }
 }

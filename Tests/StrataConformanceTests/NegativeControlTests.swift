@@ -36,6 +36,7 @@ import Testing
             "H.dictionary.distinct", "H.dictionary.expression", "H.dictionary.groupBy", "H.limitPastTheEnd",
             "H.limitZeroIsNoLimit", "H.paginationEachRowOnce", "H.paginationWithTiesEachRowOnce",
             "H.pendingChangesInPage", "H.withoutPropertyValues", "I.conflictListsEveryObject",
+            "I.conflictNeverReachesTheDecision", "I.decidedSaveCommits", "I.refusedDecisionWritesNothing",
             "I.failedSaveKeepsUserKeys", "I.invalidValue.first", "I.invalidValue.last", "I.invalidValue.middle",
             "I.metadataOnlySave", "I.missingDeletion.first", "I.missingDeletion.last", "I.missingDeletion.middle",
             "I.mixedSaveAppliesEverything", "I.staleVersion.first", "I.staleVersion.last", "I.staleVersion.middle",
@@ -60,10 +61,12 @@ import Testing
             "O.roundTripThroughTheInMemoryStore", "R.graph.mixed",
         ],
         .losesLastInsertWhenDeleting: [
-            "I.mixedSaveAppliesEverything", "R.graph.mixed", "R.records.mixed", "R.records.paged",
+            "I.decidedSaveCommits", "I.mixedSaveAppliesEverything", "R.graph.mixed", "R.records.mixed",
+            "R.records.paged",
         ],
         .writesInsertsFirst: [
-            "I.conflictListsEveryObject", "I.missingDeletion.first", "I.missingDeletion.last",
+            "I.conflictListsEveryObject", "I.conflictNeverReachesTheDecision", "I.refusedDecisionWritesNothing",
+            "I.missingDeletion.first", "I.missingDeletion.last",
             "I.missingDeletion.middle", "I.staleVersion.first", "I.staleVersion.last",
             "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.deleteOfDeletedObjectConflicts",
             "J.twoCoordinatorsConflict", "J.updateOfDeletedObjectConflicts",
@@ -83,7 +86,8 @@ import Testing
             "V.updateExpressionsReadValuesBeforeTheUpdate", "V.updateSetsValues", "V.updateValueThatDoesNotFit",
         ],
         .ignoresVersionConflicts: [
-            "I.conflictListsEveryObject", "I.failedSaveKeepsUserKeys", "I.staleVersion.first", "I.staleVersion.last",
+            "I.conflictListsEveryObject", "I.conflictNeverReachesTheDecision", "I.failedSaveKeepsUserKeys",
+            "I.staleVersion.first", "I.staleVersion.last",
             "I.staleVersion.middle", "J.deleteAfterUpdateConflicts", "J.newerExpectedVersionConflicts",
             "J.staleDeleteConflicts", "J.staleUpdateConflicts", "J.twoCoordinatorsConflict",
         ],
@@ -112,7 +116,8 @@ import Testing
             "O.roundTripThroughTheInMemoryStore", "P.unknownEntityInSave",
         ],
         .showsSavesPartWay: [
-            "I.conflictListsEveryObject", "I.missingDeletion.first", "I.missingDeletion.last",
+            "I.conflictListsEveryObject", "I.conflictNeverReachesTheDecision", "I.refusedDecisionWritesNothing",
+            "I.missingDeletion.first", "I.missingDeletion.last",
             "I.missingDeletion.middle", "I.staleVersion.first", "I.staleVersion.last", "I.staleVersion.middle",
             "K.readersSeeWholeSaves", "U.duplicatesInOneSaveMerged", "U.duplicatesInOneSaveRefused",
         ],

@@ -33,6 +33,9 @@ open class ForwardingStore: IncrementalStore, @unchecked Sendable {
         try base.permanentIDs(forEntities: entityNames)
     }
     open func save(_ changes: StoreChangeSet) throws { try base.save(changes) }
+    open func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
+        try base.save(changes, committingAfter: decision)
+    }
     open func openGeneration() throws -> (any StoreGeneration)? { try base.openGeneration() }
     open func historyTransactions(after bound: StoreHistoryBound, includingChanges: Bool) throws
         -> [PersistentHistoryTransaction]

@@ -3,16 +3,18 @@ import Strata
 
 /// I: a save is all or nothing: one bad change (a value of the wrong type, a stale version, a
 /// deletion of an object the store lacks), first, in the middle or last, and nothing is
-/// written; conflicts list every object; validation errors name object and key; metadata-only saves.
+/// written; conflicts list every object; validation errors name object and key; metadata-only saves;
+/// two-phase saves commit only once decided.
 enum SaveChecks {
     static var all: [ConformanceCheck] {
         Injection.allCases.flatMap { injection in Position.allCases.map { injected(injection, at: $0) } } + [
             mixedSaveAppliesEverything, valuesBySlotSaveAsByName, conflictListsEveryObject, failedSaveKeepsUserKeys,
-            metadataOnlySave, validationNamesObjectAndKey,
+            metadataOnlySave, validationNamesObjectAndKey, decidedSaveCommits, refusedDecisionWritesNothing,
+            conflictNeverReachesTheDecision,
         ]
     }
 
-    private static let category = ConformanceCategory.saves
+    static let category = ConformanceCategory.saves
 
     /// The bad change a change set carries.
     enum Injection: String, CaseIterable {
@@ -266,7 +268,7 @@ enum SaveChecks {
     }
 
     /// Runs `body`, which must throw a `StoreError` with code conflict listing exactly `expected`, in any order.
-    private static func expectConflicts(
+    static func expectConflicts(
         _ expected: [StoreError.Conflict], of description: String, _ body: () throws -> Void
     ) throws {
         do {
@@ -291,7 +293,7 @@ enum SaveChecks {
 
     /// Saved Samples to change: serials 1 … 8 at version 1, 9 and 10 at version 2 (`twice`),
     /// 11 and 12 deleted (`gone`), and their stored state before the save under test.
-    private struct Fixture {
+    struct Fixture {
         let before: [Snapshot]
         let gone: [ObjectID]
 

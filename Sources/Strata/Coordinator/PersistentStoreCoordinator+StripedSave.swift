@@ -58,32 +58,35 @@ extension PersistentStoreCoordinator {
     /// Saves each store's changes, all or nothing across the stores, also when the process is
     /// killed at any instant of the save (docs/STRIPED-SAVES.md).
     ///
-    /// Every store's changes are first validated and checked against what the store holds
-    /// (versions and uniqueness constraints), so that a conflict in one store writes none of
-    /// them and reports the conflicts of all. Stores that keep no local file prepare their
-    /// part: the in-memory store checks it, PostgreSQL writes it in a prepared transaction
-    /// (`PREPARE TRANSACTION`). When the save has parts that a kill or a failure could leave
-    /// behind — two stores with local files, or one and a store on a server — the save is then
-    /// written to the save log in the folders of the stores with files (`.strata-save-log`)
-    /// and flushed to disk: it is decided. The prepared parts commit, then the other stores
-    /// write theirs, each recording the save's number in its user metadata
-    /// (``stripedSaveKey``) in the same write as its changes. A kill after the log leaves a
-    /// save that adding the stores again completes, and a kill before it leaves prepared
-    /// transactions that adding them again rolls back. Without a log, the one store that
-    /// writes in one step decides the save, and the in-memory stores take their part after
-    /// it. A save that touches one store is ``save(_:to:)``.
+    /// The stores take their parts in two phases, nested: each store checks its part against
+    /// what it holds (versions and uniqueness constraints) and writes it inside its own write
+    /// transaction without committing, then lets the next store do the same
+    /// (``IncrementalStore/save(_:committingAfter:)``); PostgreSQL prepares its part in a
+    /// transaction that outlives the process (`PREPARE TRANSACTION`). A conflict in any store
+    /// writes nothing anywhere and reports the conflicts of every store. When the save has parts
+    /// that a kill or a failure could leave behind — two stores with local files, or one and a
+    /// store on a server — the innermost step writes the save to the save log in the folders of
+    /// the stores with files (`.strata-save-log`) and flushes it to disk: the save is decided.
+    /// Then every store commits, each having recorded the save's number in its user metadata
+    /// (``stripedSaveKey``) in the same transaction as its changes. A kill after the log leaves
+    /// a save that adding the stores again completes, and a kill before it leaves nothing but
+    /// prepared transactions that adding them again rolls back. Without a log, the one store
+    /// that keeps its state decides the save by committing, and the in-memory stores take their
+    /// part after it. A store that saves in one step (it implements only
+    /// ``IncrementalStore/save(_:)``) cannot take part. A save that touches one store is
+    /// ``save(_:to:)``.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore``,
     ///   ``StoreError/Code/readOnly``, ``StoreError/Code/invalidChange``,
-    ///   ``StoreError/Code/unknownEntity`` or ``StoreError/Code/unsupported`` (two stores
-    ///   without a local file that write in one step, or a PostgreSQL server without prepared
-    ///   transactions; nothing is written), ``StoreError/Code/conflict`` listing the stale
-    ///   objects of every store, or ``StoreError/Code/constraintConflict`` listing the clashes
-    ///   of every store (nothing is written); what a store throws while preparing, or
-    ///   ``StoreError/Code/io`` when the log cannot be written (nothing is written);
-    ///   ``StoreError/Code/savePending`` when a store fails to write its part once the save is
-    ///   decided: the stores not yet written are removed from the coordinator, and each gets
-    ///   its part when it is next added.
+    ///   ``StoreError/Code/unknownEntity`` or ``StoreError/Code/unsupported`` (a store that
+    ///   saves in one step, two stores without a local file that keep their state, or a
+    ///   PostgreSQL server without prepared transactions; nothing is written),
+    ///   ``StoreError/Code/conflict`` listing the stale objects of every store, or
+    ///   ``StoreError/Code/constraintConflict`` listing the clashes of every store (nothing is
+    ///   written); what a store throws while preparing, or ``StoreError/Code/io`` when the log
+    ///   cannot be written (nothing is written); ``StoreError/Code/savePending`` when a store
+    ///   fails to commit its part once the save is decided: the other stores hold it, and that
+    ///   store is removed from the coordinator and gets its part when it is next added.
     public func save(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
         guard shares.count > 1 else {
             if let share = shares.first { try save(share.changes, to: share.store) }
@@ -96,16 +99,14 @@ extension PersistentStoreCoordinator {
         try withWriteGates(of: checked.map(\.store)) {
             var logs: [StripedSaveLog] = []
             if plan.logs {
-                // The logs' locks before the checks: another save across these stores, in
-                // another coordinator or process, runs wholly before or after this one.
+                // The logs' locks before the stores' transactions: another save across these
+                // stores, in another coordinator or process, runs wholly before or after this one.
                 logs = try StripedSaveLog.lockAll(folders: checked.compactMap(\.store.folder))
                 try completePendingSaves(in: logs, forAdded: checked.map(\.store))
             }
-            try checkAgainstStores(checked)
-            probe(.checked)
             var entry: (log: StripedSaveLog.Entry, anchor: String)?
             if let log = logs.first {
-                let logged = checked.indices.filter { plan.roles[$0] != .preparesInMemory }
+                let logged = checked.indices.filter { plan.roles[$0] != .inMemory }
                 try createFiles(of: checked.map(\.store).filter { $0.folder != nil })
                 let number = try nextSaveNumber(after: logs, stores: logged.map { checked[$0].store })
                 for index in logged { checked[index].changes.userInfo = recording(number, in: checked[index]) }
@@ -116,8 +117,19 @@ extension PersistentStoreCoordinator {
                     anchor ?? ""
                 )
             }
-            let prepared = try prepare(checked, plan: plan, decidingIn: logs, entry: entry)
-            try commit(checked, plan: plan, prepared: prepared, log: logs.first?.url)
+            var run = StripedSaveRun(shares: checked, plan: plan, logs: logs, entry: entry)
+            do {
+                try takeParts(plan.nesting[...], in: &run)
+            } catch let error as StoreError where error.code == .savePending {
+                removeStores(missing: run.decidedInSomeLogs?.stores ?? [])
+                throw error
+            }
+            if !run.unwritten.isEmpty, let failure = run.failure {
+                guard let log = logs.first?.url else { throw failure }
+                let unwritten = run.unwritten.map { checked[$0].store }
+                removeStores(missing: unwritten)
+                throw pendingSaveError(unwritten: unwritten, log: log, failure: failure)
+            }
             for log in logs {
                 do {
                     try log.clearAfterSave(schema: schema) { try hasApplied($0, storeWith: $1, among: stores) }
@@ -132,138 +144,144 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// Has every store of `shares` that prepares its part prepare it (with the parts of the
-    /// stores that join its transaction), then decides `entry` in `logs` when there is one;
-    /// rolls the prepared parts back when either fails, so that nothing is written. Returns the
-    /// prepared parts by share index.
-    private func prepare(
-        _ shares: [(store: any IncrementalStore, changes: StoreChangeSet)], plan: StripedSavePlan,
-        decidingIn logs: [StripedSaveLog], entry: (log: StripedSaveLog.Entry, anchor: String)?
-    ) throws -> [Int: any PreparedChanges] {
-        var prepared: [Int: any PreparedChanges] = [:]
+    /// Where a save across stores stands while its stores hold their parts.
+    private struct StripedSaveRun {
+        let shares: [(store: any IncrementalStore, changes: StoreChangeSet)]
+        let plan: StripedSavePlan
+        let logs: [StripedSaveLog]
+        let entry: (log: StripedSaveLog.Entry, anchor: String)?
+        /// Whether the save is decided: in every log, or, without one, committed by the store
+        /// that decides it. A store that fails to commit from then on misses its part.
+        var isDecided = false
+        /// The error of a save decided in some logs that could not be decided in all nor taken
+        /// back, and the stores to remove once the others have let go of their parts.
+        var decidedInSomeLogs: (error: StoreError, stores: [any IncrementalStore])?
+        /// The stale objects and constraint clashes the stores found in their parts.
+        var conflicts: [StoreError.Conflict] = []
+        var clashes: [ConstraintConflict] = []
+        /// The shares whose stores failed to commit their parts of the decided save, and the
+        /// first failure.
+        var unwritten: [Int] = []
+        var failure: (any Error)?
+    }
+
+    /// Has the store of the first share of `nesting` write its part (with the parts of the
+    /// stores that join it) and, before it commits, the rest of `nesting` write theirs; the
+    /// innermost step decides the save in the logs. A store that finds conflicts lets the
+    /// others look for theirs, and the innermost step then refuses the save with them all.
+    private func takeParts(_ nesting: ArraySlice<Int>, in run: inout StripedSaveRun) throws {
+        guard let index = nesting.first else { return try decide(&run) }
+        let rest = nesting.dropFirst()
+        let parts = run.plan.parts(writtenBy: index)
+        let store = run.shares[index].store
+        var reachedTheOthers = false
         do {
-            for index in shares.indices where [.preparesInMemory, .preparesDurably].contains(plan.roles[index]) {
-                guard let store = shares[index].store as? any PreparingStore else { continue }
-                let name = entry.map {
-                    PreparedChangesName.make(store: store.identifier, anchor: $0.anchor, number: $0.log.number)
-                }
-                prepared[index] = try store.prepare(
-                    plan.parts(writtenBy: index).map { shares[$0] }, named: name ?? "")
-            }
-            probe(.prepared)
-            if let entry {
-                try append(entry.log, to: logs)
-                probe(.logged)
-            }
-        } catch let error as StoreError where error.code == .savePending {
-            // Decided, though not in every log: the in-memory parts are taken now; the stores
-            // that prepared durably were removed and finish theirs when added again.
-            for (index, changes) in prepared where plan.roles[index] == .preparesInMemory {
-                do {
-                    try changes.commit()
-                } catch {
-                    logger.error(
-                        "An in-memory store could not take its part of a decided save across stores",
-                        metadata: ["store": "\(shares[index].store.nameInMessages)", "error": "\(error)"])
-                }
-            }
-            throw error
-        } catch {
-            for changes in prepared.values { changes.rollBack() }
-            throw error
-        }
-        return prepared
-    }
-
-    /// Commits the prepared parts and writes the others: before the in-memory parts when no log
-    /// decided the save (the one store that writes in one step decides it), after the
-    /// prepared parts otherwise.
-    private func commit(
-        _ shares: [(store: any IncrementalStore, changes: StoreChangeSet)], plan: StripedSavePlan,
-        prepared: [Int: any PreparedChanges], log: URL?
-    ) throws {
-        let atOnce = shares.indices.filter { plan.roles[$0] == .writesAtOnce }
-        let order = log == nil ? atOnce + prepared.keys.sorted() : prepared.keys.sorted() + atOnce
-        for (position, index) in order.enumerated() {
-            let parts = plan.parts(writtenBy: index)
-            do {
-                if let changes = prepared[index] {
-                    try changes.commit()
-                } else if parts.count > 1, let store = shares[index].store as? any PreparingStore {
-                    try store.save(jointly: parts.map { shares[$0] })
-                } else {
-                    try shares[index].store.save(shares[index].changes)
-                }
-            } catch {
-                guard let log else {
-                    for index in order[position...] { prepared[index]?.rollBack() }
-                    throw error
-                }
-                let unwritten = order[position...].flatMap { plan.parts(writtenBy: $0) }.map { shares[$0].store }
-                throw decidedSave(unwritten: unwritten, log: log, failure: error)
-            }
-            for part in parts {
-                let changes = shares[part].changes
-                rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
-                announceWrite(to: shares[part].store)
-                probe(.committed(part))
-            }
-        }
-    }
-
-    /// Appends `entry` to every log of `logs`, deciding it in each. When one cannot, the logs
-    /// that decided it take it back, so that no store is written and the save is not decided
-    /// anywhere; a log that cannot take it back keeps it decided, and its stores are removed
-    /// from the coordinator to get it when added again (``StoreError/Code/savePending``).
-    private func append(_ entry: StripedSaveLog.Entry, to logs: [StripedSaveLog]) throws {
-        for (index, log) in logs.enumerated() {
-            do {
-                try log.append(entry, probe: probe)
-            } catch let error as StoreError where error.code == .savePending {
-                throw decidedSave(unwritten: storesOf(entry), log: log.url, failure: error)
-            } catch {
-                for decided in logs[..<index].reversed() {
+            switch run.plan.roles[index] {
+            case .inMemory:
+                try store.save(run.shares[index].changes) {
+                    reachedTheOthers = true
                     do {
-                        try decided.retract()
-                    } catch let retraction {
-                        throw decidedSave(unwritten: storesOf(entry), log: decided.url, failure: retraction)
+                        try takeParts(rest, in: &run)
+                    } catch  where run.decidedInSomeLogs != nil {
+                        // Decided, though not in every log: the in-memory part is taken now.
                     }
                 }
-                throw error
+            case .preparesDurably:
+                let prepared = try prepareDurably(parts, of: run)
+                reachedTheOthers = true
+                do {
+                    try takeParts(rest, in: &run)
+                } catch {
+                    // Decided in some logs: the prepared part waits for the store to be added again.
+                    if run.decidedInSomeLogs == nil { prepared.rollBack() }
+                    throw error
+                }
+                try prepared.commit()
+            case .takesPart:
+                let decision = {
+                    reachedTheOthers = true
+                    try self.takeParts(rest, in: &run)
+                }
+                if parts.count > 1, let store = store as? any PreparingStore {
+                    try store.save(jointly: parts.map { run.shares[$0] }, committingAfter: decision)
+                } else {
+                    try store.save(run.shares[index].changes, committingAfter: decision)
+                }
+                if run.entry == nil { run.isDecided = true }
+            case .joins:
+                return try takeParts(rest, in: &run)
             }
+        } catch let error as StoreError
+            where !reachedTheOthers && [.conflict, .constraintConflict].contains(error.code)
+        {
+            run.conflicts += error.conflicts
+            run.clashes += error.constraintConflicts
+            return try takeParts(rest, in: &run)
+        } catch {
+            guard run.isDecided else { throw error }
+            run.unwritten += parts
+            run.failure = run.failure ?? error
+            return
         }
+        for part in parts {
+            let changes = run.shares[part].changes
+            rowCache.remove(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
+            announceWrite(to: run.shares[part].store)
+            probe(.committed(part))
+        }
+        if let pending = run.decidedInSomeLogs { throw pending.error }
     }
 
-    /// The added stores `entry` writes to.
-    private func storesOf(_ entry: StripedSaveLog.Entry) -> [any IncrementalStore] {
-        let identifiers = Set(entry.changes.map(\.storeIdentifier))
-        return stores.filter { identifiers.contains($0.identifier) }
-    }
-
-    /// The error of a save that was logged but that `unwritten`'s first store failed to
-    /// write: the save is decided, so the stores with files among `unwritten` are removed from
-    /// the coordinator (no other save reaches them before they have it) and get it when they
-    /// are next added.
-    private func decidedSave(unwritten: [any IncrementalStore], log: URL, failure: any Error) -> StoreError {
-        let removed = unwritten.filter { !$0.preparesInMemory }
-        for store in removed {
-            do {
-                try remove(store)
-            } catch {
-                logger.warning(
-                    "Could not remove a store that missed a save across stores", metadata: ["error": "\(error)"])
+    /// The innermost step of a save across stores, with every part written and none
+    /// committed: refuses the save with the conflicts the stores found, or decides it in the
+    /// logs.
+    private func decide(_ run: inout StripedSaveRun) throws {
+        if !run.conflicts.isEmpty {
+            rowCache.remove(run.conflicts.map(\.objectID))
+            let list = run.conflicts.map {
+                "\($0.objectID) (expected version \($0.expectedVersion), stored \($0.storedVersion.map(String.init) ?? "none"))"
             }
+            throw StoreError(
+                code: .conflict,
+                message:
+                    "The save across stores conflicts with changes already saved: \(list.joined(separator: ", ")).",
+                conflicts: run.conflicts)
         }
-        return StoreError(
-            code: .savePending,
-            message: "\(unwritten[0].nameInMessages) could not write its part of a save across stores after the save "
-                + "was logged in '\(log.path)': \(failure) The save is decided: the stores written hold it, and "
-                + removed.map(\.nameInMessages).joined(separator: ", ")
-                + (removed.count == 1 ? " was" : " were")
-                + " removed from the coordinator and get it when added again.",
-            underlying: failure)
+        guard run.clashes.isEmpty else {
+            throw StoreError(
+                code: .constraintConflict,
+                message: "The save across stores would break uniqueness constraints: "
+                    + run.clashes.map { "\($0.constraint.entityName)(\($0.constraint.keys.joined(separator: ", ")))" }
+                    .joined(separator: ", ") + ".",
+                constraintConflicts: run.clashes)
+        }
+        probe(.checked)
+        probe(.prepared)
+        guard let entry = run.entry else { return }
+        do {
+            try append(entry.log, to: run.logs)
+        } catch let error as PartlyDecidedSave {
+            let stores = storesOf(entry.log)
+            let pending = pendingSaveError(unwritten: stores, log: error.log, failure: error.failure)
+            run.decidedInSomeLogs = (pending, stores)
+            throw pending
+        }
+        probe(.logged)
+        run.isDecided = true
     }
 
+    /// Has the store of the share at `index` of `run` prepare `parts` (its own and those of the
+    /// stores that join it) in a transaction that outlives the process, named after the save.
+    private func prepareDurably(_ parts: [Int], of run: StripedSaveRun) throws -> any PreparedChanges {
+        let index = parts[0]
+        guard let store = run.shares[index].store as? any PreparingStore, let entry = run.entry else {
+            throw StoreError(
+                code: .unsupported,
+                message: "\(run.shares[index].store.nameInMessages) cannot prepare its part of a save across stores.")
+        }
+        let name = PreparedChangesName.make(store: store.identifier, anchor: entry.anchor, number: entry.log.number)
+        return try store.prepare(parts.map { run.shares[$0] }, named: name)
+    }
     /// `changes` validated for `store`, which must be added and writable.
     func checkedChanges(_ changes: StoreChangeSet, for store: any IncrementalStore) throws -> StoreChangeSet {
         guard let entityNames = state.withLock({ $0.stores.first { $0.store === store }?.entityNames }) else {
@@ -279,70 +297,6 @@ extension PersistentStoreCoordinator {
             schema: schema, entityNames: entityNames, storeIdentifier: store.identifier,
             storeName: store.nameInMessages)
         return changes
-    }
-
-    /// Checks every share's versions and uniqueness constraints against what its store holds,
-    /// reporting the conflicts of every store together.
-    private func checkAgainstStores(_ shares: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
-        var conflicts: [StoreError.Conflict] = []
-        var clashes: [ConstraintConflict] = []
-        for (store, changes) in shares {
-            let ids = (changes.inserted + changes.updated).map(\.objectID) + changes.deleted.map(\.objectID)
-            let versions = Dictionary(
-                try store.snapshots(for: ids).map { ($0.objectID, $0.version) }, uniquingKeysWith: { first, _ in first }
-            )
-            do {
-                try changes.checkVersions { versions[$0] }
-            } catch let error as StoreError where error.code == .conflict {
-                conflicts += error.conflicts
-            }
-            do {
-                try checkUniqueness(of: changes, in: store)
-            } catch let error as StoreError where error.code == .constraintConflict {
-                clashes += error.constraintConflicts
-            }
-        }
-        if !conflicts.isEmpty {
-            rowCache.remove(conflicts.map(\.objectID))
-            let list = conflicts.map {
-                "\($0.objectID) (expected version \($0.expectedVersion), stored \($0.storedVersion.map(String.init) ?? "none"))"
-            }
-            throw StoreError(
-                code: .conflict,
-                message:
-                    "The save across stores conflicts with changes already saved: \(list.joined(separator: ", ")).",
-                conflicts: conflicts)
-        }
-        guard clashes.isEmpty else {
-            throw StoreError(
-                code: .constraintConflict,
-                message: "The save across stores would break uniqueness constraints: "
-                    + clashes.map { "\($0.constraint.entityName)(\($0.constraint.keys.joined(separator: ", ")))" }
-                    .joined(separator: ", ") + ".",
-                constraintConflicts: clashes)
-        }
-    }
-
-    /// Checks `changes` against the uniqueness constraints and the objects `store` holds.
-    private func checkUniqueness(of changes: StoreChangeSet, in store: any IncrementalStore) throws {
-        var scan = UniqueValuesScan { keys in
-            try keys.entityNames.flatMap { name -> [Snapshot] in
-                guard
-                    case .snapshots(let found) = try store.execute(
-                        StoreFetchRequest(entityName: name, includesSubentities: false))
-                else { return [] }
-                return found
-            }
-        }
-        try changes.checkUniqueness(schema: schema, storeName: store.nameInMessages) { keys, values in
-            let predicate = keys.predicate(matching: values)
-            guard store.predicateFeatures.isSuperset(of: predicate.requiredFeatures) else {
-                return try scan.matches(keys, values)
-            }
-            let request = StoreFetchRequest(entityName: keys.entityName, predicate: predicate, resultType: .objectIDs)
-            guard case .objectIDs(let ids) = try store.execute(request) else { return [] }
-            return ids
-        }
     }
 
     /// Makes the file of each of `stores` that has none yet, by saving its user keys: a store
@@ -406,11 +360,11 @@ extension PersistentStoreCoordinator {
 }
 
 extension IncrementalStore {
-    /// Whether the store keeps no local file and prepares its part of a save across stores in
-    /// memory (the in-memory store): such a part is in no log.
-    var preparesInMemory: Bool {
-        guard folder == nil, let store = self as? any PreparingStore else { return false }
-        return store.preparesChanges && !store.keepsPreparedChanges
+    /// Whether the store keeps its state only in memory, without a local file (the in-memory
+    /// store): its part of a save across stores is in no log.
+    var isInMemoryOnly: Bool {
+        guard folder == nil, let store = self as? any InMemoryOnlyStore else { return false }
+        return store.keepsStateInMemoryOnly
     }
 }
 

@@ -12,8 +12,8 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``StoreError`` naming the log and the save when the store refuses the save's
     ///   changes (another writer changed the same objects since), or the log cannot be read.
     func completeStripedSaves(of store: any IncrementalStore) throws {
-        guard !store.preparesInMemory else { return }
-        let added = stores.filter { !$0.options.isReadOnly && !$0.preparesInMemory }
+        guard !store.isInMemoryOnly else { return }
+        let added = stores.filter { !$0.options.isReadOnly && !$0.isInMemoryOnly }
         let waiting = try preparedChanges(of: [store] + added)
         let folders = ([store] + added).compactMap(\.folder).filter { folder in
             StripedSaveLog.mayHoldEntries(folder: folder)
@@ -96,7 +96,7 @@ extension PersistentStoreCoordinator {
         guard let store = stores.first(where: { $0.identifier == identifier }) else { return false }
         if Self.recordedSave(of: store) >= number { return true }
         guard store.capabilities.contains(.multiProcessAccess) else { return false }
-        if let store = store as? any PreparingStore, store.keepsPreparedChanges {
+        if let store = store as? any PreparingStore {
             try store.reloadMetadata()
             return Self.recordedSave(of: store) >= number
         }
@@ -111,7 +111,7 @@ extension PersistentStoreCoordinator {
         -> [(store: any PreparingStore, name: String, number: Int64, anchorFolder: URL?)]
     {
         try stores.flatMap { store -> [(store: any PreparingStore, name: String, number: Int64, anchorFolder: URL?)] in
-            guard let store = store as? any PreparingStore, store.keepsPreparedChanges else { return [] }
+            guard let store = store as? any PreparingStore else { return [] }
             return try store.preparedChangeNames().compactMap { name in
                 guard let (number, anchor) = PreparedChangesName.parse(name, store: store.identifier) else {
                     return nil
@@ -139,7 +139,7 @@ extension PersistentStoreCoordinator {
             if decided {
                 // The prepared transaction may hold the parts of stores sharing it.
                 for case let store as any PreparingStore in stores
-                where store.keepsPreparedChanges && store.transactionDomain == unfinished.store.transactionDomain {
+                where store.transactionDomain == unfinished.store.transactionDomain {
                     try store.reloadMetadata()
                 }
                 let parts = logged.filter { $0.entry.number == unfinished.number }.flatMap(\.entry.changes)

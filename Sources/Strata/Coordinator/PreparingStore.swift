@@ -1,18 +1,10 @@
-/// A store without a local file that joins a save across stores all or nothing: it writes a
-/// change set inside a transaction of its own without making it visible (it *prepares* it),
-/// and commits or rolls it back once the coordinator has decided the save
-/// (docs/STRIPED-SAVES.md). The built-in in-memory and PostgreSQL stores are such stores.
+/// A store without a local file whose part of a save across stores outlives the process once
+/// prepared: it writes a change set in a named transaction of its own without making it
+/// visible, before the save is decided in the save log, and commits or rolls it back once the
+/// coordinator has decided (docs/STRIPED-SAVES.md). A coordinator that adds the store again
+/// finishes what a killed process left prepared. The built-in PostgreSQL store is such a
+/// store (`PREPARE TRANSACTION`).
 package protocol PreparingStore: IncrementalStore {
-    /// Whether this opening can prepare changes: a whole-file store kept in memory by the same
-    /// adapter as the in-memory store cannot, as its save writes its file.
-    var preparesChanges: Bool { get }
-
-    /// Whether prepared changes outlive the process that prepared them (PostgreSQL's prepared
-    /// transactions): such changes are named, the save log records the decision, and a
-    /// coordinator that adds the store again finishes them. Changes that die with the process
-    /// (the in-memory store's) need no log.
-    var keepsPreparedChanges: Bool { get }
-
     /// What names the database the store's transactions run in: stores with the same one
     /// (PostgreSQL stores in schemas of one database) write their parts of a save in one
     /// transaction, which any of them runs; `nil` when the store shares transactions with no
@@ -21,14 +13,18 @@ package protocol PreparingStore: IncrementalStore {
 
     /// Checks each part of `parts` (this store's, and those of stores of the same
     /// ``transactionDomain``) against what its store holds (versions, uniqueness constraints)
-    /// and writes them in one transaction without making them visible, under `name` when the
-    /// store keeps prepared changes. Nothing is visible, and nothing is kept, when it throws.
+    /// and writes them in one transaction prepared as `name`, without making them visible.
+    /// Nothing is visible, and nothing is kept, when it throws.
     func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
         -> any PreparedChanges
 
     /// Saves each part of `parts` (this store's, and those of stores of the same
-    /// ``transactionDomain``) in one transaction, all or nothing.
-    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws
+    /// ``transactionDomain``) in one transaction, all or nothing, calling `decision` before it
+    /// commits, as ``IncrementalStore/save(_:committingAfter:)`` does for one store.
+    func save(
+        jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)],
+        committingAfter decision: () throws -> Void
+    ) throws
 
     /// The names of the prepared changes of this store still waiting for a decision.
     func preparedChangeNames() throws -> [String]
@@ -42,10 +38,17 @@ package protocol PreparingStore: IncrementalStore {
     func reloadMetadata() throws
 }
 
+/// A store whose saved state lives only as long as the process (the in-memory store): its part
+/// of a save across stores needs no save log, and it commits it last, once the stores that keep
+/// their state have theirs, so that a failure of theirs leaves it unwritten too.
+package protocol InMemoryOnlyStore: IncrementalStore {
+    /// Whether this opening keeps its state only in memory.
+    var keepsStateInMemoryOnly: Bool { get }
+}
+
 /// Changes a ``PreparingStore`` prepared: written, not yet visible.
 package protocol PreparedChanges {
-    /// Makes the changes visible. For changes that die with the process this cannot fail once
-    /// they were prepared with the coordinator's write gate held.
+    /// Makes the changes visible.
     func commit() throws
 
     /// Drops the changes; a failure to reach the store is logged, as the store drops changes

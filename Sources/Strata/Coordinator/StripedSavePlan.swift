@@ -1,18 +1,19 @@
-/// How each store of a save across stores takes its part, and whether the save needs the save
-/// log (docs/STRIPED-SAVES.md).
+/// How each store of a save across stores takes its part, in what order the stores nest their
+/// transactions, and whether the save needs the save log (docs/STRIPED-SAVES.md).
 struct StripedSavePlan {
     /// How one store takes its part.
     enum Role: Equatable {
-        /// It prepares its part, which dies with the process (the in-memory store), and commits
-        /// it once the others have theirs or the save is decided.
-        case preparesInMemory
-        /// It prepares its part durably (PostgreSQL's prepared transactions) before the save is
-        /// decided in the log, and commits it after.
+        /// It keeps its state only in memory (the in-memory store): its part is in no log, and
+        /// it commits last, once the stores that keep their state have theirs.
+        case inMemory
+        /// It prepares its part in a transaction that outlives the process (PostgreSQL's
+        /// prepared transactions) before the save is decided in the log, and commits it after.
         case preparesDurably
-        /// It writes its part in one step: before the save is decided when it is the one store
-        /// that does (no log), after it otherwise, and then gets it from the log when a kill or
-        /// a failure kept it from it.
-        case writesAtOnce
+        /// It writes its part in its own write transaction and commits once the save is decided
+        /// (``IncrementalStore/save(_:committingAfter:)``): after the log, or, without one, as
+        /// the store that decides the save. A kill or a failure after the log leaves it a part
+        /// that the log gives it when it is added again.
+        case takesPart
         /// The store of the share at this index writes this store's part in its own
         /// transaction: they share a ``PreparingStore/transactionDomain``.
         case joins(Int)
@@ -22,24 +23,25 @@ struct StripedSavePlan {
     let roles: [Role]
     /// Whether the save is decided in the save log beside the stores with files.
     let logs: Bool
+    /// The shares whose stores open a transaction, outermost first: the in-memory stores
+    /// (which commit last), then those that prepare durably, then the others, so that the
+    /// innermost — the first to commit — is the first share that takes its part.
+    let nesting: [Int]
 
     /// The plan of a save across `stores`.
     ///
     /// - Throws: ``StoreError/Code/unsupported`` naming the stores when two or more of them
-    ///   write in one step, in transactions of their own, and none keeps a local file for the
-    ///   log.
+    ///   keep their state without a local file, in transactions of their own.
     init(_ stores: [any IncrementalStore]) throws {
         var leaders: [String: Int] = [:]
         var joined: [Int: Int] = [:]
-        for (index, store) in stores.enumerated() where store.folder == nil && !store.preparesInMemory {
-            guard let preparing = store as? any PreparingStore, preparing.preparesChanges,
-                let domain = preparing.transactionDomain
-            else { continue }
+        for (index, store) in stores.enumerated() where store.folder == nil && !store.isInMemoryOnly {
+            guard let domain = (store as? any PreparingStore)?.transactionDomain else { continue }
             if let leader = leaders[domain] { joined[index] = leader } else { leaders[domain] = index }
         }
         let files = stores.filter { $0.folder != nil }.count
         let remote = stores.indices.filter {
-            stores[$0].folder == nil && !stores[$0].preparesInMemory && joined[$0] == nil
+            stores[$0].folder == nil && !stores[$0].isInMemoryOnly && joined[$0] == nil
         }
         let logs = files > 1 || (files == 1 && !remote.isEmpty)
         guard files > 0 || remote.count < 2 else {
@@ -51,13 +53,16 @@ struct StripedSavePlan {
                     + "file to the save.")
         }
         self.logs = logs
-        roles = stores.enumerated().map { index, store in
+        let roles = stores.enumerated().map { index, store -> Role in
             if let leader = joined[index] { return .joins(leader) }
-            if store.preparesInMemory { return .preparesInMemory }
-            guard logs, store.folder == nil, let preparing = store as? any PreparingStore, preparing.preparesChanges
-            else { return .writesAtOnce }
+            if store.isInMemoryOnly { return .inMemory }
+            guard logs, store.folder == nil, store is any PreparingStore else { return .takesPart }
             return .preparesDurably
         }
+        self.roles = roles
+        nesting =
+            roles.indices.filter { roles[$0] == .inMemory } + roles.indices.filter { roles[$0] == .preparesDurably }
+            + roles.indices.filter { roles[$0] == .takesPart }.reversed()
     }
 
     /// The shares whose parts the store of the share at `index` writes: its own, and those of

@@ -66,12 +66,13 @@ final class AtomicStoreAdapter: IncrementalStore {
     private let entityNames: Set<String>
     private let state: Locked<State>
     private let writerLock: AtomicStoreWriterLock?
-    /// Whether the store writes nothing (the in-memory store): then it prepares changes.
-    let preparesChanges: Bool
+    /// Whether the store writes nothing (the in-memory store): then its state lives only as
+    /// long as the process.
+    let writesNothing: Bool
 
     /// Opens `store` as `request` asks; `writesNothing` for the in-memory store, whose
-    /// ``AtomicStore/write(_:)`` does nothing and which therefore joins saves across stores by
-    /// preparing its changes.
+    /// ``AtomicStore/write(_:)`` does nothing, so that it takes its part of a save across
+    /// stores without a save log.
     init(store: any AtomicStore, request: StoreOpenRequest, writesNothing: Bool = false) throws {
         let (model, configuration) = (request.model, request.configurationName)
         try model.freeze()
@@ -103,7 +104,7 @@ final class AtomicStoreAdapter: IncrementalStore {
         let history = try AtomicStoreHistory.take(
             from: &contents.metadata, source: store.url.map { "'\($0.path)'" } ?? "the \(store.typeName) store")
         self.store = store
-        self.preparesChanges = writesNothing
+        self.writesNothing = writesNothing
         self.typeName = store.typeName
         self.url = store.url
         self.capabilities = store.capabilities.union(.persistentHistory)
@@ -171,12 +172,16 @@ final class AtomicStoreAdapter: IncrementalStore {
         }
     }
 
-    func save(_ changes: StoreChangeSet) throws {
+    /// Checks `changes` and computes the state they make under the state's lock, calls
+    /// `decision`, then writes the file and takes the state: the commit. Readers wait for the
+    /// decision.
+    func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
         }
         try state.withLock { (state: inout State) throws in
             let next = try self.state(after: changes, from: state)
+            try decision()
             try write(next)
             state = next
         }
@@ -281,53 +286,6 @@ final class AtomicStoreAdapter: IncrementalStore {
 
 }
 
-extension AtomicStoreAdapter: PreparingStore {
-    var keepsPreparedChanges: Bool { false }
-    var transactionDomain: String? { nil }
-
-    /// Checks this store's part and computes what it makes of the store, keeping nothing: the
-    /// in-memory store's changes die with the process, so there is nothing to hold until the
-    /// commit, which applies them again under the coordinator's write gate, held since.
-    func prepare(_ parts: [(store: any IncrementalStore, changes: StoreChangeSet)], named name: String) throws
-        -> any PreparedChanges
-    {
-        let changes = try ownPart(of: parts)
-        guard preparesChanges else {
-            throw StoreError(code: .unsupported, message: "\(nameInMessages) writes a file: it cannot prepare changes.")
-        }
-        guard !options.isReadOnly else {
-            throw StoreError(code: .readOnly, message: "\(nameInMessages) was opened read-only.")
-        }
-        _ = try state.withLock { try self.state(after: changes, from: $0) }
-        return PreparedInMemory(store: self, changes: changes)
-    }
-
-    func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
-        try save(try ownPart(of: parts))
-    }
-
-    func preparedChangeNames() throws -> [String] { [] }
-
-    func finishPreparedChanges(named name: String, commit: Bool) throws {}
-
-    func reloadMetadata() throws {}
-
-    /// The part of `parts` for this store, the only one a store sharing no transactions takes.
-    private func ownPart(of parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws -> StoreChangeSet {
-        guard parts.count == 1, let part = parts.first, part.store === self else {
-            throw StoreError(
-                code: .unsupported, message: "\(nameInMessages) shares no transaction with another store.")
-        }
-        return part.changes
-    }
-
-    /// Changes the in-memory store checked and will apply at the commit.
-    private struct PreparedInMemory: PreparedChanges {
-        let store: AtomicStoreAdapter
-        let changes: StoreChangeSet
-
-        func commit() throws { try store.save(changes) }
-
-        func rollBack() {}
-    }
+extension AtomicStoreAdapter: InMemoryOnlyStore {
+    var keepsStateInMemoryOnly: Bool { writesNothing }
 }

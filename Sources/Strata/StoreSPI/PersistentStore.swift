@@ -162,8 +162,26 @@ public protocol IncrementalStore: PersistentStore {
     /// New permanent IDs, one for each entity name, in order.
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID]
 
-    /// Applies `changes` all or nothing.
+    /// Applies `changes` all or nothing: a save to this store alone. The default is
+    /// ``save(_:committingAfter:)`` with nothing to wait for, so that a store implements one
+    /// of the two; a store written to the one-phase contract implements only this one.
     func save(_ changes: StoreChangeSet) throws
+
+    /// Saves `changes` in two phases, the store's part of a save across stores: inside its
+    /// write transaction the store checks versions and uniqueness constraints and writes the
+    /// changes without committing them (it *prepares* them), then calls `decision`. When
+    /// `decision` returns, the store commits; when it throws, the store rolls back, leaving
+    /// nothing written, and rethrows. ``save(_:)`` is this with a decision that always returns.
+    ///
+    /// The coordinator nests the stores of a save across stores: each store's `decision`
+    /// prepares the next, and the innermost records the decision in the save log
+    /// (docs/STRIPED-SAVES.md). So every check runs once, inside the store's own transaction,
+    /// and a conflict in any store writes nothing anywhere. A process killed before the
+    /// decision leaves nothing; one killed after it leaves a save the log completes. `decision`
+    /// never calls back into the store. The default throws ``StoreError/Code/unsupported``:
+    /// a store that saves in one step keeps working on its own but cannot take part in a save
+    /// across stores, and says so. Checks: `L.routesByConfiguration`, `L.mixesWithTheInMemoryStore`.
+    func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws
 
     /// Sets `update`'s values on the objects it matches in one write that survives a crash,
     /// adding one to each one's version, as a save of those changes would; returns how many
@@ -265,6 +283,22 @@ extension IncrementalStore {
     /// Throws ``StoreError/Code/unsupported``: the store keeps no history.
     public func replaceHistory(with transactions: [PersistentHistoryTransaction]) throws {
         throw StoreError(code: .unsupported, message: "\(nameInMessages) keeps no persistent history.")
+    }
+
+    /// Saves in two phases with a decision that always returns: one transaction, committed.
+    public func save(_ changes: StoreChangeSet) throws {
+        try save(changes, committingAfter: {})
+    }
+
+    /// Throws ``StoreError/Code/unsupported``: the store saves in one step, so it cannot hold
+    /// its part of a save across stores until the others have theirs.
+    public func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
+        throw StoreError(
+            code: .unsupported,
+            message: "\(nameInMessages) saves in one step (it implements save(_:) but not "
+                + "save(_:committingAfter:)), so it cannot take part in a save across stores all or nothing. "
+                + "Save its objects on their own, or give the store a two-phase save (docs/STORES.md); "
+                + "nothing was written.")
     }
 
     /// Asks ``snapshot(for:)`` for each of `objectIDs`.

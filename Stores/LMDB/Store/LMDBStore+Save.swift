@@ -3,11 +3,12 @@ import Strata
 extension LMDBStore {
     /// Applies `changes` in one write transaction: reads the stored version of every changed
     /// object, refuses the save listing every stale one, then writes records, index entries,
-    /// to-many members and metadata, and commits.
-    public func save(_ changes: StoreChangeSet) throws {
+    /// to-many members and metadata, calls `decision`, and commits (or aborts when it throws).
+    public func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
+        var decided = false
         let saved = try recordedHistory.recording { note in
             try write("saving") { loader in
                 let objectIDs =
@@ -41,11 +42,20 @@ extension LMDBStore {
                         of: changes, stored: stored, history: history, in: loader.transaction)
                     note(number)
                 }
-                guard let userInfo = changes.userInfo else { return nil as StoreMetadata? }
-                var metadata = try LMDBStoreFile.readMetadata(
-                    in: loader.transaction, databases.meta, path: environment.path)
-                metadata.userInfo = userInfo
-                try LMDBStoreFile.writeMetadata(metadata, in: loader.transaction, databases.meta)
+                var metadata: StoreMetadata?
+                if let userInfo = changes.userInfo {
+                    var written = try LMDBStoreFile.readMetadata(
+                        in: loader.transaction, databases.meta, path: environment.path)
+                    written.userInfo = userInfo
+                    try LMDBStoreFile.writeMetadata(written, in: loader.transaction, databases.meta)
+                    metadata = written
+                }
+                // A commit that found the map full runs again once it has grown: the decision
+                // stands, and is not asked twice.
+                if !decided {
+                    try decision()
+                    decided = true
+                }
                 return metadata
             }
         }

@@ -5,9 +5,6 @@ import Logging
 /// transaction (`PREPARE TRANSACTION`), committed (`COMMIT PREPARED`) or rolled back
 /// (`ROLLBACK PREPARED`) once the coordinator has decided the save (docs/STRIPED-SAVES.md).
 extension PostgresStore: PreparingStore {
-    package var preparesChanges: Bool { true }
-    package var keepsPreparedChanges: Bool { true }
-
     /// The longest name of a prepared transaction the server keeps, in bytes.
     static let longestPreparedName = 199
 
@@ -41,9 +38,13 @@ extension PostgresStore: PreparingStore {
         return PreparedPostgresChanges(leader: self, name: name, written: written)
     }
 
-    /// Saves every part in one transaction, notes the history transactions they record as
-    /// their stores' own, and gives each store the metadata it wrote.
-    package func save(jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)]) throws {
+    /// Saves every part in one transaction that commits once `decision` returns, notes the
+    /// history transactions they record as their stores' own, and gives each store the
+    /// metadata it wrote.
+    package func save(
+        jointly parts: [(store: any IncrementalStore, changes: StoreChangeSet)],
+        committingAfter decision: () throws -> Void
+    ) throws {
         let parts = try jointParts(parts)
         var noted: [Written] = []
         do {
@@ -51,6 +52,7 @@ extension PostgresStore: PreparingStore {
                 try connection.transaction {
                     noted = try write(parts, notifying: true, on: connection)
                     for part in noted { part.noteHistory() }
+                    try decision()
                 }
             }
         } catch {

@@ -4,16 +4,20 @@ extension PostgresStore {
     /// Applies `changes` in one transaction: locks the rows of updated and deleted objects
     /// (`SELECT … FOR UPDATE`), checks their versions and the uniqueness constraints, writes
     /// rows, memberships, the history transaction (when the store tracks history) and
-    /// metadata, and commits. A conflict, a refused constraint or a lost
-    /// connection rolls everything back.
-    public func save(_ changes: StoreChangeSet) throws {
+    /// metadata, calls `decision`, and commits. A conflict, a refused constraint, a lost
+    /// connection or a decision that throws rolls everything back.
+    public func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return try decision() }
         let saved = try recordedHistory.recording { note in
             try withConnection { connection in
-                try connection.transaction { try write(changes, note: note, notifying: true, on: connection) }
+                try connection.transaction {
+                    let metadata = try write(changes, note: note, notifying: true, on: connection)
+                    try decision()
+                    return metadata
+                }
             }
         }
         if let saved { setMetadata(saved) }

@@ -51,14 +51,16 @@ extension SQLiteStore {
         }
     }
 
-    public func save(_ changes: StoreChangeSet) throws {
+    /// Writes `changes` in one `BEGIN IMMEDIATE` transaction, calls `decision` before the
+    /// `COMMIT`, and rolls back when it throws.
+    public func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         var newMetadata: StoreMetadata?
         let external = ExternalBinaryDataWrites()
         do {
-            try save(changes, external: external) { newMetadata = $0 }
+            try save(changes, external: external, committingAfter: decision) { newMetadata = $0 }
         } catch {
             external.failed(in: externalData.files)
             throw error
@@ -68,10 +70,11 @@ extension SQLiteStore {
         if let newMetadata { setMetadata(newMetadata) }
     }
 
-    /// Saves `changes` in one transaction, noting in `external` the files it writes and those
-    /// it makes obsolete, and handing `newMetadata` the metadata it writes, if any.
+    /// Saves `changes` in one transaction that commits once `decision` returns, noting in
+    /// `external` the files it writes and those it makes obsolete, and handing `newMetadata`
+    /// the metadata it writes, if any.
     private func save(
-        _ changes: StoreChangeSet, external: ExternalBinaryDataWrites,
+        _ changes: StoreChangeSet, external: ExternalBinaryDataWrites, committingAfter decision: () throws -> Void,
         newMetadata: (StoreMetadata) -> Void
     ) throws {
         try recordedHistory.recording { note in
@@ -116,6 +119,7 @@ extension SQLiteStore {
                     try SQLiteStoreFile.writeMetadata(metadata, on: connection)
                     newMetadata(metadata)
                 }
+                try decision()
             }
         }
     }

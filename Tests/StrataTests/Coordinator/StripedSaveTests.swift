@@ -170,15 +170,17 @@ import Testing
         // Safe: `failures` is only touched through its lock.
         let failures = Locked(1)
 
-        override func save(_ changes: StoreChangeSet) throws {
+        override func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
             let fails =
                 changes.changesObjects
                 && failures.withLock { count in
                     defer { count -= 1 }
                     return count > 0
                 }
-            if fails { throw StoreError(code: .io, message: "No space left on device.") }
-            try base.save(changes)
+            try base.save(changes) {
+                try decision()
+                if fails { throw StoreError(code: .io, message: "No space left on device.") }
+            }
         }
     }
 

@@ -4,9 +4,10 @@ import Testing
 
 @_spi(FaultInjection) @testable import Strata
 
-/// Saves across stores some of which keep no local file: the in-memory store prepares its part
-/// and takes it only once the others have theirs, and stores that write in one step without a
-/// file for the log are refused before anything is written (docs/STRIPED-SAVES.md).
+/// Saves across stores some of which keep no local file: the in-memory store holds its part
+/// and takes it only once the others have theirs, two stores that keep their state without a
+/// file for the log are refused before anything is written, and so is a store that saves in
+/// one step (docs/STRIPED-SAVES.md).
 @Suite struct StripedSaveWithoutFilesTests {
     typealias Stack = StripedSaveTests.Stack
 
@@ -126,7 +127,55 @@ import Testing
             shelfIndex.map { steps[($0 + 1)...].contains { if case .committed = $0 { true } else { false } } } == true)
     }
 
-    @Test func twoStoresWithoutFilesThatWriteInOneStepAreRefusedBeforeAnythingIsWritten() throws {
+    /// A store written to the one-phase contract: it implements ``IncrementalStore/save(_:)``
+    /// and not ``IncrementalStore/save(_:committingAfter:)``.
+    final class OneStepStore: IncrementalStore {
+        let base: any IncrementalStore
+
+        init(_ base: any IncrementalStore) { self.base = base }
+
+        var typeName: String { base.typeName }
+        var identifier: String { base.identifier }
+        var url: URL? { base.url }
+        var configurationName: String? { base.configurationName }
+        var options: StoreOptions { base.options }
+        var capabilities: StoreCapabilities { base.capabilities }
+        var metadata: StoreMetadata { base.metadata }
+        var predicateFeatures: PredicateFeatures { base.predicateFeatures }
+        func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }
+        func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }
+        func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+            try base.relatedObjectIDs(of: objectID, relationship: relationship)
+        }
+        func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
+            try base.permanentIDs(forEntities: entityNames)
+        }
+        func save(_ changes: StoreChangeSet) throws { try base.save(changes) }
+    }
+
+    @Test func aStoreThatSavesInOneStepIsRefusedFromASaveAcrossStoresAndSavesAlone() throws {
+        let folder = try TemporaryDirectory()
+        let shelf = try Self.jsonStore("Shelf", folder.file("shelf.json"))
+        let pad = OneStepStore(try Self.inMemory("Pad"))
+        let (_, context) = try Self.coordinator([shelf, pad])
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Book").setValue("Dune", forKey: "title")
+            let note = try context.insertNewObject(forEntityName: "Note")
+            try note.setValue("spice", forKey: "text")
+            let error = try #require(throws: StoreError.self) { try context.save() }
+            #expect(error.code == .unsupported)
+            #expect(error.message.contains("saves in one step") && error.message.contains("nothing was written"))
+            #expect(try Self.count("Book", in: shelf) == 0)
+            #expect(try Self.count("Note", in: pad) == 0)
+            context.rollback()
+            try context.insertNewObject(forEntityName: "Note").setValue("worms", forKey: "text")
+            try context.save()
+        }
+        #expect(try Self.count("Note", in: pad) == 1)
+        #expect(StripedSaveTests.logSize(folder) ?? 0 <= StripedSaveLog.headerSize)
+    }
+
+    @Test func twoStoresWithoutFilesThatKeepTheirStateAreRefusedBeforeAnythingIsWritten() throws {
         let shelf = ForwardingStore(try Self.inMemory("Shelf"))
         let pad = ForwardingStore(try Self.inMemory("Pad"))
         let (_, context) = try Self.coordinator([shelf, pad])
@@ -154,7 +203,7 @@ import Testing
         #expect(try Self.count("Note", in: pad) == 1)
     }
 
-    @Test func aStoreWithoutAFileThatWritesInOneStepJoinsTheLogOfAFileStore() throws {
+    @Test func aStoreWithoutAFileThatKeepsItsStateJoinsTheLogOfAFileStore() throws {
         let folder = try TemporaryDirectory()
         let shelf = try Self.jsonStore("Shelf", folder.file("shelf.json"))
         let pad = ForwardingStore(try Self.inMemory("Pad"))

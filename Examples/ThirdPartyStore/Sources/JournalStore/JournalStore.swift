@@ -164,9 +164,11 @@ public final class JournalStore: IncrementalStore {
         }
     }
 
-    /// Checks versions and appends the change set as one entry. The coordinator has already
-    /// refused read-only stores and validated the changes (docs/STORES.md).
-    public func save(_ changes: StoreChangeSet) throws {
+    /// Checks versions and uniqueness, builds the entry, asks for the decision, and appends the
+    /// change set as one entry: the commit. The coordinator has already refused read-only
+    /// stores and validated the changes (docs/STORES.md). A save to this store alone is this
+    /// with a decision that always returns (``IncrementalStore/save(_:)``'s default).
+    public func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
         guard !options.isReadOnly else {
             throw StoreError(code: .readOnly, message: "The journal store at '\(fileURL.path)' was opened read-only.")
         }
@@ -206,6 +208,7 @@ public final class JournalStore: IncrementalStore {
             entry.deletions = changes.deleted.map(\.objectID.uriString)
             if let userInfo = changes.userInfo { next.metadata.userInfo = userInfo }
             if changes.userInfo != nil || state.committedLength == 0 { entry.metadata = next.metadata }
+            try decision()
             state.committedLength =
                 state.committedLength == 0
                 ? try JournalFile.create(fileURL, with: entry)
