@@ -1,7 +1,7 @@
 extension ManagedObjectContext {
     /// Fires the to-many `relationship` fault of `object` together with that of the objects
     /// its fetch returned after it (a ``FetchCohort`` window): their values load in one batch,
-    /// their members in one ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)`` call
+    /// their members in one ``StoreReading/relatedObjectIDs(ofEach:relationship:)`` call
     /// per store, and the snapshots of members not loaded yet are read ahead into the
     /// coordinator's row cache. Does nothing for an object no fetch in use returned.
     ///

@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         // Distinct groups are groups made distinct again, after the having-predicate: the core's.
         guard !hasChanges, !(grouping && request.returnsDistinctResults),
             let plan = try directPlan(for: resolvingKeyPathsAcrossStores(request)),
-            try reads(of: plan.store).view == nil
+            try reads(of: plan.store) === plan.store
         else { return nil }
         func isStoredAttribute(_ key: String) -> Bool { entity.attributesByName[key].map { !$0.isTransient } ?? false }
         var columns: [StoreDictionaryFetch.Column] = []

@@ -63,7 +63,7 @@ extension ManagedObjectContext {
     }
 
     /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch: one
-    /// ``IncrementalStore/snapshots(for:)`` call per store. Loading is best effort: an object
+    /// ``StoreReading/snapshots(for:)`` call per store. Loading is best effort: an object
     /// that cannot be loaded now reports why when it is used.
     func prefetchSnapshots(for objectIDs: [ObjectID]) {
         var missing: [ObjectID] = []
@@ -86,11 +86,12 @@ extension ManagedObjectContext {
     func storedSnapshot(of objectID: ObjectID, fresh: Bool = false, latest: Bool = false) throws -> Snapshot? {
         if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
         let store = try source(for: objectID)
-        let reads = latest ? StoreReads(store: store, view: nil) : try reads(of: store)
+        let reads = latest ? store : try reads(of: store)
+        let readsLatest = reads === store
         let snapshot = try reads.snapshot(for: objectID)
         if let snapshot {
-            if reads.view == nil { shareSnapshots([snapshot], from: store) }
-        } else if parent == nil, reads.view == nil {
+            if readsLatest { shareSnapshots([snapshot], from: store) }
+        } else if parent == nil, readsLatest {
             coordinator.rowCache.remove([objectID])
         }
         return snapshot

@@ -133,11 +133,11 @@ extension ManagedObjectContext {
             let accepted = Set(try predicate.filter(unjudged))
             matches = matches.filter { judged.contains($0) || accepted.contains($0) }
         }
-        if !request.sortDescriptors.isEmpty {
-            try prefetchSortDestinations(of: request, for: matches)
-            matches = try FetchSortDescriptor.sorted(matches, by: request.sortDescriptors)
-        }
-        return Array(matches.dropFirst(max(request.fetchOffset, 0)).prefix(max(limit ?? Int.max, 0)))
+        if !request.sortDescriptors.isEmpty { try prefetchSortDestinations(of: request, for: matches) }
+        let page = StoreFetchRequest(
+            entityName: request.entityName, sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
+            fetchLimit: request.fetchLimit)
+        return Array(try page.sortedPage(of: matches))
     }
 
     /// Loads `snapshot` into its object, registering the object when it is new to the context,

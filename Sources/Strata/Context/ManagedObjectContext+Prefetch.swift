@@ -33,7 +33,7 @@ extension ManagedObjectContext {
     }
 
     /// Loads the members of the to-many relationship `key` of those of `objects` that have it
-    /// and have not loaded it yet: one ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)``
+    /// and have not loaded it yet: one ``StoreReading/relatedObjectIDs(ofEach:relationship:)``
     /// call per store. Returns the members it loaded.
     @discardableResult
     func loadMembers(_ key: String, of objects: [ManagedObject]) throws -> [ObjectID] {

@@ -88,9 +88,8 @@ extension ManagedObjectContext {
 
     /// How the context reads `store`: through its view in the context's generation when it
     /// has one there, else directly.
-    func reads(of store: any IncrementalStore) throws -> StoreReads {
-        guard let generation = try queryGeneration() else { return StoreReads(store: store, view: nil) }
-        return StoreReads(store: store, view: generation.view(of: store))
+    func reads(of store: any IncrementalStore) throws -> any StoreReading {
+        try queryGeneration()?.view(of: store) ?? store
     }
 
     /// The context as messages name it.

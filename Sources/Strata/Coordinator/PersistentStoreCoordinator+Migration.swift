@@ -52,8 +52,8 @@ extension PersistentStoreCoordinator {
     /// - Complexity: O((*n* + *m*) log *n*) time beyond the stores' own work, where *n* is the
     ///   number of objects and *m* the number of to-many members: one ID fetch per entity, then
     ///   per batch of `migrationBatchSize` (10 000) objects one
-    ///   ``IncrementalStore/snapshots(for:)`` call, one
-    ///   ``IncrementalStore/relatedObjectIDs(ofEach:relationship:)`` call per to-many
+    ///   ``StoreReading/snapshots(for:)`` call, one
+    ///   ``StoreReading/relatedObjectIDs(ofEach:relationship:)`` call per to-many
     ///   relationship and one save. Memory beyond the stores' own is two references per object
     ///   and one batch of snapshots; an object whose to-many members come in later batches waits
     ///   for them (its save needs them stored). A whole-file destination is saved once, with

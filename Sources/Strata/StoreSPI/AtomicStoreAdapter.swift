@@ -126,24 +126,15 @@ final class AtomicStoreAdapter: IncrementalStore {
         let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
         let nodes = state.withLock { $0.nodes }
         if request.predicate == nil, request.resultType == .count {
-            return .count(min(max(nodes.count(ofEntities: kinds) - max(request.fetchOffset, 0), 0), request.pageSize))
+            return .count(request.pageCount(ofTotal: nodes.count(ofEntities: kinds)))
         }
         guard request.predicate != nil || !request.sortDescriptors.isEmpty else {
             let page = nodes.snapshots(ofEntities: kinds).dropFirst(max(request.fetchOffset, 0))
                 .prefix(request.pageSize)
             return request.resultType == .objectIDs ? .objectIDs(page.map(\.objectID)) : .snapshots(Array(page))
         }
-        var matching = nodes.nodes(ofEntities: kinds).map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
-        if let predicate = request.predicate { matching = try predicate.filter(matching) }
-        if !request.sortDescriptors.isEmpty {
-            matching = try FetchSortDescriptor.sorted(matching, by: request.sortDescriptors)
-        }
-        let page = matching.dropFirst(max(request.fetchOffset, 0)).prefix(request.pageSize)
-        switch request.resultType {
-        case .count: return .count(page.count)
-        case .objectIDs: return .objectIDs(page.map(\.node.snapshot.objectID))
-        case .snapshots: return .snapshots(page.map(\.node.snapshot))
-        }
+        let candidates = nodes.nodes(ofEntities: kinds).map { NodeResolver(node: $0, nodes: nodes, schema: schema) }
+        return try request.result(of: candidates, matching: request.predicate, snapshot: \.node.snapshot)
     }
 
     func snapshot(for objectID: ObjectID) throws -> Snapshot? {

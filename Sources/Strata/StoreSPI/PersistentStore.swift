@@ -47,6 +47,10 @@ public struct StoreOptions: Sendable, Hashable {
 ///   leaves nothing beside the file. Checks: `A.secondWriterRefused`.
 /// - A store is `Sendable` and safe to call from several threads; it guards its own state.
 ///   Checks: `K.readersSeeWholeSaves`, `K.concurrentInsertsAllKept`, `K.concurrentUpdatesNeverLost`.
+///
+/// A store must implement ``configurationName``, ``options`` and ``metadata``; the others have
+/// defaults: ``typeName`` and ``identifier`` read the metadata, a store has no ``url`` and no
+/// ``capabilities``, and ``willAttach()`` and ``close()`` do nothing.
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's type name, as registered with a coordinator (for example `"SQLite"`).
     var typeName: String { get }
@@ -77,6 +81,18 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// The type named in the store's metadata, which is the store's type name.
+    public var typeName: String { metadata.storeType }
+
+    /// The identifier in the store's metadata, which is the store's identifier.
+    public var identifier: String { metadata.storeIdentifier }
+
+    /// No file: `nil`.
+    public var url: URL? { nil }
+
+    /// Nothing beyond the obligations every store has.
+    public var capabilities: StoreCapabilities { [] }
+
     /// Does nothing: the store holds nothing that needs taking before it is used.
     public func willAttach() throws {}
 
@@ -93,20 +109,20 @@ extension PersistentStore {
 /// interface the coordinator talks to.
 ///
 /// Obligations of a store author, with the conformance checks that enforce them:
-/// - ``execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
+/// - ``StoreReading/execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
 ///   request includes them) that match the predicate, sorted, offset and limited as asked
 ///   (a limit of 0 is no limit), in the result type asked; a count is the number of IDs the
 ///   same fetch returns. The coordinator sends only predicates whose
 ///   ``FetchPredicate/requiredFeatures`` are within ``predicateFeatures``; it evaluates the
 ///   others itself on snapshots it fetches without a predicate. Checks: `E.*`, `F.*`, `G.*`,
 ///   `H.*`, `R.*`, `P.unknownEntityInFetch`.
-/// - ``snapshot(for:)`` returns the last saved state of an object, or `nil` when the store
+/// - ``StoreReading/snapshot(for:)`` returns the last saved state of an object, or `nil` when the store
 ///   no longer has it (never an error for a deleted object). Checks: `B.deletedSnapshotIsNil`,
 ///   `C.*`, `D.toOneAfterReopen`.
-/// - ``relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
+/// - ``StoreReading/relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
 ///   in order for an ordered one. Checks: `D.toManyAfterReopen`, `D.orderedKeptAfterReopen`,
 ///   `P.unknownObjectInRelatedObjects`, `P.unknownRelationshipInRelatedObjects`.
-/// - ``snapshots(for:)`` and ``relatedObjectIDs(ofEach:relationship:)`` for many objects
+/// - ``StoreReading/snapshots(for:)`` and ``StoreReading/relatedObjectIDs(ofEach:relationship:)`` for many objects
 ///   answer as the one-object forms would for each; implementing them is optional. Checks:
 ///   `D.batchLoadsMatchSingleLoads`, `H.batchedFetchMatchesUnbatched`.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
@@ -136,28 +152,16 @@ extension PersistentStore {
 /// - ``openGeneration()`` returns a read view pinned to the last saved state when the store
 ///   declares ``StoreCapabilities/queryGenerations``, and `nil` when it does not (contexts
 ///   pinned to a generation then read the store's latest state, as documented). Checks: `Q.*`.
-public protocol IncrementalStore: PersistentStore {
+///
+/// Beside ``PersistentStore``'s three, a store must implement five members: ``StoreReading/execute(_:)``,
+/// ``StoreReading/snapshot(for:)``, ``StoreReading/relatedObjectIDs(of:relationship:)``, ``permanentIDs(forEntities:)`` and
+/// ``save(_:committingAfter:)`` (or, to the one-phase contract, ``save(_:)``). Everything else
+/// is optional, with a default: ``predicateFeatures`` (none: the core evaluates predicates),
+/// the batched reads, and the features a capability declares (generations, history, batch
+/// requests, dictionary fetches, remote changes).
+public protocol IncrementalStore: PersistentStore, StoreReading {
     /// The parts of predicate syntax the store evaluates itself.
     var predicateFeatures: PredicateFeatures { get }
-
-    /// Runs a fetch.
-    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult
-
-    /// The last saved state of `objectID`; `nil` when the store no longer has it.
-    func snapshot(for objectID: ObjectID) throws -> Snapshot?
-
-    /// The members of the to-many `relationship` of `objectID`.
-    func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID]
-
-    /// The last saved states of those of `objectIDs` the store still has, in any order: what
-    /// a context loads for a batch of a batched fetch or for prefetching. A store that can read
-    /// many rows in one go implements it; the default asks ``snapshot(for:)`` for each.
-    func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot]
-
-    /// The members of the to-many `relationship` of each of `objectIDs`, as
-    /// ``relatedObjectIDs(of:relationship:)`` gives them: what a context loads when it
-    /// prefetches a relationship. The default asks ``relatedObjectIDs(of:relationship:)`` for each.
-    func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]]
 
     /// New permanent IDs, one for each entity name, in order.
     func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID]
@@ -250,6 +254,10 @@ public protocol IncrementalStore: PersistentStore {
 }
 
 extension IncrementalStore {
+    /// No predicate syntax: the core evaluates every predicate in memory, on snapshots it
+    /// fetches without one.
+    public var predicateFeatures: PredicateFeatures { [] }
+
     /// No pinned views: a context pinned to a generation reads the store's latest state.
     public func openGeneration() throws -> (any StoreGeneration)? { nil }
 
@@ -301,13 +309,4 @@ extension IncrementalStore {
                 + "nothing was written.")
     }
 
-    /// Asks ``snapshot(for:)`` for each of `objectIDs`.
-    public func snapshots(for objectIDs: [ObjectID]) throws -> [Snapshot] {
-        try objectIDs.compactMap { try snapshot(for: $0) }
-    }
-
-    /// Asks ``relatedObjectIDs(of:relationship:)`` for each of `objectIDs`.
-    public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
-        try membersOfEach(objectIDs) { try relatedObjectIDs(of: $0, relationship: relationship) }
-    }
 }

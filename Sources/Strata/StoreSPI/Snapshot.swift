@@ -6,7 +6,7 @@
 /// and every persistent to-one relationship (``AttributeValue/objectID(_:)``, or `null` when
 /// empty), by property name. A store that knows the object's ``EntitySchema`` builds them by
 /// slot (``PropertyValues/init(entity:slots:)``), which the core loads without hashing names. To-many relationships are not in a snapshot; a store answers them
-/// with ``IncrementalStore/relatedObjectIDs(of:relationship:)``.
+/// with ``StoreReading/relatedObjectIDs(of:relationship:)``.
 ///
 /// ``version`` starts at 1 when the object is first saved and grows by exactly one each time a
 /// save changes it.

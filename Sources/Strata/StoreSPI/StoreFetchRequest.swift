@@ -46,7 +46,13 @@ extension StoreFetchRequest {
     static func effectiveLimit(_ limit: Int?) -> Int? { limit == 0 ? nil : limit }
 
     /// The most objects to return after the offset: `Int.max` when ``fetchLimit`` is `nil` or 0.
-    var pageSize: Int { max(Self.effectiveLimit(fetchLimit) ?? .max, 0) }
+    public var pageSize: Int { max(Self.effectiveLimit(fetchLimit) ?? .max, 0) }
+
+    /// How many of `total` matching objects the request returns once its offset and limit
+    /// apply: what a count answers.
+    public func pageCount(ofTotal total: Int) -> Int {
+        max(0, min(total - max(fetchOffset, 0), pageSize))
+    }
 }
 
 /// What a store returns for a ``StoreFetchRequest``, matching its result type.

@@ -18,7 +18,7 @@ extension LMDBStore {
             if request.resultType == .count, request.predicate == nil {
                 statistics.recordFetch(indexed: false)
                 let total = try count(kinds, root: root, database: database, loader.transaction)
-                return .count(max(0, min(total - max(request.fetchOffset, 0), Self.pageSize(request))))
+                return .count(request.pageCount(ofTotal: total))
             }
             if request.resultType == .count, let predicate = request.predicate,
                 let plan = LMDBIndexPlan(predicate, entities: kinds, indexes: indexes), plan.isExact
@@ -26,21 +26,13 @@ extension LMDBStore {
                 let found = try plan.candidates(in: loader.transaction, index: databases.index, entities: kinds)
                 if !found.includesOtherKinds {
                     statistics.recordFetch(indexed: true)
-                    return .count(max(0, min(found.keys.count - max(request.fetchOffset, 0), Self.pageSize(request))))
+                    return .count(request.pageCount(ofTotal: found.keys.count))
                 }
             }
             let candidates = try self.candidates(request, kinds: kinds, root: root, database: database, loader)
-            var objects = candidates.map { LMDBRecordResolver(snapshot: $0, loader: loader) }
-            if let predicate = request.predicate { objects = try predicate.filter(objects) }
-            if !request.sortDescriptors.isEmpty {
-                objects = try FetchSortDescriptor.sorted(objects, by: request.sortDescriptors)
-            }
-            let page = objects.dropFirst(max(request.fetchOffset, 0)).prefix(Self.pageSize(request))
-            switch request.resultType {
-            case .count: return .count(page.count)
-            case .objectIDs: return .objectIDs(page.map(\.snapshot.objectID))
-            case .snapshots: return .snapshots(page.map(\.snapshot))
-            }
+            return try request.result(
+                of: candidates.map { LMDBRecordResolver(snapshot: $0, loader: loader) }, matching: request.predicate,
+                snapshot: \.snapshot)
         }
     }
 
@@ -54,12 +46,6 @@ extension LMDBStore {
             throw StoreError(code: .corrupt, message: "\(storeName) has no records database for '\(root)'.")
         }
         return (kinds, root, database)
-    }
-
-    /// The most objects to return after the offset: no limit when the limit is `nil` or 0.
-    private static func pageSize(_ request: StoreFetchRequest) -> Int {
-        guard let limit = request.fetchLimit, limit != 0 else { return .max }
-        return max(limit, 0)
     }
 
     /// The decoded records that may match `request`, in primary-key order.

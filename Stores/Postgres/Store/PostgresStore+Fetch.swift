@@ -34,7 +34,7 @@ extension PostgresStore {
         }
         let source = "FROM \(reader.qualifiedName) t WHERE \(conditions.joined(separator: " AND "))"
         let offset = max(request.fetchOffset, 0)
-        let limit = request.fetchLimit.flatMap { $0 == 0 ? nil : max($0, 0) }
+        let limit = request.pageSize == .max ? nil : request.pageSize
         if residual.isEmpty, let order = translator.orderBy(request.sortDescriptors) {
             var parameters = translator.parameters
             var page = ""
@@ -63,23 +63,12 @@ extension PostgresStore {
         let rows = try connection.execute(
             "SELECT \(reader.selectList("t")) \(source) ORDER BY t._pk", translator.parameters)
         let loader = PostgresObjectLoader(store: self, connection: connection)
-        var objects = try (0..<rows.rowCount).map {
+        let objects = try (0..<rows.rowCount).map {
             PostgresObjectResolver(snapshot: try reader.snapshot(rows, row: $0, storeName: storeName), loader: loader)
         }
-        if !residual.isEmpty {
-            objects = try FetchPredicate.and(residual).filter(objects)
-            try loader.rethrow()
-        }
-        if !request.sortDescriptors.isEmpty {
-            objects = try FetchSortDescriptor.sorted(objects, by: request.sortDescriptors)
-            try loader.rethrow()
-        }
-        let page = objects.dropFirst(offset).prefix(limit ?? .max)
-        switch request.resultType {
-        case .count: return .count(page.count)
-        case .objectIDs: return .objectIDs(page.map(\.snapshot.objectID))
-        case .snapshots: return .snapshots(page.map(\.snapshot))
-        }
+        return try request.result(
+            of: objects, matching: residual.isEmpty ? nil : FetchPredicate.and(residual), snapshot: \.snapshot,
+            check: loader.rethrow)
     }
 
     private func objectID(in rows: PostgresResult, row: Int, reader: PostgresRowReader) throws -> ObjectID {

@@ -29,23 +29,14 @@ extension SQLiteStore {
                     try snapshot(at: $0, in: table)
                 }
                 let graph = SQLiteObjectGraph(store: self, connection: connection)
-                var objects = snapshots.map { graph.resolver(for: $0) }
-                if !remaining.isEmpty { objects = try residual.filter(objects) }
-                if !request.sortDescriptors.isEmpty {
-                    objects = try FetchSortDescriptor.sorted(objects, by: request.sortDescriptors)
-                }
-                try graph.throwFirstError()
-                let page = Array(objects.dropFirst(max(request.fetchOffset, 0)).prefix(Self.pageSize(request)))
-                switch request.resultType {
-                case .count: return .count(page.count)
-                case .objectIDs: return .objectIDs(page.map(\.snapshot.objectID))
-                case .snapshots: return .snapshots(page.map(\.snapshot))
-                }
+                return try request.result(
+                    of: snapshots.map { graph.resolver(for: $0) }, matching: remaining.isEmpty ? nil : residual,
+                    snapshot: \.snapshot, check: graph.throwFirstError)
             }
         }
-        let limit = Self.pageSize(request) == .max ? -1 : Self.pageSize(request)
+        let limit = request.pageSize == .max ? -1 : request.pageSize
         let page = " LIMIT \(limit) OFFSET \(max(request.fetchOffset, 0))"
-        let isWhole = Self.pageSize(request) == .max && request.fetchOffset <= 0
+        let isWhole = request.pageSize == .max && request.fetchOffset <= 0
         // Results come in primary-key order when nothing else orders them. For a whole result
         // the keys are sorted here rather than by SQL: `ORDER BY Z_PK` makes SQLite scan the
         // table in key order instead of searching an index for the condition.
@@ -136,11 +127,5 @@ extension SQLiteStore {
     private static func primaryKeyOrder(_ a: ObjectID, _ b: ObjectID) -> Bool {
         guard case .integer(let first) = a.reference, case .integer(let second) = b.reference else { return false }
         return first < second
-    }
-
-    /// The most objects to return after the offset: `Int.max` for no limit (`nil` or 0).
-    private static func pageSize(_ request: StoreFetchRequest) -> Int {
-        guard let limit = request.fetchLimit, limit != 0 else { return .max }
-        return max(limit, 0)
     }
 }

@@ -129,27 +129,11 @@ import Testing
 
     /// A store written to the one-phase contract: it implements ``IncrementalStore/save(_:)``
     /// and not ``IncrementalStore/save(_:committingAfter:)``.
-    final class OneStepStore: IncrementalStore {
+    final class OneStepStore: HandsReadsToBase {
         let base: any IncrementalStore
 
         init(_ base: any IncrementalStore) { self.base = base }
 
-        var typeName: String { base.typeName }
-        var identifier: String { base.identifier }
-        var url: URL? { base.url }
-        var configurationName: String? { base.configurationName }
-        var options: StoreOptions { base.options }
-        var capabilities: StoreCapabilities { base.capabilities }
-        var metadata: StoreMetadata { base.metadata }
-        var predicateFeatures: PredicateFeatures { base.predicateFeatures }
-        func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try base.execute(request) }
-        func snapshot(for objectID: ObjectID) throws -> Snapshot? { try base.snapshot(for: objectID) }
-        func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-            try base.relatedObjectIDs(of: objectID, relationship: relationship)
-        }
-        func permanentIDs(forEntities entityNames: [String]) throws -> [ObjectID] {
-            try base.permanentIDs(forEntities: entityNames)
-        }
         func save(_ changes: StoreChangeSet) throws { try base.save(changes) }
     }
 
