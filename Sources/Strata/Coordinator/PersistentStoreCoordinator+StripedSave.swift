@@ -96,21 +96,23 @@ extension PersistentStoreCoordinator {
             (store: share.store, changes: try checkedChanges(share.changes, for: share.store))
         }
         let plan = try StripedSavePlan(checked.map(\.store))
+        let folders = plan.logs ? checked.map(\.store.folder) : []
         try withWriteGates(of: checked.map(\.store)) {
             var logs: [StripedSaveLog] = []
             if plan.logs {
                 // The logs' locks before the stores' transactions: another save across these
                 // stores, in another coordinator or process, runs wholly before or after this one.
-                logs = try StripedSaveLog.lockAll(folders: checked.compactMap(\.store.folder))
+                logs = try StripedSaveLog.lockAll(folders: folders.compactMap { $0 })
                 try completePendingSaves(in: logs, forAdded: checked.map(\.store))
             }
             var entry: (log: StripedSaveLog.Entry, anchor: String)?
             if let log = logs.first {
                 let logged = checked.indices.filter { plan.roles[$0] != .inMemory }
-                try createFiles(of: checked.map(\.store).filter { $0.folder != nil })
+                try createFiles(of: checked.map(\.store).filter(\.keepsLocalFile))
                 let number = try nextSaveNumber(after: logs, stores: logged.map { checked[$0].store })
                 for index in logged { checked[index].changes.userInfo = recording(number, in: checked[index]) }
-                let anchor = checked.first { $0.store.folder.map(log.serves(folder:)) == true }?.store.identifier
+                let anchor = checked.indices.first { folders[$0].map(log.serves(folder:)) == true }
+                    .map { checked[$0].store.identifier }
                 entry = (
                     StripedSaveLog.Entry(
                         number: number, changes: logged.map { (checked[$0].store.identifier, checked[$0].changes) }),
@@ -363,12 +365,16 @@ extension IncrementalStore {
     /// Whether the store keeps its state only in memory, without a local file (the in-memory
     /// store): its part of a save across stores is in no log.
     var isInMemoryOnly: Bool {
-        guard folder == nil, let store = self as? any InMemoryOnlyStore else { return false }
+        guard !keepsLocalFile, let store = self as? any InMemoryOnlyStore else { return false }
         return store.keepsStateInMemoryOnly
     }
 }
 
 extension PersistentStore {
+    /// Whether the store keeps a local file (it has a ``folder``): asked without making the
+    /// folder's URL.
+    var keepsLocalFile: Bool { url?.isFileURL == true }
+
     /// The folder of the store's local file, where its save log lives; `nil` for a store
     /// without one (in memory, or on a server).
     var folder: URL? {

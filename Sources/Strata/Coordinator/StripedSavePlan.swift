@@ -35,13 +35,13 @@ struct StripedSavePlan {
     init(_ stores: [any IncrementalStore]) throws {
         var leaders: [String: Int] = [:]
         var joined: [Int: Int] = [:]
-        for (index, store) in stores.enumerated() where store.folder == nil && !store.isInMemoryOnly {
+        for (index, store) in stores.enumerated() where !store.keepsLocalFile && !store.isInMemoryOnly {
             guard let domain = (store as? any PreparingStore)?.transactionDomain else { continue }
             if let leader = leaders[domain] { joined[index] = leader } else { leaders[domain] = index }
         }
-        let files = stores.filter { $0.folder != nil }.count
+        let files = stores.filter(\.keepsLocalFile).count
         let remote = stores.indices.filter {
-            stores[$0].folder == nil && !stores[$0].isInMemoryOnly && joined[$0] == nil
+            !stores[$0].keepsLocalFile && !stores[$0].isInMemoryOnly && joined[$0] == nil
         }
         let logs = files > 1 || (files == 1 && !remote.isEmpty)
         guard files > 0 || remote.count < 2 else {
@@ -56,7 +56,7 @@ struct StripedSavePlan {
         let roles = stores.enumerated().map { index, store -> Role in
             if let leader = joined[index] { return .joins(leader) }
             if store.isInMemoryOnly { return .inMemory }
-            guard logs, store.folder == nil, store is any PreparingStore else { return .takesPart }
+            guard logs, !store.keepsLocalFile, store is any PreparingStore else { return .takesPart }
             return .preparesDurably
         }
         self.roles = roles
