@@ -114,9 +114,10 @@ extension SQLiteStore {
                 try saveMemberships(ofUpdated: changes.updated, on: connection)
                 if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, note: note, on: connection) }
                 if let userInfo = changes.userInfo {
-                    var metadata = self.metadata
+                    let stored = self.metadata
+                    var metadata = stored
                     metadata.userInfo = userInfo
-                    try SQLiteStoreFile.writeMetadata(metadata, on: connection)
+                    try SQLiteStoreFile.writeMetadata(metadata, on: connection, replacing: stored)
                     newMetadata(metadata)
                 }
                 try decision()

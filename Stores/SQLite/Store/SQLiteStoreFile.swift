@@ -150,13 +150,21 @@ enum SQLiteStoreFile {
         }
     }
 
-    /// Writes `metadata` into `Z_METADATA` on `connection`, inside the caller's transaction.
-    static func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
-        let plist = try SQLiteMetadataPlist.encode(metadata)
-        try connection.cachedStatement(
-            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)"
-        )
-        .execute([.text(metadata.storeIdentifier), .blob(Array(plist))])
+    /// Writes `metadata` into `Z_METADATA` on `connection`, inside the caller's transaction: the
+    /// number of the last save across stores into its own table (``SQLiteStripedSaveNumber``),
+    /// and the rest as a property list, unless it is `stored`'s, the metadata the file holds.
+    static func writeMetadata(
+        _ metadata: StoreMetadata, on connection: SQLiteConnection, replacing stored: StoreMetadata? = nil
+    ) throws {
+        let (listed, number) = SQLiteStripedSaveNumber.split(metadata)
+        if number == nil || stored.map({ SQLiteStripedSaveNumber.split($0).listed }) != listed {
+            let plist = try SQLiteMetadataPlist.encode(listed)
+            try connection.cachedStatement(
+                "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)"
+            )
+            .execute([.text(metadata.storeIdentifier), .blob(Array(plist))])
+        }
+        try SQLiteStripedSaveNumber.write(number, on: connection)
     }
 
     /// `error` as a `StoreError` naming the file at `path`.
@@ -205,7 +213,11 @@ enum SQLiteStoreFile {
             throw StoreError(
                 code: .corrupt, message: "The SQLite store at '\(path)' has no metadata row in Z_METADATA.")
         }
-        return try SQLiteMetadataPlist.decode(Data(bytes), uuid: identifier, file: path)
+        var metadata = try SQLiteMetadataPlist.decode(Data(bytes), uuid: identifier, file: path)
+        if let number = try SQLiteStripedSaveNumber.read(on: connection) {
+            metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] = .integer64(number)
+        }
+        return metadata
     }
 
     /// Creates the schema of a new store, its `Z_PRIMARYKEY` rows and its metadata in one transaction.
