@@ -109,21 +109,21 @@ extension PersistentStore {
 /// interface the coordinator talks to.
 ///
 /// Obligations of a store author, with the conformance checks that enforce them:
-/// - ``StoreReading/execute(_:)`` returns exactly the objects of the entity (and its sub-entities when the
-///   request includes them) that match the predicate, sorted, offset and limited as asked
-///   (a limit of 0 is no limit), in the result type asked; a count is the number of IDs the
+/// - ``StoreReading/execute(_:)`` returns exactly the objects of the entity (and its
+///   sub-entities when the request includes them) that match the predicate, sorted, offset and
+///   limited as asked (a limit of 0 is no limit), in the result type asked; a count is the number of IDs the
 ///   same fetch returns. The coordinator sends only predicates whose
 ///   ``FetchPredicate/requiredFeatures`` are within ``predicateFeatures``; it evaluates the
 ///   others itself on snapshots it fetches without a predicate. Checks: `E.*`, `F.*`, `G.*`,
 ///   `H.*`, `R.*`, `P.unknownEntityInFetch`.
-/// - ``StoreReading/snapshot(for:)`` returns the last saved state of an object, or `nil` when the store
-///   no longer has it (never an error for a deleted object). Checks: `B.deletedSnapshotIsNil`,
+/// - ``StoreReading/snapshot(for:)`` returns the last saved state of an object, or `nil` when
+///   the store no longer has it (never an error for a deleted object). Checks: `B.deletedSnapshotIsNil`,
 ///   `C.*`, `D.toOneAfterReopen`.
-/// - ``StoreReading/relatedObjectIDs(of:relationship:)`` returns the members of a to-many relationship,
-///   in order for an ordered one. Checks: `D.toManyAfterReopen`, `D.orderedKeptAfterReopen`,
+/// - ``StoreReading/relatedObjectIDs(of:relationship:)`` returns the members of a to-many
+///   relationship, in order for an ordered one. Checks: `D.toManyAfterReopen`, `D.orderedKeptAfterReopen`,
 ///   `P.unknownObjectInRelatedObjects`, `P.unknownRelationshipInRelatedObjects`.
-/// - ``StoreReading/snapshots(for:)`` and ``StoreReading/relatedObjectIDs(ofEach:relationship:)`` for many objects
-///   answer as the one-object forms would for each; implementing them is optional. Checks:
+/// - ``StoreReading/snapshots(for:)`` and ``StoreReading/relatedObjectIDs(ofEach:relationship:)``
+///   for many objects answer as the one-object forms would for each; implementing them is optional. Checks:
 ///   `D.batchLoadsMatchSingleLoads`, `H.batchedFetchMatchesUnbatched`.
 /// - ``permanentIDs(forEntities:)`` hands out new, never reused IDs, one per entity name, in
 ///   input order. Checks: `B.permanentIDsInInputOrder`, `B.deletedReferencesAreNotReused`,
@@ -153,8 +153,9 @@ extension PersistentStore {
 ///   declares ``StoreCapabilities/queryGenerations``, and `nil` when it does not (contexts
 ///   pinned to a generation then read the store's latest state, as documented). Checks: `Q.*`.
 ///
-/// Beside ``PersistentStore``'s three, a store must implement five members: ``StoreReading/execute(_:)``,
-/// ``StoreReading/snapshot(for:)``, ``StoreReading/relatedObjectIDs(of:relationship:)``, ``permanentIDs(forEntities:)`` and
+/// Beside ``PersistentStore``'s three, a store must implement five members:
+/// ``StoreReading/execute(_:)``, ``StoreReading/snapshot(for:)``,
+/// ``StoreReading/relatedObjectIDs(of:relationship:)``, ``permanentIDs(forEntities:)`` and
 /// ``save(_:committingAfter:)`` (or, to the one-phase contract, ``save(_:)``). Everything else
 /// is optional, with a default: ``predicateFeatures`` (none: the core evaluates predicates),
 /// the batched reads, and the features a capability declares (generations, history, batch
@@ -184,7 +185,8 @@ public protocol IncrementalStore: PersistentStore, StoreReading {
     /// decision leaves nothing; one killed after it leaves a save the log completes. `decision`
     /// never calls back into the store. The default throws ``StoreError/Code/unsupported``:
     /// a store that saves in one step keeps working on its own but cannot take part in a save
-    /// across stores, and says so. Checks: `L.routesByConfiguration`, `L.mixesWithTheInMemoryStore`.
+    /// across stores, and says so. Checks: `I.decidedSaveCommits`, `I.refusedDecisionWritesNothing`,
+    /// `I.conflictNeverReachesTheDecision`, `L.routesByConfiguration`, `L.mixesWithTheInMemoryStore`.
     func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws
 
     /// Sets `update`'s values on the objects it matches in one write that survives a crash,
@@ -308,5 +310,4 @@ extension IncrementalStore {
                 + "Save its objects on their own, or give the store a two-phase save (docs/STORES.md); "
                 + "nothing was written.")
     }
-
 }

@@ -214,7 +214,7 @@ enum SQLiteStoreFile {
                 code: .corrupt, message: "The SQLite store at '\(path)' has no metadata row in Z_METADATA.")
         }
         var metadata = try SQLiteMetadataPlist.decode(Data(bytes), uuid: identifier, file: path)
-        if let number = try SQLiteStripedSaveNumber.read(on: connection) {
+        if let number = try SQLiteStripedSaveNumber.read(on: connection, path: path) {
             metadata.userInfo[PersistentStoreCoordinator.stripedSaveKey] = .integer64(number)
         }
         return metadata

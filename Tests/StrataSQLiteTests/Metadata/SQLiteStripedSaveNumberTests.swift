@@ -96,4 +96,21 @@ import Testing
         #expect(try Self.stored(folder).numbers.isEmpty)
         #expect(try coordinator.metadataForStore(type: StoreType.sqlite.name, at: url)?.userInfo == ["owner": "Bo"])
     }
+
+    @Test func aNumberThatIsNotWholeIsCorruptNamingTheFile() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.file("shelf.sqlite")
+        do {
+            let (_, context, _) = try Self.stack(folder)
+            try Self.saveAcross(context, "Dune")
+        }
+        let connection = try SQLiteConnection(path: url.path, mode: .readWrite)
+        try connection.execute(script: "UPDATE Z_STRATASTRIPEDSAVE SET Z_NUMBER = 'seven'")
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.sqlite])
+        let error = try #require(throws: StoreError.self) {
+            try coordinator.metadataForStore(type: StoreType.sqlite.name, at: url)
+        }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains(url.path) && error.message.contains("Z_STRATASTRIPEDSAVE"))
+    }
 }
