@@ -179,7 +179,8 @@ let package = Package(
                 "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance", "StrataSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataPostgres", "StrataTestSupport"]),
         .testTarget(
             name: "StrataReadmeTests",
             dependencies: [

@@ -10,10 +10,10 @@ struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract:
-            "Inspect, dump, search, convert, migrate and validate Strata store files, and run the conformance suite.",
+            "Inspect, dump, query, search, convert, migrate and validate Strata stores, and run the conformance suite.",
         version: StrataVersion.current,
         subcommands: [
-            Demo.self, ModelSummary.self, Inspect.self, Dump.self, Search.self, Convert.self, Migrate.self,
+            Demo.self, ModelSummary.self, Inspect.self, Dump.self, Query.self, Search.self, Convert.self, Migrate.self,
             Validate.self,
             Conformance.self, DemoInterruptedSave.self,
         ])

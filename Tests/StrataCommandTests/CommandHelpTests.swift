@@ -1,7 +1,9 @@
 import Testing
 
 @Suite struct CommandHelpTests {
-    @Test(arguments: [[], ["demo"], ["model"], ["inspect"], ["dump"], ["convert"], ["validate"], ["conformance"]])
+    @Test(arguments: [
+        [], ["demo"], ["model"], ["inspect"], ["dump"], ["query"], ["convert"], ["validate"], ["conformance"],
+    ])
     func everyCommandHasHelp(command: [String]) throws {
         let outcome = try StrataProcess.run(command + ["--help"])
         #expect(outcome.status == 0)

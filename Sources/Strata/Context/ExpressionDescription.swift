@@ -24,8 +24,11 @@ public struct ExpressionDescription: Sendable, Hashable {
         self.expression = expression
     }
 
-    /// The functions that aggregate over a group, by their name without the colon.
-    static let aggregateFunctions: Set<String> = ["count", "sum", "average", "min", "max", "median", "mode", "stddev"]
+    /// The functions that aggregate over a group, by their name without the colon: an
+    /// expression calling one of them (`sum:(amount)`) makes a dictionary fetch grouped.
+    public static let aggregateFunctions: Set<String> = [
+        "count", "sum", "average", "min", "max", "median", "mode", "stddev",
+    ]
 
     /// The aggregate function and its per-object argument, when the expression aggregates.
     var aggregate: (function: String, argument: FetchExpression)? {

@@ -1,8 +1,9 @@
 extension FetchExpression {
     /// The key paths the expression reads from the evaluated object, in order (`pages.@count`
     /// and `sum:(pages.number)` read `pages…`), those of a `TERNARY`'s condition included; key
-    /// paths inside subqueries and on variables are left out.
-    var keyPaths: [String] {
+    /// paths inside subqueries and on variables are left out. A tool checks them against a
+    /// model to name a key the entity lacks before it fetches.
+    public var keyPaths: [String] {
         switch self {
         case .keyPath(let path): [path]
         case .keyPathOn(let base, _): base.keyPaths
@@ -17,7 +18,7 @@ extension FetchExpression {
 
 extension FetchPredicate {
     /// The key paths the predicate's expressions read, as ``FetchExpression/keyPaths`` lists them.
-    var keyPaths: [String] {
+    public var keyPaths: [String] {
         switch self {
         case .constant: []
         case .comparison(let comparison): comparison.left.keyPaths + comparison.right.keyPaths

@@ -9,7 +9,7 @@ import Foundation
 /// strings so that they read back exactly. When parsing, `CAST` also accepts numbers for the
 /// numeric types and dates, strings of digits for the integer types, and `"Date"` as another
 /// name for `"NSDate"`.
-enum PredicateLiteral {
+package enum PredicateLiteral {
     /// The type names `CAST` accepts.
     static let castTypeNames = [
         "Int16", "Int32", "Int64", "Decimal", "Double", "Float", "NSDate", "Date", "Data", "UUID", "URL", "ObjectID",
@@ -35,8 +35,9 @@ enum PredicateLiteral {
         }
     }
 
-    /// `string` in double quotes, with `\`, `"` and control characters escaped.
-    static func quoted(_ string: String) -> String {
+    /// `string` in double quotes, with `\`, `"` and control characters escaped: also a JSON
+    /// string.
+    package static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
