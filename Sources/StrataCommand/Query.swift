@@ -77,6 +77,12 @@ struct Query: ParsableCommand {
     @Option(help: "How to print the rows: table, json, csv or ndjson.")
     var format = QueryFormat.table
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print how the store runs the fetch instead of its rows: the SQL or reads it runs, the engine's plan, "
+                + "and the parts Strata evaluates in memory."))
+    var explain = false
+
     /// Rows read and printed at a time; the objects of earlier batches are let go.
     static let batchSize = 500
 
@@ -95,6 +101,11 @@ struct Query: ParsableCommand {
         if distinct, properties == nil, !grouped {
             throw ValidationError("--distinct compares rows of chosen properties: add --properties or --group-by.")
         }
+        if explain, distinct || grouped {
+            throw ValidationError(
+                "--explain shows fetches of objects and counts: not --distinct, --group-by or "
+                    + "--aggregate.")
+        }
         if !follow.isEmpty, distinct || grouped {
             throw ValidationError("--follow prints objects: it does not go with --distinct, --group-by or --aggregate.")
         }
@@ -110,7 +121,9 @@ struct Query: ParsableCommand {
             defer { try? coordinator.remove(opened) }
             let context = ManagedObjectContext(coordinator: coordinator)
             try context.performAndWait {
-                if count {
+                if explain {
+                    print(try QueryExplanation(query, count: count, store: opened).text)
+                } else if count {
                     print(try context.count(for: query.request))
                 } else if query.isDictionaryFetch {
                     try printDictionaries(query, in: context)

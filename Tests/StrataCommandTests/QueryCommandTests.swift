@@ -275,4 +275,43 @@ import Testing
         #expect(try Self.printedRows(outcome.output) == expected)
         #expect(expected.count > 500)
     }
+
+    @Test func explainShowsTheStatementTheStoreRunsAndWhatStrataEvaluatesInMemory() throws {
+        let folder = try TemporaryDirectory()
+        let predicate = "population > 1000 AND name MATCHES 'C.*'"
+        let sqlite = try CommandStores.written(type: "SQLite", named: "guide.sqlite", in: folder)
+        let bySQL = try StrataProcess.run([
+            "query", sqlite.path, "--entity", "City", predicate, "--sort", "-population", "--limit", "2", "--explain",
+        ])
+        #expect(bySQL.status == 0, "\(bySQL.error)")
+        let lines = bySQL.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Store: SQLite")
+        let statement = try #require(lines.first { $0.hasPrefix("  1. SELECT t0.Z_PK, t0.Z_ENT FROM ZCITY t0 WHERE ") })
+        #expect(statement.contains("ORDER BY t0.ZPOPULATION DESC"))
+        #expect(statement.hasSuffix("LIMIT 2 OFFSET 0 -- bound: 1000, 'C.*'"), "\(statement)")
+        #expect(lines.contains("Engine plan:"))
+        #expect(lines.contains("Evaluated by Strata in memory: nothing"))
+        #expect(lines.last == "Sorted and paged: by the store")
+
+        let binary = try CommandStores.written(type: "Binary", named: "guide.binary", in: folder)
+        let inMemory = try StrataProcess.run(["query", binary.path, "--entity", "City", predicate, "--explain"])
+        #expect(inMemory.status == 0, "\(inMemory.error)")
+        #expect(
+            inMemory.output.hasSuffix(
+                "Evaluated by Strata in memory:\n  population > 1000\n  name MATCHES \"C.*\"\n"
+                    + "Sorted and paged: by Strata in memory\n"), "\(inMemory.output)")
+
+        let lmdb = try CommandStores.written(type: "LMDB", named: "guide.lmdb", in: folder)
+        let counted = try StrataProcess.run(["query", lmdb.path, "--entity", "City", "--count", "--explain"])
+        #expect(
+            counted.output == "Store: LMDB\nSteps:\n  1. Count the records of City kept for City, decoding none.\n"
+                + "Evaluated by Strata in memory: nothing\n", "\(counted.output) \(counted.error)")
+
+        let server = try PostgresCommandTests.newStoreURL().absoluteString
+        #expect(try StrataProcess.run(["convert", sqlite.path, server]).status == 0)
+        let postgres = try StrataProcess.run(["query", server, "--entity", "City", predicate, "--explain"])
+        #expect(postgres.status == 0, "\(postgres.error)")
+        #expect(postgres.output.contains("  1. SELECT "), "\(postgres.output)")
+        #expect(postgres.output.contains("Engine plan:\n  "), "PostgreSQL's EXPLAIN: \(postgres.output)")
+    }
 }

@@ -280,3 +280,19 @@ final class AtomicStoreAdapter: IncrementalStore {
 extension AtomicStoreAdapter: InMemoryOnlyStore {
     var keepsStateInMemoryOnly: Bool { writesNothing }
 }
+
+extension AtomicStoreAdapter: FetchExplaining {
+    /// The store holds its objects in memory: the core evaluates the whole predicate, then sorts
+    /// and pages, on every object of the entity.
+    func explain(_ request: StoreFetchRequest) throws -> StoreFetchExplanation {
+        let entity = try entitySchema(named: request.entityName)
+        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        let isPlain = request.predicate == nil && request.sortDescriptors.isEmpty
+        let verb = isPlain && request.resultType == .count ? "count" : "read"
+        return StoreFetchExplanation(
+            steps: [
+                "\(nameInMessages) holds its objects in memory: \(verb) its \(kinds.joined(separator: ", ")) objects."
+            ],
+            evaluatedInMemory: request.predicate?.conjuncts ?? [], sortsInMemory: !isPlain)
+    }
+}

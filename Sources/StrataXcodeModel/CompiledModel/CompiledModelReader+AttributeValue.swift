@@ -155,7 +155,7 @@ extension CompiledModelReader {
                     at: place(of: archived))
                 continue
             }
-            for condition in Self.conjuncts(of: predicate) {
+            for condition in predicate.conjuncts {
                 if Self.applyValidation(condition, to: &attribute) { continue }
                 skipped.skip(
                     "the validation predicate '\(condition)' of \(what)",
@@ -163,14 +163,6 @@ extension CompiledModelReader {
                     at: place(of: archived))
             }
         }
-    }
-
-    /// The operands of `predicate` when it is an `AND`, flattened; otherwise `predicate` itself.
-    static func conjuncts(of predicate: FetchPredicate) -> [FetchPredicate] {
-        guard case .and(let operands) = predicate else { return [predicate] }
-        var result: [FetchPredicate] = []
-        for operand in operands { result += conjuncts(of: operand) }
-        return result
     }
 
     /// Sets the bound or regular expression that `predicate` expresses on `attribute`; false,

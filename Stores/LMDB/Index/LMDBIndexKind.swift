@@ -194,13 +194,7 @@ struct LMDBIndexes: Sendable {
     func kind(of property: String, in entity: String, conjuncts: Set<FetchPredicate>) -> LMDBIndexKind? {
         guard let kind = byEntity[entity]?[property] else { return nil }
         guard let condition = partial[entity]?[property] else { return kind }
-        return Self.conjuncts(of: condition).isSubset(of: conjuncts) ? kind : nil
-    }
-
-    /// The parts of the `AND` at the top of `predicate`.
-    static func conjuncts(of predicate: FetchPredicate) -> Set<FetchPredicate> {
-        if case .and(let parts) = predicate { return parts.reduce(into: []) { $0.formUnion(conjuncts(of: $1)) } }
-        return [predicate]
+        return Set(condition.conjuncts).isSubset(of: conjuncts) ? kind : nil
     }
 
     /// The keys of `snapshot`'s index entries.

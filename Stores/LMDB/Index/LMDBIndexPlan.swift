@@ -34,7 +34,7 @@ struct LMDBIndexPlan {
     /// indexes it with the same kind, and, for a partial index, when the predicate's top-level
     /// conditions include the index's.
     init?(_ predicate: FetchPredicate, entities: [String], indexes: LMDBIndexes) {
-        let conjuncts = LMDBIndexes.conjuncts(of: predicate)
+        let conjuncts = Set(predicate.conjuncts)
         func kind(of property: String) -> LMDBIndexKind? {
             let kinds = Set(entities.map { indexes.kind(of: property, in: $0, conjuncts: conjuncts) })
             guard kinds.count == 1, let kind = kinds.first else { return nil }

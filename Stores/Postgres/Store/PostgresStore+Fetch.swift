@@ -12,6 +12,31 @@ extension PostgresStore {
 
     /// Runs `request` on `connection`, inside its transaction if it has one.
     func execute(_ request: StoreFetchRequest, on connection: PostgresConnection) throws -> StoreFetchResult {
+        let statement = try fetchStatement(for: request)
+        let rows = try connection.execute(statement.sql, statement.parameters)
+        let reader = statement.reader
+        guard statement.isInMemory else {
+            switch request.resultType {
+            case .count: return .count(Int(rows.int64(0, 0) ?? 0))
+            case .objectIDs:
+                return .objectIDs(try (0..<rows.rowCount).map { try objectID(in: rows, row: $0, reader: reader) })
+            case .snapshots:
+                return .snapshots(
+                    try (0..<rows.rowCount).map { try reader.snapshot(rows, row: $0, storeName: storeName) })
+            }
+        }
+        let loader = PostgresObjectLoader(store: self, connection: connection)
+        let objects = try (0..<rows.rowCount).map {
+            PostgresObjectResolver(snapshot: try reader.snapshot(rows, row: $0, storeName: storeName), loader: loader)
+        }
+        let residual = statement.residual
+        return try request.result(
+            of: objects, matching: residual.isEmpty ? nil : FetchPredicate.and(residual), snapshot: \.snapshot,
+            check: loader.rethrow)
+    }
+
+    /// The one statement `request` runs, and what the core evaluates on its rows.
+    func fetchStatement(for request: StoreFetchRequest) throws -> PostgresFetchStatement {
         let entity = try entitySchema(named: request.entityName)
         guard let table = layout.tableOfEntity[entity.name], let reader = rowReaders[table.name] else {
             throw StoreError(code: .unknownEntity, message: "\(storeName) has no table for '\(entity.name)'.")
@@ -22,53 +47,37 @@ extension PostgresStore {
             store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])
         var conditions = ["t._ent = ANY($1::int2[])"]
         var residual: [FetchPredicate] = []
-        if let predicate = request.predicate {
-            let parts: [FetchPredicate] = if case .and(let parts) = predicate { parts } else { [predicate] }
-            for part in parts {
-                if let condition = translator.condition(for: part) {
-                    conditions.append("(\(condition))")
-                } else {
-                    residual.append(part)
-                }
+        for part in request.predicate?.conjuncts ?? [] {
+            if let condition = translator.condition(for: part) {
+                conditions.append("(\(condition))")
+            } else {
+                residual.append(part)
             }
         }
         let source = "FROM \(reader.qualifiedName) t WHERE \(conditions.joined(separator: " AND "))"
-        let offset = max(request.fetchOffset, 0)
-        let limit = request.pageSize == .max ? nil : request.pageSize
-        if residual.isEmpty, let order = translator.orderBy(request.sortDescriptors) {
-            var parameters = translator.parameters
-            var page = ""
-            if offset > 0 {
-                parameters.append(.bigint(Int64(offset)))
-                page += " OFFSET $\(parameters.count)"
-            }
-            if let limit {
-                parameters.append(.bigint(Int64(limit)))
-                page += " LIMIT $\(parameters.count)"
-            }
+        guard residual.isEmpty, let order = translator.orderBy(request.sortDescriptors) else {
+            return PostgresFetchStatement(
+                sql: "SELECT \(reader.selectList("t")) \(source) ORDER BY t._pk", parameters: translator.parameters,
+                reader: reader, residual: residual, isInMemory: true)
+        }
+        var parameters = translator.parameters
+        var page = ""
+        if request.fetchOffset > 0 {
+            parameters.append(.bigint(Int64(request.fetchOffset)))
+            page += " OFFSET $\(parameters.count)"
+        }
+        if request.pageSize != .max {
+            parameters.append(.bigint(Int64(request.pageSize)))
+            page += " LIMIT $\(parameters.count)"
+        }
+        let sql =
             switch request.resultType {
-            case .count:
-                let rows = try connection.execute("SELECT count(*) FROM (SELECT 1 \(source)\(page)) c", parameters)
-                return .count(Int(rows.int64(0, 0) ?? 0))
-            case .objectIDs:
-                let rows = try connection.execute("SELECT t._pk, t._ent \(source) ORDER BY \(order)\(page)", parameters)
-                return .objectIDs(try (0..<rows.rowCount).map { try objectID(in: rows, row: $0, reader: reader) })
-            case .snapshots:
-                let rows = try connection.execute(
-                    "SELECT \(reader.selectList("t")) \(source) ORDER BY \(order)\(page)", parameters)
-                return .snapshots(
-                    try (0..<rows.rowCount).map { try reader.snapshot(rows, row: $0, storeName: storeName) })
+            case .count: "SELECT count(*) FROM (SELECT 1 \(source)\(page)) c"
+            case .objectIDs: "SELECT t._pk, t._ent \(source) ORDER BY \(order)\(page)"
+            case .snapshots: "SELECT \(reader.selectList("t")) \(source) ORDER BY \(order)\(page)"
             }
-        }
-        let rows = try connection.execute(
-            "SELECT \(reader.selectList("t")) \(source) ORDER BY t._pk", translator.parameters)
-        let loader = PostgresObjectLoader(store: self, connection: connection)
-        let objects = try (0..<rows.rowCount).map {
-            PostgresObjectResolver(snapshot: try reader.snapshot(rows, row: $0, storeName: storeName), loader: loader)
-        }
-        return try request.result(
-            of: objects, matching: residual.isEmpty ? nil : FetchPredicate.and(residual), snapshot: \.snapshot,
-            check: loader.rethrow)
+        return PostgresFetchStatement(
+            sql: sql, parameters: parameters, reader: reader, residual: [], isInMemory: false)
     }
 
     private func objectID(in rows: PostgresResult, row: Int, reader: PostgresRowReader) throws -> ObjectID {

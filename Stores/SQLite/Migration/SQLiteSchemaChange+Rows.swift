@@ -240,16 +240,13 @@ extension SQLiteSchemaChange {
 
         /// `value` as an SQL literal, as the store writes it.
         private func literal(_ value: AttributeValue) throws(InPlaceMapping.Declined) -> Value {
-            let sql: String
-            switch SQLiteValueCodec.encode(value) {
-            case .null: return .null
-            case .integer(let number): sql = String(number)
-            case .real(let number) where number.isFinite: sql = "\(number)"
-            case .real: throw InPlaceMapping.Declined(description: "\(value) has no SQL literal")
-            case .text(let text) where text.contains("\0"):
+            let encoded = SQLiteValueCodec.encode(value)
+            if case .null = encoded { return .null }
+            if case .text(let text) = encoded, text.contains("\0") {
                 throw InPlaceMapping.Declined(description: "a text constant holds a NUL character")
-            case .text(let text): sql = "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-            case .blob(let bytes): sql = "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+            }
+            guard let sql = encoded.sqlLiteral else {
+                throw InPlaceMapping.Declined(description: "\(value) has no SQL literal")
             }
             return Value(sql: sql, sources: nil)
         }

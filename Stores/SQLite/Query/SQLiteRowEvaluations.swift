@@ -75,6 +75,15 @@ final class SQLiteRowEvaluations {
     /// Whether there is nothing to evaluate.
     var isEmpty: Bool { items.isEmpty }
 
+    /// The predicates rows are tested against, in the order of their calls; each may be an
+    /// `AND` of several parts.
+    var predicates: [FetchPredicate] {
+        items.compactMap { item in
+            guard case .predicate(let predicate) = item.work else { return nil }
+            return predicate
+        }
+    }
+
     /// Adds `body`, reading `attributes`, and returns the SQL calling it.
     func call(_ body: Body, reading attributes: [Attribute]) -> String {
         let keys = attributes.map(\.key)

@@ -143,7 +143,7 @@ extension SQLiteSchema {
                 sql.append(character)
                 continue
             }
-            guard let value = literals.next(), let literal = literal(value) else { return nil }
+            guard let value = literals.next(), let literal = value.sqlLiteral else { return nil }
             sql += literal
         }
         // Only the text outside string literals is SQL to check and unqualify.
@@ -155,16 +155,5 @@ extension SQLiteSchema {
             parts[index] = parts[index].replacingOccurrences(of: "t0.", with: "")
         }
         return parts.joined(separator: "'")
-    }
-
-    /// `value` as an SQL literal; `nil` for a number SQL cannot spell.
-    private static func literal(_ value: SQLiteValue) -> String? {
-        switch value {
-        case .null: return "NULL"
-        case .integer(let number): return String(number)
-        case .real(let number): return number.isFinite ? "\(number)" : nil
-        case .text(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
-        }
     }
 }

@@ -7,6 +7,45 @@ extension SQLiteStore {
 
     /// Runs `request` on the latest state, or in `generation`'s read transaction.
     func execute(_ request: StoreFetchRequest, in generation: SQLiteGeneration?) throws -> StoreFetchResult {
+        let statement = try fetchStatement(for: request)
+        let (sql, parameters, table) = (statement.sql, statement.parameters, statement.table)
+        statistics.recordFetch(inMemory: statement.isInMemory)
+        return try read("fetching \(request.entityName)", in: generation, evaluating: statement.evaluations) {
+            connection in
+            trace.explain(sql, parameters, on: connection)
+            if statement.isInMemory {
+                let remaining = statement.remaining
+                let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
+                    try snapshot(at: $0, in: table)
+                }
+                let graph = SQLiteObjectGraph(store: self, connection: connection)
+                return try request.result(
+                    of: snapshots.map { graph.resolver(for: $0) },
+                    matching: remaining.isEmpty ? nil : remaining.count == 1 ? remaining[0] : .and(remaining),
+                    snapshot: \.snapshot, check: graph.throwFirstError)
+            }
+            switch request.resultType {
+            case .count:
+                let counts = try connection.cachedStatement(sql).rows(parameters) { $0.value(at: 0) }
+                guard case .integer(let count)? = counts.first else { return .count(0) }
+                return .count(Int(count))
+            case .objectIDs:
+                let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
+                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1, in: table) }
+                return .objectIDs(statement.sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
+            case .snapshots:
+                let snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
+                    try snapshot(at: $0, in: table)
+                }
+                return .snapshots(
+                    statement.sortsByKey
+                        ? snapshots.sorted { Self.primaryKeyOrder($0.objectID, $1.objectID) } : snapshots)
+            }
+        }
+    }
+
+    /// The one statement `request` runs, and what the core evaluates around it.
+    func fetchStatement(for request: StoreFetchRequest) throws -> SQLiteFetchStatement {
         let entity = try entitySchema(named: request.entityName)
         let table = try table(of: entity.name)
         var translator = SQLitePredicateTranslator(store: self, entity: entity, table: table)
@@ -14,25 +53,15 @@ extension SQLiteStore {
             of: entity, includingSubentities: request.includesSubentities, in: table, where: request.predicate,
             translator: &translator)
         let orderTerms = translator.orderTerms(for: request.sortDescriptors)
-        let inMemory = !remaining.isEmpty || orderTerms == nil
-        statistics.recordFetch(inMemory: inMemory)
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let order = " ORDER BY " + ((orderTerms ?? []) + ["t0.Z_PK"]).joined(separator: ", ")
-        let parameters = translator.parameters
-        if inMemory {
-            let residual = remaining.count == 1 ? remaining[0] : FetchPredicate.and(remaining)
-            return try read("fetching \(entity.name)", in: generation, evaluating: translator.rowEvaluations) {
-                connection in
-                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)"
-                trace.explain(sql, parameters, on: connection)
-                let snapshots = try connection.statement(sql).rowsThrowing(parameters) {
-                    try snapshot(at: $0, in: table)
-                }
-                let graph = SQLiteObjectGraph(store: self, connection: connection)
-                return try request.result(
-                    of: snapshots.map { graph.resolver(for: $0) }, matching: remaining.isEmpty ? nil : residual,
-                    snapshot: \.snapshot, check: graph.throwFirstError)
-            }
+        func statement(_ sql: String, inMemory: Bool = false, sortsByKey: Bool = false) -> SQLiteFetchStatement {
+            SQLiteFetchStatement(
+                sql: sql, parameters: translator.parameters, table: table, evaluations: translator.rowEvaluations,
+                remaining: remaining, isInMemory: inMemory, sortsByKey: sortsByKey)
+        }
+        guard remaining.isEmpty, orderTerms != nil else {
+            return statement("SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(order)", inMemory: true)
         }
         let limit = request.pageSize == .max ? -1 : request.pageSize
         let page = " LIMIT \(limit) OFFSET \(max(request.fetchOffset, 0))"
@@ -42,35 +71,22 @@ extension SQLiteStore {
         // table in key order instead of searching an index for the condition.
         let sortsByKey = isWhole && request.sortDescriptors.isEmpty
         let sqlOrder = sortsByKey ? "" : order
-        return try read("fetching \(entity.name)", in: generation, evaluating: translator.rowEvaluations) {
-            connection in
-            switch request.resultType {
-            case .count:
-                // Without a limit or an offset the count needs no subquery, and with no
-                // condition SQLite counts the table's b-tree instead of stepping through its rows.
-                let sql =
-                    isWhole
+        switch request.resultType {
+        case .count:
+            // Without a limit or an offset the count needs no subquery, and with no
+            // condition SQLite counts the table's b-tree instead of stepping through its rows.
+            return statement(
+                isWhole
                     ? "SELECT count(*) FROM \(table.name) t0\(whereClause)"
-                    : "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))"
-                trace.explain(sql, parameters, on: connection)
-                let counts = try connection.cachedStatement(sql).rows(parameters) { $0.value(at: 0) }
-                guard case .integer(let count)? = counts.first else { return .count(0) }
-                return .count(Int(count))
-            case .objectIDs:
-                let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
-                trace.explain(sql, parameters, on: connection)
-                let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
-                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1, in: table) }
-                return .objectIDs(sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
-            case .snapshots:
-                let sql = "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)"
-                trace.explain(sql, parameters, on: connection)
-                let snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
-                    try snapshot(at: $0, in: table)
-                }
-                return .snapshots(
-                    sortsByKey ? snapshots.sorted { Self.primaryKeyOrder($0.objectID, $1.objectID) } : snapshots)
-            }
+                    : "SELECT count(*) FROM (SELECT 1 FROM \(table.name) t0\(whereClause)\(page))")
+        case .objectIDs:
+            return statement(
+                "SELECT t0.Z_PK, t0.Z_ENT FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)", sortsByKey: sortsByKey
+            )
+        case .snapshots:
+            return statement(
+                "SELECT \(selectList(table)) FROM \(table.name) t0\(whereClause)\(sqlOrder)\(page)",
+                sortsByKey: sortsByKey)
         }
     }
 
@@ -91,7 +107,7 @@ extension SQLiteStore {
         let kinds = includingSubentities ? [entity.name] + entity.descendantNames : [entity.name]
         var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
         var remaining: [FetchPredicate] = []
-        let parts = Self.conjuncts(of: predicate)
+        let parts = predicate?.conjuncts ?? []
         for part in parts {
             if let condition = translator.condition(for: part) {
                 conditions.append("(\(condition))")
@@ -112,15 +128,6 @@ extension SQLiteStore {
             conditions.append("CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(call) ELSE 0 END")
         }
         return (conditions, Array(remaining.dropFirst(evaluable.count)))
-    }
-
-    /// The parts of an `AND` at the top of `predicate`, each translated or evaluated on its own.
-    static func conjuncts(of predicate: FetchPredicate?) -> [FetchPredicate] {
-        switch predicate {
-        case nil: return []
-        case .and(let parts)?: return parts.flatMap { conjuncts(of: $0) }
-        case let other?: return [other]
-        }
     }
 
     /// Whether `a`'s primary key comes before `b`'s; IDs of one table, made by this store.

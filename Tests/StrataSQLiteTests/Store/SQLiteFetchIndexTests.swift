@@ -69,26 +69,14 @@ import Testing
         }
     }
 
-    /// The plan SQLite makes for the store's fetch of places matching `format`, as one line.
+    /// The plan SQLite makes for the store's fetch of places matching `format`, as one line;
+    /// the whole predicate must translate to SQL.
     private func plan(_ format: String) throws -> String {
-        let entity = try store.entitySchema(named: "Place")
-        let table = try store.table(of: "Place")
-        var translator = SQLitePredicateTranslator(store: store, entity: entity, table: table)
-        let parts = SQLiteStore.conjuncts(of: try FetchPredicate(format: format))
-        var conditions: [String] = []
-        for part in parts {
-            let condition = translator.condition(for: part)
-            conditions.append(try #require(condition))
-        }
-        conditions += store.rTrees.conditions(for: parts, entity: entity, translator: &translator)
-        let sql = "EXPLAIN QUERY PLAN SELECT t0.Z_PK FROM ZPLACE t0 WHERE " + conditions.joined(separator: " AND ")
-        return try store.read("explaining") { connection in
-            try connection.statement(sql).rows(translator.parameters) { row -> String in
-                guard case .text(let step) = row.value(at: 3) else { return "" }
-                return step
-            }
-        }
-        .joined(separator: "; ")
+        let explanation = try store.explain(
+            StoreFetchRequest(
+                entityName: "Place", predicate: try FetchPredicate(format: format), resultType: .objectIDs))
+        #expect(explanation.evaluatedInMemory.isEmpty && explanation.evaluatedPerRow.isEmpty, "\(format) is in SQL")
+        return explanation.enginePlan.joined(separator: "; ")
     }
 
     private func fetch(_ format: String) throws -> Set<ObjectID> {
