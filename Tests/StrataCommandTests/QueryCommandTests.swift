@@ -292,6 +292,15 @@ import Testing
         #expect(lines.contains("Engine plan:"))
         #expect(lines.contains("Evaluated by Strata in memory: nothing"))
         #expect(lines.last == "Sorted and paged: by the store")
+        let mixed = try StrataProcess.run([
+            "query", sqlite.path, "--entity", "City", "lowercase(name) == 'paris' AND name != country.name",
+            "--explain",
+        ])
+        #expect(mixed.status == 0, "\(mixed.error)")
+        #expect(mixed.output.contains("strata_evaluate(0, t0.ZNAME)"), "\(mixed.output)")
+        #expect(mixed.output.contains("Evaluated by Strata on each row, inside the engine:\n  lowercase"))
+        #expect(mixed.output.contains("Evaluated by Strata in memory:\n  name != country.name\n"))
+        #expect(mixed.output.hasSuffix("Sorted and paged: by Strata in memory\n"))
 
         let binary = try CommandStores.written(type: "Binary", named: "guide.binary", in: folder)
         let inMemory = try StrataProcess.run(["query", binary.path, "--entity", "City", predicate, "--explain"])
