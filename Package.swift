@@ -17,12 +17,14 @@ let package = Package(
         .library(name: "StrataPostgresTesting", targets: ["StrataPostgresTesting"]),
         .library(name: "StrataStores", targets: ["StrataStores"]),
         .library(name: "StrataSearch", targets: ["StrataSearch"]),
+        .library(name: "StrataService", targets: ["StrataService"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -85,6 +87,19 @@ let package = Package(
         .testTarget(
             name: "StrataSearchTests",
             dependencies: ["StrataSearch", "StrataStores", "StrataPostgres", "StrataTestSupport"]),
+        .target(
+            name: "StrataService",
+            dependencies: [
+                "Strata", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "StrataServiceTests",
+            dependencies: [
+                "StrataService", "StrataStores", "StrataTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "SearchExportWorker", dependencies: ["StrataSearch", "StrataSQLite", "StrataTestSupport"],
             path: "Tests/SearchExportWorker"),

@@ -341,19 +341,35 @@ extension PersistentStoreCoordinator {
     }
 
     /// Runs `body` holding the write gates of `stores`, taken in identifier order so that two
-    /// saves never wait for each other.
-    func withWriteGates<T>(of stores: [any IncrementalStore], _ body: () throws -> T) throws -> T {
-        let gates = writeGates.withLock { gates in
-            Set(stores.map(\.identifier)).sorted().map { identifier in
-                if let gate = gates[identifier] { return gate }
-                let gate = NSLock()
-                gates[identifier] = gate
-                return gate
-            }
-        }
+    /// saves never wait for each other. With `added`, every store must still be added once the
+    /// gates are held: ``removeAllStores(waitingUpTo:)`` may have closed one while the save waited.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` naming a store removed
+    ///   meanwhile, before `body` runs.
+    func withWriteGates<T>(of stores: [any IncrementalStore], added: Bool = true, _ body: () throws -> T) throws -> T {
+        let gates = Set(stores.map(\.identifier)).sorted().map(writeGate(of:))
         for gate in gates { gate.lock() }
         defer { for gate in gates.reversed() { gate.unlock() } }
+        if added {
+            let present = state.withLock { state in Set(state.stores.map { ObjectIdentifier($0.store) }) }
+            if let removed = stores.first(where: { !present.contains(ObjectIdentifier($0)) }) {
+                throw StoreError(
+                    code: .unknownStore,
+                    message: "\(removed.nameInMessages) was removed from the coordinator before the save reached "
+                        + "it; nothing was written.")
+            }
+        }
         return try body()
+    }
+
+    /// The write gate of the store with `identifier`, which saves to it hold.
+    func writeGate(of identifier: String) -> NSLock {
+        writeGates.withLock { gates in
+            if let gate = gates[identifier] { return gate }
+            let gate = NSLock()
+            gates[identifier] = gate
+            return gate
+        }
     }
 
     func probe(_ step: StripedSaveStep) {

@@ -30,7 +30,7 @@ extension PersistentStoreCoordinator {
         }
         guard !folders.isEmpty else { return }
         // The write gates before the logs' locks, in the order a save across stores takes them.
-        try withWriteGates(of: [store] + added) {
+        try withWriteGates(of: [store] + added, added: false) {
             let logs = try StripedSaveLog.lockAll(folders: folders)
             guard !store.options.isReadOnly else {
                 let pending = try logs.contains { log in
