@@ -56,7 +56,7 @@ fuzz: deps
 	FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)/StrataFuzzer" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
-TSAN_SUITES := ContextConcurrencyTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests
+TSAN_SUITES := ContextConcurrencyTests|PersistentContainerServiceTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_SUITES)"
@@ -74,7 +74,7 @@ bench: deps
 ## docs: build the DocC documentation of every library module with swift-docc-plugin, into
 ## .build/plugins/Swift-DocC/outputs; any warning (a broken symbol link, a parameter without
 ## documentation) fails it.
-DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataPostgres StrataPostgresTesting StrataXML StrataBinary StrataStores StrataSearch StrataConformance \
+DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataPostgres StrataPostgresTesting StrataXML StrataBinary StrataStores StrataSearch StrataService StrataConformance \
 	StrataConformanceTesting StrataXcodeModel
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import Strata
 
-/// A ``PersistentContainer`` run as a swift-service-lifecycle `Service`: ``run()`` loads the
+/// A `PersistentContainer` run as a swift-service-lifecycle `Service`: ``run()`` loads the
 /// stores and serves until the service group shuts down, then closes them gracefully.
 ///
 /// ```swift
@@ -15,7 +15,7 @@ import Strata
 ///
 /// On graceful shutdown (or cancellation) it first runs `beforeClosing` (stop what reads the
 /// stores on its own, such as a search index exporter's indexing), then removes every store
-/// with ``PersistentStoreCoordinator/removeAllStores(waitingUpTo:)``: saves in flight finish
+/// with `PersistentStoreCoordinator.removeAllStores(waitingUpTo:)`: saves in flight finish
 /// within ``shutdownTimeout``, later ones fail naming the store, watching for remote changes
 /// stops, and each store is closed. Run the services that save (an HTTP server) before this one
 /// in the group, so that they stop taking requests first: a service group shuts its services
@@ -41,8 +41,8 @@ public struct PersistentContainerService: Service {
 
     /// Loads the stores, waits for graceful shutdown or cancellation, then closes them.
     ///
-    /// - Throws: ``PersistentContainerLoadError`` when a store did not load (the stores that
-    ///   loaded are closed again); ``StoreError`` with code ``StoreError/Code/inUse`` when a save
+    /// - Throws: `PersistentContainerLoadError` when a store did not load (the stores that
+    ///   loaded are closed again); `StoreError` with code `inUse` when a save
     ///   still held a store at the deadline.
     public func run() async throws {
         do {
