@@ -351,8 +351,10 @@ extension PersistentStoreCoordinator {
         for gate in gates { gate.lock() }
         defer { for gate in gates.reversed() { gate.unlock() } }
         if added {
-            let present = state.withLock { state in Set(state.stores.map { ObjectIdentifier($0.store) }) }
-            if let removed = stores.first(where: { !present.contains(ObjectIdentifier($0)) }) {
+            let removed = state.withLock { state in
+                stores.first { store in !state.stores.contains { $0.store === store } }
+            }
+            if let removed {
                 throw StoreError(
                     code: .unknownStore,
                     message: "\(removed.nameInMessages) was removed from the coordinator before the save reached "
