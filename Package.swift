@@ -147,8 +147,8 @@ let package = Package(
         .testTarget(
             name: "StrataPostgresTests",
             dependencies: [
-                "StrataPostgres", "StrataSQLite", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
-                .product(name: "Logging", package: "swift-log"),
+                "StrataPostgres", "CStrataPostgres", "StrataSQLite", "StrataTestSupport", "StrataConformance",
+                "StrataConformanceTesting", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "StrataBinaryTests",

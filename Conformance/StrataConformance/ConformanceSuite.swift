@@ -36,6 +36,7 @@ public struct ConformanceSuite: Sendable {
         /// What reports call the server, such as `PostgreSQL on 127.0.0.1:5432`.
         public let name: String
         let locate: @Sendable (_ place: String) -> URL
+        let awaitKilledClients: (@Sendable (_ store: URL) throws -> Void)?
 
         /// Creates locations.
         ///
@@ -45,9 +46,18 @@ public struct ConformanceSuite: Sendable {
         ///     letters, digits and underscores, at most 63 characters, unique to one store of
         ///     one check of one run (a PostgreSQL store takes it as its schema, say). The
         ///     same place gives the same URL.
-        public init(name: String, locate: @escaping @Sendable (_ place: String) -> URL) {
+        ///   - awaitKilledClients: Returns once the server has finished what the killed clients
+        ///     of the store at the URL sent it, or throws when it has not in reasonable time. A
+        ///     server may still be committing a transaction its client sent just before it was
+        ///     killed; the durability checks call this after each kill, so that what they read
+        ///     next is the store's final state. Without it, they read at once.
+        public init(
+            name: String, locate: @escaping @Sendable (_ place: String) -> URL,
+            awaitKilledClients: (@Sendable (_ store: URL) throws -> Void)? = nil
+        ) {
             self.name = name
             self.locate = locate
+            self.awaitKilledClients = awaitKilledClients
         }
 
         public static func == (lhs: ServerLocations, rhs: ServerLocations) -> Bool { lhs.name == rhs.name }

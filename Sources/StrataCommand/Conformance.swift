@@ -117,15 +117,21 @@ struct Conformance: ParsableCommand {
                 throw CommandFailure(description: "Testing the PostgreSQL store needs --postgres with a database URL.")
             }
             let given = StoreFile.url(of: postgresURL)
+            // Each store's connections carry its schema as their application name, so that the
+            // durability checks can wait for the server to finish what a killed worker sent it.
             return .server(
-                ConformanceSuite.ServerLocations(name: given.nameInMessages) { place in
-                    var components = database
-                    components.queryItems =
-                        (database.queryItems ?? []).filter { $0.name != "schema" } + [
-                            URLQueryItem(name: "schema", value: place)
-                        ]
-                    return components.url ?? given
-                })
+                ConformanceSuite.ServerLocations(
+                    name: given.nameInMessages,
+                    locate: { place in
+                        var components = database
+                        components.queryItems =
+                            (database.queryItems ?? []).filter { !["schema", "application_name"].contains($0.name) } + [
+                                URLQueryItem(name: "schema", value: place),
+                                URLQueryItem(name: "application_name", value: place),
+                            ]
+                        return components.url ?? given
+                    },
+                    awaitKilledClients: { url in try PostgresKilledClients.awaitWork(of: url) }))
         default: return .file(pathExtension: storeType.name.lowercased())
         }
     }

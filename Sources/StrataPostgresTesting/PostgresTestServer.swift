@@ -42,17 +42,21 @@ public final class PostgresTestServer: Sendable {
         self.settings = settings
     }
 
-    /// The URL of a store in schema `schema` of the server's database.
-    public func storeURL(schema: String) -> URL {
+    /// The URL of a store in schema `schema` of the server's database, whose connections tell
+    /// the server `applicationName` when one is given.
+    public func storeURL(schema: String, applicationName: String? = nil) -> URL {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: schema)]
+        components.queryItems =
+            (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: schema)]
+            + (applicationName.map { [URLQueryItem(name: "application_name", value: $0)] } ?? [])
         return components.url!
     }
 
-    /// The URL of a store in schema `schema` of the shared server; a URL no server answers when
-    /// it did not start (then ``shared`` holds the reason).
-    public static func storeURL(schema: String) -> URL {
-        (try? shared.get())?.storeURL(schema: schema)
+    /// The URL of a store in schema `schema` of the shared server, whose connections tell the
+    /// server `applicationName` when one is given; a URL no server answers when it did not
+    /// start (then ``shared`` holds the reason).
+    public static func storeURL(schema: String, applicationName: String? = nil) -> URL {
+        (try? shared.get())?.storeURL(schema: schema, applicationName: applicationName)
             ?? URL(string: "postgresql://strata@127.0.0.1:1/postgres?schema=\(schema)")!
     }
 

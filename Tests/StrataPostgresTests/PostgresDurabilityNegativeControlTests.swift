@@ -17,7 +17,7 @@ import Testing
             at: worker, withDestinationURL: ConformanceWorker.executable(named: "PostgresStoreConformanceWorker"))
         let suite = ConformanceSuite(
             storeType: .postgres,
-            storage: .server(.init(name: "PostgreSQL test server") { PostgresTestServer.storeURL(schema: $0) }),
+            storage: PostgresStoreConformanceTests.suite.storage,
             seed: 1, workerExecutable: worker)
         let check = try #require(suite.checks.first { $0.id == "M.killDuringSaves" })
         guard case .failed(let message) = suite.run(check).outcome else {

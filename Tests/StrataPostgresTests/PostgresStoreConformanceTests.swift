@@ -9,14 +9,16 @@ import Testing
 
 /// The PostgreSQL store passes every check of the conformance suite, each store of each check
 /// in a schema of its own on the test server; the durability checks kill the store's worker
-/// (`PostgresStoreConformanceWorker`) in the middle of its saves.
+/// (`PostgresStoreConformanceWorker`) in the middle of its saves, and wait for the server to
+/// finish what the worker sent it (its connections name the schema as their application).
 @Suite struct PostgresStoreConformanceTests {
     static let suite = ConformanceSuite(
         storeType: .postgres,
         storage: .server(
-            .init(name: "PostgreSQL test server") { place in
-                PostgresTestServer.storeURL(schema: place)
-            }),
+            .init(
+                name: "PostgreSQL test server",
+                locate: { place in PostgresTestServer.storeURL(schema: place, applicationName: place) },
+                awaitKilledClients: { url in try PostgresKilledClients.awaitWork(of: url) })),
         workerExecutable: ConformanceWorker.executable(named: "PostgresStoreConformanceWorker"))
 
     @Test func serverRuns() throws {

@@ -149,21 +149,26 @@ import Testing
         return coordinator
     }
 
-    @Test func storesInSchemasOfOneDatabaseSaveInOneTransaction() throws {
+    /// Also when their URLs name different applications: `application_name` labels the
+    /// connections, it does not change the database.
+    @Test(arguments: [nil, "visits"])
+    func storesInSchemasOfOneDatabaseSaveInOneTransaction(applicationName: String?) throws {
         let server = try PostgresTestServer.shared.get()
+        let schema = PostgresTestServer.uniqueSchema("striped")
         let coordinator = try postgresOnly(
-            cities: url, visits: server.storeURL(schema: PostgresTestServer.uniqueSchema("striped")))
+            cities: url, visits: server.storeURL(schema: schema, applicationName: applicationName))
         try FileAndServerStores.save("Lyon", in: coordinator)
         #expect(try FileAndServerStores.contents(of: coordinator) == (["Lyon"], ["Lyon"]))
     }
 
     @Test func storesOnTwoServersWithoutAFileStoreAreRefusedBeforeAnythingIsWritten() throws {
         let other = try PostgresTestServer.makeServer()
-        let coordinator = try postgresOnly(
-            cities: url, visits: other.storeURL(schema: PostgresTestServer.uniqueSchema("striped")))
+        let visits = other.storeURL(schema: PostgresTestServer.uniqueSchema("striped"))
+        let coordinator = try postgresOnly(cities: url, visits: visits)
         let error = try #require(throws: StoreError.self) { try FileAndServerStores.save("Lyon", in: coordinator) }
         #expect(error.code == .unsupported)
         #expect(error.message.contains("share no transaction"))
+        #expect(error.message.contains("'\(visits.absoluteString)'"), "The message names each store by its URL.")
         #expect(try FileAndServerStores.contents(of: coordinator) == ([], []))
     }
 }

@@ -161,6 +161,13 @@ enum DurabilityChecks {
                 throw CheckFailure("Run \(kill): the worker \(ending.summary).")
             }
             if ending.wasSignalled, ending.remainingLines.last?.hasPrefix("saving ") == true { killedMidSave += 1 }
+            if case .server(let locations) = harness.suite.storage,
+                let awaitKilledClients = locations.awaitKilledClients
+            {
+                do { try awaitKilledClients(url) } catch {
+                    throw CheckFailure("Run \(kill): the server did not finish the killed worker's work: \(error)")
+                }
+            }
             let committed =
                 ending.remainingLines.compactMap { line in
                     line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil

@@ -101,7 +101,7 @@ extension PersistentStore {
 
     /// How messages name the store: its type and its file, or its identifier.
     package var nameInMessages: String {
-        url.map { "The \(typeName) store at '\($0.path)'" } ?? "The \(typeName) store \(identifier)"
+        url.map { "The \(typeName) store at '\($0.nameInMessages)'" } ?? "The \(typeName) store \(identifier)"
     }
 }
 

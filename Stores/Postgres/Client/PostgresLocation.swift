@@ -16,6 +16,9 @@ struct PostgresLocation: Sendable, Hashable {
     let schema: String
     /// libpq's connection string: the URL without `schema`.
     let conninfo: String
+    /// The server, database and user: ``conninfo`` without `application_name`, which names
+    /// connections to the same database differently.
+    let database: String
     /// The URL without its password, for messages.
     let displayName: String
 
@@ -38,15 +41,18 @@ struct PostgresLocation: Sendable, Hashable {
                 code: .invalidOption,
                 message: "The schema '\(schema)' of PostgreSQL URL '\(Self.redacted(url))' must have 1 to 63 bytes.")
         }
+        components.queryItems = items.filter { $0.name != "application_name" }
+        let database = components.string
         if !items.contains(where: { $0.name == "application_name" }) {
             items.append(URLQueryItem(name: "application_name", value: "strata"))
         }
         components.queryItems = items
-        guard let conninfo = components.string else {
+        guard let conninfo = components.string, let database else {
             throw StoreError(code: .invalidOption, message: "'\(Self.redacted(url))' is not a valid PostgreSQL URL.")
         }
         self.schema = schema
         self.conninfo = conninfo
+        self.database = database
         displayName = Self.redacted(url)
     }
 

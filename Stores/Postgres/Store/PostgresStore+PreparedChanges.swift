@@ -10,7 +10,7 @@ extension PostgresStore: PreparingStore {
 
     /// The server, database and user the store connects as: stores in schemas of one database
     /// write their parts of a save across stores in one transaction.
-    package var transactionDomain: String? { location.conninfo }
+    package var transactionDomain: String? { location.database }
 
     /// For each part, locks the rows of updated and deleted objects, checks their versions and
     /// the uniqueness constraints and writes the changes, then prepares the transaction as
