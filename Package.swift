@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StrataStores", targets: ["StrataStores"]),
         .library(name: "StrataSearch", targets: ["StrataSearch"]),
         .library(name: "StrataService", targets: ["StrataService"]),
+        .library(name: "StrataTelemetry", targets: ["StrataTelemetry"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -99,6 +102,20 @@ let package = Package(
                 "StrataService", "StrataStores", "StrataTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]),
+        .target(
+            name: "StrataTelemetry",
+            dependencies: [
+                "Strata", .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
+        .testTarget(
+            name: "StrataTelemetryTests",
+            dependencies: [
+                "StrataTelemetry", "StrataStores", "StrataPostgres", "StrataTestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
         .executableTarget(
             name: "SearchExportWorker", dependencies: ["StrataSearch", "StrataSQLite", "StrataTestSupport"],

@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "StrataPostgres", package: strata),
                 .product(name: "StrataPostgresTesting", package: strata),
                 .product(name: "StrataSearch", package: strata),
+                .product(name: "StrataTelemetry", package: strata),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CBenchSQLite", "CBenchLMDB", "CBenchXML2", "CBenchPostgres",

@@ -84,7 +84,8 @@ final class GRDBPeer: BenchSubject {
             }
         case .openCount: return try clock { consume(try pool(full).read { try GRDBItem.fetchCount($0) }) }
         case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped, .fetchIndexedObserved,
+            .saveSmallObserved:
             return nil
         }
     }

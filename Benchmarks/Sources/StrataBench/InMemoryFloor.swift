@@ -58,7 +58,8 @@ final class InMemoryFloor: BenchSubject {
                 }
             }
         case .openCount, .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate,
-            .batchDelete, .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped:
+            .batchDelete, .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped,
+            .fetchIndexedObserved, .saveSmallObserved:
             return nil
         }
     }

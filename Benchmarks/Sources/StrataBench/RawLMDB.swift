@@ -57,7 +57,7 @@ final class RawLMDB: BenchSubject {
             let pairs = StripedSaves.pairs(of: records)
             return try clock { for pair in pairs { try insertAll(Array(pair), into: environment) } }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped, .saveStriped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveStriped, .fetchIndexedObserved, .saveSmallObserved:
             return nil
         }
     }

@@ -66,7 +66,8 @@ final class RawPostgres: BenchSubject {
                 consume(try connection.run("count").int64(0, 0))
             }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped,
-            .migrate, .batchUpdate, .batchDelete, .batchCompute, .saveSmall, .saveStriped:
+            .migrate, .batchUpdate, .batchDelete, .batchCompute, .saveSmall, .saveStriped, .fetchIndexedObserved,
+            .saveSmallObserved:
             return nil
         }
     }

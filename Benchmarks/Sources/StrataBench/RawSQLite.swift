@@ -176,7 +176,7 @@ final class RawSQLite: BenchSubject {
                 }
             }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped,
-            .saveStriped:
+            .saveStriped, .fetchIndexedObserved, .saveSmallObserved:
             return nil
         }
     }

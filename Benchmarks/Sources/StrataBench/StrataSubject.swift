@@ -4,6 +4,7 @@ import StrataBinary
 import StrataLMDB
 import StrataPostgres
 import StrataSQLite
+import StrataTelemetry
 import StrataXML
 
 /// A Strata store used as an application uses it: a coordinator, a context, fetches and saves.
@@ -22,6 +23,9 @@ final class StrataSubject: BenchSubject {
     private var isFull = false
     /// The in-memory stores, by the path of the folder that stands for each.
     private var memoryStores: [String: any IncrementalStore] = [:]
+    /// What watches the coordinators ``open(_:history:)`` makes: `MetricsAndTracing` while an
+    /// observed workload runs, else nothing.
+    private var observer: (any OperationObserver)?
 
     var store: String { setup.name }
 
@@ -72,7 +76,8 @@ final class StrataSubject: BenchSubject {
 
     /// A new coordinator with the store in `folder` added, recording its history when `history`.
     func open(_ folder: URL, history: Bool = false) throws -> PersistentStoreCoordinator {
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: Self.storeTypes)
+        let coordinator = try PersistentStoreCoordinator(
+            model: model, storeTypes: Self.storeTypes, observer: observer)
         guard !setup.isInMemory else {
             let store = try memoryStores[folder.path] ?? InMemoryStore.open(model: model)
             memoryStores[folder.path] = store
@@ -137,6 +142,10 @@ final class StrataSubject: BenchSubject {
             let request = BatchDeleteRequest(entityName: BenchModel.entity)
             return try clock { consume(try coordinator.execute(request).status) }
         case .saveSmall, .saveStriped: return try timeSmallSaves(striped: workload == .saveStriped)
+        case .fetchIndexedObserved, .saveSmallObserved:
+            observer = MetricsAndTracing()
+            defer { observer = nil }
+            return try time(workload.floorWorkload)
         case .insertHistory, .updateHistory, .deleteHistory:
             guard setup.type == .sqlite || setup.type == .lmdb || setup.isOnServer else { return nil }
             if workload == .insertHistory {

@@ -66,7 +66,8 @@ final class WholeFileFloor: BenchSubject {
             }
         case .openCount: return try clock { consume(try format.read(full).count) }
         case .convert, .migrate, .memory, .insertHistory, .updateHistory, .deleteHistory, .batchUpdate, .batchDelete,
-            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped:
+            .batchCompute, .fetchIndexedTyped, .readTyped, .saveSmall, .saveStriped, .fetchIndexedObserved,
+            .saveSmallObserved:
             return nil
         }
     }

@@ -40,6 +40,11 @@ enum Workload: String, CaseIterable, Sendable {
     /// (LMDB beside SQLite, SQLite beside LMDB), all or nothing across both
     /// (docs/STRIPED-SAVES.md), against the `save-small` floor.
     case saveStriped = "save-striped"
+    /// `fetch-indexed` and `save-small` with the coordinator watched by `MetricsAndTracing` and
+    /// no metrics or tracing backend bootstrapped: what observing costs an application that
+    /// does not collect.
+    case fetchIndexedObserved = "fetch-indexed-observed"
+    case saveSmallObserved = "save-small-observed"
 
     /// What floors and the peer measure for this workload: the same work without persistent
     /// history, and without a typed request.
@@ -49,7 +54,8 @@ enum Workload: String, CaseIterable, Sendable {
         case .updateHistory: .update
         case .deleteHistory: .delete
         case .fetchIndexedTyped, .readTyped: .fetchIndexed
-        case .saveStriped: .saveSmall
+        case .saveStriped, .saveSmallObserved: .saveSmall
+        case .fetchIndexedObserved: .fetchIndexed
         default: self
         }
     }
@@ -64,10 +70,11 @@ enum Workload: String, CaseIterable, Sendable {
         case .insert, .insertHistory, .fetchAll, .convert, .migrate, .memory, .batchUpdate, .batchDelete,
             .batchCompute:
             report.n
-        case .fetchIndexed, .fetchIndexedTyped, .readTyped: Int(BenchData(count: report.n).indexedBound)
+        case .fetchIndexed, .fetchIndexedTyped, .readTyped, .fetchIndexedObserved:
+            Int(BenchData(count: report.n).indexedBound)
         case .loadByID, .update, .delete, .updateHistory, .deleteHistory: report.touched
         case .traverse: report.traversedParents * (BenchData.childrenPerParent + 1)
-        case .saveSmall, .saveStriped: StripedSaves.count(report.n) * 2
+        case .saveSmall, .saveStriped, .saveSmallObserved: StripedSaves.count(report.n) * 2
         case .openCount: nil
         }
     }

@@ -43,7 +43,8 @@ public final class PersistentContainer: Sendable {
     /// ``defaultStoreURL(name:type:directory:)``.
     ///
     /// The coordinator uses `valueTransformers` for the model's transformable attributes and logs
-    /// to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere).
+    /// to `logger` (``PersistentStoreCoordinator/logger``; by default nowhere); `observer` watches
+    /// its work (``PersistentStoreCoordinator/observer``; by default nothing).
     ///
     /// - Throws: ``ModelError`` when the model is invalid; ``StoreError`` with code
     ///   ``StoreError/Code/invalidOption`` when `name` is not a file name (it is empty, `.` or
@@ -52,7 +53,7 @@ public final class PersistentContainer: Sendable {
         name: String, model: ManagedObjectModel, storeTypes: [StoreType],
         defaultStoreType: String = StoreType.inMemory.name, directory: URL = PersistentContainer.defaultDirectoryURL(),
         valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(),
-        logger: Logger = PersistentStoreCoordinator.silentLogger
+        logger: Logger = PersistentStoreCoordinator.silentLogger, observer: (any OperationObserver)? = nil
     ) throws {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
             throw StoreError(
@@ -64,7 +65,8 @@ public final class PersistentContainer: Sendable {
         self.model = model
         directoryURL = directory
         coordinator = try PersistentStoreCoordinator(
-            model: model, storeTypes: storeTypes, valueTransformers: valueTransformers, logger: logger)
+            model: model, storeTypes: storeTypes, valueTransformers: valueTransformers, logger: logger,
+            observer: observer)
         mainQueueContext = ManagedObjectContext(
             coordinator: coordinator, concurrencyType: .mainQueue, name: "viewContext")
         mainQueueContext.undoManager = ContextUndoManager()

@@ -22,6 +22,8 @@ public struct BatchResult: Sendable, Hashable {
     /// then. It is what ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``
     /// brings into contexts.
     public let changes: ContextNotification
+    /// How many objects the request acted on, whatever the result type.
+    let actedCount: Int
 
     init(_ type: BatchResultType, acted objectIDs: [ObjectID], changes: ContextNotification) {
         self.init(type, count: objectIDs.count, acted: objectIDs, changes: { changes })
@@ -34,6 +36,7 @@ public struct BatchResult: Sendable, Hashable {
         changes: () -> ContextNotification
     ) {
         self.status = true
+        actedCount = count
         self.count = type == .count ? count : nil
         self.objectIDs = type == .objectIDs ? objectIDs : nil
         self.changes = type == .objectIDs ? changes() : ContextNotification(kind: .didSave)

@@ -19,6 +19,14 @@ extension ManagedObjectContext {
     ///   expression's evaluation error.
     public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws -> [[String: AttributeValue]] {
         assertOnQueue()
+        return try coordinator.observing(coordinator.operation(.fetch, on: request.entityName)) { outcome in
+            let rows = try fetchRows(request)
+            outcome.objects = rows.count
+            return rows
+        }
+    }
+
+    private func fetchRows<Result>(_ request: FetchRequest<Result>) throws -> [[String: AttributeValue]] {
         let entity = try entitySchema(named: request.entityName)
         let groups = request.propertiesToGroupBy
         let isGrouped = groups != nil || request.expressionsToFetch.contains { $0.aggregate != nil }

@@ -11,6 +11,14 @@ extension ManagedObjectContext {
     ///   or judged in memory.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults<Result> {
         assertOnQueue()
+        return try coordinator.observing(coordinator.operation(.fetch, on: request.entityName)) { outcome in
+            let results = try fetchObjects(request)
+            outcome.objects = results.count
+            return results
+        }
+    }
+
+    private func fetchObjects<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults<Result> {
         coordinator.registerIfNeeded(Result.self)
         let readsValues = request.includesPropertyValues && request.fetchBatchSize <= 0
         let loadsValues = !request.returnsObjectsAsFaults && readsValues
@@ -46,12 +54,24 @@ extension ManagedObjectContext {
     /// The IDs of the objects `request` matches, in order; as ``fetch(_:)``.
     public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws -> [ObjectID] {
         assertOnQueue()
-        return try matchingObjectIDs(request, loadingSnapshots: false)
+        return try coordinator.observing(coordinator.operation(.fetch, on: request.entityName)) { outcome in
+            let ids = try matchingObjectIDs(request, loadingSnapshots: false)
+            outcome.objects = ids.count
+            return ids
+        }
     }
 
     /// How many objects `request` matches; as ``fetch(_:)``.
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
         assertOnQueue()
+        return try coordinator.observing(coordinator.operation(.count, on: request.entityName)) { outcome in
+            let count = try countObjects(request)
+            outcome.objects = count
+            return count
+        }
+    }
+
+    private func countObjects<Result>(_ request: FetchRequest<Result>) throws -> Int {
         let request = try resolvingKeyPathsAcrossStores(request)
         if let plan = try directPlan(for: request) {
             guard case .count(let count) = try reads(of: plan.store).execute(plan.storeRequest(.count)) else {

@@ -58,6 +58,27 @@ extension ManagedObjectContext {
         try applyAwaitingDeleteRules()
         processPendingChanges()
         guard hasChanges else { return }
+        try coordinator.observing(ObservedOperation(kind: .save, entity: nil, storeTypes: savedStoreTypes)) {
+            outcome in
+            let saved = try savePendingChanges()
+            outcome.inserted = saved.inserted.count
+            outcome.updated = saved.updated.count
+            outcome.deleted = saved.deleted.count
+        }
+    }
+
+    /// The types of the stores a save of the pending changes writes, as an observed operation
+    /// names them; `context` for a child context, which saves into its parent.
+    private var savedStoreTypes: String {
+        guard parent == nil else { return "context" }
+        let entities = Set(
+            (pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements).map(\.entity.name))
+        return ObservedOperation.storeTypes(
+            entities.flatMap { coordinator.stores(forEntity: $0).map(\.typeName) })
+    }
+
+    /// Saves the pending changes, once there are some, and returns the objects it saved.
+    private func savePendingChanges() throws -> ObjectChanges {
         var willSave = ObjectChanges()
         willSave.inserted = pendingInserts.elements
         willSave.updated = pendingChanges.filter { $0.isUpdated }
@@ -106,6 +127,7 @@ extension ManagedObjectContext {
         discardUnsavedNewDeletions()
         pendingChanges.removeAll()
         if let pending { throw pending }
+        return saved
     }
 
     /// The inserted, changed and deleted objects, each once, in that order.
@@ -179,8 +201,10 @@ extension ManagedObjectContext {
                 attempts += 1
                 guard attempts <= Self.conflictRetries, try shares.allSatisfy({ try settle(error.conflicts, in: $0) })
                 else {
+                    recordConflicts(error.conflicts.count, in: shares, retried: false)
                     throw mergeConflict(error, in: shares)
                 }
+                recordConflicts(error.conflicts.count, in: shares, retried: true)
                 coordinator.logger.notice(
                     "Save conflict settled by the merge policy; saving again",
                     metadata: [
@@ -201,10 +225,12 @@ extension ManagedObjectContext {
                             in: share)
                     })
                 else {
+                    recordConflicts(error.constraintConflicts.count, in: shares, retried: false)
                     throw ContextError(
                         code: .constraintConflict, message: error.message,
                         constraintConflicts: error.constraintConflicts, underlying: error)
                 }
+                recordConflicts(error.constraintConflicts.count, in: shares, retried: true)
                 coordinator.logger.notice(
                     "Uniqueness-constraint conflict merged by the merge policy; saving again",
                     metadata: [
@@ -214,6 +240,13 @@ extension ManagedObjectContext {
                     ])
             }
         }
+    }
+
+    /// Tells the coordinator's observer that saving `shares` met `count` conflicts.
+    private func recordConflicts(_ count: Int, in shares: [SavePlan.Share], retried: Bool) {
+        coordinator.record(
+            .saveConflicts(
+                storeTypes: ObservedOperation.storeTypes(shares.map(\.store.typeName)), count: count, retried: retried))
     }
 
     /// Makes the state of the objects `share` wrote the saved one.

@@ -145,22 +145,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Runs `body` on the context's queue and returns its result; the context's pending
-    /// changes are processed (and objects-did-change posted) when the block ends.
+    /// changes are processed (and objects-did-change posted) when the block ends. What the
+    /// calling task carries for the coordinator's observer (a trace's context) is in effect
+    /// while `body` runs.
     public func perform<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let carried = CarriedContext(observer: coordinator.observer)
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: self.runBlock(body))
+                continuation.resume(returning: carried.restored { self.runBlock(body) })
             }
         }
         return try result.get()
     }
 
     /// Runs `body` on the context's queue, waiting for it; runs it at once when already on
-    /// the queue. Pending changes are processed when the outermost block ends.
+    /// the queue. Pending changes are processed when the outermost block ends. The main
+    /// queue's context carries the calling task's context for the observer to the main thread,
+    /// as ``perform(_:)`` does; a private queue's runs `body` on the calling thread.
     public func performAndWait<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if isOnQueue { return try runBlock(body).get() }
+        let carried = concurrencyType == .mainQueue ? CarriedContext(observer: coordinator.observer) : nil
         var result: Result<T, E>?
-        queue.sync { result = runBlock(body) }
+        queue.sync { result = carried.map { carried in carried.restored { runBlock(body) } } ?? runBlock(body) }
         guard let result else { preconditionFailure("performAndWait's block did not run.") }
         return try result.get()
     }

@@ -45,8 +45,10 @@ extension PersistentStoreCoordinator {
         if let source = steps.first?.source.model {
             try completeStripedSaves(beforeMigrating: description, of: type, metadata: metadata, source: source)
         }
-        try plan.migrateStore(
-            at: url, type: type, configuration: description.configuration, to: model,
-            allowsInference: description.shouldInferMappingModelAutomatically, logger: logger)
+        try observing(ObservedOperation(kind: .migration, entity: nil, storeTypes: type.name)) { _ in
+            try plan.migrateStore(
+                at: url, type: type, configuration: description.configuration, to: model,
+                allowsInference: description.shouldInferMappingModelAutomatically, logger: logger)
+        }
     }
 }

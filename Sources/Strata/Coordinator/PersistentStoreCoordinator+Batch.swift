@@ -37,6 +37,31 @@ extension PersistentStoreCoordinator {
     }
 
     func execute(_ request: BatchDeleteRequest, author: String?, contextName: String?) throws -> BatchResult {
+        let entity = request.entityName ?? request.objectIDs?.first?.entityName ?? ""
+        return try observing(operation(.batchDelete, on: entity)) { outcome in
+            let result = try deleting(request, author: author, contextName: contextName)
+            outcome.deleted = result.actedCount
+            return result
+        }
+    }
+
+    func execute(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult {
+        try observing(operation(.batchUpdate, on: request.entityName)) { outcome in
+            let result = try updating(request, author: author, contextName: contextName)
+            outcome.updated = result.actedCount
+            return result
+        }
+    }
+
+    func execute(_ request: BatchInsertRequest, author: String?, contextName: String?) throws -> BatchResult {
+        try observing(operation(.batchInsert, on: request.entityName)) { outcome in
+            let result = try inserting(request, author: author, contextName: contextName)
+            outcome.inserted = result.actedCount
+            return result
+        }
+    }
+
+    private func deleting(_ request: BatchDeleteRequest, author: String?, contextName: String?) throws -> BatchResult {
         if let result = try deleteInStore(request, author: author, contextName: contextName) { return result }
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let ids: [ObjectID]
@@ -55,7 +80,7 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    func execute(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult {
+    private func updating(_ request: BatchUpdateRequest, author: String?, contextName: String?) throws -> BatchResult {
         if let result = try updateInStore(request, author: author, contextName: contextName) { return result }
         return try inBatchContext(author: author, name: contextName, type: request.resultType) { context in
             let entity = try context.entitySchema(named: request.entityName)
@@ -80,7 +105,7 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    func execute(_ request: BatchInsertRequest, author: String?, contextName: String?) throws -> BatchResult {
+    private func inserting(_ request: BatchInsertRequest, author: String?, contextName: String?) throws -> BatchResult {
         try inBatchContext(
             author: author, name: contextName, type: request.resultType, mergePolicy: .mergeByPropertyObjectTrump
         ) { context in

@@ -63,7 +63,9 @@ extension PersistentStoreCoordinator {
         _ store: any IncrementalStore, to url: URL?, type: String, options: StoreOptions = StoreOptions(),
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> any IncrementalStore {
-        try migrate(store, to: url, storeType: try storeType(named: type), options: options, progress: progress)
+        try observingMigration(of: store, to: type) {
+            try migrate(store, to: url, storeType: try storeType(named: type), options: options, progress: progress)
+        }
     }
 
     /// Copies `store` into a new store that `description` describes and puts the copy in its
@@ -80,9 +82,21 @@ extension PersistentStoreCoordinator {
         _ store: any IncrementalStore, to description: PersistentStoreDescription,
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> any IncrementalStore {
-        try migrate(
-            store, to: description.url, storeType: try resolvedType(of: description),
-            options: description.storeOptions, progress: progress)
+        try observingMigration(of: store, to: description.type) {
+            try migrate(
+                store, to: description.url, storeType: try resolvedType(of: description),
+                options: description.storeOptions, progress: progress)
+        }
+    }
+
+    /// Runs `body`, the migration of `store` into a store of `type`, under the observer.
+    private func observingMigration(
+        of store: any IncrementalStore, to type: String, _ body: () throws -> any IncrementalStore
+    ) throws -> any IncrementalStore {
+        try observing(
+            ObservedOperation(
+                kind: .migration, entity: nil, storeTypes: ObservedOperation.storeTypes([store.typeName, type]))
+        ) { _ in try body() }
     }
 
     private func migrate(
@@ -104,7 +118,7 @@ extension PersistentStoreCoordinator {
                 StoreOpenRequest(
                     model: model, configurationName: store.configurationName, url: url, options: options,
                     identifierForNewStore: store.identifier, userInfoForNewStore: store.metadata.userInfo,
-                    logger: logger))
+                    logger: logger, observer: observer))
         } catch {
             throw Self.abandon(storeType, at: url, migrating: store, to: target, after: error)
         }

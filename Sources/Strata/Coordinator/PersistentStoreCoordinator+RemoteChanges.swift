@@ -95,6 +95,7 @@ extension PersistentStoreCoordinator {
         guard let found = try store.remoteHistory(after: last) else { return }
         remoteChangeWatch.state.withLock { $0.lastNumbers[key] = max(found.lastTransactionNumber, last) }
         guard let newest = found.transactions.last else { return }
+        record(.remoteChangesMerged(storeType: store.typeName, transactions: found.transactions.count))
         announce(
             RemoteStoreChange(
                 storeIdentifier: store.identifier, storeURL: store.url, historyToken: newest.token,

@@ -92,7 +92,8 @@ extension PersistentStoreCoordinator {
         }
         let store = try storeType.open(
             StoreOpenRequest(
-                model: model, configurationName: configuration, url: url, options: options, logger: logger))
+                model: model, configurationName: configuration, url: url, options: options, logger: logger,
+                observer: observer))
         try add(store)
         logger.info("Store opened", metadata: Self.logMetadata(of: store))
         if store.capabilities.contains(.relaxedDurability) {

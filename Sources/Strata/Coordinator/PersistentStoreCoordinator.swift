@@ -73,9 +73,14 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The value transformers of the model's transformable attributes, by name.
     public let valueTransformers: ValueTransformerRegistry
 
+    /// What watches the coordinator's fetches, saves, batch requests, migrations and events for
+    /// metrics and tracing; `nil` when nothing does, which costs nothing.
+    public let observer: (any OperationObserver)?
+
     /// Creates a coordinator with no stores for `model`, freezing the model, with the built-in
     /// ``StoreType/inMemory`` type and `storeTypes` registered, `valueTransformers` for the
-    /// model's transformable attributes, logging to `logger` (by default nowhere).
+    /// model's transformable attributes, logging to `logger` (by default nowhere) and watched by
+    /// `observer` (by default nothing).
     ///
     /// A store is added only when every transformable attribute of its configuration has its
     /// transformer in `valueTransformers`.
@@ -83,12 +88,14 @@ public final class PersistentStoreCoordinator: Sendable {
     /// - Throws: ``ModelError`` when the model is invalid.
     public init(
         model: ManagedObjectModel, storeTypes: [StoreType] = [],
-        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(), logger: Logger = silentLogger
+        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry(), logger: Logger = silentLogger,
+        observer: (any OperationObserver)? = nil
     ) throws {
         try model.freeze()
         self.model = model
         self.valueTransformers = valueTransformers
         self.logger = logger
+        self.observer = observer
         self.schema = model.schema
         let types = [StoreType.inMemory] + storeTypes
         state = Locked(

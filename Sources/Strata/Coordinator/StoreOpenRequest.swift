@@ -20,13 +20,16 @@ public struct StoreOpenRequest: Sendable {
     /// Where the store logs what is worth an application's attention (slow statements, a map
     /// that grew): the coordinator's logger; a store keeps it rather than a static one.
     public var logger: Logger
+    /// What the store tells of its events (``ObservedEvent/connectionWait(storeType:seconds:)``):
+    /// the coordinator's observer; `nil` when nothing watches.
+    public var observer: (any OperationObserver)?
 
     /// Creates a request.
     public init(
         model: ManagedObjectModel, configurationName: String? = nil, url: URL? = nil,
         options: StoreOptions = StoreOptions(), identifierForNewStore: String = UUID().uuidString,
         userInfoForNewStore: [String: AttributeValue] = [:],
-        logger: Logger = PersistentStoreCoordinator.silentLogger
+        logger: Logger = PersistentStoreCoordinator.silentLogger, observer: (any OperationObserver)? = nil
     ) {
         self.model = model
         self.configurationName = configurationName
@@ -35,5 +38,13 @@ public struct StoreOpenRequest: Sendable {
         self.identifierForNewStore = identifierForNewStore
         self.userInfoForNewStore = userInfoForNewStore
         self.logger = logger
+        self.observer = observer
+    }
+
+    /// What a store of type `storeType` calls after waiting `seconds` for a connection of its
+    /// pool; `nil` when nothing watches.
+    public func connectionWaitRecorder(storeType: String) -> (@Sendable (_ seconds: Double) -> Void)? {
+        guard let observer else { return nil }
+        return { seconds in observer.record(.connectionWait(storeType: storeType, seconds: seconds)) }
     }
 }

@@ -105,6 +105,7 @@ extension ManagedObject {
         }
         try context.applyAwaitingDeleteRules()
         guard faulted else { return }
+        context.coordinator.recordFaultFired(of: self)
         try context.fulfill(self)
     }
 

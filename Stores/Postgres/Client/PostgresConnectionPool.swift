@@ -12,10 +12,13 @@ final class PostgresConnectionPool: Sendable {
     private let slots: DispatchSemaphore
     /// The idle connections, each used by one thread at a time once taken out.
     private let idle = Locked<[PooledConnection]>([])
+    /// Told how long a request waited for a connection, when it had to.
+    private let waited: (@Sendable (_ seconds: Double) -> Void)?
 
-    init(location: PostgresLocation, size: Int) {
+    init(location: PostgresLocation, size: Int, waited: (@Sendable (_ seconds: Double) -> Void)? = nil) {
         self.location = location
         self.size = size
+        self.waited = waited
         slots = DispatchSemaphore(value: size)
     }
 
@@ -24,7 +27,11 @@ final class PostgresConnectionPool: Sendable {
     /// server restarted since), nothing of `body` reached the server: it runs again once, on a
     /// new connection.
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        slots.wait()
+        if slots.wait(timeout: .now()) == .timedOut {
+            let start = DispatchTime.now()
+            slots.wait()
+            waited?(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        }
         defer { slots.signal() }
         if let connection = idle.withLock({ $0.popLast() })?.connection {
             let before = connection.completedStatements

@@ -26,7 +26,8 @@ extension PostgresStore {
                 message: "The \(storeTypeName) store numbers entities in a smallint column; the model has "
                     + "\(entityCount) entities, more than \(Int16.max - 1).")
         }
-        let pool = PostgresConnectionPool(location: location, size: poolSize)
+        let pool = PostgresConnectionPool(
+            location: location, size: poolSize, waited: request.connectionWaitRecorder(storeType: storeTypeName))
         let layout = PostgresLayout(
             model: request.model.schema,
             entityNames: Set(request.model.entityNames(inConfiguration: request.configurationName)),

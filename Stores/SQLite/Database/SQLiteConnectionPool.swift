@@ -26,17 +26,21 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     private let watcherLock = NSLock()
     private let openWriter: () throws -> SQLiteConnection
     private let openReader: () throws -> SQLiteConnection
+    /// Told how long a read waited for a reader, when every one was busy.
+    private let waited: (@Sendable (_ seconds: Double) -> Void)?
 
     /// A pool whose writer is `writer` (opened again by `openWriter` after a close) and whose
-    /// readers `openReader` opens when needed.
+    /// readers `openReader` opens when needed; `waited` learns how long a read waited for a
+    /// reader.
     init(
         writer: SQLiteConnection, maximumReaders: Int, openWriter: @escaping () throws -> SQLiteConnection,
-        openReader: @escaping () throws -> SQLiteConnection
+        openReader: @escaping () throws -> SQLiteConnection, waited: (@Sendable (_ seconds: Double) -> Void)? = nil
     ) {
         self.writer = writer
         self.maximumReaders = maximumReaders
         self.openWriter = openWriter
         self.openReader = openReader
+        self.waited = waited
     }
 
     /// How many readers the pool has opened so far.
@@ -130,7 +134,14 @@ final class SQLiteConnectionPool: @unchecked Sendable {
 
     private func checkOutReader() throws -> (SQLiteConnection, generation: Int) {
         readers.lock()
-        while idleReaders.isEmpty && openReaders >= maximumReaders { readers.wait() }
+        var waitedSeconds: Double?
+        if idleReaders.isEmpty && openReaders >= maximumReaders {
+            let start = DispatchTime.now().uptimeNanoseconds
+            while idleReaders.isEmpty && openReaders >= maximumReaders { readers.wait() }
+            waitedSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        // Told once the lock is let go.
+        defer { if let waitedSeconds { waited?(waitedSeconds) } }
         let current = generation
         if let reader = idleReaders.popLast() {
             readers.unlock()

@@ -89,7 +89,8 @@ enum SQLiteStoreFile {
             openWriter: { [readOnly = request.options.isReadOnly] in
                 try connection(path: path, readOnly: readOnly, settings: settings, create: false)
             },
-            openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) })
+            openReader: { try connection(path: path, readOnly: true, settings: settings, create: false) },
+            waited: request.connectionWaitRecorder(storeType: SQLiteStore.storeTypeName))
         let store = SQLiteStore(
             request: request, path: path, layout: layout, rTreeIndexes: rTreeIndexes, pool: pool, metadata: metadata,
             journal: journal, settings: settings)
