@@ -10,9 +10,10 @@ import Tracing
 /// connection.
 ///
 /// Both are silent until the application bootstraps a backend (`MetricsSystem.bootstrap`,
-/// `InstrumentationSystem.bootstrap`), and cheap while they are. Bootstrap before the first
-/// operation: swift-metrics keeps the backend a metric was made with, and this observer makes
-/// each of its metrics once, when it is first needed.
+/// `InstrumentationSystem.bootstrap`), and cost next to nothing while they are: with no tracer
+/// and no metrics backend, an operation runs as it would unobserved. Bootstrap before the first
+/// operation: swift-metrics keeps the backend a metric was made with, and this observer takes
+/// the metrics backend, and makes each of its metrics, once, when first needed.
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory())
@@ -76,6 +77,13 @@ public struct MetricsAndTracing: OperationObserver {
             }
         }
         span.end()
+    }
+
+    /// Whether a tracer or a metrics backend is there: the tracer given, a tracer bound with
+    /// `withTracer` or bootstrapped, or a metrics factory other than swift-metrics' no-op one.
+    /// Without either, the coordinator runs its work as it would unobserved.
+    public var isObserving: Bool {
+        tracer != nil || !(InstrumentationSystem.instrument is NoOpInstrument) || metrics.isReporting
     }
 
     public func record(_ event: ObservedEvent) { metrics.record(event) }

@@ -4,7 +4,9 @@ import Strata
 /// The metrics ``MetricsAndTracing`` reports, each made once, when first needed, and kept by
 /// what tells it apart: making one asks the factory, which takes a lock and may allocate.
 final class MetricsCache: Sendable {
-    private let factory: (any MetricsFactory)?
+    /// The factory metrics are made with: the one given, else the bootstrapped one, taken when
+    /// first needed.
+    private let factory: Locked<(any MetricsFactory)?>
     private let operations = Locked<[ObservedOperation: OperationMetrics]>([:])
     private let faults = Locked<[FaultKey: Counter]>([:])
     private let storeTypeCounters = Locked<[StoreTypeKey: Counter]>([:])
@@ -12,11 +14,25 @@ final class MetricsCache: Sendable {
 
     /// A cache making its metrics with `factory`; with the bootstrapped one when `nil`.
     init(factory: (any MetricsFactory)?) {
-        self.factory = factory
+        self.factory = Locked(factory)
     }
+
+    /// The factory, taken from `MetricsSystem` on first use when none was given.
+    private var resolvedFactory: any MetricsFactory {
+        factory.withLock { given in
+            if let given { return given }
+            let bootstrapped = MetricsSystem.factory
+            given = bootstrapped
+            return bootstrapped
+        }
+    }
+
+    /// Whether metrics go anywhere: not when the factory is swift-metrics' no-op one.
+    var isReporting: Bool { !(resolvedFactory is NOOPMetricsHandler) }
 
     /// Counts `operation` (and its failure), times it and counts the objects it returned or wrote.
     func record(_ operation: ObservedOperation, _ outcome: ObservedOutcome, nanoseconds: Int64, failed: Bool) {
+        guard isReporting else { return }
         let metrics = Self.cached(operation, in: operations) { OperationMetrics(operation, in: self) }
         metrics.count.increment()
         metrics.duration.recordNanoseconds(nanoseconds)
@@ -29,6 +45,7 @@ final class MetricsCache: Sendable {
 
     /// Counts or times `event`.
     func record(_ event: ObservedEvent) {
+        guard isReporting else { return }
         switch event {
         case .faultFired(let entity, let storeType):
             Self.cached(FaultKey(entity: entity, storeType: storeType), in: faults) {
@@ -67,14 +84,12 @@ final class MetricsCache: Sendable {
 
     /// A new counter from the factory.
     fileprivate func makeCounter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        guard let factory else { return Counter(label: label, dimensions: dimensions) }
-        return Counter(label: label, dimensions: dimensions, factory: factory)
+        Counter(label: label, dimensions: dimensions, factory: resolvedFactory)
     }
 
     /// A new timer from the factory.
     fileprivate func makeTimer(_ label: String, _ dimensions: [(String, String)]) -> Timer {
-        guard let factory else { return Timer(label: label, dimensions: dimensions) }
-        return Timer(label: label, dimensions: dimensions, factory: factory)
+        Timer(label: label, dimensions: dimensions, factory: resolvedFactory)
     }
 }
 

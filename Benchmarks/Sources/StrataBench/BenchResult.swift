@@ -8,9 +8,15 @@ struct BenchResult: Encodable, Sendable {
     var ratioToRaw: Double?
     var ratioToGRDB: Double?
     var peakRSSBytes: Double?
+    /// For an observed workload, the median ratio of its runs to the unobserved runs
+    /// alternating with them (``samplePaired(_:_:against:repetitions:)``).
+    var ratioToUnobserved: Double? = nil
+    /// The same in the CPU time the runs used.
+    var cpuRatioToUnobserved: Double? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case store, workload, medianMs, minMs, maxMs, ratioToRaw, ratioToGRDB, peakRSSBytes
+        case store, workload, medianMs, minMs, maxMs, ratioToRaw, ratioToGRDB, peakRSSBytes, ratioToUnobserved,
+            cpuRatioToUnobserved
     }
 
     // Written by hand so that missing ratios and sizes appear as `null` rather than vanish.
@@ -24,6 +30,8 @@ struct BenchResult: Encodable, Sendable {
         try container.encode(ratioToRaw, forKey: .ratioToRaw)
         try container.encode(ratioToGRDB, forKey: .ratioToGRDB)
         try container.encode(peakRSSBytes.map { Int($0) }, forKey: .peakRSSBytes)
+        try container.encode(ratioToUnobserved, forKey: .ratioToUnobserved)
+        try container.encode(cpuRatioToUnobserved, forKey: .cpuRatioToUnobserved)
     }
 }
 

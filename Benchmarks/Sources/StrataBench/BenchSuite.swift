@@ -61,7 +61,17 @@ struct BenchSuite {
                     results.append(try probes.fetchAll(grdb: grdb))
                     continue
                 }
-                guard let measured = try sample(subject, workload, repetitions: repetitions) else { continue }
+                var ratioToUnobserved: (wall: Double, cpu: Double)?
+                let measured: Sample
+                if let unobserved = workload.unobservedWorkload {
+                    guard
+                        let paired = try samplePaired(subject, workload, against: unobserved, repetitions: repetitions)
+                    else { continue }
+                    (measured, ratioToUnobserved) = (paired.sample, (paired.wallRatio, paired.cpuRatio))
+                } else {
+                    guard let sampled = try sample(subject, workload, repetitions: repetitions) else { continue }
+                    measured = sampled
+                }
                 let raw = try sample(
                     workload == .convert ? conversions[setup.name] ?? floor.subject : floor.subject,
                     workload.floorWorkload, repetitions: repetitions)
@@ -69,7 +79,8 @@ struct BenchSuite {
                     BenchResult(
                         store: setup.name, workload: workload.rawValue, medianMs: measured.median, minMs: measured.min,
                         maxMs: measured.max, ratioToRaw: raw.map { measured.median / $0.median },
-                        ratioToGRDB: grdb.map { measured.median / $0.median }, peakRSSBytes: nil))
+                        ratioToGRDB: grdb.map { measured.median / $0.median }, peakRSSBytes: nil,
+                        ratioToUnobserved: ratioToUnobserved?.wall, cpuRatioToUnobserved: ratioToUnobserved?.cpu))
             }
             guard runs(.memory), !setup.isInMemory else { continue }
             log("\(setup.name) memory")

@@ -37,16 +37,17 @@ enum ReportTable {
             lines.append("")
         }
         for store in StoreSetup.all.map(\.name) {
-            let overheads = [(Workload.fetchIndexedObserved, Workload.fetchIndexed), (.saveSmallObserved, .saveSmall)]
-                .compactMap { observed, plain -> String? in
-                    guard let with = median(of: observed, in: store, report),
-                        let without = median(of: plain, in: store, report)
-                    else { return nil }
-                    return String(format: "%@ × %@ %.3f", observed.rawValue, plain.rawValue, with / without)
-                }
+            let overheads = report.results.filter { $0.store == store }.compactMap { row -> String? in
+                guard let wall = row.ratioToUnobserved, let cpu = row.cpuRatioToUnobserved,
+                    let workload = Workload(rawValue: row.workload), let unobserved = workload.unobservedWorkload
+                else { return nil }
+                return String(
+                    format: "%@ × %@ %.3f (CPU %.3f)", workload.rawValue, unobserved.rawValue, wall, cpu)
+            }
             guard !overheads.isEmpty else { continue }
             lines.append(
-                "\(store): " + overheads.joined(separator: ", ") + " (MetricsAndTracing with no backend bootstrapped)")
+                "\(store): " + overheads.joined(separator: ", ")
+                    + " (MetricsAndTracing with no backend; medians of paired runs, wall time and CPU time)")
         }
         if let binary = insert(of: "Binary", in: report), let inMemory = insert(of: "InMemory", in: report) {
             lines.append(
@@ -59,12 +60,7 @@ enum ReportTable {
 
     /// The median time of `store`'s insert workload in `report`, when it ran.
     private static func insert(of store: String, in report: BenchReport) -> Double? {
-        median(of: .insert, in: store, report)
-    }
-
-    /// The median time of `store`'s `workload` in `report`, when it ran.
-    private static func median(of workload: Workload, in store: String, _ report: BenchReport) -> Double? {
-        report.results.first { $0.store == store && $0.workload == workload.rawValue }?.medianMs
+        report.results.first { $0.store == store && $0.workload == Workload.insert.rawValue }?.medianMs
     }
 
     /// The median time per object the workload handles, in microseconds; "–" when it has none.

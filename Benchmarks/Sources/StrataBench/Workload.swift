@@ -1,3 +1,5 @@
+import Foundation
+
 /// The workloads of the benchmark, named as in the report.
 enum Workload: String, CaseIterable, Sendable {
     case insert
@@ -42,7 +44,8 @@ enum Workload: String, CaseIterable, Sendable {
     case saveStriped = "save-striped"
     /// `fetch-indexed` and `save-small` with the coordinator watched by `MetricsAndTracing` and
     /// no metrics or tracing backend bootstrapped: what observing costs an application that
-    /// does not collect.
+    /// does not collect. Their runs alternate with the unobserved workload's, and the report
+    /// gives the median ratio of each pair.
     case fetchIndexedObserved = "fetch-indexed-observed"
     case saveSmallObserved = "save-small-observed"
 
@@ -54,9 +57,17 @@ enum Workload: String, CaseIterable, Sendable {
         case .updateHistory: .update
         case .deleteHistory: .delete
         case .fetchIndexedTyped, .readTyped: .fetchIndexed
-        case .saveStriped, .saveSmallObserved: .saveSmall
+        case .saveStriped: .saveSmall
+        default: unobservedWorkload ?? self
+        }
+    }
+
+    /// The same workload without an observer, for an observed one.
+    var unobservedWorkload: Workload? {
+        switch self {
         case .fetchIndexedObserved: .fetchIndexed
-        default: self
+        case .saveSmallObserved: .saveSmall
+        default: nil
         }
     }
 
@@ -92,9 +103,25 @@ protocol BenchSubject {
 /// Runs `body` and returns how long it took.
 func clock(_ body: () throws -> Void) rethrows -> Duration {
     let clock = ContinuousClock()
+    let cpuStart = processCPUTime()
     let start = clock.now
     try body()
-    return clock.now - start
+    let elapsed = clock.now - start
+    lastClockedCPUTime = processCPUTime() - cpuStart
+    return elapsed
+}
+
+/// The CPU time the process spent in the last ``clock(_:)`` call's body: its work without the
+/// waits (for the disk to flush, say) that make the wall time of small saves vary from run to
+/// run.
+// Safe: the benchmark times one workload at a time, on one thread.
+nonisolated(unsafe) private(set) var lastClockedCPUTime = Duration.zero
+
+/// The CPU time the process has used so far.
+private func processCPUTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
 }
 
 /// Keeps `value` alive and observed, so the optimiser cannot drop the work that made it.

@@ -71,10 +71,11 @@ extension ManagedObjectContext {
     /// names them; `context` for a child context, which saves into its parent.
     private var savedStoreTypes: String {
         guard parent == nil else { return "context" }
-        let entities = Set(
-            (pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements).map(\.entity.name))
-        return ObservedOperation.storeTypes(
-            entities.flatMap { coordinator.stores(forEntity: $0).map(\.typeName) })
+        var entities = Set<String>()
+        for pending in [pendingInserts, pendingChanges, pendingDeletions] {
+            for object in pending { entities.insert(object.entity.name) }
+        }
+        return coordinator.observedStoreTypes(ofEntities: entities)
     }
 
     /// Saves the pending changes, once there are some, and returns the objects it saved.

@@ -19,7 +19,17 @@ import Synchronization
 public final class PersistentStoreCoordinator: Sendable {
     struct State: Sendable {
         var types: [String: StoreType]
-        var stores: [AddedStore]
+        var stores: [AddedStore] {
+            didSet { observedStoreTypes = [:] }
+        }
+        /// What an observed operation on an entity names as its stores' types
+        /// (``ObservedOperation/storeTypes``), worked out once per entity while the stores stay.
+        var observedStoreTypes: [String: String] = [:]
+
+        init(types: [String: StoreType], stores: [AddedStore]) {
+            self.types = types
+            self.stores = stores
+        }
     }
 
     /// A store with the entity names its configuration holds.

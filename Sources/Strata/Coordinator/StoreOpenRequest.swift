@@ -45,6 +45,8 @@ public struct StoreOpenRequest: Sendable {
     /// pool; `nil` when nothing watches.
     public func connectionWaitRecorder(storeType: String) -> (@Sendable (_ seconds: Double) -> Void)? {
         guard let observer else { return nil }
-        return { seconds in observer.record(.connectionWait(storeType: storeType, seconds: seconds)) }
+        return { seconds in
+            if observer.isObserving { observer.record(.connectionWait(storeType: storeType, seconds: seconds)) }
+        }
     }
 }

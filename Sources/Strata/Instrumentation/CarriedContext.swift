@@ -4,10 +4,11 @@ struct CarriedContext: Sendable {
     private let observer: (any OperationObserver)?
     private let carried: (any Sendable)?
 
-    /// What `observer` finds in the calling task; nothing without an observer.
+    /// What `observer` finds in the calling task; nothing without an observer that reports
+    /// anything.
     init(observer: (any OperationObserver)?) {
         self.observer = observer
-        carried = observer?.carriedContext()
+        carried = observer?.isObserving == true ? observer?.carriedContext() : nil
     }
 
     /// Runs `body` with what was carried in effect.

@@ -16,6 +16,12 @@
 /// about the work, never a way to change it: ``observe(_:_:)`` returns what its body returns and
 /// throws only what its body throws.
 public protocol OperationObserver: Sendable {
+    /// Whether the observer reports anything now. When it does not, the coordinator neither
+    /// works out operations and events nor calls the other methods: the work runs as it would
+    /// unobserved. Asked before every operation and event, so it must be cheap; `true` unless
+    /// an observer says otherwise.
+    var isObserving: Bool { get }
+
     /// Runs `body`, the whole of `operation`; `body` fills in the outcome it is given (objects
     /// fetched, saved, changed) as it goes. Returns what `body` returns and throws what it
     /// throws.
@@ -31,4 +37,8 @@ public protocol OperationObserver: Sendable {
 
     /// Runs `body` with `carried`, which ``carriedContext()`` returned, in effect again.
     func withCarriedContext<T>(_ carried: any Sendable, _ body: () -> T) -> T
+}
+
+extension OperationObserver {
+    public var isObserving: Bool { true }
 }

@@ -1,20 +1,26 @@
 extension PersistentStoreCoordinator {
-    /// Runs `body` as `operation` under the ``observer``; without one, runs it alone and never
-    /// works out the operation.
+    /// The ``observer``, when there is one and it reports anything now.
+    var activeObserver: (any OperationObserver)? {
+        guard let observer, observer.isObserving else { return nil }
+        return observer
+    }
+
+    /// Runs `body` as `operation` under the ``observer``; without one that reports anything,
+    /// runs it alone and never works out the operation.
     @discardableResult
     func observing<T>(
         _ operation: @autoclosure () -> ObservedOperation, _ body: (inout ObservedOutcome) throws -> T
     ) throws -> T {
-        guard let observer else {
+        guard let observer = activeObserver else {
             var unobserved = ObservedOutcome()
             return try body(&unobserved)
         }
         return try observer.observe(operation(), body)
     }
 
-    /// Tells the ``observer`` of `event`; works out nothing without one.
+    /// Tells the ``observer`` of `event`; works out nothing without one that reports anything.
     func record(_ event: @autoclosure () -> ObservedEvent) {
-        observer?.record(event())
+        activeObserver?.record(event())
     }
 
     /// `kind` on `entity`, in the types of the stores that hold it. A name the model does not
@@ -24,14 +30,29 @@ extension PersistentStoreCoordinator {
         guard schema.entitiesByName[entity] != nil else {
             return ObservedOperation(kind: kind, entity: ObservedOperation.unknownEntity, storeTypes: "none")
         }
-        return ObservedOperation(
-            kind: kind, entity: entity,
-            storeTypes: ObservedOperation.storeTypes(stores(forEntity: entity).map(\.typeName)))
+        return ObservedOperation(kind: kind, entity: entity, storeTypes: observedStoreTypes(ofEntities: [entity]))
+    }
+
+    /// The types of the stores that hold `entities`, as ``ObservedOperation/storeTypes`` names
+    /// them; kept per entity until a store is added or removed.
+    func observedStoreTypes(ofEntities entities: Set<String>) -> String {
+        state.withLock { state in
+            let perEntity = entities.map { entity in
+                if let known = state.observedStoreTypes[entity] { return known }
+                let types = ObservedOperation.storeTypes(
+                    state.stores.filter { $0.entityNames.contains(entity) }.map(\.store.typeName))
+                state.observedStoreTypes[entity] = types
+                return types
+            }
+            guard perEntity.count > 1 else { return perEntity.first ?? "none" }
+            return ObservedOperation.storeTypes(
+                perEntity.filter { $0 != "none" }.flatMap { $0.split(separator: "+").map(String.init) })
+        }
     }
 
     /// Tells the ``observer`` that `object`'s fault fires.
     func recordFaultFired(of object: ManagedObject) {
-        guard let observer else { return }
+        guard let observer = activeObserver else { return }
         let storeType = object.objectID.storeIdentifier.flatMap { store(withIdentifier: $0)?.typeName } ?? "none"
         observer.record(.faultFired(entity: object.entity.name, storeType: storeType))
     }
