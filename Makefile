@@ -28,11 +28,14 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
-## example: build the third-party store package in Examples/ThirdPartyStore, which depends on
-## Strata by path as an outside author's would, and run its conformance suite.
+## example: build the packages in Examples/, which depend on Strata by path as an outside
+## author's would, and run their tests: the third-party store's conformance suite, and the HTTP
+## service's end-to-end tests over loopback (SQLite and the PostgreSQL test server).
 example: deps
 	$(SWIFT) build --build-tests --package-path Examples/ThirdPartyStore $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --package-path Examples/ThirdPartyStore
+	$(SWIFT) build --build-tests --package-path Examples/InventoryService $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build --package-path Examples/InventoryService
 
 ## soak: build, then run the long variants: every store's conformance suite with 1,000 kills per
 ## durability check, two processes writing one SQLite and one LMDB store for five minutes each,
@@ -82,11 +85,13 @@ docs: deps
 ## lint: check formatting against .swift-format, and that shared state uses Locked, not Mutex.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
-		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests
+		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests \
+		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests
 	@! grep -rnE '\bMutex\b[<(]' --include='*.swift' Sources Stores Conformance Tests \
 		|| { echo "Use Locked instead of Mutex: the thread sanitizer cannot see Mutex on Linux."; exit 1; }
 
 ## format: rewrite sources in the project's format.
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
-		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests
+		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests \
+		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests
