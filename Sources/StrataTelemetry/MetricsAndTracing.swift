@@ -3,7 +3,7 @@ import Dispatch
 import Strata
 import Tracing
 
-/// An ``Strata/OperationObserver`` that reports a coordinator's work to swift-metrics and
+/// An `OperationObserver` that reports a coordinator's work to swift-metrics and
 /// swift-distributed-tracing: a span, a counter and a timer per fetch, count, save, batch
 /// request and migration, counters of the objects they returned or wrote, and counters or
 /// timers for faults fired, save conflicts and retries, remote changes merged and waits for a
