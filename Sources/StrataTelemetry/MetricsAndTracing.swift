@@ -11,9 +11,9 @@ import Tracing
 ///
 /// Both are silent until the application bootstraps a backend (`MetricsSystem.bootstrap`,
 /// `InstrumentationSystem.bootstrap`), and cost next to nothing while they are: with no tracer
-/// and no metrics backend, an operation runs as it would unobserved. Bootstrap before the first
-/// operation: swift-metrics keeps the backend a metric was made with, and this observer takes
-/// the metrics backend, and makes each of its metrics, once, when first needed.
+/// and no metrics backend, an operation runs as it would unobserved. Bootstrap the metrics
+/// backend before making the observer, which takes it when it is made, as swift-metrics'
+/// own metrics take the backend there is when they are made.
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory())
@@ -29,9 +29,9 @@ public struct MetricsAndTracing: OperationObserver {
     private let metrics: MetricsCache
     private let tracer: (any Tracer)?
 
-    /// Creates an observer reporting to `metricsFactory` and `tracer`; to the bootstrapped
-    /// metrics backend and the current tracer (`InstrumentationSystem.tracer`) when they are
-    /// `nil`.
+    /// Creates an observer reporting to `metricsFactory` and `tracer`; when they are `nil`, to
+    /// the metrics backend bootstrapped by now and to the tracer in effect for each operation
+    /// (`InstrumentationSystem.tracer`: one bound with `withTracer`, or the bootstrapped one).
     public init(metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil) {
         metrics = MetricsCache(factory: metricsFactory)
         self.tracer = tracer

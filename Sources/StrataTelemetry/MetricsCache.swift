@@ -4,31 +4,22 @@ import Strata
 /// The metrics ``MetricsAndTracing`` reports, each made once, when first needed, and kept by
 /// what tells it apart: making one asks the factory, which takes a lock and may allocate.
 final class MetricsCache: Sendable {
-    /// The factory metrics are made with: the one given, else the bootstrapped one, taken when
-    /// first needed.
-    private let factory: Locked<(any MetricsFactory)?>
+    /// The factory metrics are made with: the one given, else the one bootstrapped when the
+    /// cache was made.
+    private let factory: any MetricsFactory
+    /// Whether metrics go anywhere: not when the factory is swift-metrics' no-op one.
+    let isReporting: Bool
     private let operations = Locked<[ObservedOperation: OperationMetrics]>([:])
     private let faults = Locked<[FaultKey: Counter]>([:])
     private let storeTypeCounters = Locked<[StoreTypeKey: Counter]>([:])
     private let connectionWaits = Locked<[String: Timer]>([:])
 
-    /// A cache making its metrics with `factory`; with the bootstrapped one when `nil`.
+    /// A cache making its metrics with `factory`; with the one bootstrapped now when `nil`.
     init(factory: (any MetricsFactory)?) {
-        self.factory = Locked(factory)
+        let resolved = factory ?? MetricsSystem.factory
+        self.factory = resolved
+        isReporting = !(resolved is NOOPMetricsHandler)
     }
-
-    /// The factory, taken from `MetricsSystem` on first use when none was given.
-    private var resolvedFactory: any MetricsFactory {
-        factory.withLock { given in
-            if let given { return given }
-            let bootstrapped = MetricsSystem.factory
-            given = bootstrapped
-            return bootstrapped
-        }
-    }
-
-    /// Whether metrics go anywhere: not when the factory is swift-metrics' no-op one.
-    var isReporting: Bool { !(resolvedFactory is NOOPMetricsHandler) }
 
     /// Counts `operation` (and its failure), times it and counts the objects it returned or wrote.
     func record(_ operation: ObservedOperation, _ outcome: ObservedOutcome, nanoseconds: Int64, failed: Bool) {
@@ -84,12 +75,12 @@ final class MetricsCache: Sendable {
 
     /// A new counter from the factory.
     fileprivate func makeCounter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        Counter(label: label, dimensions: dimensions, factory: resolvedFactory)
+        Counter(label: label, dimensions: dimensions, factory: factory)
     }
 
     /// A new timer from the factory.
     fileprivate func makeTimer(_ label: String, _ dimensions: [(String, String)]) -> Timer {
-        Timer(label: label, dimensions: dimensions, factory: resolvedFactory)
+        Timer(label: label, dimensions: dimensions, factory: factory)
     }
 }
 
