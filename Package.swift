@@ -114,6 +114,7 @@ let package = Package(
             dependencies: [
                 "StrataTelemetry", "StrataStores", "StrataPostgres", "StrataTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),

@@ -94,10 +94,9 @@ public struct MetricsAndTracing: OperationObserver {
 
     public func withCarriedContext<T>(_ carried: any Sendable, _ body: () -> T) -> T {
         guard let carried = carried as? CarriedTrace else { return body() }
-        guard let carriedTracer = carried.tracer else {
-            return ServiceContext.withValue(carried.context) { body() }
-        }
-        return withTracer(carriedTracer) { ServiceContext.withValue(carried.context) { body() } }
+        func inContext() -> T { ServiceContext.withValue(carried.context) { body() } }
+        guard let carriedTracer = carried.tracer else { return inContext() }
+        return withTracer(carriedTracer) { inContext() }
     }
 }
 

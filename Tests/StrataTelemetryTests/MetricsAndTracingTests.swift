@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import InMemoryTracing
 import MetricsTestKit
@@ -191,6 +192,15 @@ import Tracing
         try watcher.migratePersistentStore(store, to: nil, type: StoreType.inMemory.name)
         #expect(counted(MetricNames.operations, [("operation", "migration"), ("store_type", "InMemory+SQLite")]) == 1)
         #expect(tracer.finishedSpans.contains { $0.operationName == "strata.migration" })
+    }
+
+    /// With no tracer and swift-metrics' no-op backend (nothing is bootstrapped in this process),
+    /// the observer says it is not observing; a tracer or a metrics backend makes it observe.
+    @Test func itObservesOnlyWithATracerOrAMetricsBackend() {
+        #expect(!MetricsAndTracing(metricsFactory: NOOPMetricsHandler.instance).isObserving)
+        #expect(MetricsAndTracing(metricsFactory: metrics).isObserving)
+        #expect(MetricsAndTracing(metricsFactory: NOOPMetricsHandler.instance, tracer: tracer).isObserving)
+        #expect(withTracer(tracer) { MetricsAndTracing(metricsFactory: NOOPMetricsHandler.instance).isObserving })
     }
 
     @Test func aWaitForAConnectionIsTimed() throws {

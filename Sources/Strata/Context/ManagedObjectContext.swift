@@ -149,7 +149,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// calling task carries for the coordinator's observer (a trace's context) is in effect
     /// while `body` runs.
     public func perform<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let carried = CarriedContext(observer: coordinator.observer)
+        let carried = CarriedContext(observer: coordinator.activeObserver)
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(returning: carried.restored { self.runBlock(body) })
@@ -164,7 +164,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// as ``perform(_:)`` does; a private queue's runs `body` on the calling thread.
     public func performAndWait<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if isOnQueue { return try runBlock(body).get() }
-        let carried = concurrencyType == .mainQueue ? CarriedContext(observer: coordinator.observer) : nil
+        let carried = concurrencyType == .mainQueue ? CarriedContext(observer: coordinator.activeObserver) : nil
         var result: Result<T, E>?
         queue.sync { result = carried.map { carried in carried.restored { runBlock(body) } } ?? runBlock(body) }
         guard let result else { preconditionFailure("performAndWait's block did not run.") }

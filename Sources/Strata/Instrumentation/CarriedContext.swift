@@ -4,11 +4,12 @@ struct CarriedContext: Sendable {
     private let observer: (any OperationObserver)?
     private let carried: (any Sendable)?
 
-    /// What `observer` finds in the calling task; nothing without an observer that reports
-    /// anything.
+    /// What `observer` finds in the calling task; nothing without an observer. Callers pass the
+    /// coordinator's ``PersistentStoreCoordinator/activeObserver``, so an observer that reports
+    /// nothing is not asked.
     init(observer: (any OperationObserver)?) {
         self.observer = observer
-        carried = observer?.isObserving == true ? observer?.carriedContext() : nil
+        carried = observer?.carriedContext()
     }
 
     /// Runs `body` with what was carried in effect.

@@ -34,19 +34,18 @@ extension PersistentStoreCoordinator {
     }
 
     /// The types of the stores that hold `entities`, as ``ObservedOperation/storeTypes`` names
-    /// them; kept per entity until a store is added or removed.
+    /// them; those of one entity are kept until a store is added or removed.
     func observedStoreTypes(ofEntities entities: Set<String>) -> String {
         state.withLock { state in
-            let perEntity = entities.map { entity in
-                if let known = state.observedStoreTypes[entity] { return known }
-                let types = ObservedOperation.storeTypes(
-                    state.stores.filter { $0.entityNames.contains(entity) }.map(\.store.typeName))
-                state.observedStoreTypes[entity] = types
-                return types
+            func types() -> String {
+                ObservedOperation.storeTypes(
+                    state.stores.filter { !$0.entityNames.isDisjoint(with: entities) }.map(\.store.typeName))
             }
-            guard perEntity.count > 1 else { return perEntity.first ?? "none" }
-            return ObservedOperation.storeTypes(
-                perEntity.filter { $0 != "none" }.flatMap { $0.split(separator: "+").map(String.init) })
+            guard entities.count == 1, let entity = entities.first else { return types() }
+            if let known = state.observedStoreTypes[entity] { return known }
+            let known = types()
+            state.observedStoreTypes[entity] = known
+            return known
         }
     }
 
