@@ -83,14 +83,9 @@ final class AtomicStoreAdapter: IncrementalStore {
         writerLock?.recordFile()
         var contents: AtomicStoreContents
         if let loaded = try store.load(slotsOf: model.schema) {
-            let problems = model.compatibilityProblems(configuration: configuration, metadata: loaded.metadata)
-            guard problems.isEmpty else {
-                let place = store.url.map { "'\($0.path)'" } ?? "The \(store.typeName) store"
-                throw StoreError(
-                    code: .incompatibleModel,
-                    message: "\(place) was written with another model; migrate it first. "
-                        + problems.joined(separator: " "))
-            }
+            try model.checkCompatible(
+                configuration: configuration, metadata: loaded.metadata,
+                place: store.url.map { "'\($0.path)'" } ?? "The \(store.typeName) store")
             contents = loaded
         } else if request.options.isReadOnly, let url = store.url {
             throw StoreError(

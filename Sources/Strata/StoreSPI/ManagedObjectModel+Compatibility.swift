@@ -46,4 +46,22 @@ extension ManagedObjectModel {
         }
         return problems
     }
+
+    /// Throws when a store described by `metadata` cannot be opened with this model for
+    /// `configuration` without migrating, as ``compatibilityProblems(configuration:metadata:)``
+    /// finds.
+    ///
+    /// - Parameter place: the store as messages name it: its file's path in quotes, or its type.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/incompatibleModel`` naming `place`
+    ///   and every problem.
+    /// - Precondition: the model is frozen.
+    public func checkCompatible(configuration: String?, metadata: StoreMetadata, place: String) throws {
+        let problems = compatibilityProblems(configuration: configuration, metadata: metadata)
+        guard problems.isEmpty else {
+            throw StoreError(
+                code: .incompatibleModel,
+                message: "\(place) was written with another model; migrate it first. " + problems.joined(separator: " ")
+            )
+        }
+    }
 }

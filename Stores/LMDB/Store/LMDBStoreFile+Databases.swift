@@ -17,21 +17,7 @@ extension LMDBStoreFile {
         let stored = try environment.read(keepingDatabases: true) { transaction in
             try storedTables(in: transaction, path: path)
         }
-        if let (meta, entities, properties, metadata) = stored {
-            let problems = request.model.compatibilityProblems(
-                configuration: request.configurationName, metadata: metadata)
-            guard problems.isEmpty else {
-                throw StoreError(
-                    code: .incompatibleModel,
-                    message: "'\(path)' was written with another model; migrate it first. "
-                        + problems.joined(separator: " "))
-            }
-            var databases = try environment.read(keepingDatabases: true) { transaction in
-                try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
-            }
-            databases.history = try historyDatabases(in: environment, meta: databases.meta, for: request)
-            return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
-        }
+        if let stored { return try openExisting(stored, in: environment, roots: roots, for: request) }
         guard !environment.isReadOnly, !request.options.isReadOnly else {
             throw StoreError(code: .corrupt, message: "The LMDB file at '\(path)' holds no Strata store.")
         }
@@ -39,13 +25,49 @@ extension LMDBStoreFile {
             storeType: LMDBStore.storeTypeName, storeIdentifier: request.identifierForNewStore,
             model: request.model, configuration: request.configurationName, userInfo: request.userInfoForNewStore)
         let (entities, properties) = LMDBLayout.tables(for: request.model.schema)
-        var databases = try environment.write(keepingDatabases: true) { transaction in
+        // Another coordinator, in this process or another, may have made the store since the
+        // read: asked again under the write lock, the store is made once, and every opener
+        // takes the identifier its file holds.
+        let made = try environment.write(keepingDatabases: true) { transaction -> Making in
+            if let stored = try storedTables(in: transaction, path: path) { return .found(stored) }
             let databases = try create(in: transaction, roots: roots)
             try transaction.put(databases.meta, LMDBLayout.formatKey, bigEndian(LMDBLayout.formatVersion))
             try transaction.put(databases.meta, LMDBLayout.entitiesKey, LMDBLayout.encode(names: entities))
             try transaction.put(databases.meta, LMDBLayout.propertiesKey, LMDBLayout.encode(names: properties))
             try writeMetadata(metadata, in: transaction, databases.meta)
-            return databases
+            return .made(databases)
+        }
+        switch made {
+        case .found(let stored):
+            return try openExisting(stored, in: environment, roots: roots, for: request)
+        case .made(var databases):
+            databases.history = try historyDatabases(in: environment, meta: databases.meta, for: request)
+            return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
+        }
+    }
+
+    /// The meta database, coding tables and metadata of a store an environment holds.
+    private typealias StoredTables = (MDB_dbi, [String], [String], StoreMetadata)
+
+    /// What the write that makes a new store did: made its databases, or found the tables of a
+    /// store another opener made first.
+    private enum Making {
+        case made(LMDBDatabases)
+        case found(StoredTables)
+    }
+
+    /// Opens the named databases of the store whose `stored` tables an environment holds, once
+    /// its metadata says `request`'s model and configuration can read it.
+    private static func openExisting(
+        _ stored: StoredTables, in environment: LMDBEnvironment, roots: Set<String>,
+        for request: StoreOpenRequest
+    ) throws -> (LMDBLayout, LMDBDatabases, StoreMetadata) {
+        let path = environment.path
+        let (meta, entities, properties, metadata) = stored
+        try request.model.checkCompatible(
+            configuration: request.configurationName, metadata: metadata, place: "'\(path)'")
+        var databases = try environment.read(keepingDatabases: true) { transaction in
+            try existingDatabases(in: transaction, meta: meta, roots: roots, path: path)
         }
         databases.history = try historyDatabases(in: environment, meta: databases.meta, for: request)
         return (layout(metadata, entities, properties, path, request.model.schema), databases, metadata)
@@ -97,9 +119,7 @@ extension LMDBStoreFile {
 
     /// The meta database, coding tables and metadata of an existing store; `nil` for an empty
     /// environment.
-    private static func storedTables(in transaction: LMDBTransaction, path: String) throws
-        -> (MDB_dbi, [String], [String], StoreMetadata)?
-    {
+    private static func storedTables(in transaction: LMDBTransaction, path: String) throws -> StoredTables? {
         guard let meta = try transaction.openDatabase(LMDBLayout.metaDatabase, create: false) else {
             guard try transaction.count(LMDBTransaction.mainDatabase) == 0 else {
                 throw StoreError(

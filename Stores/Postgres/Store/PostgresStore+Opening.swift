@@ -53,14 +53,9 @@ extension PostgresStore {
     ) throws -> StoreMetadata {
         if try PostgresStoreDatabase.storeExists(in: location, on: connection) {
             let (_, _, metadata) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
-            let problems = request.model.compatibilityProblems(
-                configuration: request.configurationName, metadata: metadata)
-            guard problems.isEmpty else {
-                throw StoreError(
-                    code: .incompatibleModel,
-                    message: "The PostgreSQL store at \(location.displayName) was saved with another model: "
-                        + problems.joined(separator: " "))
-            }
+            try request.model.checkCompatible(
+                configuration: request.configurationName, metadata: metadata,
+                place: "The PostgreSQL store at \(location.displayName)")
             if !request.options.isReadOnly {
                 try PostgresStoreDatabase.addReferenceStorage(of: layout, in: location, on: connection)
             }

@@ -45,7 +45,9 @@ enum SQLiteStoreFile {
             // An empty database (a new file, or one whose maker stopped before its tables) gets
             // them, unless another process makes them first.
             if try !request.options.isReadOnly
-                && create(layout, metadata: created, model: request.model.schema, on: writer)
+                && create(
+                    layout, metadata: created, model: request.model.schema, on: writer,
+                    waitingUpTo: settings.busyTimeoutMilliseconds)
             {
                 metadata = created
                 for reason in layout.skippedFetchIndexes {
@@ -197,6 +199,26 @@ enum SQLiteStoreFile {
         return StoreError(code: .io, message: "\(place) failed (\(action)): \(error).", underlying: error)
     }
 
+    /// Moves the empty database of `connection` to WAL; `false`, moving nothing, when another
+    /// connection made the store's tables meanwhile. The move needs the database to itself,
+    /// and SQLite refuses it at once, without waiting, while another connection that is making
+    /// the tables holds the write lock: the move is tried again until the busy timeout.
+    private static func switchToWAL(_ connection: SQLiteConnection, waitingUpTo milliseconds: Int32) throws -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            let refusal: SQLiteError
+            do {
+                try connection.execute(script: "PRAGMA journal_mode = WAL")
+                return true
+            } catch {
+                refusal = error
+            }
+            guard refusal.isBusy, ContinuousClock.now < deadline else { throw refusal }
+            usleep(1_000)
+            guard try hasNoTables(connection) else { return false }
+        }
+    }
+
     private static func hasNoTables(_ connection: SQLiteConnection) throws -> Bool {
         let counts = try connection.statement("SELECT count(*) FROM sqlite_master").rows { $0.value(at: 0) }
         return counts.first == .integer(0)
@@ -235,11 +257,12 @@ enum SQLiteStoreFile {
     /// transaction; `false`, making nothing, when the database has tables, also when another
     /// process made them while this one waited for the write lock.
     private static func create(
-        _ layout: SQLiteSchema, metadata: StoreMetadata, model: ModelSchema, on connection: SQLiteConnection
+        _ layout: SQLiteSchema, metadata: StoreMetadata, model: ModelSchema, on connection: SQLiteConnection,
+        waitingUpTo milliseconds: Int32
     ) throws -> Bool {
         guard try hasNoTables(connection) else { return false }
         try connection.execute(script: "PRAGMA auto_vacuum = 2")
-        try connection.execute(script: "PRAGMA journal_mode = WAL")
+        guard try switchToWAL(connection, waitingUpTo: milliseconds) else { return false }
         return try connection.transaction {
             guard try hasNoTables(connection) else { return false }
             let statements =
@@ -284,13 +307,8 @@ enum SQLiteStoreFile {
         _ request: StoreOpenRequest, metadata: StoreMetadata, layout: SQLiteSchema, on connection: SQLiteConnection,
         path: String
     ) throws {
-        let problems = request.model.compatibilityProblems(configuration: request.configurationName, metadata: metadata)
-        guard problems.isEmpty else {
-            throw StoreError(
-                code: .incompatibleModel,
-                message: "'\(path)' was written with another model; migrate it first. "
-                    + problems.joined(separator: " "))
-        }
+        try request.model.checkCompatible(
+            configuration: request.configurationName, metadata: metadata, place: "'\(path)'")
         if let problem = try numberingProblem(of: layout, model: request.model.schema, on: connection) {
             throw StoreError(code: .incompatibleModel, message: "'\(path)' \(problem).")
         }

@@ -53,14 +53,8 @@ public final class JournalStore: IncrementalStore {
         }
         try request.model.freeze()
         if let (contents, committed) = try JournalFile.read(url) {
-            let problems = request.model.compatibilityProblems(
-                configuration: request.configurationName, metadata: contents.metadata)
-            guard problems.isEmpty else {
-                throw StoreError(
-                    code: .incompatibleModel,
-                    message: "'\(url.path)' was written with another model; migrate it first. "
-                        + problems.joined(separator: " "))
-            }
+            try request.model.checkCompatible(
+                configuration: request.configurationName, metadata: contents.metadata, place: "'\(url.path)'")
             return JournalStore(request: request, url: url, contents: contents, committedLength: committed)
         }
         guard !request.options.isReadOnly else {
