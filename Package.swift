@@ -153,7 +153,8 @@ let package = Package(
             name: "BinaryStoreConformanceWorker", dependencies: ["StrataConformance", "StrataBinary"],
             path: "Tests/BinaryStoreConformanceWorker"),
         .executableTarget(
-            name: "PostgresCounterWorker", dependencies: ["StrataPostgres", "StrataTestSupport"],
+            name: "PostgresCounterWorker",
+            dependencies: ["StrataPostgres", "StrataTestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/PostgresCounterWorker"),
         .executableTarget(
             name: "PostgresStripedSaveWorker", dependencies: ["StrataPostgres", "StrataSQLite", "StrataTestSupport"],

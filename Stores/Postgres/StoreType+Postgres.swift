@@ -6,7 +6,8 @@ extension StoreType {
     /// URL such as `postgresql://app@db.example.com:5432/app?schema=inventory` (docs/POSTGRES.md).
     ///
     /// Its settings (`StoreOptions.settings`): `maxConnections`, the most connections one
-    /// store opens at once (4). Reading and writing metadata and destroying a store connect
+    /// store opens at once (4); `slowStatementThreshold`, in milliseconds, how long a statement
+    /// (or a pipeline of them) takes before it is logged as slow (500). Reading and writing metadata and destroying a store connect
     /// without opening it; destroying drops the store's tables, and its schema when nothing
     /// else is left in it.
     public static let postgres = StoreType(

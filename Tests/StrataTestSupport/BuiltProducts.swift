@@ -21,4 +21,23 @@ public enum BuiltProducts {
         process.waitUntilExit()
         return process.terminationStatus
     }
+
+    /// Runs the built executable `name` with `arguments` to its end, with `environment` added
+    /// to this process's, its standard output discarded; returns its exit status and what it
+    /// wrote to standard error.
+    public static func standardError(
+        of name: String, _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
 }

@@ -33,11 +33,18 @@ final class PostgresConnection {
     /// Whether the connection still works; a broken one is dropped by the pool.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
 
+    /// Whether the connection to the server is gone (the server restarted, or ended it).
+    var isClosed: Bool { PQstatus(handle) != CONNECTION_OK }
+
     /// How many statements have succeeded on the connection.
     private(set) var completedStatements = 0
 
     /// The statements prepared on this connection.
     private var statements = PostgresStatementCache()
+
+    /// What the connection logs of its statements; `nil` when it logs nothing, and then no
+    /// statement is timed.
+    var trace: PostgresStatementTrace?
 
     /// Runs `sql` with `parameters` bound to `$1`, `$2`, … and returns its rows, read in the
     /// binary format. A statement run a second time with the same parameter types is prepared
@@ -46,6 +53,13 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` carrying the server's SQLSTATE and message.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresResult {
+        guard let trace else { return try run(sql, parameters) }
+        let start = ContinuousClock.now
+        defer { trace.ran(sql, parameters, elapsed: ContinuousClock.now - start) }
+        return try run(sql, parameters)
+    }
+
+    private func run(_ sql: String, _ parameters: [PostgresValue]) throws -> PostgresResult {
         let result = try Self.withWire(parameters) { wire -> OpaquePointer? in
             switch try plan(sql, types: wire.types) {
             case nil:
@@ -83,6 +97,8 @@ final class PostgresConnection {
         results.reserveCapacity(statements.count)
         for start in stride(from: 0, to: statements.count, by: Self.pipelineDepth) {
             let chunk = statements[start..<min(start + Self.pipelineDepth, statements.count)]
+            let sent = ContinuousClock.now
+            defer { trace?.ranPipeline(chunk, elapsed: ContinuousClock.now - sent) }
             // Statements are prepared (when their plan says so) before the pipeline starts.
             let names = try chunk.map { statement in
                 try plan(statement.sql, types: statement.parameters.map(\.wire.type))

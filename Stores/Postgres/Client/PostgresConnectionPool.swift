@@ -14,10 +14,19 @@ final class PostgresConnectionPool: Sendable {
     private let idle = Locked<[PooledConnection]>([])
     /// Told how long a request waited for a connection, when it had to.
     private let waited: (@Sendable (_ seconds: Double) -> Void)?
+    /// What the pool's connections log of their statements, and where the pool logs lost
+    /// connections and reconnections.
+    let trace: PostgresStatementTrace?
+    /// Whether a connection was lost since the last one was made.
+    private let lostConnection = Locked(false)
 
-    init(location: PostgresLocation, size: Int, waited: (@Sendable (_ seconds: Double) -> Void)? = nil) {
+    init(
+        location: PostgresLocation, size: Int, trace: PostgresStatementTrace? = nil,
+        waited: (@Sendable (_ seconds: Double) -> Void)? = nil
+    ) {
         self.location = location
         self.size = size
+        self.trace = trace
         self.waited = waited
         slots = DispatchSemaphore(value: size)
     }
@@ -59,14 +68,31 @@ final class PostgresConnectionPool: Sendable {
 
     /// A new connection to the store's server.
     func connect() throws -> PostgresConnection {
-        try PostgresConnection(conninfo: location.conninfo, serverName: location.displayName)
+        let connection = try PostgresConnection(conninfo: location.conninfo, serverName: location.displayName)
+        if let trace, trace.isTracing { connection.trace = trace }
+        let reconnected = lostConnection.withLock { lost in
+            defer { lost = false }
+            return lost
+        }
+        if reconnected {
+            trace?.logger.notice(
+                "Reconnected to the PostgreSQL server", metadata: ["store.url": "\(location.displayName)"])
+        }
+        return connection
     }
 
     /// Closes every idle connection; connections in use close when they come back.
     func drain() { idle.withLock { $0.removeAll() } }
 
     private func giveBack(_ connection: PostgresConnection) {
-        guard connection.isHealthy else { return }
+        guard connection.isHealthy else {
+            if connection.isClosed {
+                lostConnection.withLock { $0 = true }
+                trace?.logger.warning(
+                    "Lost a connection to the PostgreSQL server", metadata: ["store.url": "\(location.displayName)"])
+            }
+            return
+        }
         let pooled = PooledConnection(connection: connection)
         idle.withLock { $0.append(pooled) }
     }

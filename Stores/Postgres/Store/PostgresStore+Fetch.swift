@@ -13,6 +13,7 @@ extension PostgresStore {
     /// Runs `request` on `connection`, inside its transaction if it has one.
     func execute(_ request: StoreFetchRequest, on connection: PostgresConnection) throws -> StoreFetchResult {
         let statement = try fetchStatement(for: request)
+        connection.trace?.explain(statement.sql, statement.parameters, on: connection)
         let rows = try connection.execute(statement.sql, statement.parameters)
         let reader = statement.reader
         guard statement.isInMemory else {

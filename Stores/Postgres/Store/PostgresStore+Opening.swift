@@ -26,8 +26,20 @@ extension PostgresStore {
                 message: "The \(storeTypeName) store numbers entities in a smallint column; the model has "
                     + "\(entityCount) entities, more than \(Int16.max - 1).")
         }
+        let slowStatements = try request.options.integer("slowStatementThreshold", of: storeTypeName)
+        guard slowStatements ?? 0 >= 0 else {
+            throw StoreError(
+                code: .invalidOption,
+                message: "The \(storeTypeName) setting 'slowStatementThreshold' (milliseconds) must not be negative.")
+        }
+        let trace = PostgresStatementTrace(
+            logger: request.logger,
+            slowStatementThreshold: slowStatements.map { .milliseconds($0) }
+                ?? PostgresStatementTrace.defaultSlowStatementThreshold,
+            storeName: location.displayName)
         let pool = PostgresConnectionPool(
-            location: location, size: poolSize, waited: request.connectionWaitRecorder(storeType: storeTypeName))
+            location: location, size: poolSize, trace: trace,
+            waited: request.connectionWaitRecorder(storeType: storeTypeName))
         let layout = PostgresLayout(
             model: request.model.schema,
             entityNames: Set(request.model.entityNames(inConfiguration: request.configurationName)),

@@ -7,18 +7,11 @@ import Testing
     /// The standard error of the contention worker writing one entry with `STRATA_SQL_DEBUG=level`.
     private func tracedOutput(level: String) throws -> String {
         let directory = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("SQLiteContentionWorker")
-        process.arguments = [directory.file("traced.sqlite").path, "tracer", "1"]
-        process.environment = ["STRATA_SQL_DEBUG": level]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: output, as: UTF8.self)
+        let run = try BuiltProducts.standardError(
+            of: "SQLiteContentionWorker", [directory.file("traced.sqlite").path, "tracer", "1"],
+            environment: ["STRATA_SQL_DEBUG": level])
+        #expect(run.status == 0, "\(run.output)")
+        return run.output
     }
 
     @Test func levelOneLogsStatements() throws {
