@@ -38,24 +38,9 @@ extension PostgresStore {
 
     /// The one statement `request` runs, and what the core evaluates on its rows.
     func fetchStatement(for request: StoreFetchRequest) throws -> PostgresFetchStatement {
-        let entity = try entitySchema(named: request.entityName)
-        guard let table = layout.tableOfEntity[entity.name], let reader = rowReaders[table.name] else {
-            throw StoreError(code: .unknownEntity, message: "\(storeName) has no table for '\(entity.name)'.")
-        }
-        let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
-            .filter(entityNames.contains).compactMap { layout.entityNumbers[$0] }
-        var translator = PostgresPredicateTranslator(
-            store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])
-        var conditions = ["t._ent = ANY($1::int2[])"]
-        var residual: [FetchPredicate] = []
-        for part in request.predicate?.conjuncts ?? [] {
-            if let condition = translator.condition(for: part) {
-                conditions.append("(\(condition))")
-            } else {
-                residual.append(part)
-            }
-        }
-        let source = "FROM \(reader.qualifiedName) t WHERE \(conditions.joined(separator: " AND "))"
+        let (reader, conditions, residual, translator) = try selection(
+            of: request.entityName, includingSubentities: request.includesSubentities, where: request.predicate)
+        let source = "FROM \(reader.qualifiedName) t WHERE \(conditions)"
         guard residual.isEmpty, let order = translator.orderBy(request.sortDescriptors) else {
             return PostgresFetchStatement(
                 sql: "SELECT \(reader.selectList("t")) \(source) ORDER BY t._pk", parameters: translator.parameters,
@@ -81,7 +66,36 @@ extension PostgresStore {
             sql: sql, parameters: parameters, reader: reader, residual: [], isInMemory: false)
     }
 
-    private func objectID(in rows: PostgresResult, row: Int, reader: PostgresRowReader) throws -> ObjectID {
+    /// The rows of `entityName` (and its sub-entities when `includingSubentities`) that
+    /// `predicate` matches, in the table read by `reader` as `t`: the SQL condition of the
+    /// entities and of the parts of a top-level `AND` that translate, with the translator that
+    /// holds their parameters (`$1` is the entity numbers), and the parts left to evaluate in
+    /// memory.
+    func selection(of entityName: String, includingSubentities: Bool, where predicate: FetchPredicate?) throws -> (
+        reader: PostgresRowReader, conditions: String, residual: [FetchPredicate],
+        translator: PostgresPredicateTranslator
+    ) {
+        let entity = try entitySchema(named: entityName)
+        guard let table = layout.tableOfEntity[entity.name], let reader = rowReaders[table.name] else {
+            throw StoreError(code: .unknownEntity, message: "\(storeName) has no table for '\(entity.name)'.")
+        }
+        let kinds = (includingSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+            .filter(entityNames.contains).compactMap { layout.entityNumbers[$0] }
+        var translator = PostgresPredicateTranslator(
+            store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])
+        var conditions = ["t._ent = ANY($1::int2[])"]
+        var residual: [FetchPredicate] = []
+        for part in predicate?.conjuncts ?? [] {
+            if let condition = translator.condition(for: part) {
+                conditions.append("(\(condition))")
+            } else {
+                residual.append(part)
+            }
+        }
+        return (reader, conditions.joined(separator: " AND "), residual, translator)
+    }
+
+    func objectID(in rows: PostgresResult, row: Int, reader: PostgresRowReader) throws -> ObjectID {
         guard let key = rows.int64(row, 0), let name = reader.entityName(rows, row: row) else {
             throw StoreError(
                 code: .corrupt, message: "\(storeName) has a row of '\(reader.table.name)' it cannot read.")

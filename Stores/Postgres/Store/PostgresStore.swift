@@ -17,7 +17,9 @@ final class PostgresStore: IncrementalStore {
 
     public let typeName = PostgresStore.storeTypeName
     public let identifier: String
-    public let capabilities: StoreCapabilities = [.multiProcessAccess, .persistentHistory, .crossStoreRelationships]
+    public let capabilities: StoreCapabilities = [
+        .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations,
+    ]
     public let predicateFeatures = PredicateFeatures.all
 
     let location: PostgresLocation
