@@ -65,9 +65,19 @@ final class RawPostgres: BenchSubject {
                 try connection.prepare("count", "SELECT count(*) FROM \(Self.table(full))")
                 consume(try connection.run("count").int64(0, 0))
             }
+        case .batchUpdate, .batchDelete, .batchCompute:
+            let copy = try scratch.fresh("changed")
+            try PostgresPlaces.copy(full, to: copy)
+            let connection = try RawPostgresConnection(url: server)
+            let sql =
+                switch workload {
+                case .batchUpdate: "UPDATE \(Self.table(copy)) SET score = -1"
+                case .batchCompute: "UPDATE \(Self.table(copy)) SET score = score * 2 + number"
+                default: "DELETE FROM \(Self.table(copy))"
+                }
+            return try clock { try connection.execute("BEGIN; \(sql); COMMIT") }
         case .convert, .memory, .insertHistory, .updateHistory, .deleteHistory, .fetchIndexedTyped, .readTyped,
-            .migrate, .batchUpdate, .batchDelete, .batchCompute, .saveSmall, .saveStriped, .fetchIndexedObserved,
-            .saveSmallObserved:
+            .migrate, .saveSmall, .saveStriped, .fetchIndexedObserved, .saveSmallObserved:
             return nil
         }
     }

@@ -130,7 +130,7 @@ final class StrataSubject: BenchSubject {
         case .migrate: return try migrate()
         case .memory: return nil
         case .batchUpdate, .batchDelete, .batchCompute:
-            guard setup.type == .sqlite || setup.type == .lmdb else { return nil }
+            guard setup.type == .sqlite || setup.type == .lmdb || setup.isOnServer else { return nil }
             let coordinator = try open(try copy(full, as: "changed"))
             if workload != .batchDelete {
                 let value =

@@ -83,7 +83,7 @@ struct SQLiteBatchDeletion {
 
     /// Adds the destinations of the cascade rules, round after round, until a round adds none.
     mutating func cascade() throws {
-        let steps = self.steps { $0 == .cascade }
+        let steps = self.steps(.cascade)
         var round: Int64 = 0
         while true {
             var added: Int64 = 0
@@ -105,7 +105,7 @@ struct SQLiteBatchDeletion {
     /// holds an object that stays.
     func denials() throws -> [StoreBatchDeleteResult.Denial] {
         var denials: [StoreBatchDeleteResult.Denial] = []
-        for step in steps(where: { $0 == .deny }) where !wholeTables.contains(step.destinationTable.name) {
+        for step in steps(.deny) where !wholeTables.contains(step.destinationTable.name) {
             guard let source = sources(of: step, round: nil) else { continue }
             let sql =
                 "SELECT s.Z_PK, s.Z_ENT, d.Z_PK, d.Z_ENT " + destinations(of: step, from: source)
@@ -116,31 +116,15 @@ struct SQLiteBatchDeletion {
                     try store.objectID(primaryKey: $0.value(at: 2), entityNumber: $0.value(at: 3))
                 )
             }
-            var start = 0
-            while start < pairs.count {
-                var end = start
-                while end < pairs.count && pairs[end].0 == pairs[start].0 { end += 1 }
-                denials.append(
-                    StoreBatchDeleteResult.Denial(
-                        objectID: pairs[start].0, relationship: step.relationship.name,
-                        destination: pairs[start].1, remainingCount: end - start))
-                start = end
-            }
+            denials += StoreBatchDeleteResult.Denial.grouping(pairs, relationship: step.relationship.name)
         }
         return denials
     }
 
-    /// An object the nullify rules changed, with the relationships they emptied of deleted
-    /// objects.
-    struct Nullified {
-        let objectID: ObjectID
-        var relationships: Set<String>
-    }
-
     /// Empties the inverse relationships the nullify rules name of the objects that stay,
     /// raising each changed object's version once; returns the changed objects when `listing`.
-    mutating func nullify(listing: Bool) throws -> [Nullified] {
-        let steps = self.steps { $0 == .nullify }.filter { step in
+    mutating func nullify(listing: Bool) throws -> [NullifiedObject] {
+        let steps = self.steps(.nullify).filter { step in
             step.relationship.inverseName != nil && !wholeTables.contains(step.destinationTable.name)
         }
         var touchedTables: [SQLiteSchema.EntityTable] = []
@@ -163,19 +147,13 @@ struct SQLiteBatchDeletion {
             ).execute()
         }
         guard listing else { return [] }
-        var changed: [Nullified] = []
-        let statement = try connection.statement(
-            "SELECT Z_PK, Z_ENT, Z_KEY FROM \(Self.nullified) ORDER BY Z_ENT, Z_PK")
-        while try statement.step() {
-            let objectID = try store.objectID(primaryKey: statement.value(at: 0), entityNumber: statement.value(at: 1))
-            guard case .text(let key) = statement.value(at: 2) else { continue }
-            if changed.last?.objectID == objectID {
-                changed[changed.count - 1].relationships.insert(key)
-            } else {
-                changed.append(Nullified(objectID: objectID, relationships: [key]))
-            }
+        let rows = try connection.statement(
+            "SELECT Z_PK, Z_ENT, Z_KEY FROM \(Self.nullified) ORDER BY Z_ENT, Z_PK"
+        ).rowsThrowing([]) { row -> (objectID: ObjectID, relationship: String)? in
+            guard case .text(let key) = row.value(at: 2) else { return nil }
+            return (try store.objectID(primaryKey: row.value(at: 0), entityNumber: row.value(at: 1)), key)
         }
-        return changed
+        return NullifiedObject.grouping(rows.compactMap { $0 })
     }
 
     /// Sets to null the columns of a to-one inverse of `step` that point at deleted rows, in the
@@ -328,25 +306,18 @@ struct SQLiteBatchDeletion {
         hasWorkTables = true
     }
 
-    /// Every relationship whose delete rule `rule` accepts, of every entity with rows.
-    private func steps(where rule: (RelationshipDescription.DeleteRule) -> Bool) -> [Step] {
-        var steps: [Step] = []
-        for table in store.layout.entityTables {
-            for name in table.entities {
-                guard let entity = store.model.entitiesByName[name], let number = store.layout.entityNumbers[name]
-                else { continue }
-                for relationship in entity.relationships
-                where !relationship.isTransient && rule(relationship.deleteRule) {
-                    guard let destinationTable = store.layout.tableOfEntity[relationship.destinationEntityName]
-                    else { continue }
-                    steps.append(
-                        Step(
-                            entity: entity, number: number, table: table, relationship: relationship,
-                            destinationTable: destinationTable))
-                }
+    /// Every relationship whose delete rule is `rule`, of every entity with rows.
+    private func steps(_ rule: RelationshipDescription.DeleteRule) -> [Step] {
+        store.layout.entityTables.flatMap { table in
+            store.model.relationships(of: table.entities, withDeleteRule: rule).compactMap { entity, relationship in
+                guard let number = store.layout.entityNumbers[entity.name],
+                    let destinationTable = store.layout.tableOfEntity[relationship.destinationEntityName]
+                else { return nil }
+                return Step(
+                    entity: entity, number: number, table: table, relationship: relationship,
+                    destinationTable: destinationTable)
             }
         }
-        return steps
     }
 
     /// The deleted rows of `step`'s entity as `s`, in `round` of the cascade (every round when

@@ -1,14 +1,18 @@
 import Foundation
+import StrataLMDB
+import StrataPostgres
 import StrataSQLite
 import StrataTestSupport
 import Testing
 
 @testable import Strata
 
-/// The SQLite store runs batch deletions itself, in SQL, with the delete rules a context
-/// applies: cascade across tables, nullify of to-one and to-many inverses, many-to-many join
-/// rows, and deny.
-@Suite struct SQLiteBatchDeleteTests {
+/// The SQLite, LMDB and PostgreSQL stores run batch deletions themselves (SQLite and PostgreSQL
+/// in SQL, a statement per rule and table), with the delete rules a context applies: cascade
+/// across tables, nullify of to-one and to-many inverses, many-to-many join rows, and deny.
+@Suite struct StoreBatchDeleteTests {
+    static let types = [StoreType.sqlite.name, StoreType.lmdb.name, StoreType.postgres.name]
+
     private static let model: ManagedObjectModel = ManagedObjectModel {
         EntityDescription("Office") {
             AttributeDescription("city", .string)
@@ -40,12 +44,20 @@ import Testing
         let offices: [ObjectID], desks: [ObjectID], workers: [ObjectID], team: ObjectID
     }
 
-    private func open(_ folder: TemporaryDirectory, history: Bool = false) throws -> (
+    /// A store of the type named `typeName` in `folder` (or a schema of its own on the
+    /// PostgreSQL test server) holding two offices with two desks each, a worker in each
+    /// office, both in one team.
+    private func open(_ typeName: String, in folder: TemporaryDirectory, history: Bool = false) throws -> (
         PersistentStoreCoordinator, any IncrementalStore, Saved
     ) {
-        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.sqlite])
+        let type = try #require([StoreType.sqlite, .lmdb, .postgres].first { $0.name == typeName })
+        let url =
+            type == .postgres
+            ? PostgresTestServer.storeURL(schema: PostgresTestServer.uniqueSchema("offices"))
+            : folder.file("offices.\(typeName)")
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [type])
         let store = try coordinator.addStore(
-            type: "SQLite", at: folder.file("offices.sqlite"), options: StoreOptions(tracksPersistentHistory: history))
+            type: typeName, at: url, options: StoreOptions(tracksPersistentHistory: history))
         let context = ManagedObjectContext(coordinator: coordinator)
         let saved = try context.performAndWait { () throws in
             let team = try context.insertNewObject(forEntityName: "Team")
@@ -75,9 +87,10 @@ import Testing
         return (coordinator, store, saved)
     }
 
-    @Test func aDeletionCascadesNullifiesAndRaisesVersions() throws {
+    @Test(arguments: types)
+    func aDeletionCascadesNullifiesAndRaisesVersions(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (_, store, saved) = try open(folder)
+        let (_, store, saved) = try open(typeName, in: folder)
         let result = try #require(
             try store.executeBatchDelete(
                 StoreBatchDelete(
@@ -96,9 +109,10 @@ import Testing
         #expect(try store.relatedObjectIDs(of: saved.offices[1], relationship: "desks").count == 2)
     }
 
-    @Test func aWholeTableGoesAtOnceWithItsJoinRows() throws {
+    @Test(arguments: types)
+    func aWholeTableGoesAtOnceWithItsJoinRows(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (_, store, saved) = try open(folder)
+        let (_, store, saved) = try open(typeName, in: folder)
         let result = try #require(
             try store.executeBatchDelete(
                 StoreBatchDelete(.matching(entityName: "Worker", includesSubentities: true, predicate: nil))))
@@ -112,9 +126,10 @@ import Testing
         }
     }
 
-    @Test func aDeletionThatListsNothingGivesTheCountItMatched() throws {
+    @Test(arguments: types)
+    func aDeletionThatListsNothingGivesTheCountItMatched(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (_, store, saved) = try open(folder)
+        let (_, store, saved) = try open(typeName, in: folder)
         let whole = try #require(
             try store.executeBatchDelete(
                 StoreBatchDelete(
@@ -133,9 +148,10 @@ import Testing
         #expect(try store.snapshot(for: saved.offices[0])?.version == 3)
     }
 
-    @Test func aDenyRuleRefusesTheDeletionAndNothingChanges() throws {
+    @Test(arguments: types)
+    func aDenyRuleRefusesTheDeletionAndNothingChanges(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (coordinator, store, saved) = try open(folder)
+        let (coordinator, store, saved) = try open(typeName, in: folder)
         let context = ManagedObjectContext(coordinator: coordinator)
         let key = try context.performAndWait { () throws in
             let key = try context.insertNewObject(forEntityName: "Key")
@@ -162,9 +178,10 @@ import Testing
         #expect(error.message.contains("'Desk.keys'"))
     }
 
-    @Test func objectIDsTheStoreDoesNotHoldFailTheDeletion() throws {
+    @Test(arguments: types)
+    func objectIDsTheStoreDoesNotHoldFailTheDeletion(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (_, store, saved) = try open(folder)
+        let (_, store, saved) = try open(typeName, in: folder)
         _ = try store.executeBatchDelete(StoreBatchDelete(.objects([saved.desks[0]])))
         let error = try #require(throws: StoreError.self) {
             try store.executeBatchDelete(StoreBatchDelete(.objects([saved.desks[1], saved.desks[0]])))
@@ -174,9 +191,10 @@ import Testing
         #expect(try store.snapshot(for: saved.desks[1]) != nil)
     }
 
-    @Test func aStoreRecordingHistoryRecordsTheDeletionAsOneTransaction() throws {
+    @Test(arguments: types)
+    func aStoreRecordingHistoryRecordsTheDeletionAsOneTransaction(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
-        let (coordinator, store, saved) = try open(folder, history: true)
+        let (coordinator, store, saved) = try open(typeName, in: folder, history: true)
         #expect(try store.executeBatchDelete(StoreBatchDelete(.objects(saved.workers))) == nil)
         var request = BatchDeleteRequest(objectIDs: saved.workers)
         request.resultType = .count
