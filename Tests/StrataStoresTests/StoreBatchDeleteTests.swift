@@ -127,6 +127,25 @@ import Testing
     }
 
     @Test(arguments: types)
+    func aWholeTableCascadesAndNullifiesIntoTheTablesThatStay(_ typeName: String) throws {
+        let folder = try TemporaryDirectory()
+        let (_, store, saved) = try open(typeName, in: folder)
+        let result = try #require(
+            try store.executeBatchDelete(
+                StoreBatchDelete(.matching(entityName: "Office", includesSubentities: true, predicate: nil))))
+        #expect(Set(result.matched) == Set(saved.offices))
+        #expect(Set(result.deleted) == Set(saved.offices + saved.desks))
+        #expect(Set(result.updated) == Set(saved.workers))
+        for id in saved.offices + saved.desks { #expect(try store.snapshot(for: id) == nil) }
+        for id in saved.workers {
+            let worker = try #require(try store.snapshot(for: id))
+            #expect(worker.values["office"] == .null)
+            #expect(worker.version == 2)
+        }
+        #expect(try store.snapshot(for: saved.team)?.version == 1)
+    }
+
+    @Test(arguments: types)
     func aDeletionThatListsNothingGivesTheCountItMatched(_ typeName: String) throws {
         let folder = try TemporaryDirectory()
         let (_, store, saved) = try open(typeName, in: folder)

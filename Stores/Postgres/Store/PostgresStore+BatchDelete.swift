@@ -15,7 +15,13 @@ extension PostgresStore {
             let (reader, conditions, residual, translator) = try selection(
                 of: entityName, includingSubentities: includesSubentities, where: predicate)
             guard residual.isEmpty else { return nil }
-            mark = { try $0.markRows(of: reader, where: conditions, translator.parameters) }
+            let entity = try entitySchema(named: entityName)
+            let kinds = includesSubentities ? [entityName] + entity.descendantNames : [entityName]
+            if predicate == nil && Set(kinds).isSuperset(of: reader.table.entities.filter(entityNames.contains)) {
+                mark = { $0.markWholeTable(reader.table) }
+            } else {
+                mark = { try $0.markRows(of: reader, where: conditions, translator.parameters) }
+            }
         case .objects(let objectIDs):
             mark = { try $0.markObjects(objectIDs) }
         }
@@ -23,7 +29,7 @@ extension PostgresStore {
             return try recordedHistory.recording { note in
                 try withConnection { connection in
                     try connection.transaction {
-                        let deletion = try PostgresBatchDeletion(store: self, connection: connection)
+                        let deletion = PostgresBatchDeletion(store: self, connection: connection)
                         try mark(deletion)
                         try deletion.cascade()
                         let denials = try deletion.denials()

@@ -309,7 +309,8 @@ struct SQLiteBatchDeletion {
     /// Every relationship whose delete rule is `rule`, of every entity with rows.
     private func steps(_ rule: RelationshipDescription.DeleteRule) -> [Step] {
         store.layout.entityTables.flatMap { table in
-            store.model.relationships(of: table.entities, withDeleteRule: rule).compactMap { entity, relationship in
+            store.model.relationships(of: table.entities, withDeleteRule: rule).compactMap {
+                entity, relationship -> Step? in
                 guard let number = store.layout.entityNumbers[entity.name],
                     let destinationTable = store.layout.tableOfEntity[relationship.destinationEntityName]
                 else { return nil }
