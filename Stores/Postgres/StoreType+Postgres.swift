@@ -7,7 +7,10 @@ extension StoreType {
     ///
     /// Its settings (`StoreOptions.settings`): `maxConnections`, the most connections one
     /// store opens at once (4); `slowStatementThreshold`, in milliseconds, how long a statement
-    /// (or a pipeline of them) takes before it is logged as slow (500). Reading and writing metadata and destroying a store connect
+    /// (or a pipeline of them) takes before it is logged as slow (500); `maximumGenerations`,
+    /// how many query generations may be open at once, each on a connection of its own (8);
+    /// `maximumGenerationAge`, in milliseconds, how long one may hold its transaction (15
+    /// minutes). Reading and writing metadata and destroying a store connect
     /// without opening it; destroying drops the store's tables, and its schema when nothing
     /// else is left in it.
     public static let postgres = StoreType(

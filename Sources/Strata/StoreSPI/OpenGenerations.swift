@@ -26,6 +26,11 @@ package final class OpenGenerations: Sendable {
         }
     }
 
+    /// How many views are still open.
+    package var openCount: Int {
+        entries.withLock { entries in entries.count { $0.generation != nil } }
+    }
+
     /// When the oldest view still open began reading; `nil` when none is.
     package var oldestOpened: ContinuousClock.Instant? {
         entries.withLock { entries in entries.first { $0.generation != nil }?.opened }
@@ -52,5 +57,17 @@ package final class OpenGenerations: Sendable {
             return entries.compactMap(\.generation)
         }
         for generation in all { generation.release(because: reason) }
+    }
+}
+
+extension StoreError {
+    /// The error a released query generation's view gives for every read: the store named
+    /// `storeName` no longer holds it, for `reason` (the store closed, the view outlived a
+    /// limit, it lost its connection).
+    package static func generationReleased(by storeName: String, because reason: String) -> StoreError {
+        StoreError(
+            code: .generationUnavailable,
+            message: "\(storeName) no longer holds this query generation: \(reason). "
+                + "Pin the context again (setQueryGenerationFrom(.current)) to read on.")
     }
 }

@@ -38,10 +38,7 @@ final class LMDBGeneration: StoreGeneration, ReleasableGeneration, @unchecked Se
         lock.lock()
         defer { lock.unlock() }
         guard let handle else {
-            throw StoreError(
-                code: .generationUnavailable,
-                message: "\(store.storeName) no longer holds this query generation: \(releaseReason). "
-                    + "Pin the context again (setQueryGenerationFrom(.current)) to read on.")
+            throw StoreError.generationReleased(by: store.storeName, because: releaseReason)
         }
         return try store.environment.read(inHeld: handle, body)
     }

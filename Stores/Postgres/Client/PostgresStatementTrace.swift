@@ -17,9 +17,6 @@ final class PostgresStatementTrace: Sendable {
     static let environmentLevel: Int =
         ProcessInfo.processInfo.environment["STRATA_SQL_DEBUG"].flatMap { Int($0) } ?? 0
 
-    /// The slow-statement threshold unless the store's `slowStatementThreshold` setting says.
-    static let defaultSlowStatementThreshold: Duration = .milliseconds(500)
-
     let logger: Logger
     /// Statements that take at least this long are logged as slow.
     let slowStatementThreshold: Duration

@@ -41,12 +41,17 @@ extension PostgresStore {
     }
 
     public func relatedObjectIDs(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        try withConnection { connection in
-            guard try snapshot(for: objectID, on: connection) != nil else {
-                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
-            }
-            return try members(of: objectID, relationship: relationship, on: connection)
+        try withConnection { try relatedObjectIDs(of: objectID, relationship: relationship, on: $0) }
+    }
+
+    /// The members of `relationship` of `objectID`, read on `connection`.
+    func relatedObjectIDs(of objectID: ObjectID, relationship: String, on connection: PostgresConnection) throws
+        -> [ObjectID]
+    {
+        guard try snapshot(for: objectID, on: connection) != nil else {
+            throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(objectID).")
         }
+        return try members(of: objectID, relationship: relationship, on: connection)
     }
 
     /// The members of the to-many `relationship` of `objectID`, in order for an ordered one.
@@ -114,29 +119,34 @@ extension PostgresStore {
     }
 
     public func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String) throws -> [ObjectID: [ObjectID]] {
-        try withConnection { connection in
-            let found = Set(try snapshots(for: objectIDs, on: connection).map(\.objectID))
-            if let missing = objectIDs.first(where: { !found.contains($0) }) {
-                throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
-            }
-            var members = try foreignKeyMembers(of: objectIDs, relationship: relationship, on: connection)
-            // The others: one statement per owner, sent together through the pipeline.
-            var queries:
-                [(
-                    owner: ObjectID, sql: String, parameters: [PostgresValue],
-                    read: (PostgresResult) throws -> [ObjectID]
-                )] = []
-            for objectID in objectIDs where members[objectID] == nil {
-                guard let query = try membersQuery(of: objectID, relationship: relationship) else {
-                    members[objectID] = []
-                    continue
-                }
-                queries.append((objectID, query.sql, query.parameters, query.read))
-            }
-            let results = try connection.executeInPipeline(queries.map { ($0.sql, $0.parameters) })
-            for (query, rows) in zip(queries, results) { members[query.owner] = try query.read(rows) }
-            return members
+        try withConnection { try relatedObjectIDs(ofEach: objectIDs, relationship: relationship, on: $0) }
+    }
+
+    /// The members of `relationship` of each of `objectIDs`, read on `connection`.
+    func relatedObjectIDs(ofEach objectIDs: [ObjectID], relationship: String, on connection: PostgresConnection)
+        throws -> [ObjectID: [ObjectID]]
+    {
+        let found = Set(try snapshots(for: objectIDs, on: connection).map(\.objectID))
+        if let missing = objectIDs.first(where: { !found.contains($0) }) {
+            throw StoreError(code: .unknownObject, message: "\(storeName) has no object \(missing).")
         }
+        var members = try foreignKeyMembers(of: objectIDs, relationship: relationship, on: connection)
+        // The others: one statement per owner, sent together through the pipeline.
+        var queries:
+            [(
+                owner: ObjectID, sql: String, parameters: [PostgresValue],
+                read: (PostgresResult) throws -> [ObjectID]
+            )] = []
+        for objectID in objectIDs where members[objectID] == nil {
+            guard let query = try membersQuery(of: objectID, relationship: relationship) else {
+                members[objectID] = []
+                continue
+            }
+            queries.append((objectID, query.sql, query.parameters, query.read))
+        }
+        let results = try connection.executeInPipeline(queries.map { ($0.sql, $0.parameters) })
+        for (query, rows) in zip(queries, results) { members[query.owner] = try query.read(rows) }
+        return members
     }
 
     /// The members of `relationship` of those of `owners` whose entity keeps it as a foreign

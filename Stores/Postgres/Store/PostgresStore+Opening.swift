@@ -2,9 +2,6 @@ import Foundation
 import Strata
 
 extension PostgresStore {
-    /// How many connections a store keeps at most unless its `maxConnections` setting says.
-    static let defaultPoolSize = 4
-
     /// Opens the store `request` asks for, creating its tables when its schema holds none. A
     /// schema holding another model's store is `incompatibleModel`; one of a newer layout
     /// version `unsupported`; a read-only opening of a missing store `io`.
@@ -14,11 +11,7 @@ extension PostgresStore {
         }
         try request.model.freeze()
         let location = try PostgresLocation(url: url)
-        let poolSize = try request.options.integer("maxConnections", of: storeTypeName) ?? defaultPoolSize
-        guard poolSize > 0 else {
-            throw StoreError(
-                code: .invalidOption, message: "The \(storeTypeName) setting 'maxConnections' must be at least 1.")
-        }
+        let settings = try PostgresStoreSettings(request.options)
         let entityCount = request.model.schema.entitiesByName.count
         guard entityCount < Int(Int16.max) else {
             throw StoreError(
@@ -26,19 +19,11 @@ extension PostgresStore {
                 message: "The \(storeTypeName) store numbers entities in a smallint column; the model has "
                     + "\(entityCount) entities, more than \(Int16.max - 1).")
         }
-        let slowStatements = try request.options.integer("slowStatementThreshold", of: storeTypeName)
-        guard slowStatements ?? 0 >= 0 else {
-            throw StoreError(
-                code: .invalidOption,
-                message: "The \(storeTypeName) setting 'slowStatementThreshold' (milliseconds) must not be negative.")
-        }
         let trace = PostgresStatementTrace(
-            logger: request.logger,
-            slowStatementThreshold: slowStatements.map { .milliseconds($0) }
-                ?? PostgresStatementTrace.defaultSlowStatementThreshold,
+            logger: request.logger, slowStatementThreshold: settings.slowStatementThreshold,
             storeName: location.displayName)
         let pool = PostgresConnectionPool(
-            location: location, size: poolSize, trace: trace,
+            location: location, size: settings.maxConnections, trace: trace,
             waited: request.connectionWaitRecorder(storeType: storeTypeName))
         let layout = PostgresLayout(
             model: request.model.schema,
@@ -54,7 +39,8 @@ extension PostgresStore {
                 return metadata
             }
         }
-        return PostgresStore(request: request, location: location, pool: pool, layout: layout, metadata: metadata)
+        return PostgresStore(
+            request: request, location: location, pool: pool, layout: layout, metadata: metadata, settings: settings)
     }
 
     /// The metadata of the store in `location`'s schema, checked against the model; creates the

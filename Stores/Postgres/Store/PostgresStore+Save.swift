@@ -11,6 +11,8 @@ extension PostgresStore {
             throw StoreError(code: .readOnly, message: "\(storeName) was opened read-only.")
         }
         guard !changes.isEmpty else { return try decision() }
+        // A held generation keeps the server from vacuuming what later saves leave behind.
+        generations.releaseExpired(maximumAge: settings.maximumGenerationAge)
         let saved = try recordedHistory.recording { note in
             try withConnection { connection in
                 try connection.transaction {

@@ -18,7 +18,7 @@ final class PostgresStore: IncrementalStore {
     public let typeName = PostgresStore.storeTypeName
     public let identifier: String
     public let capabilities: StoreCapabilities = [
-        .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations,
+        .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations, .queryGenerations,
     ]
     public let predicateFeatures = PredicateFeatures.all
 
@@ -45,14 +45,20 @@ final class PostgresStore: IncrementalStore {
     /// Whether the server allows prepared transactions (`max_prepared_transactions` above 0),
     /// once asked: a setting that changes only when the server restarts.
     let allowsPreparedTransactions = Locked<Bool?>(nil)
+    /// The store's settings.
+    let settings: PostgresStoreSettings
+    /// The read views of query generations still open, released when the store closes or
+    /// when they outlive ``PostgresStoreSettings/maximumGenerationAge``.
+    let generations = OpenGenerations()
     private let request: StoreOpenRequest
     private let currentMetadata: Locked<StoreMetadata>
 
     init(
         request: StoreOpenRequest, location: PostgresLocation, pool: PostgresConnectionPool, layout: PostgresLayout,
-        metadata: StoreMetadata
+        metadata: StoreMetadata, settings: PostgresStoreSettings
     ) {
         self.request = request
+        self.settings = settings
         self.location = location
         self.pool = pool
         self.layout = layout
@@ -82,11 +88,32 @@ final class PostgresStore: IncrementalStore {
 
     func setMetadata(_ metadata: StoreMetadata) { currentMetadata.withLock { $0 = metadata } }
 
-    /// Closes the pool's idle connections and the listening one; the store connects again
-    /// when it is used.
+    /// Releases every query generation's read view, and closes the pool's idle connections
+    /// and the listening one; the store connects again when it is used.
     public func close() {
+        generations.releaseAll(because: "its store was closed")
         pool.drain()
         changeListener.close()
+    }
+
+    /// A read view pinned to the last committed state: a transaction of its own on a
+    /// connection of its own (``PostgresGeneration``), held while the view lives.
+    ///
+    /// - Throws: ``StoreError/Code/generationUnavailable`` when
+    ///   ``PostgresStoreSettings/maximumGenerations`` views are open already; what connecting
+    ///   throws.
+    public func openGeneration() throws -> (any StoreGeneration)? {
+        generations.releaseExpired(maximumAge: settings.maximumGenerationAge)
+        guard generations.openCount < settings.maximumGenerations else {
+            throw StoreError(
+                code: .generationUnavailable,
+                message: "\(storeName) holds \(settings.maximumGenerations) query generations already, each on a "
+                    + "server connection of its own (setting 'maximumGenerations'); let a pinned context move on first."
+            )
+        }
+        let generation = try PostgresGeneration(store: self)
+        generations.add(generation)
+        return generation
     }
 
     /// The schema of the entity called `name`, which the store must hold.

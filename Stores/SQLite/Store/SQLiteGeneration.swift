@@ -47,10 +47,7 @@ final class SQLiteGeneration: StoreGeneration, ReleasableGeneration, @unchecked 
             releaseLocked(because: "it outlived the store's maximum generation age of \(store.maximumGenerationAge)")
         }
         guard let connection else {
-            throw StoreError(
-                code: .generationUnavailable,
-                message: "\(store.storeName) no longer holds this query generation: \(releaseReason). "
-                    + "Pin the context again (setQueryGenerationFrom(.current)) to read on.")
+            throw StoreError.generationReleased(by: store.storeName, because: releaseReason)
         }
         return try body(connection)
     }
