@@ -51,7 +51,10 @@ extension ManagedObjectModel {
     /// `configuration` without migrating, as ``compatibilityProblems(configuration:metadata:)``
     /// finds.
     ///
-    /// - Parameter place: the store as messages name it: its file's path in quotes, or its type.
+    /// - Parameters:
+    ///   - configuration: the configuration the store holds; `nil` for every entity.
+    ///   - metadata: the store's metadata, as its file or server holds it.
+    ///   - place: the store as messages name it: its file's path in quotes, or its type.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/incompatibleModel`` naming `place`
     ///   and every problem.
     /// - Precondition: the model is frozen.
