@@ -45,6 +45,13 @@ import Testing
         #expect(try store.openGeneration() != nil, "Released views make room.")
     }
 
+    @Test(arguments: [["maximumGenerations": "0"], ["maximumGenerations": "many"], ["maxConnections": "0"]])
+    func aBoundThatIsNoWholeNumberAboveZeroIsRefusedNamingTheSetting(_ settings: [String: String]) throws {
+        let error = #expect(throws: StoreError.self) { _ = try PostgresStoreSettings(StoreOptions(settings: settings)) }
+        #expect(error?.code == .invalidOption)
+        #expect(settings.keys.allSatisfy { error?.message.contains($0) == true }, "\(error?.message ?? "")")
+    }
+
     @Test func aViewOlderThanTheMaximumAgeFailsInsteadOfReadingOn() throws {
         let store = try store("generation-age", settings: ["maximumGenerationAge": "1000"])
         let view = try #require(try store.openGeneration())

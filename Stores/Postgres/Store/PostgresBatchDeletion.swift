@@ -308,11 +308,13 @@ final class PostgresBatchDeletion {
 
     /// The object of the key and entity number at `column` and `column + 1` of `row`.
     private func objectID(_ rows: PostgresResult, _ row: Int, _ column: Int) throws -> ObjectID {
-        guard let key = rows.int64(row, column), case .smallint(let number)? = rows.value(row, column + 1),
-            let name = entityNamesByNumber[number]
-        else {
+        let key = rows.int64(row, column)
+        let number = rows.value(row, column + 1)
+        guard let key, case .smallint(let entity)? = number, let name = entityNamesByNumber[entity] else {
             throw StoreError(
-                code: .corrupt, message: "\(store.storeName) has a row it cannot read in a batch deletion.")
+                code: .corrupt,
+                message: "\(store.storeName) has a row with key \(key.map(String.init) ?? "null") and entity number "
+                    + "\(number.map { "\($0)" } ?? "null") that names no entity of its model, met in a batch deletion.")
         }
         return store.objectID(name, key)
     }
