@@ -35,8 +35,7 @@ import Testing
         "N.foreign.json", "N.foreign.lmdb", "N.foreign.sqlite", "N.foreign.xml", "N.newerFormatVersion",
         "N.noPermission", "N.randomBytes.large", "N.randomBytes.page", "N.randomBytes.small", "N.truncated.half",
         "N.truncated.header", "N.truncated.lastBytes", "N.truncated.oneByte",
-        "O.modelVersion.failureLeavesTheSource", "O.sourceFileUntouched", "Z.deletion", "Z.inlineLimit", "Z.migration",
-        "Z.roundTrip", "Z.updates",
+        "O.modelVersion.failureLeavesTheSource", "O.sourceFileUntouched",
     ]
 
     @Test func skipsExactlyThePinnedChecks() { Self.suite.expectSkips(Self.skipped) }

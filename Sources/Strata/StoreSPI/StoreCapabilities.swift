@@ -25,8 +25,10 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable {
     /// (``StoreBatchUpdate/expressions``); without it, only updates of constants reach the store.
     public static let batchComputedValues = StoreCapabilities(rawValue: 1 << 8)
     /// The store keeps large values of attributes allowing external binary storage
-    /// (``AttributeDescription/allowsExternalBinaryDataStorage``) in files beside its own, written
-    /// before the save that refers to them commits and removed with the objects.
+    /// (``AttributeDescription/allowsExternalBinaryDataStorage``) out of the objects' rows or
+    /// records: a file store in files beside its own, written before the save that refers to
+    /// them commits and removed with the objects; a database server in its own out-of-line
+    /// storage, in the save's transaction (PostgreSQL's TOAST tables).
     public static let externalBinaryStorage = StoreCapabilities(rawValue: 1 << 9)
     /// The store was opened trading durability for speed: a crash of the process loses
     /// nothing, a crash of the system may lose its last saves. The coordinator logs a warning

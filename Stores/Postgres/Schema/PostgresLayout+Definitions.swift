@@ -20,6 +20,7 @@ extension PostgresLayout {
                 }
             }
             statements.append("CREATE TABLE \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
+            statements += outOfRowStorageDefinitions(of: table, model: model)
             if table.entities.count > 1 { statements.append(index(on: table.name, ["_ent"])) }
             for column in table.columns {
                 switch column.role {
@@ -39,6 +40,20 @@ extension PostgresLayout {
         statements += referenceTables.flatMap(definitions(of:))
         statements += constraintDefinitions(model: model) + fetchIndexDefinitions(model: model)
         return statements
+    }
+
+    /// The statements that keep the values of attributes allowing external binary storage out
+    /// of the row, uncompressed (`STORAGE EXTERNAL`): PostgreSQL moves a value longer than about
+    /// 2 KB into the table's TOAST table, in chunks, and a row read without that column never
+    /// touches it. Large binary values are mostly compressed already (images, archives), so
+    /// PostgreSQL's attempt to compress them first would cost time for nothing.
+    private func outOfRowStorageDefinitions(of table: EntityTable, model: ModelSchema) -> [String] {
+        table.columns.compactMap { column in
+            guard case .attribute(let entity, let name) = column.role,
+                model.entitiesByName[entity]?.attributesByName[name]?.storesExternally == true
+            else { return nil }
+            return "ALTER TABLE \(qualified(table.name)) ALTER COLUMN \(column.quoted) SET STORAGE EXTERNAL"
+        }
     }
 
     /// The statements that create reference table `table` and its index on the references.

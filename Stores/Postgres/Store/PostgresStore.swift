@@ -19,6 +19,7 @@ final class PostgresStore: IncrementalStore {
     public let identifier: String
     public let capabilities: StoreCapabilities = [
         .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations, .queryGenerations,
+        .externalBinaryStorage,
     ]
     public let predicateFeatures = PredicateFeatures.all
 
