@@ -17,16 +17,34 @@ struct PostgresPredicateTranslator {
     let model: ModelSchema
     let storeIdentifier: String
     let entity: EntitySchema
+    /// What precedes a column of the entity's row: `t.`, or nothing in an index's condition.
+    private let rowPrefix: String
     /// The values bound to `$1`, `$2`, …, in order.
     private(set) var parameters: [PostgresValue]
     private var aliasCount = 0
 
+    /// Whether a translated condition reaches rows other than the entity's own (a to-one key
+    /// path, through a subquery).
+    var readsOtherRows: Bool { aliasCount > 0 }
+
     init(store: PostgresStore, entity: EntitySchema, parameters: [PostgresValue]) {
-        layout = store.layout
-        model = store.model
-        storeIdentifier = store.identifier
+        self.init(
+            layout: store.layout, model: store.model, storeIdentifier: store.identifier, entity: entity,
+            parameters: parameters)
+    }
+
+    /// A translator for `entity`'s rows; `qualified` false writes their columns without the
+    /// table's alias, as an index's condition names them.
+    init(
+        layout: PostgresLayout, model: ModelSchema, storeIdentifier: String, entity: EntitySchema,
+        parameters: [PostgresValue] = [], qualified: Bool = true
+    ) {
+        self.layout = layout
+        self.model = model
+        self.storeIdentifier = storeIdentifier
         self.entity = entity
         self.parameters = parameters
+        rowPrefix = qualified ? "t." : ""
     }
 
     /// What an expression names.
@@ -97,21 +115,29 @@ struct PostgresPredicateTranslator {
     private mutating func operand(_ expression: FetchExpression) -> Operand? {
         switch expression {
         case .evaluatedObject, .keyPathOn(.evaluatedObject, "self"):
-            return .object(key: "t._pk", entityNumber: "t._ent", entityName: entity.name, plain: true)
+            return .object(
+                key: rowPrefix + "_pk", entityNumber: rowPrefix + "_ent", entityName: entity.name, plain: true)
         case .keyPath(let path), .keyPathOn(.evaluatedObject, let path):
-            return follow(path.split(separator: ".").map(String.init), from: entity, row: "t", viaKey: nil)
+            return follow(path.split(separator: ".").map(String.init), from: entity, viaKey: nil)
+        case .function("indexed:by:", let arguments) where arguments.count == 2:
+            // The store's spatial planning reads the index's name; the comparison is the attribute's.
+            guard case .constant(.string) = arguments[1] else { return nil }
+            return operand(arguments[0])
+        case .function(let name, let arguments) where (name == "noindex:" || name == "noindex") && arguments.count == 1:
+            // PostgreSQL takes no hint per condition: the comparison is the attribute's.
+            return operand(arguments[0])
         default: return nil
         }
     }
 
-    /// The operand `keys` name from `entity`, whose row is `row` (or, when `viaKey` is given,
-    /// the row of the entity's table whose key that SQL gives).
-    private mutating func follow(_ keys: [String], from entity: EntitySchema, row: String, viaKey: String?)
+    /// The operand `keys` name from `entity`, whose row is the fetched one (or, when `viaKey`
+    /// is given, the row of the entity's table whose key that SQL gives).
+    private mutating func follow(_ keys: [String], from entity: EntitySchema, viaKey: String?)
         -> Operand?
     {
         guard let first = keys.first, let table = layout.tableOfEntity[entity.name] else { return nil }
         func column(_ name: String) -> String {
-            guard let viaKey else { return "\(row).\(PostgresIdentifier.quoted(name))" }
+            guard let viaKey else { return rowPrefix + PostgresIdentifier.quoted(name) }
             aliasCount += 1
             let alias = "d\(aliasCount)"
             return "(SELECT \(alias).\(PostgresIdentifier.quoted(name)) FROM \(layout.qualified(table.name)) \(alias) "
@@ -146,12 +172,13 @@ struct PostgresPredicateTranslator {
             return .object(
                 key: key, entityNumber: column(entityColumn), entityName: destination.name, plain: viaKey == nil)
         }
-        return follow(Array(keys.dropFirst()), from: destination, row: "", viaKey: key)
+        return follow(Array(keys.dropFirst()), from: destination, viaKey: key)
     }
 
     // MARK: Conditions
 
-    private mutating func bind(_ value: PostgresValue) -> String {
+    /// Binds `value` to the next parameter and returns its placeholder (`$3`).
+    mutating func bind(_ value: PostgresValue) -> String {
         parameters.append(value)
         return "$\(parameters.count)"
     }

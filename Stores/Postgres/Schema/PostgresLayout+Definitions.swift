@@ -38,7 +38,7 @@ extension PostgresLayout {
             statements.append(index(on: table.name, ["destination"]))
         }
         statements += referenceTables.flatMap(definitions(of:))
-        statements += constraintDefinitions(model: model) + fetchIndexDefinitions(model: model)
+        statements += constraintDefinitions(model: model) + fetchIndexes(model: model).statements
         return statements
     }
 
@@ -89,28 +89,6 @@ extension PostgresLayout {
                     UNIQUE (\(columns.map(PostgresIdentifier.quoted).joined(separator: ", "))) \
                     DEFERRABLE INITIALLY DEFERRED
                     """)
-            }
-        }
-        return statements
-    }
-
-    /// An index for each fetch index whose elements are stored attributes or to-one
-    /// relationships compared by value.
-    private func fetchIndexDefinitions(model: ModelSchema) -> [String] {
-        var statements: [String] = []
-        for (entityName, table) in tableOfEntity.sorted(by: { $0.key < $1.key }) {
-            guard let entity = model.entitiesByName[entityName] else { continue }
-            for fetchIndex in entity.description.fetchIndexes
-            where fetchIndex.partialIndexPredicate == nil && fetchIndex.elements.allSatisfy({ $0.kind == .binary }) {
-                let columns = fetchIndex.elements.compactMap { element in
-                    columnName(of: element.propertyName, entity: entityName, model: model).map {
-                        PostgresIdentifier.quoted($0) + (element.isAscending ? " ASC" : " DESC")
-                    }
-                }
-                guard columns.count == fetchIndex.elements.count else { continue }
-                let name = PostgresIdentifier.quoted("\(entityName)_\(fetchIndex.name)")
-                statements.append(
-                    "CREATE INDEX \(name) ON \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
             }
         }
         return statements

@@ -85,13 +85,15 @@ extension PostgresStore {
             store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])
         var conditions = ["t._ent = ANY($1::int2[])"]
         var residual: [FetchPredicate] = []
-        for part in predicate?.conjuncts ?? [] {
+        let parts = predicate?.conjuncts ?? []
+        for part in parts {
             if let condition = translator.condition(for: part) {
                 conditions.append("(\(condition))")
             } else {
                 residual.append(part)
             }
         }
+        conditions += spatialPlanner.conditions(for: parts, entity: entity, translator: &translator)
         return (reader, conditions.joined(separator: " AND "), residual, translator)
     }
 

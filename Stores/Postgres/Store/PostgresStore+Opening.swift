@@ -29,26 +29,38 @@ extension PostgresStore {
             model: request.model.schema,
             entityNames: Set(request.model.entityNames(inConfiguration: request.configurationName)),
             schemaName: location.schema)
-        let metadata = try pool.withConnection { connection in
+        let fetchIndexes = layout.fetchIndexes(model: request.model.schema)
+        let (metadata, spatialIndexes) = try pool.withConnection { connection in
             try connection.transaction {
                 try PostgresStoreDatabase.lockSchema(location.schema, on: connection)
-                let metadata = try openOrCreate(request, location: location, layout: layout, on: connection)
+                let (metadata, created) = try openOrCreate(request, location: location, layout: layout, on: connection)
+                if created {
+                    for reason in fetchIndexes.skipped {
+                        request.logger.notice(
+                            "Fetch index skipped",
+                            metadata: ["store.url": "\(location.displayName)", "reason": "\(reason)"])
+                    }
+                }
                 if request.options.tracksPersistentHistory && !request.options.isReadOnly {
                     try PostgresHistoryTables(schemaName: location.schema).create(on: connection)
                 }
-                return metadata
+                // A store keeps the indexes it was made with: a spatial index is searched only
+                // when the schema has it.
+                let indexNames = try PostgresStoreDatabase.indexNames(in: location, on: connection)
+                return (metadata, fetchIndexes.spatial.filter { indexNames.contains($0.name) })
             }
         }
         return PostgresStore(
-            request: request, location: location, pool: pool, layout: layout, metadata: metadata, settings: settings)
+            request: request, location: location, pool: pool, layout: layout, metadata: metadata, settings: settings,
+            spatialIndexes: spatialIndexes)
     }
 
-    /// The metadata of the store in `location`'s schema, checked against the model; creates the
-    /// store first when the schema holds none.
+    /// The metadata of the store in `location`'s schema, checked against the model, and whether
+    /// the store was created: it is when the schema holds none.
     private static func openOrCreate(
         _ request: StoreOpenRequest, location: PostgresLocation, layout: PostgresLayout,
         on connection: PostgresConnection
-    ) throws -> StoreMetadata {
+    ) throws -> (metadata: StoreMetadata, created: Bool) {
         if try PostgresStoreDatabase.storeExists(in: location, on: connection) {
             let (_, _, metadata) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
             try request.model.checkCompatible(
@@ -57,7 +69,7 @@ extension PostgresStore {
             if !request.options.isReadOnly {
                 try PostgresStoreDatabase.addReferenceStorage(of: layout, in: location, on: connection)
             }
-            return metadata
+            return (metadata, false)
         }
         guard !request.options.isReadOnly else {
             throw StoreError(
@@ -69,6 +81,6 @@ extension PostgresStore {
             configuration: request.configurationName, userInfo: request.userInfoForNewStore)
         try PostgresStoreDatabase.create(
             layout, model: request.model.schema, metadata: metadata, on: connection)
-        return metadata
+        return (metadata, true)
     }
 }

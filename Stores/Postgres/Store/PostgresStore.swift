@@ -48,6 +48,8 @@ final class PostgresStore: IncrementalStore {
     let allowsPreparedTransactions = Locked<Bool?>(nil)
     /// The store's settings.
     let settings: PostgresStoreSettings
+    /// Which GiST indexes of R-tree fetch indexes a fetch searches.
+    let spatialPlanner: PostgresSpatialPlanner
     /// The read views of query generations still open, released when the store closes or
     /// when they outlive ``PostgresStoreSettings/maximumGenerationAge``.
     let generations = OpenGenerations()
@@ -56,9 +58,10 @@ final class PostgresStore: IncrementalStore {
 
     init(
         request: StoreOpenRequest, location: PostgresLocation, pool: PostgresConnectionPool, layout: PostgresLayout,
-        metadata: StoreMetadata, settings: PostgresStoreSettings
+        metadata: StoreMetadata, settings: PostgresStoreSettings, spatialIndexes: [PostgresLayout.SpatialIndex]
     ) {
         self.request = request
+        spatialPlanner = PostgresSpatialPlanner(indexes: spatialIndexes)
         self.settings = settings
         self.location = location
         self.pool = pool

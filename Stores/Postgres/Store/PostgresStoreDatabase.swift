@@ -53,6 +53,13 @@ enum PostgresStoreDatabase {
         try connection.execute("UPDATE \(table) SET metadata = $1 WHERE id = 1", [.bytes(try encode(metadata))])
     }
 
+    /// The names of the indexes in `location`'s schema.
+    static func indexNames(in location: PostgresLocation, on connection: PostgresConnection) throws -> Set<String> {
+        let rows = try connection.execute(
+            "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.text(location.schema)])
+        return Set((0..<rows.rowCount).compactMap { rows.bytes($0, 0).map { String(decoding: $0, as: UTF8.self) } })
+    }
+
     /// Creates the store's tables and metadata row.
     static func create(
         _ layout: PostgresLayout, model: ModelSchema, metadata: StoreMetadata, on connection: PostgresConnection

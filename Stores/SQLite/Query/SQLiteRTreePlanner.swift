@@ -9,7 +9,7 @@ import Strata
 /// two or more of its attributes, or when no binary index starts with an attribute they bound.
 /// An attribute under `noindex:` bounds nothing.
 struct SQLiteRTreePlanner {
-    /// One bound the conditions put on an attribute.
+    /// One bound the conditions put on an attribute, as the R-tree compares it.
     private struct Bound {
         let attribute: String
         let isLower: Bool
@@ -26,13 +26,9 @@ struct SQLiteRTreePlanner {
         let lineage = Set([entity.name] + entity.superentityNames)
         let candidates = indexes.filter { lineage.contains($0.entityName) }
         guard !candidates.isEmpty else { return [] }
-        var bounds: [Bound] = []
-        var named: Set<String> = []
-        for part in parts {
-            guard case .comparison(let comparison) = part else { continue }
-            let found = Self.bounds(of: comparison)
-            bounds += found.bounds
-            if let name = found.indexName { named.insert(name) }
+        let (found, named) = RangeBound.bounds(ofConjuncts: parts)
+        let bounds = found.compactMap { bound in
+            Self.number(bound.value).map { Bound(attribute: bound.attribute, isLower: bound.isLower, value: $0) }
         }
         var conditions: [String] = []
         for index in candidates {
@@ -57,41 +53,6 @@ struct SQLiteRTreePlanner {
             conditions.append("t0.Z_PK IN (SELECT Z_PK FROM \(index.name) WHERE \(terms.joined(separator: " AND ")))")
         }
         return conditions
-    }
-
-    /// The bounds `comparison` puts on an attribute of the fetched object, and the index an
-    /// `indexed:by:` in it names.
-    private static func bounds(of comparison: ComparisonPredicate) -> (bounds: [Bound], indexName: String?) {
-        guard comparison.modifier == .direct, comparison.options.isEmpty else { return ([], nil) }
-        var (left, right, op) = (comparison.left, comparison.right, comparison.operator)
-        if case .constant = left, let flipped = op.withSidesSwapped {
-            (left, right, op) = (right, left, flipped)
-        }
-        var indexName: String?
-        if case .function("indexed:by:", let arguments) = left, arguments.count == 2,
-            case .constant(.string(let name)) = arguments[1]
-        {
-            indexName = name
-            left = arguments[0]
-        }
-        guard case .keyPath(let attribute) = left, !attribute.contains("."),
-            let argument = ComparisonConstant(right)
-        else { return ([], indexName) }
-        func bound(_ value: AttributeValue, lower: Bool) -> Bound? {
-            number(value).map { Bound(attribute: attribute, isLower: lower, value: $0) }
-        }
-        switch (op, argument) {
-        case (.greaterThan, .value(let value)), (.greaterThanOrEqualTo, .value(let value)):
-            return ([bound(value, lower: true)].compactMap { $0 }, indexName)
-        case (.lessThan, .value(let value)), (.lessThanOrEqualTo, .value(let value)):
-            return ([bound(value, lower: false)].compactMap { $0 }, indexName)
-        case (.equalTo, .value(let value)):
-            return ([bound(value, lower: true), bound(value, lower: false)].compactMap { $0 }, indexName)
-        case (.between, .list(let values)) where values.count == 2:
-            return ([bound(values[0], lower: true), bound(values[1], lower: false)].compactMap { $0 }, indexName)
-        default:
-            return ([], indexName)
-        }
     }
 
     /// A number constant as the R-tree compares it; `nil` for anything else, and for a number
