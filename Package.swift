@@ -223,7 +223,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "StrataMigrationTests",
-            dependencies: ["Strata", "StrataStores", "StrataSQLite", "StrataXcodeModel", "StrataTestSupport"]),
+            dependencies: [
+                "Strata", "StrataStores", "StrataSQLite", "StrataXcodeModel", "StrataTestSupport", "StrataPostgres",
+                "StrataPostgresTesting",
+            ]),
         .testTarget(
             name: "StrataXcodeModelTests",
             dependencies: ["Strata", "StrataXcodeModel", "StrataSQLite", "CStrataSQLite"]

@@ -12,7 +12,9 @@ extension StoreType {
     /// `maximumGenerationAge`, in milliseconds, how long one may hold its transaction (15
     /// minutes). Reading and writing metadata and destroying a store connect
     /// without opening it; destroying drops the store's tables, and its schema when nothing
-    /// else is left in it.
+    /// else is left in it. Replacing copies a store into another schema of the same database
+    /// in one transaction, and a migration writes its copy in a schema of its own beside the
+    /// store's (`<schema>.migrating-<id>`), so that every migration works on PostgreSQL stores.
     public static let postgres = StoreType(
         name: PostgresStore.storeTypeName,
         open: { try PostgresStore.open($0) },
@@ -35,13 +37,15 @@ extension StoreType {
         destroy: { url in
             try PostgresStoreDatabase.withLockedConnection(to: url) { try PostgresStoreDatabase.destroy($0, on: $1) }
         },
+        replace: { destination, source in try PostgresStoreDatabase.replace(destination, withStoreAt: source) },
         describeFormat: { url in
             try PostgresStoreDatabase.withLockedConnection(to: url) { location, connection in
                 let (format, tables, _) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
                 return
                     "Strata's PostgreSQL layout version \(format), \(tables.count) tables in schema '\(location.schema)'"
             }
-        })
+        },
+        temporaryURL: { url in PostgresLocation.temporaryURL(beside: url) })
 }
 
 extension PersistentStoreDescription {

@@ -8,7 +8,7 @@ extension StoreType {
     /// ``AtomicStore/write(_:)``. A store opened for writing locks its file: opening it for writing
     /// again, writing its metadata or replacing it, from another coordinator or process, is
     /// ``StoreError/Code/inUse`` until the store is removed. `variant`, `recognize` and
-    /// `describeFormat` are as in ``init(name:variant:open:readMetadata:writeMetadata:destroy:replace:recognize:describeFormat:migrateInPlace:)``.
+    /// `describeFormat` are as in ``init(name:variant:open:readMetadata:writeMetadata:destroy:replace:recognize:describeFormat:migrateInPlace:temporaryURL:)``.
     public static func atomic(
         name: String, variant: (any Hashable & Sendable)? = nil,
         recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)? = nil,

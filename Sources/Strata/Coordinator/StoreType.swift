@@ -30,6 +30,9 @@ import Foundation
 /// - `recognize`, when given, accepts the type's own files and no others. Checks: none yet.
 /// - `migrateInPlace`, when given, migrates a store's file where it is, all steps or none, or
 ///   declines; a failure leaves the file as it was. Checks: `O.modelVersion.*`.
+/// - `temporaryURL`, when given, names a place for a new store of the type beside a store's
+///   own, which `replace` can swap in: where a migration writes its copy. Checks:
+///   `O.modelVersion.*`, through a migration of the store in its place.
 public struct StoreType: Sendable, Hashable {
     /// The type's name, as used in `addStore(type:configuration:at:options:)`.
     public let name: String
@@ -44,6 +47,7 @@ public struct StoreType: Sendable, Hashable {
     let recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)?
     let describeFormat: (@Sendable (URL) throws -> String)?
     let migrateInPlace: (@Sendable (InPlaceMigrationRequest) throws -> Bool)?
+    let temporaryURL: (@Sendable (_ beside: URL) -> URL)?
 
     /// Creates a store type from its operations.
     ///
@@ -66,6 +70,10 @@ public struct StoreType: Sendable, Hashable {
     ///   - migrateInPlace: Migrates a store's file in place (see ``InPlaceMigrationRequest``),
     ///     returning `false` to decline; `nil` when the type cannot, and then every migration
     ///     copies the store into a new file.
+    ///   - temporaryURL: A new URL for a store of this type beside the store at the given URL,
+    ///     that `replace` can swap in for it: where a migration writes the copy that replaces a
+    ///     store. `nil` gives a hidden file in the same folder
+    ///     (`.<name>.migrating-<UUID>.<extension>`), which suits every store kept in a file.
     public init(
         name: String,
         variant: (any Hashable & Sendable)? = nil,
@@ -76,7 +84,8 @@ public struct StoreType: Sendable, Hashable {
         replace: (@Sendable (_ destination: URL, _ source: URL) throws -> Void)? = nil,
         recognize: (@Sendable (_ prefix: [UInt8]) -> Bool)? = nil,
         describeFormat: (@Sendable (URL) throws -> String)? = nil,
-        migrateInPlace: (@Sendable (InPlaceMigrationRequest) throws -> Bool)? = nil
+        migrateInPlace: (@Sendable (InPlaceMigrationRequest) throws -> Bool)? = nil,
+        temporaryURL: (@Sendable (_ beside: URL) -> URL)? = nil
     ) {
         self.name = name
         self.variant = variant
@@ -88,6 +97,7 @@ public struct StoreType: Sendable, Hashable {
         self.recognize = recognize
         self.describeFormat = describeFormat
         self.migrateInPlace = migrateInPlace
+        self.temporaryURL = temporaryURL
     }
 
     /// Whether the two are the same type made with the same variant.

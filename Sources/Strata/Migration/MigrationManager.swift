@@ -98,13 +98,13 @@ public struct MigrationManager: Sendable {
             throw StoreError(
                 code: .inUse,
                 message:
-                    "Cannot migrate the \(sourceType.name) store at '\(sourceURL.path)' into a \(destinationType.name) "
+                    "Cannot migrate the \(sourceType.name) store at '\(sourceURL.nameInMessages)' into a \(destinationType.name) "
                     + "store in its place; choose another destination URL.")
         }
         if !inPlace, let existing = try destinationType.readMetadata(destinationURL) {
             throw StoreError(
                 code: .inUse,
-                message: "Cannot migrate into '\(destinationURL.path)': a \(destinationType.name) store "
+                message: "Cannot migrate into '\(destinationURL.nameInMessages)': a \(destinationType.name) store "
                     + "\(existing.storeIdentifier) is already there. Choose another URL, or destroy that store first.")
         }
         if inPlace,
@@ -125,7 +125,7 @@ public struct MigrationManager: Sendable {
     /// Runs `write` to make a new store at a temporary URL beside `url`, then puts it in the
     /// place of `url`; the temporary store is removed whatever happens.
     ///
-    /// A type that cannot replace a store's file (it gives no `replace`) writes a new store
+    /// A type that cannot replace a store (it gives no `replace`) writes a new store
     /// straight at `url` when there is none there yet, and destroys it when `write` fails; it
     /// cannot migrate a store in place.
     static func replacing(_ url: URL, of type: StoreType, write: (URL) throws -> Void) throws {
@@ -134,7 +134,7 @@ public struct MigrationManager: Sendable {
                 throw StoreError(
                     code: .unsupported,
                     message: "The \(type.name) store type cannot replace a store's file, so a migration cannot "
-                        + "rewrite '\(url.path)' in place; migrate it to another URL.")
+                        + "rewrite '\(url.nameInMessages)' in place; migrate it to another URL.")
             }
             do {
                 try write(url)
@@ -144,15 +144,17 @@ public struct MigrationManager: Sendable {
             }
             return
         }
-        let temporary = temporaryURL(beside: url)
+        let temporary = temporaryURL(beside: url, of: type)
         defer { try? type.destroy(temporary) }
         try write(temporary)
         try replace(url, temporary)
     }
 
-    /// A URL for a temporary store in the folder of `url`, named after it.
-    static func temporaryURL(beside url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(
+    /// A URL for a temporary store of `type` beside the store at `url`: the type's own choice
+    /// (``StoreType``'s `temporaryURL`), or a hidden file in the folder of `url`, named after it.
+    static func temporaryURL(beside url: URL, of type: StoreType) -> URL {
+        if let temporaryURL = type.temporaryURL { return temporaryURL(url) }
+        return url.deletingLastPathComponent().appendingPathComponent(
             ".\(url.deletingPathExtension().lastPathComponent).migrating-\(UUID().uuidString)"
                 + (url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"))
     }
@@ -174,7 +176,7 @@ public struct MigrationManager: Sendable {
         }
         try checkStore(at: url, type: type, configuration: configuration, writtenWith: first.sourceModel)
         var logMetadata: Logger.Metadata = [
-            "store.url": "\(url.path)", "migration.from": "\(first.sourceModel.versionIdentifiers)",
+            "store.url": "\(url.nameInMessages)", "migration.from": "\(first.sourceModel.versionIdentifiers)",
             "migration.to": "\(steps[steps.count - 1].destinationModel.versionIdentifiers)",
         ]
         let started = ContinuousClock.now
@@ -202,13 +204,13 @@ public struct MigrationManager: Sendable {
     ) throws {
         guard let metadata = try type.readMetadata(url) else {
             throw StoreError(
-                code: .unknownObject, message: "There is no \(type.name) store at '\(url.path)' to migrate.")
+                code: .unknownObject, message: "There is no \(type.name) store at '\(url.nameInMessages)' to migrate.")
         }
         let problems = model.compatibilityProblems(configuration: configuration, metadata: metadata)
         guard problems.isEmpty else {
             throw MigrationError(
                 code: .noMatchingVersion,
-                message: "The \(type.name) store at '\(url.path)' was not written with the migration's "
+                message: "The \(type.name) store at '\(url.nameInMessages)' was not written with the migration's "
                     + "source model: \(problems.joined(separator: " "))")
         }
     }
@@ -237,9 +239,9 @@ public struct MigrationManager: Sendable {
         )
         try destination.willAttach()
         defer { destination.close() }
-        let name = "the \(sourceType.name) store at '\(sourceURL.path)'"
+        let name = "the \(sourceType.name) store at '\(sourceURL.nameInMessages)'"
         var logMetadata: Logger.Metadata = [
-            "store.url": "\(sourceURL.path)", "migration.from": "\(sourceModel.versionIdentifiers)",
+            "store.url": "\(sourceURL.nameInMessages)", "migration.from": "\(sourceModel.versionIdentifiers)",
             "migration.to": "\(destinationModel.versionIdentifiers)",
         ]
         logger.info("Migrating store", metadata: logMetadata)

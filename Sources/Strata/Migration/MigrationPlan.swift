@@ -185,7 +185,7 @@ public struct MigrationPlan: Sendable {
     ) throws -> [Step] {
         guard let metadata = try type.readMetadata(url) else {
             throw StoreError(
-                code: .unknownObject, message: "There is no \(type.name) store at '\(url.path)' to migrate.")
+                code: .unknownObject, message: "There is no \(type.name) store at '\(url.nameInMessages)' to migrate.")
         }
         let steps = try steps(
             from: metadata, configuration: configuration, to: target, allowsInference: allowsInference)
@@ -203,7 +203,7 @@ public struct MigrationPlan: Sendable {
         try MigrationManager.replacing(url, of: type) { temporary in
             var current = url
             for (index, step) in steps.enumerated() {
-                let next = index == steps.count - 1 ? temporary : MigrationManager.temporaryURL(beside: url)
+                let next = index == steps.count - 1 ? temporary : MigrationManager.temporaryURL(beside: url, of: type)
                 if next != temporary { intermediates.append(next) }
                 try MigrationManager(
                     sourceModel: step.source.model, destinationModel: step.destination.model, policies: policies,

@@ -56,6 +56,20 @@ struct PostgresLocation: Sendable, Hashable {
         displayName = Self.redacted(url)
     }
 
+    /// `url` with its schema replaced by a new one beside it (`<schema>.migrating-<id>`, clipped
+    /// as PostgreSQL clips names): where a migration writes the store that replaces the one at
+    /// `url`. A URL that is no PostgreSQL URL is returned as it is, and opening it fails.
+    static func temporaryURL(beside url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var items = components.queryItems ?? []
+        let schema = items.last { $0.name == "schema" }?.value ?? "public"
+        items.removeAll { $0.name == "schema" }
+        let id = UUID().uuidString.prefix(8).lowercased()
+        items.append(URLQueryItem(name: "schema", value: PostgresIdentifier.clipped("\(schema).migrating-\(id)")))
+        components.queryItems = items
+        return components.url ?? url
+    }
+
     /// `url` without its password.
     static func redacted(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil
