@@ -96,6 +96,62 @@ import Testing
         #expect(try objectIDs("score == 9", in: store).count == 2)
     }
 
+    @Test func computedValuesAreComputedInTheStatementAsTheEvaluatorComputesThem() throws {
+        let log = CapturedLog()
+        let (_, store) = try open("batch-compute", log: log)
+        #expect(store.capabilities.contains(.batchComputedValues))
+        _ = try store.executeBatchUpdate(StoreBatchUpdate(entityName: "Item", values: ["score": .double(0.1)]))
+        let before = log.lines.count
+        let result = try store.executeBatchUpdate(
+            StoreBatchUpdate(
+                entityName: "Item", predicate: try FetchPredicate(format: "number <= 4"), values: [:],
+                expressions: [
+                    "score": try FetchExpression(format: "score * 3 + number"),
+                    "number": try FetchExpression(format: "number * 3 - 1"),
+                ]))
+        #expect(result?.count == 4)
+        let updates = log.lines.dropFirst(before).compactMap { $0.metadata["sql"] }.filter { $0.hasPrefix("UPDATE") }
+        #expect(updates.count == 1, "\(updates)")
+        for id in try objectIDs("number != 5", in: store) {
+            let values = try #require(try store.snapshot(for: id)).values
+            guard case .integer64(let number) = values["number"] else {
+                Issue.record("No number in \(values)")
+                continue
+            }
+            let original = (number + 1) / 3
+            #expect(number == original * 3 - 1)
+            #expect(values["score"] == .double(0.1 * 3 + Double(original)), "bit for bit as Swift computes it")
+        }
+    }
+
+    @Test func aValueTheServerRefusesToComputeGoesToTheContextAndChangesNothing() throws {
+        let (coordinator, store) = try open("batch-compute-refused")
+        _ = try store.executeBatchUpdate(
+            StoreBatchUpdate(
+                entityName: "Item", values: ["score": .double(1e308), "number": .integer64(.max)],
+                listsObjectIDs: false))
+        for format in ["score * 10", "score / 0"] {
+            let refused = StoreBatchUpdate(
+                entityName: "Item", values: ["label": .string("changed")],
+                expressions: ["score": try FetchExpression(format: format)])
+            #expect(try store.executeBatchUpdate(refused) == nil, "\(format)")
+        }
+        let overflow = StoreBatchUpdate(
+            entityName: "Item", values: [:], expressions: ["number": try FetchExpression(format: "number + 1")])
+        #expect(try store.executeBatchUpdate(overflow) == nil)
+        #expect(try objectIDs("label == 'changed'", in: store).isEmpty)
+        let versions = try objectIDs("TRUEPREDICATE", in: store).map { try store.snapshot(for: $0)?.version }
+        #expect(versions.allSatisfy { $0 == 2 }, "Only the first update changed the rows: \(versions)")
+
+        var request = BatchUpdateRequest(
+            entityName: "Item", propertiesToUpdate: ["score": try FetchExpression(format: "score * 10")])
+        request.resultType = .count
+        #expect(try coordinator.execute(request).count == 5)
+        #expect(try objectIDs("score == 1e308", in: store).isEmpty)
+        let first = try #require(try objectIDs("TRUEPREDICATE", in: store).first)
+        #expect(try store.snapshot(for: first)?.values["score"] == .double(.infinity))
+    }
+
     /// A store keeping history takes only an update it can record (what it records is checked by
     /// the conformance suite's `T.batchRequestsRecorded`, which runs it in the store).
     @Test func aStoreRecordingHistoryTakesOnlyAnUpdateItCanRecord() throws {
