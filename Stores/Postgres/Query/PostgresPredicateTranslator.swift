@@ -18,10 +18,10 @@ struct PostgresPredicateTranslator {
     let storeIdentifier: String
     let entity: EntitySchema
     /// What precedes a column of the entity's row: `t.`, or nothing in an index's condition.
-    private let rowPrefix: String
+    let rowPrefix: String
     /// The values bound to `$1`, `$2`, …, in order.
     private(set) var parameters: [PostgresValue]
-    private var aliasCount = 0
+    var aliasCount = 0
 
     /// Whether a translated condition reaches rows other than the entity's own (a to-one key
     /// path, through a subquery).
@@ -48,7 +48,7 @@ struct PostgresPredicateTranslator {
     }
 
     /// What an expression names.
-    private enum Operand {
+    enum Operand {
         /// A value: an attribute's column (or a subquery reaching it), whether it is a plain
         /// column, and its type.
         case attribute(sql: String, plain: Bool, type: AttributeType)
@@ -57,6 +57,9 @@ struct PostgresPredicateTranslator {
         /// A to-one leading to another store's objects: the SQL of the column holding the
         /// object's URI, and whether it is a plain column.
         case reference(sql: String, plain: Bool)
+        /// The members of a to-many relationship of the row whose key `ownerKey` gives,
+        /// followed by the keys of `remainder` (`label`, `@count`).
+        case collection(ToManyMembers, ownerKey: String, remainder: [String])
     }
 
     // MARK: Predicates
@@ -89,36 +92,59 @@ struct PostgresPredicateTranslator {
     }
 
     private mutating func translate(_ comparison: ComparisonPredicate) -> String? {
-        guard comparison.modifier == .direct else { return nil }
         var (op, left, right) = (comparison.operator, comparison.left, comparison.right)
+        if let membership = membership(comparison) { return membership }
         if case .constant = left, let flipped = op.withSidesSwapped { (left, right, op) = (right, left, flipped) }
         guard let argument = ComparisonConstant(right), let operand = operand(left) else { return nil }
+        switch (comparison.modifier, operand) {
+        case (.direct, .collection(let members, let ownerKey, let remainder)):
+            guard remainder == ["@count"] else { return nil }
+            return attributeCondition(
+                op, argument, sql: count(of: members, ownerKey: ownerKey), plain: true, type: .integer64,
+                options: comparison.options)
+        case (.any, .collection(let members, let ownerKey, let remainder)),
+            (.all, .collection(let members, let ownerKey, let remainder)):
+            return quantified(
+                comparison.modifier, members, ownerKey: ownerKey, remainder: remainder,
+                test: { translator, member in
+                    translator.condition(op, argument, on: member, options: comparison.options)
+                })
+        case (.direct, let scalar): return condition(op, argument, on: scalar, options: comparison.options)
+        default: return nil
+        }
+    }
+
+    /// The comparison of `operand`, a single value or object, with `argument`.
+    mutating func condition(
+        _ op: ComparisonPredicate.Operator, _ argument: Argument, on operand: Operand, options: StringComparisonOptions
+    ) -> String? {
         switch operand {
         case .attribute(let sql, let plain, let type):
-            return attributeCondition(op, argument, sql: sql, plain: plain, type: type, options: comparison.options)
+            return attributeCondition(op, argument, sql: sql, plain: plain, type: type, options: options)
         case .object(let key, let entityNumber, let entityName, let plain):
-            guard comparison.options.isEmpty else { return nil }
+            guard options.isEmpty else { return nil }
             return objectCondition(
                 op, argument, key: key, entityNumber: entityNumber, entityName: entityName, plain: plain)
         case .reference(let sql, let plain):
-            guard comparison.options.isEmpty else { return nil }
+            guard options.isEmpty else { return nil }
             return referenceCondition(op, argument, sql: sql, plain: plain)
+        case .collection: return nil
         }
     }
 
     /// The constant side of a comparison.
-    private typealias Argument = ComparisonConstant
+    typealias Argument = ComparisonConstant
 
     // MARK: Operands
 
     /// What `expression` names on the evaluated object; `nil` when it does not translate.
-    private mutating func operand(_ expression: FetchExpression) -> Operand? {
+    mutating func operand(_ expression: FetchExpression) -> Operand? {
         switch expression {
         case .evaluatedObject, .keyPathOn(.evaluatedObject, "self"):
             return .object(
                 key: rowPrefix + "_pk", entityNumber: rowPrefix + "_ent", entityName: entity.name, plain: true)
         case .keyPath(let path), .keyPathOn(.evaluatedObject, let path):
-            return follow(path.split(separator: ".").map(String.init), from: entity, viaKey: nil)
+            return follow(path.split(separator: ".").map(String.init), from: entity, row: rowPrefix, viaKey: nil)
         case .function("indexed:by:", let arguments) where arguments.count == 2:
             // The store's spatial planning reads the index's name; the comparison is the attribute's.
             guard case .constant(.string) = arguments[1] else { return nil }
@@ -130,14 +156,16 @@ struct PostgresPredicateTranslator {
         }
     }
 
-    /// The operand `keys` name from `entity`, whose row is the fetched one (or, when `viaKey`
-    /// is given, the row of the entity's table whose key that SQL gives).
-    private mutating func follow(_ keys: [String], from entity: EntitySchema, viaKey: String?)
+    /// The operand `keys` name from `entity`, whose row's columns `row` qualifies (`t.`), or
+    /// when `viaKey` is given, the row of the entity's table whose key that SQL gives. A to-many
+    /// relationship is a collection only on a row of its own: reached through a to-one, it
+    /// does not translate (the evaluator's answer for a missing object differs from SQL's).
+    mutating func follow(_ keys: [String], from entity: EntitySchema, row: String, viaKey: String?)
         -> Operand?
     {
         guard let first = keys.first, let table = layout.tableOfEntity[entity.name] else { return nil }
         func column(_ name: String) -> String {
-            guard let viaKey else { return rowPrefix + PostgresIdentifier.quoted(name) }
+            guard let viaKey else { return row + PostgresIdentifier.quoted(name) }
             aliasCount += 1
             let alias = "d\(aliasCount)"
             return "(SELECT \(alias).\(PostgresIdentifier.quoted(name)) FROM \(layout.qualified(table.name)) \(alias) "
@@ -157,6 +185,9 @@ struct PostgresPredicateTranslator {
         if keys.count == 1, let name = layout.referenceColumnName(of: first, entity: entity.name, model: model) {
             return .reference(sql: column(name), plain: viaKey == nil)
         }
+        if viaKey == nil, let members = toManyMembers(first, of: entity) {
+            return .collection(members, ownerKey: row + "_pk", remainder: Array(keys.dropFirst()))
+        }
         guard let relationship = entity.relationshipsByName[first], !relationship.isToMany, !relationship.isTransient,
             let destination = model.entitiesByName[relationship.destinationEntityName],
             let name = layout.columnName(of: first, entity: entity.name, model: model)
@@ -172,7 +203,7 @@ struct PostgresPredicateTranslator {
             return .object(
                 key: key, entityNumber: column(entityColumn), entityName: destination.name, plain: viaKey == nil)
         }
-        return follow(Array(keys.dropFirst()), from: destination, viaKey: key)
+        return follow(Array(keys.dropFirst()), from: destination, row: row, viaKey: key)
     }
 
     // MARK: Conditions
@@ -190,7 +221,7 @@ struct PostgresPredicateTranslator {
         plain ? "(\(test) AND \(operand) IS NOT NULL)" : "COALESCE(\(test), false)"
     }
 
-    private mutating func objectCondition(
+    mutating func objectCondition(
         _ op: ComparisonPredicate.Operator, _ argument: Argument, key: String, entityNumber: String?,
         entityName: String, plain: Bool
     ) -> String? {
@@ -240,7 +271,7 @@ struct PostgresPredicateTranslator {
         }
     }
 
-    private mutating func objectEquality(
+    mutating func objectEquality(
         _ constant: AttributeValue, key: String, entityNumber: String?, entityName: String, plain: Bool
     ) -> String? {
         switch constant {
@@ -259,7 +290,7 @@ struct PostgresPredicateTranslator {
         }
     }
 
-    private mutating func attributeCondition(
+    mutating func attributeCondition(
         _ op: ComparisonPredicate.Operator, _ argument: Argument, sql: String, plain: Bool, type: AttributeType,
         options: StringComparisonOptions
     ) -> String? {

@@ -18,8 +18,8 @@ final class PostgresStore: IncrementalStore {
     public let typeName = PostgresStore.storeTypeName
     public let identifier: String
     public let capabilities: StoreCapabilities = [
-        .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations, .queryGenerations,
-        .externalBinaryStorage,
+        .multiProcessAccess, .persistentHistory, .crossStoreRelationships, .batchOperations, .batchComputedValues,
+        .queryGenerations, .externalBinaryStorage,
     ]
     public let predicateFeatures = PredicateFeatures.all
 

@@ -36,7 +36,7 @@ import Testing
     }
 
     private func open() throws -> SQLiteStore {
-        try SQLiteStoreFile.open(StoreOpenRequest(model: SQLitePushDownFixture.model, url: url))
+        try SQLiteStoreFile.open(StoreOpenRequest(model: PushDownGraph.model, url: url))
     }
 
     @Test func theFileReallyHidesARowFromSearches() throws {

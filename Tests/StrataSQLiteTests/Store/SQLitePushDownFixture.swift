@@ -11,107 +11,23 @@ struct SQLitePushDownFixture {
     let sqlite: SQLiteStore
     let oracle: any IncrementalStore
 
-    /// A coordinator with an SQLite store of ``model`` at `url`, and the store.
+    /// A coordinator with an SQLite store of ``PushDownGraph/model`` at `url`, and the store.
     static func coordinator(with url: URL) throws -> (PersistentStoreCoordinator, SQLiteStore) {
-        let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [.sqlite])
-        let store = try SQLiteStoreFile.open(StoreOpenRequest(model: model, url: url))
+        let coordinator = try PersistentStoreCoordinator(model: PushDownGraph.model, storeTypes: [.sqlite])
+        let store = try SQLiteStoreFile.open(StoreOpenRequest(model: PushDownGraph.model, url: url))
         try coordinator.add(store)
         return (coordinator, store)
     }
-
-    static let model: ManagedObjectModel = {
-        let model = ManagedObjectModel {
-            EntityDescription("Person") {
-                AttributeDescription("name", .string)
-                AttributeDescription("age", .integer32)
-                AttributeDescription("score", .double)
-                AttributeDescription("born", .date)
-                AttributeDescription("active", .boolean)
-                AttributeDescription("photo", .binary)
-                RelationshipDescription.toOne("team", destination: "Team", inverse: "members")
-                RelationshipDescription.toMany("tags", destination: "Tag", inverse: "people")
-            }
-            EntityDescription("Manager", parent: "Person") { AttributeDescription("level", .integer16) }
-            EntityDescription("Team") {
-                AttributeDescription("name", .string)
-                RelationshipDescription.toMany("members", destination: "Person", inverse: "team", ordered: true)
-                RelationshipDescription.toOne("parent", destination: "Team", inverse: "children")
-                RelationshipDescription.toMany("children", destination: "Team", inverse: "parent")
-            }
-            EntityDescription("Tag") {
-                AttributeDescription("label", .string)
-                RelationshipDescription.toMany("people", destination: "Person", inverse: "tags")
-            }
-        }
-        try! model.freeze()
-        return model
-    }()
 
     init() throws {
         directory = try TemporaryDirectory()
         let identifier = UUID().uuidString
         let request = StoreOpenRequest(
-            model: Self.model, url: directory.file("people.sqlite"), identifierForNewStore: identifier)
+            model: PushDownGraph.model, url: directory.file("people.sqlite"), identifierForNewStore: identifier)
         sqlite = try SQLiteStoreFile.open(request)
-        oracle = try InMemoryStore.open(StoreOpenRequest(model: Self.model, identifierForNewStore: identifier))
-        let changes = try Self.graph(ids: sqlite)
+        oracle = try InMemoryStore.open(StoreOpenRequest(model: PushDownGraph.model, identifierForNewStore: identifier))
+        let changes = try PushDownGraph.changeSet(ids: sqlite)
         try sqlite.save(changes)
         try oracle.save(changes)
-    }
-
-    /// Three teams (one inside another), four tags and ten people of varied values, nulls,
-    /// NaN, `-0.0`, accents in both normal forms and case, and a manager.
-    private static func graph(ids store: SQLiteStore) throws -> StoreChangeSet {
-        let names = [
-            "Ana", "anabel", "Bob", "CAFÉ", "cafe\u{301}", "Ødegaard", "straße", "Zoë", "", "emoji 🎉",
-        ]
-        let people = try store.permanentIDs(forEntities: Array(repeating: "Person", count: 9) + ["Manager"])
-        let teams = try store.permanentIDs(forEntities: ["Team", "Team", "Team"])
-        let tags = try store.permanentIDs(forEntities: ["Tag", "Tag", "Tag", "Tag"])
-        let scores: [AttributeValue] = [
-            .double(1.5), .double(-0.0), .double(.nan), .double(0), .null, .double(.infinity), .double(2.25),
-            .double(-3), .double(1.5), .double(100),
-        ]
-        var inserted: [StoreChangeSet.ObjectChange] = []
-        var members: [[ObjectID]] = [[], [], []]
-        var tagged: [[ObjectID]] = [[], [], [], []]
-        for (index, id) in people.enumerated() {
-            let team = index % 4 == 3 ? nil : index % 3
-            if let team { members[team].append(id) }
-            let personTags = tags.enumerated().filter { (index + $0.offset) % 3 == 0 }
-            for tag in personTags { tagged[tag.offset].append(id) }
-            var values: [String: AttributeValue] = [
-                "name": index == 8 ? .null : .string(names[index]),
-                "age": index == 5 ? .null : .integer32(Int32(20 + index * 3 % 17)),
-                "score": scores[index],
-                "born": .date(Date(timeIntervalSinceReferenceDate: Double(index) * 86_400.25 - 400_000)),
-                "active": index % 2 == 0 ? .boolean(true) : .boolean(false),
-                "photo": .binary(Data([UInt8(index), 0, 255])),
-                "team": team.map { .objectID(teams[$0]) } ?? .null,
-            ]
-            if id.entityName == "Manager" { values["level"] = .integer16(3) }
-            inserted.append(
-                .init(
-                    objectID: id, values: values, toManyRelationships: ["tags": personTags.map(\.element)],
-                    expectedVersion: 0))
-        }
-        for (index, id) in teams.enumerated() {
-            inserted.append(
-                .init(
-                    objectID: id,
-                    values: [
-                        "name": .string(["Red", "blue", "Green"][index]),
-                        "parent": index == 2 ? .objectID(teams[0]) : .null,
-                    ],
-                    toManyRelationships: ["members": members[index], "children": index == 0 ? [teams[2]] : []],
-                    expectedVersion: 0))
-        }
-        for (index, id) in tags.enumerated() {
-            inserted.append(
-                .init(
-                    objectID: id, values: ["label": .string(["x", "y", "z", "w"][index])],
-                    toManyRelationships: ["people": tagged[index]], expectedVersion: 0))
-        }
-        return StoreChangeSet(inserted: inserted)
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+@testable import StrataPostgres
+
+/// Each form the PostgreSQL store translates runs wholly in SQL (nothing left to evaluate in
+/// memory) and gives the in-memory evaluator's answer, in the evaluator's order; each form it
+/// leaves to the evaluator gives that answer too.
+@Suite struct PostgresPushDownTests {
+    /// A PostgreSQL store and an in-memory store with the same identifier holding
+    /// ``PushDownGraph``.
+    struct Fixture {
+        let store: PostgresStore
+        let oracle: any IncrementalStore
+
+        init() throws {
+            let url = try PostgresTestServer.shared.get().storeURL(schema: PostgresTestServer.uniqueSchema("pushdown"))
+            let identifier = UUID().uuidString
+            store = try PostgresStore.open(
+                StoreOpenRequest(model: PushDownGraph.model, url: url, identifierForNewStore: identifier))
+            oracle = try InMemoryStore.open(
+                StoreOpenRequest(model: PushDownGraph.model, identifierForNewStore: identifier))
+            let changes = try PushDownGraph.changeSet(ids: store)
+            try store.save(changes)
+            try oracle.save(changes)
+        }
+
+        /// Whether the store's fetch of `request` leaves nothing to evaluate in memory.
+        func isInSQL(_ request: StoreFetchRequest) throws -> Bool {
+            let explanation = try store.explain(request)
+            return explanation.evaluatedInMemory.isEmpty && !explanation.sortsInMemory
+        }
+    }
+
+    static let fixture = Result { try Fixture() }
+
+    static let inSQL: [String] = [
+        "name == 'Ana'", "name != 'Ana'", "name == nil", "age < 30", "age >= 30", "score BETWEEN {0, 2}",
+        "age IN {20, 23, 99}", "active == YES", "born < CAST(0, 'NSDate')", "name BEGINSWITH 'An'",
+        "name CONTAINS 'ß'", "NOT (age > 30)", "age > 30 OR name == 'Bob'", "team.name == 'Red'",
+        "team.parent.name == 'Red'", "team == nil", "ANY tags.label == 'x'", "ALL tags.label IN {'x', 'y'}",
+        "NONE tags.label == 'z'", "ANY tags.label BEGINSWITH 'w'", "tags.@count > 1", "tags.@count == 0",
+        "NOT (ANY tags.label == 'x') AND age > 20",
+    ]
+
+    /// Membership of an object in a to-many relationship, both ways round, for a tag of the
+    /// graph: `%@ IN tags` and `tags CONTAINS %@`.
+    static let membership = ["IN", "CONTAINS"]
+
+    /// What stays with the evaluator: options, patterns, arithmetic and functions, collections
+    /// reached through a to-one (where a missing object's answer differs from SQL's),
+    /// aggregates other than `@count`, and subqueries.
+    static let inMemory: [String] = [
+        "name ==[c] 'ana'", "name LIKE 'A*'", "name MATCHES '[A-Z].*'", "age * 2 > score + 40",
+        "team.members.@count > 3", "ANY team.members.name == 'Bob'", "team.members.@max.age > 40",
+        "SUBQUERY(tags, $t, $t.label == 'x').@count >= 1",
+    ]
+
+    private func compare(_ predicate: FetchPredicate, _ format: String, inSQL: Bool) throws {
+        let fixture = try Self.fixture.get()
+        let sorts = [FetchSortDescriptor("name"), FetchSortDescriptor("score", ascending: false)]
+        for resultType in [StoreFetchRequest.ResultType.snapshots, .count] {
+            let request = StoreFetchRequest(
+                entityName: "Person", predicate: predicate, sortDescriptors: sorts, resultType: resultType)
+            #expect(try fixture.isInSQL(request) == inSQL, "\(format) \(inSQL ? "runs" : "does not run") in SQL")
+            #expect(try fixture.store.execute(request) == fixture.oracle.execute(request), "\(format) as \(resultType)")
+        }
+    }
+
+    @Test(arguments: inSQL)
+    func runsInSQLWithTheEvaluatorsAnswer(_ format: String) throws {
+        try compare(try FetchPredicate(format: format), format, inSQL: true)
+    }
+
+    @Test(arguments: membership)
+    func membershipOfAnObjectRunsInSQL(_ form: String) throws {
+        let fixture = try Self.fixture.get()
+        let tags = try fixture.oracle.execute(StoreFetchRequest(entityName: "Tag", resultType: .objectIDs))
+        guard case .objectIDs(let ids) = tags, let tag = ids.first else {
+            Issue.record("The graph has no tags.")
+            return
+        }
+        let predicate =
+            form == "IN"
+            ? try FetchPredicate(format: "%@ IN tags", AttributeValue.objectID(tag))
+            : try FetchPredicate(format: "tags CONTAINS %@", AttributeValue.objectID(tag))
+        try compare(predicate, form, inSQL: true)
+    }
+
+    @Test(arguments: inMemory)
+    func whatStaysWithTheEvaluatorGivesItsAnswer(_ format: String) throws {
+        try compare(try FetchPredicate(format: format), format, inSQL: false)
+    }
+}
