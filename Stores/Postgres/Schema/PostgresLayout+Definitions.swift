@@ -22,11 +22,17 @@ extension PostgresLayout {
             statements.append("CREATE TABLE \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
             statements += outOfRowStorageDefinitions(of: table, model: model)
             if table.entities.count > 1 { statements.append(index(on: table.name, ["_ent"])) }
+            // Each to-one's key, and each attribute the model marks indexed (Core Data's older
+            // form of a one-attribute fetch index), gets an index of its own.
             for column in table.columns {
                 switch column.role {
-                case .toOne, .reference: statements.append(index(on: table.name, [column.name]))
+                case .toOne, .reference: break
+                case .attribute(let entity, let name)
+                where model.entitiesByName[entity]?.attributesByName[name]?.isIndexed == true:
+                    break
                 default: continue
                 }
+                statements.append(index(on: table.name, [column.name]))
             }
         }
         for table in joinTables {
