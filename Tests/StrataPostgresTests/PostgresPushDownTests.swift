@@ -43,6 +43,8 @@ import Testing
         "team.parent.name == 'Red'", "team == nil", "ANY tags.label == 'x'", "ALL tags.label IN {'x', 'y'}",
         "NONE tags.label == 'z'", "ANY tags.label BEGINSWITH 'w'", "tags.@count > 1", "tags.@count == 0",
         "NOT (ANY tags.label == 'x') AND age > 20",
+        "SUBQUERY(tags, $t, $t.label == 'x' OR $t.label == 'w').@count >= 1",
+        "SUBQUERY(tags, $t, label == 'y').@count == 0", "SUBQUERY(tags, $t, $t != nil).@count > 1",
     ]
 
     /// Membership of an object in a to-many relationship, both ways round, for a tag of the
@@ -51,11 +53,11 @@ import Testing
 
     /// What stays with the evaluator: options, patterns, arithmetic and functions, collections
     /// reached through a to-one (where a missing object's answer differs from SQL's),
-    /// aggregates other than `@count`, and subqueries.
+    /// aggregates other than `@count`, and subqueries whose predicate does not translate.
     static let inMemory: [String] = [
         "name ==[c] 'ana'", "name LIKE 'A*'", "name MATCHES '[A-Z].*'", "age * 2 > score + 40",
         "team.members.@count > 3", "ANY team.members.name == 'Bob'", "team.members.@max.age > 40",
-        "SUBQUERY(tags, $t, $t.label == 'x').@count >= 1",
+        "SUBQUERY(tags, $t, $t.label ==[c] 'X').@count >= 1",
     ]
 
     private func compare(_ predicate: FetchPredicate, _ format: String, inSQL: Bool) throws {

@@ -16,9 +16,13 @@ struct PostgresPredicateTranslator {
     let layout: PostgresLayout
     let model: ModelSchema
     let storeIdentifier: String
-    let entity: EntitySchema
-    /// What precedes a column of the entity's row: `t.`, or nothing in an index's condition.
-    let rowPrefix: String
+    /// The entity of the evaluated object: the fetched one, or a member inside a `SUBQUERY`.
+    private(set) var entity: EntitySchema
+    /// What precedes a column of the evaluated object's row: `t.`, nothing in an index's
+    /// condition, or a member's alias inside a `SUBQUERY`.
+    private(set) var rowPrefix: String
+    /// The rows `SUBQUERY` variables name, by name without `$`: their entity and alias.
+    private var variables: [String: (entity: EntitySchema, row: String)] = [:]
     /// The values bound to `$1`, `$2`, …, in order.
     private(set) var parameters: [PostgresValue]
     var aliasCount = 0
@@ -145,6 +149,16 @@ struct PostgresPredicateTranslator {
                 key: rowPrefix + "_pk", entityNumber: rowPrefix + "_ent", entityName: entity.name, plain: true)
         case .keyPath(let path), .keyPathOn(.evaluatedObject, let path):
             return follow(path.split(separator: ".").map(String.init), from: entity, row: rowPrefix, viaKey: nil)
+        case .keyPathOn(.variable(let name), let path):
+            guard let bound = variables[Self.variableKey(name)] else { return nil }
+            return follow(path.split(separator: ".").map(String.init), from: bound.entity, row: bound.row, viaKey: nil)
+        case .variable(let name):
+            guard let bound = variables[Self.variableKey(name)] else { return nil }
+            return .object(
+                key: bound.row + "_pk", entityNumber: bound.entity.subentityNames.isEmpty ? nil : bound.row + "_ent",
+                entityName: bound.entity.name, plain: true)
+        case .keyPathOn(.subquery(let collection, let variable, let predicate), "@count"):
+            return subqueryCount(collection, variable: variable, predicate: predicate)
         case .function("indexed:by:", let arguments) where arguments.count == 2:
             // The store's spatial planning reads the index's name; the comparison is the attribute's.
             guard case .constant(.string) = arguments[1] else { return nil }
@@ -154,6 +168,28 @@ struct PostgresPredicateTranslator {
             return operand(arguments[0])
         default: return nil
         }
+    }
+
+    /// A variable's name without its `$`.
+    static func variableKey(_ name: String) -> String { name.hasPrefix("$") ? String(name.dropFirst()) : name }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`: how many members of a to-many of
+    /// the evaluated object match `predicate`, in which the variable and the evaluated object
+    /// are the member; `nil` when the collection or the predicate does not translate.
+    private mutating func subqueryCount(_ collection: FetchExpression, variable: String, predicate: FetchPredicate)
+        -> Operand?
+    {
+        guard case .collection(let members, let ownerKey, let remainder)? = operand(collection), remainder.isEmpty
+        else { return nil }
+        let alias = newAlias()
+        let outer = (entity, rowPrefix, variables)
+        (entity, rowPrefix) = (members.entity, alias + ".")
+        variables[Self.variableKey(variable)] = (members.entity, alias + ".")
+        let condition = translate(predicate)
+        (entity, rowPrefix, variables) = outer
+        guard let condition else { return nil }
+        let source = members.source(alias: alias, ownerKey: ownerKey, layout: layout)
+        return .attribute(sql: "(SELECT count(*) \(source) AND (\(condition)))", plain: true, type: .integer64)
     }
 
     /// The operand `keys` name from `entity`, whose row's columns `row` qualifies (`t.`), or
