@@ -13,6 +13,7 @@ import Testing
             AttributeDescription("number", .integer64)
             AttributeDescription("score", .double)
             AttributeDescription("label", .string)
+            AttributeDescription("tally", .integer64, optional: false, default: 0)
         }
         EntityDescription("Special", parent: "Item") {
             AttributeDescription("grade", .integer16)
@@ -150,6 +151,18 @@ import Testing
         #expect(try objectIDs("score == 1e308", in: store).isEmpty)
         let first = try #require(try objectIDs("TRUEPREDICATE", in: store).first)
         #expect(try store.snapshot(for: first)?.values["score"] == .double(.infinity))
+    }
+
+    @Test func aValueThatMayBeNullGoesToTheContextForANonOptionalAttribute() throws {
+        let (_, store) = try open("batch-compute-null")
+        let kept = StoreBatchUpdate(
+            entityName: "Item", values: [:], expressions: ["tally": try FetchExpression(format: "tally + number")])
+        #expect(try store.executeBatchUpdate(kept) == nil, "number is optional, so tally + number may be null")
+        let counted = StoreBatchUpdate(
+            entityName: "Item", values: [:], expressions: ["tally": try FetchExpression(format: "tally + 2")])
+        #expect(try store.executeBatchUpdate(counted)?.count == 5)
+        let tallies = try objectIDs("tally == 2", in: store)
+        #expect(tallies.count == 5)
     }
 
     /// A store keeping history takes only an update it can record (what it records is checked by

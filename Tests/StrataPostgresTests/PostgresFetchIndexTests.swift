@@ -29,6 +29,7 @@ import Testing
                 FetchIndexDescription(
                     name: "patterned", elements: [.init(propertyName: "name")],
                     partialIndexPredicate: "name MATCHES 'a.*'")
+                FetchIndexDescription(name: "pkey", elements: [.init(propertyName: "rank")])
                 FetchIndexDescription(
                     name: "cube",
                     elements: [
@@ -120,7 +121,8 @@ import Testing
             definitions["Place_openByName"]?.hasSuffix("WHERE ((\"isOpen\" = true) AND (\"isOpen\" IS NOT NULL))")
                 == true)
         let reasons = log.lines("Fetch index skipped").compactMap { $0.metadata["reason"].map { "\($0)" } }
-        #expect(reasons.count == 2)
+        #expect(reasons.count == 3)
+        #expect(reasons.contains { $0.hasPrefix("'Place.pkey' would be named 'Place_pkey'") })
         #expect(reasons.contains { $0.hasPrefix("'Place.cube' is an R-tree index of 3 elements") })
         #expect(reasons.contains { $0.hasPrefix("'Place.patterned' is a partial index") })
     }

@@ -15,6 +15,8 @@ extension PostgresPredicateTranslator {
         let sql: String
         /// Whether the result is a `double`; otherwise an integer.
         let isReal: Bool
+        /// Whether the result may be null: an operand is an optional attribute.
+        let mayBeNull: Bool
 
         /// The SQL as a `float8`.
         var realSQL: String { isReal ? sql : "(\(sql))::float8" }
@@ -25,23 +27,25 @@ extension PostgresPredicateTranslator {
     mutating func exactArithmetic(of expression: FetchExpression) -> ExactArithmetic? {
         switch expression {
         case .constant(.double(let number)):
-            return ExactArithmetic(sql: bind(.double(number)) + "::float8", isReal: true)
+            return ExactArithmetic(sql: bind(.double(number)) + "::float8", isReal: true, mayBeNull: false)
         case .constant(.float(let number)):
-            return ExactArithmetic(sql: bind(.double(Double(number))) + "::float8", isReal: true)
+            return ExactArithmetic(sql: bind(.double(Double(number))) + "::float8", isReal: true, mayBeNull: false)
         case .constant(let value):
             guard let number = Int64(attributeValue: value),
                 [.integer16, .integer32, .integer64].contains(value.attributeType)
             else { return nil }
-            return ExactArithmetic(sql: bind(.bigint(number)) + "::int8", isReal: false)
+            return ExactArithmetic(sql: bind(.bigint(number)) + "::int8", isReal: false, mayBeNull: false)
         case .keyPath(let key):
             guard !key.contains("."), let attribute = entity.attributesByName[key], !attribute.isTransient,
                 let name = layout.columnName(of: key, entity: entity.name, model: model)
             else { return nil }
             let column = rowPrefix + PostgresIdentifier.quoted(name)
+            let nullable = attribute.isOptional
             switch attribute.type {
-            case .double: return ExactArithmetic(sql: column, isReal: true)
-            case .float: return ExactArithmetic(sql: column + "::float8", isReal: true)
-            case .integer16, .integer32, .integer64: return ExactArithmetic(sql: column + "::int8", isReal: false)
+            case .double: return ExactArithmetic(sql: column, isReal: true, mayBeNull: nullable)
+            case .float: return ExactArithmetic(sql: column + "::float8", isReal: true, mayBeNull: nullable)
+            case .integer16, .integer32, .integer64:
+                return ExactArithmetic(sql: column + "::int8", isReal: false, mayBeNull: nullable)
             default: return nil
             }
         case .function(let name, let arguments) where arguments.count == 2:
@@ -49,11 +53,13 @@ extension PostgresPredicateTranslator {
             guard let sqlOperator = operators[name], let a = exactArithmetic(of: arguments[0]),
                 let b = exactArithmetic(of: arguments[1])
             else { return nil }
+            let mayBeNull = a.mayBeNull || b.mayBeNull
             guard a.isReal || b.isReal else {
                 guard sqlOperator != "/" else { return nil }
-                return ExactArithmetic(sql: "(\(a.sql) \(sqlOperator) \(b.sql))", isReal: false)
+                return ExactArithmetic(sql: "(\(a.sql) \(sqlOperator) \(b.sql))", isReal: false, mayBeNull: mayBeNull)
             }
-            return ExactArithmetic(sql: "(\(a.realSQL) \(sqlOperator) \(b.realSQL))", isReal: true)
+            return ExactArithmetic(
+                sql: "(\(a.realSQL) \(sqlOperator) \(b.realSQL))", isReal: true, mayBeNull: mayBeNull)
         default:
             return nil
         }

@@ -11,6 +11,7 @@ extension PostgresLayout {
             """,
             "CREATE SEQUENCE \(qualified(Self.keySequence)) AS bigint",
         ]
+        var tableIndexes: [String] = []
         for table in entityTables {
             let columns = table.columns.map { column in
                 switch column.role {
@@ -21,7 +22,7 @@ extension PostgresLayout {
             }
             statements.append("CREATE TABLE \(qualified(table.name)) (\(columns.joined(separator: ", ")))")
             statements += outOfRowStorageDefinitions(of: table, model: model)
-            if table.entities.count > 1 { statements.append(index(on: table.name, ["_ent"])) }
+            if table.entities.count > 1 { tableIndexes.append(index(on: table.name, ["_ent"])) }
             // Each to-one's key, and each attribute the model marks indexed (Core Data's older
             // form of a one-attribute fetch index), gets an index of its own.
             for column in table.columns {
@@ -32,7 +33,7 @@ extension PostgresLayout {
                     break
                 default: continue
                 }
-                statements.append(index(on: table.name, [column.name]))
+                tableIndexes.append(index(on: table.name, [column.name]))
             }
         }
         for table in joinTables {
@@ -41,10 +42,11 @@ extension PostgresLayout {
                 CREATE TABLE \(qualified(table.name)) (source bigint NOT NULL, destination bigint NOT NULL, \
                 source_order integer, destination_order integer, PRIMARY KEY (source, destination))
                 """)
-            statements.append(index(on: table.name, ["destination"]))
+            tableIndexes.append(index(on: table.name, ["destination"]))
         }
         statements += referenceTables.flatMap(definitions(of:))
-        statements += constraintDefinitions(model: model) + fetchIndexes(model: model).statements
+        // The fetch indexes, which the model names, come before the indexes PostgreSQL names.
+        statements += fetchIndexes(model: model).statements + tableIndexes + constraintDefinitions(model: model)
         return statements
     }
 

@@ -54,10 +54,15 @@ extension PostgresLayout {
     ///   condition on the entity's own columns.
     ///
     /// Anything else is skipped, with the reason: R-tree indexes of more than two elements
-    /// (PostgreSQL's built-in points have two coordinates), properties without a column, and
-    /// partial predicates with no SQL form of their own.
+    /// (PostgreSQL's built-in points have two coordinates), properties without a column,
+    /// partial predicates with no SQL form of their own, and names a table or another index
+    /// has. They are made before the indexes PostgreSQL names itself, which then choose other
+    /// names.
     func fetchIndexes(model: ModelSchema) -> FetchIndexes {
         var indexes = FetchIndexes()
+        // Indexes share one namespace with the schema's tables and their primary keys' indexes.
+        var taken = Set(
+            tableNames.flatMap { [PostgresIdentifier.clipped($0), PostgresIdentifier.clipped($0 + "_pkey")] })
         for (entityName, table) in tableOfEntity.sorted(by: { $0.key < $1.key }) {
             guard let entity = model.entitiesByName[entityName] else { continue }
             for fetchIndex in entity.description.fetchIndexes {
@@ -80,6 +85,11 @@ extension PostgresLayout {
                     condition = " WHERE " + translated
                 }
                 let name = "\(entityName)_\(fetchIndex.name)"
+                guard taken.insert(PostgresIdentifier.clipped(name)).inserted else {
+                    indexes.skipped.append(
+                        "\(place) would be named '\(name)', which a table or another index of the schema has")
+                    continue
+                }
                 let target = "\(PostgresIdentifier.quoted(name)) ON \(qualified(table.name))"
                 // A valid model's index is all binary, or all R-tree over non-optional numbers.
                 guard fetchIndex.elements.contains(where: { $0.kind == .rTree }) else {

@@ -6,8 +6,8 @@ extension PostgresStore {
     /// Computed values are computed by SQL where it computes them as the core's evaluator does
     /// (``PostgresPredicateTranslator/ExactArithmetic``). `nil` (the core's context does it)
     /// when part of the predicate has no SQL form, when an attribute has no column of its own
-    /// (a composite's leaves), when a computed value has no exact SQL form or is not of its
-    /// attribute's kind, or when the server refuses to compute one (an overflow, a division by
+    /// (a composite's leaves), when a computed value has no exact SQL form, is not of its
+    /// attribute's kind, or may be null (an optional operand) for a non-optional attribute, or when the server refuses to compute one (an overflow, a division by
     /// zero, a value out of its column's range): nothing is changed then.
     public func executeBatchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchUpdateResult? {
         let history = options.tracksPersistentHistory ? update.history : nil
@@ -27,9 +27,11 @@ extension PostgresStore {
             assignments.append("\(column.quoted) = \(translator.bind(PostgresValueCodec.encode(value)))")
         }
         for (key, expression) in update.expressions.sorted(by: { $0.key < $1.key }) {
-            guard let column = column(of: key), let type = entity.attributesByName[key]?.type,
+            guard let column = column(of: key), let attribute = entity.attributesByName[key],
                 let value = translator.exactArithmetic(of: expression),
-                value.isReal ? type == .double : [.integer16, .integer32, .integer64].contains(type)
+                value.isReal
+                    ? attribute.type == .double : [.integer16, .integer32, .integer64].contains(attribute.type),
+                attribute.isOptional || !value.mayBeNull
             else { return nil }
             assignments.append("\(column.quoted) = \(value.sql)")
         }

@@ -25,7 +25,9 @@ extension PostgresStoreDatabase {
         do {
             let connection = try PostgresConnection(
                 conninfo: destination.conninfo, serverName: destination.displayName)
-            try connection.transaction {
+            // One snapshot for every table copied: saves into the source go on meanwhile, and
+            // the copy must not mix rows from before and after one of them.
+            try connection.transaction(isolation: "REPEATABLE READ") {
                 for schema in [destination.schema, source.schema].sorted() { try lockSchema(schema, on: connection) }
                 try copy(source, to: destination, on: connection)
             }
