@@ -101,6 +101,26 @@ import Testing
         #expect(try LibraryVersions.summary(of: source, type: .postgres, model: version1) == sourceSummary)
     }
 
+    @Test func aSourceRecordingAModelThatCannotBeReadIsCorruptAndTheDestinationStays() throws {
+        let (source, destination) = (try Self.newURL("damaged"), try Self.newURL("kept"))
+        try LibraryVersions.writeVersion1(.postgres, at: source)
+        try LibraryVersions.writeVersion1(.postgres, at: destination)
+        var damaged = try #require(try StoreType.postgres.metadata(ofFileAt: source))
+        damaged.modelJSON = Data("{\"entities\": 7}".utf8)
+        try PostgresStoreDatabase.withLockedConnection(to: source) { location, connection in
+            try PostgresStoreDatabase.writeMetadata(damaged, in: location, on: connection)
+        }
+        let before = try LibraryVersions.summary(of: destination, type: .postgres, model: LibraryVersions.model(1))
+        let coordinator = try PersistentStoreCoordinator(model: LibraryVersions.model(1), storeTypes: [.postgres])
+        let error = #expect(throws: StoreError.self) {
+            try coordinator.replaceStore(type: StoreType.postgres.name, at: destination, withStoreFrom: source)
+        }
+        #expect(error?.code == .corrupt)
+        #expect(error?.message.contains("records a model that cannot be read") == true)
+        #expect(
+            try LibraryVersions.summary(of: destination, type: .postgres, model: LibraryVersions.model(1)) == before)
+    }
+
     @Test func replacingAcrossDatabasesOrFromNothingIsATypedError() throws {
         let source = try Self.newURL("nothing")
         let coordinator = try PersistentStoreCoordinator(model: LibraryVersions.model(1), storeTypes: [.postgres])

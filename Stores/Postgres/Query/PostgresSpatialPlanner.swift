@@ -15,6 +15,7 @@ struct PostgresSpatialPlanner: Sendable {
     func conditions(for parts: [FetchPredicate], entity: EntitySchema, translator: inout PostgresPredicateTranslator)
         -> [String]
     {
+        guard !indexes.isEmpty else { return [] }
         let lineage = Set([entity.name] + entity.superentityNames)
         let candidates = indexes.filter { lineage.contains($0.entityName) }
         guard !candidates.isEmpty else { return [] }

@@ -11,7 +11,8 @@ extension PostgresStoreDatabase {
     ///
     /// - Throws: ``StoreError`` with code `unsupported` when the two are in different
     ///   databases, or the source records no model or tables other than its model lays out;
-    ///   `unknownObject` when there is no store at `sourceURL`.
+    ///   `corrupt` when its recorded model cannot be read; `unknownObject` when there is no
+    ///   store at `sourceURL`.
     static func replace(_ destinationURL: URL, withStoreAt sourceURL: URL) throws {
         let destination = try PostgresLocation(url: destinationURL)
         let source = try PostgresLocation(url: sourceURL)
@@ -47,8 +48,14 @@ extension PostgresStoreDatabase {
         guard let json = metadata.modelJSON else {
             throw StoreError(code: .unsupported, message: "\(name) records no model, so it cannot be copied.")
         }
-        let model = try ManagedObjectModel(jsonData: json)
-        try model.freeze()
+        let model: ManagedObjectModel
+        do {
+            model = try ManagedObjectModel(jsonData: json)
+            try model.freeze()
+        } catch {
+            throw StoreError(
+                code: .corrupt, message: "\(name) records a model that cannot be read: \(error)", underlying: error)
+        }
         let entityNames = Set(metadata.versionHashes.keys)
         let from = PostgresLayout(model: model.schema, entityNames: entityNames, schemaName: source.schema)
         guard Set(from.tableNames) == Set(tables) else {
