@@ -15,6 +15,9 @@ extension StoreType {
     /// else is left in it. Replacing copies a store into another schema of the same database
     /// in one transaction, and a migration writes its copy in a schema of its own beside the
     /// store's (`<schema>.migrating-<id>`), so that every migration works on PostgreSQL stores.
+    /// A lightweight migration changes the store where it is instead, mostly by `ALTER TABLE`,
+    /// in one transaction: objects keep their IDs, and tables are not rewritten where columns
+    /// only come, go or change names.
     public static let postgres = StoreType(
         name: PostgresStore.storeTypeName,
         open: { try PostgresStore.open($0) },
@@ -45,6 +48,7 @@ extension StoreType {
                     "Strata's PostgreSQL layout version \(format), \(tables.count) tables in schema '\(location.schema)'"
             }
         },
+        migrateInPlace: { try PostgresInPlaceMigration.migrate($0) },
         temporaryURL: { url in PostgresLocation.temporaryURL(beside: url) })
 }
 

@@ -107,6 +107,18 @@ package struct InPlaceMapping: Sendable {
         try checkInverses(destination: destination)
     }
 
+    /// Reads the mapping of `step` between the entities of `configuration` (every entity when
+    /// `nil`) in its source and destination models.
+    ///
+    /// - Throws: ``Declined`` when the mapping cannot run in place.
+    package init(_ step: InPlaceMigrationRequest.Step, configuration: String?) throws(Declined) {
+        try self.init(
+            step.mapping, source: step.sourceModel.schema,
+            sourceEntityNames: Set(step.sourceModel.entityNames(inConfiguration: configuration)),
+            destination: step.destinationModel.schema,
+            destinationEntityNames: Set(step.destinationModel.entityNames(inConfiguration: configuration)))
+    }
+
     private static func attributes(
         of mapping: EntityMapping, from source: EntitySchema, to destination: EntitySchema
     ) throws(Declined) -> [String: AttributeSource] {

@@ -38,8 +38,8 @@ extension PostgresLayout {
 
     /// The fetch indexes of the model's entities, as the store builds them.
     struct FetchIndexes {
-        /// The `CREATE INDEX` statements.
-        var statements: [String] = []
+        /// The `CREATE INDEX` statements, with their tables.
+        var definitions: [IndexDefinition] = []
         /// The GiST indexes of R-tree elements, which fetches use through ``SpatialIndex``.
         var spatial: [SpatialIndex] = []
         /// Why each index left out is left out, naming it.
@@ -96,18 +96,26 @@ extension PostgresLayout {
                     let terms = zip(fetchIndex.elements, columns).map {
                         PostgresIdentifier.quoted($1) + ($0.isAscending ? " ASC" : " DESC")
                     }
-                    indexes.statements.append("CREATE INDEX \(target) (\(terms.joined(separator: ", ")))\(condition)")
+                    indexes.definitions.append(
+                        IndexDefinition(
+                            table: table.name,
+                            statement: "CREATE INDEX \(target) (\(terms.joined(separator: ", ")))\(condition)"))
                     continue
                 }
                 switch columns.count {
                 case 1:
-                    indexes.statements.append(
-                        "CREATE INDEX \(target) (\(PostgresIdentifier.quoted(columns[0])))\(condition)")
+                    indexes.definitions.append(
+                        IndexDefinition(
+                            table: table.name,
+                            statement: "CREATE INDEX \(target) (\(PostgresIdentifier.quoted(columns[0])))\(condition)"))
                 case 2:
                     let spatial = SpatialIndex(
                         name: PostgresIdentifier.clipped(name), fetchIndexName: fetchIndex.name, entityName: entityName,
                         attributes: fetchIndex.elements.map(\.propertyName), columns: columns)
-                    indexes.statements.append("CREATE INDEX \(target) USING gist ((\(spatial.point(""))))\(condition)")
+                    indexes.definitions.append(
+                        IndexDefinition(
+                            table: table.name,
+                            statement: "CREATE INDEX \(target) USING gist ((\(spatial.point(""))))\(condition)"))
                     indexes.spatial.append(spatial)
                 default:
                     indexes.skipped.append(

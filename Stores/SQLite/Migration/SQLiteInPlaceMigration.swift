@@ -109,9 +109,7 @@ enum SQLiteInPlaceMigration {
         let destinationNames = Set(step.destinationModel.entityNames(inConfiguration: configuration))
         let source = step.sourceModel.schema
         let destination = step.destinationModel.schema
-        let mapping = try InPlaceMapping(
-            step.mapping, source: source, sourceEntityNames: sourceNames, destination: destination,
-            destinationEntityNames: destinationNames)
+        let mapping = try InPlaceMapping(step, configuration: configuration)
         let from = SQLiteSchema(schema: source, entityNames: sourceNames)
         let to = SQLiteSchema(schema: destination, entityNames: destinationNames)
         if let name = from.firstInvalidIdentifier ?? to.firstInvalidIdentifier {
