@@ -39,7 +39,7 @@ extension PostgresStore {
         }
         let recordsHistory = options.tracksPersistentHistory && changes.changesObjects
         let tombstones = recordsHistory ? try tombstoneSnapshots(of: changes.deleted, on: connection) : [:]
-        try connection.executeInPipeline(try changes.inserted.map(insertStatement))
+        try connection.executeInPipeline(try insertStatements(changes.inserted))
         try moveKeySequence(past: changes.inserted.map(\.objectID), on: connection)
         try updateRows(changes.updated, on: connection)
         try deleteRows(changes.deleted.map(\.objectID), on: connection)
@@ -105,22 +105,47 @@ extension PostgresStore {
         return found.filter { kinds.contains($0.entityName) }
     }
 
-    /// The statement inserting `change`'s row.
-    private func insertStatement(_ change: StoreChangeSet.ObjectChange) throws -> (
+    /// The statements inserting the rows of `inserted`: one multi-row `INSERT` per table for up
+    /// to ``rowsPerInsert`` rows, its values bound as parameters (at most 65 535 per statement).
+    private func insertStatements(_ inserted: [StoreChangeSet.ObjectChange]) throws -> [(
         sql: String, parameters: [PostgresValue]
-    ) {
-        let entity = try entitySchema(named: change.objectID.entityName)
-        let (reader, number, key) = try place(of: change.objectID)
-        let columns = reader.writtenColumns
-        let values = reader.columnValues(change.values, entity: entity, layout: layout)
-        let names = (["_pk", "_ent", "_opt"].map(PostgresIdentifier.quoted) + columns.map(\.quoted))
-        let placeholders = (1...(columns.count + 3)).map { "$\($0)" }
-        return (
-            "INSERT INTO \(reader.qualifiedName) (\(names.joined(separator: ", "))) "
-                + "VALUES (\(placeholders.joined(separator: ", ")))",
-            [.bigint(key), .smallint(number), .bigint(1)] + values
-        )
+    )] {
+        var rowsByTable: [String: (reader: PostgresRowReader, rows: [[PostgresValue]])] = [:]
+        var tables: [String] = []
+        for change in inserted {
+            let entity = try entitySchema(named: change.objectID.entityName)
+            let (reader, number, key) = try place(of: change.objectID)
+            let values = reader.columnValues(change.values, entity: entity, layout: layout)
+            if rowsByTable[reader.qualifiedName] == nil {
+                tables.append(reader.qualifiedName)
+                rowsByTable[reader.qualifiedName] = (reader, [])
+            }
+            rowsByTable[reader.qualifiedName]?.rows.append([.bigint(key), .smallint(number), .bigint(1)] + values)
+        }
+        return tables.compactMap { rowsByTable[$0] }.flatMap { reader, rows in
+            let names = ["_pk", "_ent", "_opt"].map(PostgresIdentifier.quoted) + reader.writtenColumns.map(\.quoted)
+            let width = names.count
+            let chunk = max(1, min(Self.rowsPerInsert, Self.maximumParameters / width))
+            return stride(from: 0, to: rows.count, by: chunk).map { start in
+                let part = rows[start..<min(start + chunk, rows.count)]
+                let tuples = part.indices.map { row in
+                    let first = (row - start) * width
+                    return "(" + (1...width).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
+                }
+                return (
+                    "INSERT INTO \(reader.qualifiedName) (\(names.joined(separator: ", "))) VALUES "
+                        + tuples.joined(separator: ", "),
+                    Array(part.joined())
+                )
+            }
+        }
     }
+
+    /// The most rows one `INSERT` statement writes: enough that a statement's round trip is
+    /// shared by many rows, few enough that its text and parameters stay small.
+    static let rowsPerInsert = 500
+    /// The most parameters PostgreSQL's protocol lets one statement bind.
+    private static let maximumParameters = 65_535
 
     /// Updates the rows of `changes` (whose versions the save checked, the rows locked), adding
     /// one to each version and writing the columns of the keys each change lists as changed
