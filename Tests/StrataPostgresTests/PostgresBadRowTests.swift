@@ -6,8 +6,8 @@ import Testing
 @testable import StrataPostgres
 
 /// What a row on the server says is data: a to-one's entity number that names an entity other
-/// than the destination or one of its subentities is `corrupt` when the row is read, never an
-/// object of that entity.
+/// than the destination or one of its subentities, or a string column holding bytes that are
+/// not UTF-8, is `corrupt` when the row is read, never an object of that entity or a string.
 @Suite struct PostgresBadRowTests {
     static let model = ManagedObjectModel {
         EntityDescription("Animal") { AttributeDescription("name", .string) }
@@ -47,6 +47,37 @@ import Testing
         } throws: { error in
             let store = (error as? StoreError) ?? ((error as? ContextError)?.underlying as? StoreError)
             return store?.code == .corrupt && store?.message.contains("entity number of 'Person.pet'") == true
+        }
+    }
+
+    @Test func aStringColumnHoldingBytesThatAreNotUTF8IsCorrupt() throws {
+        let url = try PostgresTestServer.shared.get().storeURL(schema: PostgresTestServer.uniqueSchema("utf8"))
+        func names() throws -> [AttributeValue] {
+            let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.postgres])
+            try coordinator.addStore(type: "PostgreSQL", at: url)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            return try context.performAndWait {
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).map {
+                    try $0.value(forKey: "name")
+                }
+            }
+        }
+        let coordinator = try PersistentStoreCoordinator(model: Self.model, storeTypes: [.postgres])
+        try coordinator.addStore(type: "PostgreSQL", at: url)
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        try writer.performAndWait {
+            try writer.insertNewObject(forEntityName: "Person").setValue(.string("Ann"), forKey: "name")
+            try writer.save()
+        }
+        #expect(try names() == [.string("Ann")])
+        let location = try PostgresLocation(url: url)
+        let connection = try PostgresConnection(conninfo: location.conninfo, serverName: location.displayName)
+        _ = try connection.execute("UPDATE \"\(location.schema)\".\"Person\" SET name = '\\xff41'::bytea")
+        #expect {
+            _ = try names()
+        } throws: { error in
+            let store = (error as? StoreError) ?? ((error as? ContextError)?.underlying as? StoreError)
+            return store?.code == .corrupt && store?.message.contains("'Person.name'") == true
         }
     }
 }

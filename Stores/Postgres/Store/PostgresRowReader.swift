@@ -9,6 +9,8 @@ struct PostgresRowReader: Sendable {
     private let plans: [Int16: EntityPlan]
     private let entityNamesByNumber: [Int16: String]
     private let storeIdentifier: String
+    /// The namespace of each entity's IDs in the store, by entity name, made once.
+    private let namespaces: [String: ObjectID.Namespace]
 
     /// Where each persistent slot of one entity comes from.
     private struct EntityPlan: Sendable {
@@ -64,6 +66,10 @@ struct PostgresRowReader: Sendable {
         }
         self.plans = plans
         entityNamesByNumber = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($0.value, $0.key) })
+        let names = model.entities.map(\.name)
+        namespaces = Dictionary(
+            uniqueKeysWithValues: zip(
+                names, ObjectID.Namespace.namespaces(storeIdentifier: storeIdentifier, entityNames: names)))
     }
 
     /// The table's columns for a `SELECT` from the table aliased `alias`.
@@ -92,8 +98,7 @@ struct PostgresRowReader: Sendable {
         for (slot, source) in plan.slots.enumerated() {
             switch source {
             case .attribute(let column, let type):
-                guard let raw = result.value(row, offset + column), let value = PostgresValueCodec.decode(raw, as: type)
-                else {
+                guard let value = result.attributeValue(row, offset + column, as: type) else {
                     throw StoreError(
                         code: .corrupt,
                         message: "\(storeName) holds a value of '\(plan.entity.name).\(plan.entity.slotNames[slot])' "
@@ -116,8 +121,7 @@ struct PostgresRowReader: Sendable {
                                 + "'\(destination)' or of one of its subentities.")
                     }
                 }
-                slots[slot] = .objectID(
-                    ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(target)))
+                slots[slot] = .objectID(objectID(entityName, key: target))
             case .reference(let column):
                 guard let value = result.value(row, offset + column), value != .null else { continue }
                 slots[slot] = .objectID(
@@ -128,9 +132,16 @@ struct PostgresRowReader: Sendable {
             }
         }
         return Snapshot(
-            objectID: ObjectID(
-                storeIdentifier: storeIdentifier, entityName: plan.entity.name, reference: .integer(key)),
-            values: PropertyValues(entity: plan.entity, slots: slots), version: version)
+            objectID: objectID(plan.entity.name, key: key), values: PropertyValues(entity: plan.entity, slots: slots),
+            version: version)
+    }
+
+    /// The ID of the object of `entityName` whose row has primary key `key`.
+    private func objectID(_ entityName: String, key: Int64) -> ObjectID {
+        guard let namespace = namespaces[entityName] else {
+            return ObjectID(storeIdentifier: storeIdentifier, entityName: entityName, reference: .integer(key))
+        }
+        return ObjectID(namespace, reference: .integer(key))
     }
 
     /// The columns a save writes: every column but the key, entity number, version and order
