@@ -52,20 +52,41 @@ import Testing
     static let membership = ["IN", "CONTAINS"]
 
     /// What stays with the evaluator: options, patterns, arithmetic and functions, collections
-    /// reached through a to-one (where a missing object's answer differs from SQL's),
-    /// aggregates other than `@count`, and subqueries whose predicate does not translate.
+    /// reached through a to-one (where a missing object's answer differs from SQL's), and
+    /// subqueries whose predicate does not translate.
     static let inMemory: [String] = [
         "name ==[c] 'ana'", "name LIKE 'A*'", "name MATCHES '[A-Z].*'", "age * 2 > score + 40",
         "team.members.@count > 3", "ANY team.members.name == 'Bob'", "team.members.@max.age > 40",
         "SUBQUERY(tags, $t, $t.label ==[c] 'X').@count >= 1",
     ]
 
-    private func compare(_ predicate: FetchPredicate, _ format: String, inSQL: Bool) throws {
+    /// Aggregates of a team's members (people and a manager): sums of integers, the least and
+    /// greatest integer, number (NaN and infinities among the scores) and date, in SQL; the
+    /// average, and an attribute only the manager has, with the evaluator.
+    static let aggregates: [(String, inSQL: Bool)] = [
+        ("members.@sum.age > 50", true), ("members.age.@sum <= 60", true), ("members.@sum.age == 0", true),
+        ("members.@max.age >= 30", true), ("members.@min.age < 25", true), ("members.@min.age == nil", true),
+        ("members.@max.score > 2", true), ("members.@min.score < 0", true), ("NOT (members.@max.score > 2)", true),
+        ("members.@max.born > CAST(0, 'NSDate')", true), ("members.@avg.age > 20", false),
+        ("members.@max.name > 'B'", false), ("members.@sum.score > 1", false),
+    ]
+
+    @Test(arguments: aggregates)
+    func aggregatesOfATeamsMembersGiveTheEvaluatorsAnswer(_ form: String, inSQL: Bool) throws {
+        try compare(try FetchPredicate(format: form), form, inSQL: inSQL, entity: "Team")
+    }
+
+    private func compare(_ predicate: FetchPredicate, _ format: String, inSQL: Bool, entity: String = "Person")
+        throws
+    {
         let fixture = try Self.fixture.get()
-        let sorts = [FetchSortDescriptor("name"), FetchSortDescriptor("score", ascending: false)]
+        let sorts =
+            entity == "Person"
+            ? [FetchSortDescriptor("name"), FetchSortDescriptor("score", ascending: false)]
+            : [FetchSortDescriptor("name")]
         for resultType in [StoreFetchRequest.ResultType.snapshots, .count] {
             let request = StoreFetchRequest(
-                entityName: "Person", predicate: predicate, sortDescriptors: sorts, resultType: resultType)
+                entityName: entity, predicate: predicate, sortDescriptors: sorts, resultType: resultType)
             #expect(try fixture.isInSQL(request) == inSQL, "\(format) \(inSQL ? "runs" : "does not run") in SQL")
             #expect(try fixture.store.execute(request) == fixture.oracle.execute(request), "\(format) as \(resultType)")
         }

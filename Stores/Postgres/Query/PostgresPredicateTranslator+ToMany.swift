@@ -56,6 +56,39 @@ extension PostgresPredicateTranslator {
         "(SELECT count(*) \(members.source(alias: newAlias(), ownerKey: ownerKey, layout: layout)))"
     }
 
+    /// `@sum`, `@min` or `@max` of one attribute of `members` (`remainder` names the operator
+    /// and the attribute, in either order), as SQL and the type of its value; `nil` where
+    /// PostgreSQL's answer could differ from the evaluator's: sums of 64-bit integers (which
+    /// the evaluator turns into decimals past `Int64`) and of anything but integers, averages
+    /// (`numeric` division keeps fewer digits than a `Decimal`), and the least or greatest
+    /// string (the evaluator orders strings as Swift does, not byte by byte). `@min` and `@max`
+    /// of floating-point values and dates skip NaN, as the evaluator does.
+    mutating func aggregate(of members: ToManyMembers, ownerKey: String, remainder: [String]) -> (
+        sql: String, type: AttributeType
+    )? {
+        let operators = remainder.filter { $0.hasPrefix("@") }
+        let keys = remainder.filter { !$0.hasPrefix("@") }
+        guard operators.count == 1, keys.count == 1, let name = operators.first else { return nil }
+        let alias = newAlias()
+        guard
+            case .attribute(let column, _, let type)? = follow(
+                keys, from: members.entity, row: alias + ".", viaKey: nil)
+        else { return nil }
+        let source = members.source(alias: alias, ownerKey: ownerKey, layout: layout)
+        switch (name, type) {
+        case ("@sum", .integer16), ("@sum", .integer32):
+            return ("(SELECT COALESCE(sum(\(column)), 0) \(source))", .integer64)
+        case ("@min", .integer16), ("@min", .integer32), ("@min", .integer64), ("@max", .integer16),
+            ("@max", .integer32), ("@max", .integer64):
+            return ("(SELECT \(name.dropFirst())(\(column)) \(source))", type)
+        case ("@min", .double), ("@min", .float), ("@min", .date), ("@max", .double), ("@max", .float),
+            ("@max", .date):
+            return ("(SELECT \(name.dropFirst())(\(column)) \(source) AND \(column) <> 'NaN')", type)
+        default:
+            return nil
+        }
+    }
+
     /// `ANY` or `ALL` of `members`, each followed by `remainder` and tested by `test`: an
     /// `EXISTS` of a member passing, or no member failing.
     mutating func quantified(

@@ -102,7 +102,12 @@ struct PostgresPredicateTranslator {
         guard let argument = ComparisonConstant(right), let operand = operand(left) else { return nil }
         switch (comparison.modifier, operand) {
         case (.direct, .collection(let members, let ownerKey, let remainder)):
-            guard remainder == ["@count"] else { return nil }
+            guard remainder == ["@count"] else {
+                guard let (sql, type) = aggregate(of: members, ownerKey: ownerKey, remainder: remainder) else {
+                    return nil
+                }
+                return attributeCondition(op, argument, sql: sql, plain: false, type: type, options: comparison.options)
+            }
             return attributeCondition(
                 op, argument, sql: count(of: members, ownerKey: ownerKey), plain: true, type: .integer64,
                 options: comparison.options)
