@@ -69,6 +69,16 @@ enum LibraryVersions {
         }.renamed(from: "Author")
     }
 
+    /// The inferred mapping from version 1 to 2 with a source filter leaving out the book
+    /// titled "Notes": a mapping no store runs in place.
+    static func mappingLeavingOutNotes() throws -> MappingModel {
+        var mapping = try MappingModel.inferred(from: model(1), to: model(2))
+        if let book = mapping.entityMappings.firstIndex(where: { $0.name == "BookToBook" }) {
+            mapping.entityMappings[book].sourceFilter = try FetchPredicate(format: "title != 'Notes'")
+        }
+        return mapping
+    }
+
     /// Writes a version 1 store of `type` at `url`: Ann (alias A, born 1950) with two books
     /// and Bob (nothing else known) with one.
     static func writeVersion1(_ type: StoreType, at url: URL) throws {

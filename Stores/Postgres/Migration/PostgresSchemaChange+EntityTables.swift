@@ -57,6 +57,23 @@ extension PostgresSchemaChange {
         private struct Plan {
             var origin: Origin
             var update: String?
+            /// `ALTER COLUMN … TYPE … USING …`, when the column's values change type.
+            var retype: String?
+        }
+
+        /// The SQL converting a value of `from` held in a column (given by its SQL) to one of
+        /// `to` exactly as Strata's migration converts it (``AttributeType``'s conversions): a
+        /// wider integer, or an integer's decimal digits as a string; `nil` for every other
+        /// conversion, which PostgreSQL's casts could give otherwise.
+        static func conversion(_ from: AttributeType, _ to: AttributeType) -> ((String) -> String)? {
+            switch (from, to) {
+            case (.integer16, .integer32), (.integer16, .integer64), (.integer32, .integer64):
+                return { $0 }
+            case (.integer16, .string), (.integer32, .string), (.integer64, .string):
+                return { "convert_to(\($0)::text, 'UTF8')" }
+            default:
+                return nil
+            }
         }
 
         /// The statements, naming the table as `name`.
@@ -115,6 +132,8 @@ extension PostgresSchemaChange {
                 }
                 if let update = plan.update { updates.append("\(column.quoted) = \(update)") }
             }
+            let retypes = plans.compactMap(\.plan.retype)
+            if !retypes.isEmpty { statements.append("ALTER TABLE \(name) " + retypes.joined(separator: ", ")) }
             if let renumbering = entityNumbers() { updates.insert("\"_ent\" = \(renumbering)", at: 0) }
             if !updates.isEmpty { statements.append("UPDATE \(name) SET " + updates.joined(separator: ", ")) }
             return statements
@@ -172,9 +191,20 @@ extension PostgresSchemaChange {
             var plan = Plan(origin: origins.first ?? .null)
             switch plan.origin {
             case .column(let name):
-                guard let oldColumn = old.columns.first(where: { $0.name == name }), oldColumn.type == column.type
-                else {
-                    throw InPlaceMapping.Declined(description: "column \(old.name).\(name) changes type")
+                guard let oldColumn = old.columns.first(where: { $0.name == name }) else {
+                    throw InPlaceMapping.Declined(description: "table \(old.name) has no column \(name)")
+                }
+                if oldColumn.type != column.type {
+                    guard case .attribute(let oldEntity, let oldName) = oldColumn.role,
+                        let from = change.sourceModel.entitiesByName[oldEntity]?.attributesByName[oldName]?.type,
+                        let to = change.destinationModel.entitiesByName[entity]?.attributesByName[property]?.type,
+                        let using = Self.conversion(from, to)
+                    else {
+                        throw InPlaceMapping.Declined(description: "column \(old.name).\(name) changes type")
+                    }
+                    plan.retype =
+                        "ALTER COLUMN \(column.quoted) TYPE \(column.type.rawValue) USING "
+                        + using(column.quoted)
                 }
                 // The old column's values must belong to the new column's entities only.
                 let filled = Set(
@@ -258,10 +288,14 @@ extension PostgresSchemaChange {
                 }
                 return .constant(sql)
             case .attribute(let key, let type)?:
-                guard type == entry.destination.attributesByName[root]?.type else {
+                let destinationType = entry.destination.attributesByName[root]?.type
+                guard
+                    type == destinationType
+                        || leaf.isEmpty && destinationType.flatMap({ Self.conversion(type, $0) }) != nil
+                else {
                     throw InPlaceMapping.Declined(
                         description: "'\(entry.destination.name).\(root)' converts the values of "
-                            + "'\(entry.source.name).\(key)' to another type")
+                            + "'\(entry.source.name).\(key)' to a type PostgreSQL does not convert them to exactly")
                 }
                 guard let column = oldColumn({ .attribute(entity: $0, name: $1) }, key + leaf, of: entry.source) else {
                     throw InPlaceMapping.Declined(description: "'\(entry.source.name).\(key + leaf)' has no column")
