@@ -220,6 +220,81 @@ import Testing
         }
     }
 
+    /// Entity `A` renamed `B` while `B` is renamed `C`: each table takes the name another has
+    /// until the step, primary key indexes included, in place.
+    @Test func tablesTakingEachOthersNamesRunInPlace() throws {
+        let url = try Self.newURL("chain")
+        let version1 = ManagedObjectModel(versionIdentifiers: ["1"]) {
+            EntityDescription("A") { AttributeDescription("name", .string) }
+            EntityDescription("B") { AttributeDescription("title", .string) }
+        }
+        let version2 = ManagedObjectModel(versionIdentifiers: ["2"]) {
+            EntityDescription("B") { AttributeDescription("name", .string) }.renamed(from: "A")
+            EntityDescription("C") { AttributeDescription("title", .string) }.renamed(from: "B")
+        }
+        let coordinator = try PersistentStoreCoordinator(model: version1, storeTypes: [.postgres])
+        let store = try coordinator.addStore(.postgres(at: url))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "A").setValue("Ann", forKey: "name")
+            try context.insertNewObject(forEntityName: "B").setValue("Tides", forKey: "title")
+            try context.save()
+        }
+        try coordinator.remove(store)
+        let identities = try Self.tableIdentities(at: url)
+        let log = CapturedLog()
+
+        try MigrationManager(sourceModel: version1, destinationModel: version2, logger: log.logger())
+            .migrateStore(at: url, type: .postgres, mapping: try .inferred(from: version1, to: version2))
+
+        #expect(
+            log.lines("Store migrated in place").count == 1,
+            "\(log.lines("Migrating by copy: the store cannot be migrated in place").map(\.metadata))")
+        #expect(
+            try LibraryVersions.summary(of: url, type: .postgres, model: version2) == ["B name=Ann", "C title=Tides"])
+        let after = try Self.tableIdentities(at: url)
+        #expect(after["B"] == identities["A"] && after["C"] == identities["B"])
+        try Self.expectLayout(at: url, asANewStoreOf: version2)
+    }
+
+    /// A uniqueness constraint dropped in the step that gives its attribute a default: the
+    /// objects that had none all get it, which the old, deferred constraint would refuse were
+    /// it still checked; it is dropped before the rows change, and the step runs in place.
+    @Test func aDroppedUniquenessConstraintDoesNotCheckTheRowsTheStepMakesAlike() throws {
+        let url = try Self.newURL("unique")
+        let version1 = ManagedObjectModel(versionIdentifiers: ["1"]) {
+            EntityDescription("Badge") {
+                AttributeDescription("code", .string)
+                UniquenessConstraint("code")
+            }
+        }
+        let version2 = ManagedObjectModel(versionIdentifiers: ["2"]) {
+            EntityDescription("Badge") { AttributeDescription("code", .string, optional: false, default: "none") }
+        }
+        let coordinator = try PersistentStoreCoordinator(model: version1, storeTypes: [.postgres])
+        let store = try coordinator.addStore(.postgres(at: url))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            for code in ["a", nil, nil] as [String?] {
+                try context.insertNewObject(forEntityName: "Badge").setValue(
+                    code.map { .string($0) } ?? .null, forKey: "code")
+            }
+            try context.save()
+        }
+        try coordinator.remove(store)
+        let log = CapturedLog()
+
+        try MigrationManager(sourceModel: version1, destinationModel: version2, logger: log.logger())
+            .migrateStore(at: url, type: .postgres, mapping: try .inferred(from: version1, to: version2))
+
+        #expect(log.lines("Store migrated in place").count == 1)
+        #expect(
+            try LibraryVersions.summary(of: url, type: .postgres, model: version2) == [
+                "Badge code=a", "Badge code=none", "Badge code=none",
+            ])
+        try Self.expectLayout(at: url, asANewStoreOf: version2)
+    }
+
     /// A non-optional attribute without a default added to objects that exist fails the
     /// migration with a typed error naming it, and the store is as it was: same tables, same
     /// version, same objects.

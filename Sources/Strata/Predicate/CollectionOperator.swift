@@ -11,7 +11,7 @@ import Foundation
 ///   a decimal for integers and decimals, a `double` otherwise; null when there are no
 ///   numbers.
 /// - `@min` and `@max` give the smallest and largest element under
-///   ``AttributeValue/compare(_:options:)``, skipping nulls and NaN; null when nothing is
+///   ``AttributeValue/compare(_:options:)``, skipping nulls and NaN (numbers and dates); null when nothing is
 ///   left. The elements must be mutually ordered (all numbers, all strings, all dates…).
 ///
 /// - `@distinctUnionOfObjects`, `@distinctUnionOfArrays`, `@distinctUnionOfSets` give the
@@ -123,11 +123,18 @@ enum CollectionOperator: String {
         return total
     }
 
+    /// Whether `value` is a NaN number, or a date a NaN number of seconds from the reference
+    /// date: what `@min` and `@max` skip.
+    private static func isNaN(_ value: AttributeValue) -> Bool {
+        if case .date(let date) = value { return date.timeIntervalSinceReferenceDate.isNaN }
+        return value.numericValue?.doubleValue.isNaN ?? false
+    }
+
     private func extreme(
         _ values: [AttributeValue], keeping order: ComparisonResult, label: @autoclosure () -> String
     ) throws(FetchPredicateError) -> AttributeValue {
         var best: AttributeValue?
-        for value in values where !(value.numericValue?.doubleValue.isNaN ?? false) {
+        for value in values where !Self.isNaN(value) {
             guard let current = best else {
                 best = value
                 continue

@@ -24,7 +24,25 @@ enum PostgresInPlaceMigration {
             return false
         }
         guard let first = changes.first, let model = request.steps.last?.destinationModel else { return false }
-        return try PostgresStoreDatabase.withLockedConnection(to: request.url) { location, connection in
+        do {
+            return try run(changes, first: first, model: model, request: request)
+        } catch let error as StoreError {
+            // A statement the server refused rolled the whole change back; the copy, which
+            // reads the store and writes a new one, may still migrate it.
+            guard let refusal = error.underlying as? PostgresError, !refusal.isConnectionFailure else { throw error }
+            request.logger.warning(
+                "PostgreSQL refused a statement of a migration in place",
+                metadata: ["store.url": "\(request.url.nameInMessages)", "error": "\(refusal)"])
+            decline(request, because: "PostgreSQL refused a statement: \(refusal)")
+            return false
+        }
+    }
+
+    private static func run(
+        _ changes: [PostgresSchemaChange], first: PostgresSchemaChange, model: ManagedObjectModel,
+        request: InPlaceMigrationRequest
+    ) throws -> Bool {
+        try PostgresStoreDatabase.withLockedConnection(to: request.url) { location, connection in
             let (_, tables, stored) = try PostgresStoreDatabase.readMetadata(in: location, on: connection)
             guard Set(tables) == Set(first.source.tableNames) else {
                 decline(request, because: "the store has tables other than its recorded model lays out")

@@ -89,7 +89,7 @@ extension PostgresSchemaChange {
             let keptNumbers = Set(kept.compactMap(oldNumber))
             if keptNumbers != Set(old.entities.compactMap(concreteOldNumber)) {
                 statements.append(
-                    "DELETE FROM \(name) WHERE \"_ent\" NOT IN (\(Self.list(keptNumbers.isEmpty ? [-1] : keptNumbers)))"
+                    "DELETE FROM \(name) WHERE \"_ent\" NOT IN (\(Self.list(keptNumbers)))"
                 )
             }
             let used = plans.compactMap { entry -> String? in
@@ -142,8 +142,9 @@ extension PostgresSchemaChange {
         /// The columns of the row itself, which every entity table has.
         private static let rowColumns: Set<String> = ["_pk", "_ent", "_opt"]
 
+        /// `numbers` as the list of an SQL `IN`; `-1`, which no entity has, for none.
         private static func list(_ numbers: some Collection<Int16>) -> String {
-            numbers.sorted().map(String.init).joined(separator: ", ")
+            numbers.isEmpty ? "-1" : numbers.sorted().map(String.init).joined(separator: ", ")
         }
 
         private func oldNumber(_ entity: InPlaceMapping.Entity) -> Int16? {

@@ -97,12 +97,24 @@ struct PostgresSchemaChange {
     /// and the indexes of every table that is new or changed are remade once the rows are in
     /// place.
     private mutating func build(_ plans: [TablePlan], dropping dropped: [String]) {
+        let oldIndexes = Self.indexesByTable(source.indexDefinitions(model: sourceModel))
+        let newIndexes = Self.indexesByTable(destination.indexDefinitions(model: destinationModel))
+        let remade = Set(
+            plans.filter { $0.oldName == nil || $0.changes || oldIndexes[$0.name] != newIndexes[$0.name] }.map(\.name))
         for plan in plans {
             guard let old = plan.oldName, old != plan.name else { continue }
             operations.append(
                 .sql("ALTER TABLE \(source.qualified(old)) RENAME TO \(PostgresIdentifier.quoted(plan.workingName))"))
+            // Its key's index goes aside too, so that a table renamed to this one's name can
+            // name its own key's index after it.
+            operations.append(.renamePrimaryKey(table: plan.workingName))
         }
         for table in dropped { operations.append(.sql("DROP TABLE \(source.qualified(table))")) }
+        // Before the rows change: a deferred unique constraint the new model drops must not
+        // queue checks of rows the change makes alike.
+        for plan in plans where plan.oldName != nil && remade.contains(plan.name) {
+            operations.append(.dropIndexes(table: plan.workingName))
+        }
         for plan in plans where plan.oldName != nil {
             operations += plan.alterations
             guard plan.workingName != plan.name else { continue }
@@ -113,13 +125,6 @@ struct PostgresSchemaChange {
             operations.append(.renamePrimaryKey(table: plan.name))
         }
         for plan in plans where plan.oldName == nil { operations.append(.sql(plan.create)) }
-        let oldIndexes = Self.indexesByTable(source.indexDefinitions(model: sourceModel))
-        let newIndexes = Self.indexesByTable(destination.indexDefinitions(model: destinationModel))
-        let remade = Set(
-            plans.filter { $0.oldName == nil || $0.changes || oldIndexes[$0.name] != newIndexes[$0.name] }.map(\.name))
-        for plan in plans where plan.oldName != nil && remade.contains(plan.name) {
-            operations.append(.dropIndexes(table: plan.name))
-        }
         for definition in destination.indexDefinitions(model: destinationModel) where remade.contains(definition.table)
         {
             operations.append(.sql(definition.statement))
