@@ -22,6 +22,18 @@ import Testing
         #expect(cache.plan(for: Key(sql: "SELECT $1", types: [25])) == .runUnprepared)
     }
 
+    @Test func aLongStatementIsNeverPreparedNorRemembered() {
+        var cache = PostgresStatementCache()
+        let long = Key(sql: "SELECT " + String(repeating: "1, ", count: 2_000) + "1", types: [])
+        for _ in 0..<3 { #expect(cache.plan(for: long) == .runUnprepared) }
+        let short = Key(sql: "SELECT 1", types: [])
+        #expect(cache.plan(for: short) == .runUnprepared)
+        guard case .prepare = cache.plan(for: short) else {
+            Issue.record("A short statement run twice is prepared.")
+            return
+        }
+    }
+
     @Test func theLeastRecentlyUsedStatementLeavesWhenTheCacheIsFull() {
         var cache = PostgresStatementCache()
         var names: [Int: String] = [:]

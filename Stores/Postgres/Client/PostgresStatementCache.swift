@@ -4,7 +4,9 @@
 ///
 /// A statement is prepared the second time it runs with the same parameter types (running it
 /// once costs no extra round trip); at most ``capacity`` stay prepared, the least recently
-/// used leaving first.
+/// used leaving first. A statement longer than ``maximumLength`` (a multi-row `INSERT`, whose
+/// text and parameter types change with its rows and their nulls) always runs unprepared and
+/// is not remembered, so the cache's memory stays small.
 struct PostgresStatementCache {
     /// A statement's text with the types of its parameters: a prepared statement's parameter
     /// types are fixed when it is prepared.
@@ -15,6 +17,8 @@ struct PostgresStatementCache {
 
     /// How many prepared statements a connection keeps at most.
     static let capacity = 256
+    /// The longest statement, in bytes of SQL, the cache prepares or remembers.
+    static let maximumLength = 4_096
 
     private var prepared: [Key: (name: String, lastUse: Int)] = [:]
     private var seenOnce: Set<Key> = []
@@ -34,6 +38,7 @@ struct PostgresStatementCache {
     /// How to run the statement of `key` now; a `prepare` plan counts as done once
     /// ``didPrepare(_:name:)`` is told.
     mutating func plan(for key: Key) -> Plan {
+        guard key.sql.utf8.count <= Self.maximumLength else { return .runUnprepared }
         clock += 1
         if let entry = prepared[key] {
             prepared[key] = (entry.name, clock)
