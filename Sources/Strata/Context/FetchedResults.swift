@@ -48,7 +48,7 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     /// Makes the unchanged objects of `ids` faults again and forgets their unused snapshots.
     private func release(_ ids: ArraySlice<ObjectID>) {
         for id in ids {
-            context.snapshotCache[id] = nil
+            context.graph.dropSnapshot(of: id)
             context.registered[id]?.releaseValuesIfUnchanged()
         }
     }

@@ -16,10 +16,7 @@ extension ManagedObjectContext {
             guard let object = registered[deletion.objectID], !object.isDeleted else { continue }
             childVersions.entries[deletion.objectID] = nil
             markDeleted(object)
-            if object.isDiscarded {
-                registered[object.objectID] = nil
-                discardedObjects.append(object)
-            }
+            if object.isDiscarded { graph.discard(object) }
         }
     }
 
@@ -46,13 +43,9 @@ extension ManagedObjectContext {
         let type = coordinator.objectClass(forEntity: entity.name)
         let object = type.init(
             creating: ManagedObject.Creation(entity: entity, objectID: change.objectID, context: self))
-        object.faulted = false
-        let pushed = ManagedObject.slots(of: entity, from: change.values)
-        object.currentValues = entity.defaultSlots
-        for slot in 0..<entity.persistentSlotCount { object.currentValues[slot] = pushed[slot] }
-        for (key, members) in change.toManyRelationships { object.currentMembers[key] = .init(members) }
-        registered[object.objectID] = object
-        pendingInserts.append(object)
+        object.becomeNew(
+            holding: ManagedObject.slots(of: entity, from: change.values), members: change.toManyRelationships)
+        graph.insert(object)
         unprocessedChanges.inserted.append(object)
         undoManager?.record(.insertion(object))
         recordChildSave(of: object, version: 1, keys: change.toManyRelationships.keys)
@@ -69,7 +62,7 @@ extension ManagedObjectContext {
             guard let relationship = object.entity.relationshipsByName[key] else { continue }
             let old = try self.members(of: object, relationship)
             guard old != members else { continue }
-            object.currentMembers[key] = .init(members)
+            object.replaceCurrentMembers(.init(members), forKey: key)
             undoManager?.recordMembers(of: object, key: key, from: .init(old), to: .init(members))
             noteChange(of: object)
         }

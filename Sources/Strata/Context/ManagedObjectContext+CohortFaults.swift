@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         for (store, ids) in groupedByStore(missing) {
             guard let snapshots = try? reads(of: store).snapshots(for: ids) else { continue }
             if readsQueryGeneration {
-                for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
+                for snapshot in snapshots { graph.cache(snapshot) }
             } else {
                 shareSnapshots(snapshots, from: store)
             }

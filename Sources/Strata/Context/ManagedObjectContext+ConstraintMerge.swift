@@ -74,25 +74,21 @@ extension ManagedObjectContext {
         if index < share.temporaryIDs.count { share.temporaryIDs.remove(at: index) }
         let mapping = [object.objectID: stored.objectID]
         for other in registered.values where !other.faulted { other.remapReferences(mapping) }
-        reregister(mapping)
+        graph.reregister(mapping)
         let current = object.currentValues
         load(object, from: stored)
         switch mergePolicy {
-        case .overwrite: object.currentValues = current
+        case .overwrite: object.replaceCurrentValues(current)
         case .mergeByPropertyObjectTrump: break
-        default:
-            for slot in 0..<object.entity.persistentSlotCount {
-                object.currentValues[slot] = object.committedValues[slot]
-            }
+        default: object.revertPersistentValues()
         }
         let store = try source(for: stored.objectID)
         for relationship in object.entity.relationships where relationship.isToMany && !relationship.isTransient {
             let saved = try store.relatedObjectIDs(of: stored.objectID, relationship: relationship.name)
             let own = object.currentMembers[relationship.name]?.elements ?? []
-            object.committedMembers[relationship.name] = .init(saved)
-            object.currentMembers[relationship.name] = .init(saved + own)
+            object.setMembers(committed: .init(saved), current: .init(saved + own), forKey: relationship.name)
         }
-        pendingInserts.remove(object)
+        graph.uninsert(object)
         noteChange(of: object)
         share.updated.append(object)
     }
@@ -146,11 +142,8 @@ extension ManagedObjectContext {
             if index < share.temporaryIDs.count { share.temporaryIDs.remove(at: index) }
         }
         share.updated.removeAll { $0 === object }
-        pendingInserts.remove(object)
-        pendingChanges.remove(object)
-        registered[object.objectID] = nil
-        snapshotCache[object.objectID] = nil
+        graph.remove(object)
         unprocessedChanges.deleted.append(object)
-        object.managedObjectContext = nil
+        object.leaveContext()
     }
 }

@@ -33,10 +33,7 @@ extension ManagedObjectContext {
         for relationship in object.entity.relationships {
             try applyDeleteRule(of: relationship, deleting: object)
         }
-        if object.isDiscarded {
-            registered[object.objectID] = nil
-            discardedObjects.append(object)
-        }
+        if object.isDiscarded { graph.discard(object) }
     }
 
     /// Whether deleting `object` leaves its delete rules to ``applyAwaitingDeleteRules()``: it
@@ -119,12 +116,12 @@ extension ManagedObjectContext {
     func markDeleted(_ object: ManagedObject) {
         undoManager?.record(.deletion(object))
         if pendingInserts.contains(object) {
-            pendingInserts.remove(object)
+            graph.uninsert(object)
             // An insertion already announced is announced undone.
             if !unprocessedChanges.inserted.remove(object) { unprocessedChanges.deleted.append(object) }
-            object.isDiscarded = true
+            object.setDiscarded(true)
         } else {
-            pendingDeletions.append(object)
+            graph.markDeleted(object)
             unprocessedChanges.deleted.append(object)
         }
         unprocessedChanges.updated.remove(object)

@@ -88,12 +88,12 @@ extension ManagedObjectContext {
     func prefetchSnapshots(for objectIDs: [ObjectID]) {
         var missing: [ObjectID] = []
         for id in objectIDs where registered[id]?.faulted != false && snapshotCache[id] == nil {
-            if let cached = cachedSnapshot(of: id) { snapshotCache[id] = cached } else { missing.append(id) }
+            if let cached = cachedSnapshot(of: id) { graph.cache(cached) } else { missing.append(id) }
         }
         for (store, ids) in groupedByStore(missing) {
             let snapshots = (try? reads(of: store).snapshots(for: ids)) ?? []
             shareSnapshots(snapshots, from: store)
-            for snapshot in snapshots { snapshotCache[snapshot.objectID] = snapshot }
+            for snapshot in snapshots { graph.cache(snapshot) }
         }
     }
 

@@ -75,7 +75,7 @@ extension ManagedObjectContext {
                 }
                 shareSnapshots(snapshots, from: plan.store)
                 guard loadingValues else { return snapshots.map(cache) }
-                registered.reserveCapacity(registered.count + snapshots.count)
+                graph.reserveCapacity(forMore: snapshots.count)
                 return snapshots.map(adopt)
             }
             guard case .objectIDs(let ids) = try reads(of: plan.store).execute(plan.storeRequest(.objectIDs)) else {
@@ -145,7 +145,7 @@ extension ManagedObjectContext {
     private func adopt(_ snapshot: Snapshot) -> ObjectID {
         let object = object(with: snapshot.objectID)
         if object.faulted {
-            if !snapshotCache.isEmpty { snapshotCache[snapshot.objectID] = nil }
+            if !snapshotCache.isEmpty { graph.dropSnapshot(of: snapshot.objectID) }
             load(object, from: snapshot)
         }
         return snapshot.objectID
@@ -153,7 +153,7 @@ extension ManagedObjectContext {
 
     /// Keeps `snapshot` for the object's fault (unless the object is loaded) and returns its ID.
     private func cache(_ snapshot: Snapshot) -> ObjectID {
-        if registered[snapshot.objectID]?.faulted != false { snapshotCache[snapshot.objectID] = snapshot }
+        if registered[snapshot.objectID]?.faulted != false { graph.cache(snapshot) }
         return snapshot.objectID
     }
 }

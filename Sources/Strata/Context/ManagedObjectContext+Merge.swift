@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         for id in notification.updatedObjectIDs {
             guard let object = registered[id] else { continue }
             if object.faulted {
-                snapshotCache[id] = nil
+                graph.dropSnapshot(of: id)
             } else {
                 try refresh(object, mergeChanges: true)
             }

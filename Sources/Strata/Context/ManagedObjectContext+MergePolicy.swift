@@ -33,7 +33,7 @@ extension ManagedObjectContext {
                 object.observation?.announceChangeOfEveryProperty(of: object)
             default:
                 // Overwriting, and deleting under the other policies: the context's state wins whole.
-                object.committedVersion = stored.version
+                object.adoptStoredVersion(stored.version)
             }
         }
         processPendingChanges()
@@ -53,15 +53,13 @@ extension ManagedObjectContext {
         }
         var current = storedSlots
         for slot in kept { current[slot] = object.currentValues[slot] }
-        object.committedValues = storedSlots
-        object.committedVersion = stored.version
-        object.currentValues = current
+        object.takeStoredValues(storedSlots, version: stored.version, current: current)
         for key in object.changedMemberKeys {
             let members = try store.relatedObjectIDs(of: object.objectID, relationship: key)
             guard Set(members) != Set(object.committedMembers[key]?.elements ?? []) else { continue }
             // Setting the store's members undoes the context's change on the inverse side too.
             try object.setObjects(members.map { try self.object(withStored: $0) }, forKey: key)
-            object.committedMembers[key] = .init(members)
+            object.setCommittedMembers(.init(members), forKey: key)
         }
         forgetUnchangedMembers(of: object)
     }
@@ -70,18 +68,15 @@ extension ManagedObjectContext {
     /// they load the store's members when next used.
     func forgetUnchangedMembers(of object: ManagedObject) {
         for (key, members) in object.currentMembers where members == object.committedMembers[key] {
-            object.currentMembers[key] = nil
-            object.committedMembers[key] = nil
+            object.setMembers(committed: nil, current: nil, forKey: key)
         }
     }
 
     /// An object whose record the store no longer has is deleted here too, and leaves the context.
     func dropVanished(_ object: ManagedObject) {
         markInaccessible(object)
-        pendingDeletions.remove(object)
-        registered[object.objectID] = nil
-        snapshotCache[object.objectID] = nil
+        graph.remove(object)
         unprocessedChanges.deleted.append(object)
-        object.managedObjectContext = nil
+        object.leaveContext()
     }
 }

@@ -30,9 +30,8 @@ extension ManagedObjectContext {
     /// each perform block ends and before it saves; call it to do it sooner.
     public func processPendingChanges() {
         assertOnQueue()
-        for object in discardedObjects { object.managedObjectContext = nil }
-        discardedObjects.removeAll()
         assertPendingListsConsistent()
+        for object in graph.releaseDiscarded() { object.leaveContext() }
         guard !unprocessedChanges.isEmpty else { return }
         let changes = unprocessedChanges.take()
         announceObservedChanges(changes)
@@ -41,11 +40,9 @@ extension ManagedObjectContext {
 
     /// Stops a debug build when a list of pending objects disagrees with its objects' marks.
     func assertPendingListsConsistent() {
-        for list in [
-            pendingInserts, pendingChanges, pendingDeletions, unprocessedChanges.inserted, unprocessedChanges.updated,
-        ] {
-            list.assertConsistent()
-        }
+        graph.assertConsistent()
+        unprocessedChanges.inserted.assertConsistent()
+        unprocessedChanges.updated.assertConsistent()
     }
 
     /// Posts `changes` to the context's observers and streams and, for did-save, hands them to

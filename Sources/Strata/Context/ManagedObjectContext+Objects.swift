@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             preconditionFailure("\(objectID) names an entity the model does not have.")
         }
         let object = type.init(creating: ManagedObject.Creation(entity: entity, objectID: objectID, context: self))
-        registered[objectID] = object
+        graph.register(object)
         return object
     }
 
@@ -102,11 +102,8 @@ extension ManagedObjectContext {
     /// Makes `object` a new object of this context (called while it is being created).
     func register(inserted object: ManagedObject) {
         assertOnQueue()
-        object.faulted = false
-        // Shared until the first change copies it.
-        object.currentValues = object.entity.defaultSlots
-        registered[object.objectID] = object
-        pendingInserts.append(object)
+        object.becomeNew()
+        graph.insert(object)
         unprocessedChanges.inserted.append(object)
         undoManager?.record(.insertion(object))
         object.awakeFromInsert()
@@ -131,7 +128,7 @@ extension ManagedObjectContext {
     ///   coordinator (an object another store refers to); a store's error when reading fails.
     func fulfill(_ object: ManagedObject) throws {
         guard object.faulted else { return }
-        if let cached = snapshotCache.removeValue(forKey: object.objectID) {
+        if let cached = graph.takeSnapshot(of: object.objectID) {
             load(object, from: cached)
             return
         }
@@ -161,30 +158,13 @@ extension ManagedObjectContext {
 
     /// Fills `object` with `snapshot`, keeping any changes the context made to it.
     func load(_ object: ManagedObject, from snapshot: Snapshot) {
-        let wasFault = object.faulted
-        let entity = object.entity
-        let changes = object.changedSlots().map { ($0, object.currentValues[$0]) }
-        let committed = ManagedObject.slots(of: entity, from: snapshot.values)
-        var current = committed
-        for slot in entity.persistentSlotCount..<entity.slotNames.count { current[slot] = entity.defaultSlots[slot] }
-        for (slot, value) in changes { current[slot] = value }
-        object.committedValues = committed
-        object.committedVersion = snapshot.version
-        object.currentValues = current
-        object.faulted = false
-        if wasFault { object.awakeFromFetch() }
+        if object.fill(from: snapshot) { object.awakeFromFetch() }
     }
 
     /// Marks an object whose record vanished as deleted, with no values.
     func markInaccessible(_ object: ManagedObject) {
-        object.isInaccessible = true
-        object.faulted = false
-        object.committedValues = []
-        object.currentValues = []
-        object.committedMembers = [:]
-        object.currentMembers = [:]
-        object.pendingMembers = [:]
-        pendingChanges.remove(object)
+        object.becomeInaccessible()
+        graph.forgetChanges(of: [object])
     }
 
     /// The members of the to-many `relationship` of `object`, loading them from the store on
@@ -196,13 +176,13 @@ extension ManagedObjectContext {
         // in a child context, only its own new objects are in that case.
         let isNewHere = parent == nil || pendingInserts.contains(object) || object.isDiscarded
         if (object.objectID.isTemporary && isNewHere) || object.isInaccessible {
-            object.currentMembers[relationship.name] = []
+            object.replaceCurrentMembers([], forKey: relationship.name)
             return []
         }
         loadMembersAlongCohort(of: object, relationship)
         if let current = object.currentMembers[relationship.name] { return current.elements }
         let store = try source(for: object.objectID)
         let loaded = try reads(of: store).relatedObjectIDs(of: object.objectID, relationship: relationship.name)
-        return setLoadedMembers(loaded, of: object, forKey: relationship.name).elements
+        return object.setLoadedMembers(loaded, forKey: relationship.name).elements
     }
 }

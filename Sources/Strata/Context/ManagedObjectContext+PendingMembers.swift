@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// Changes to to-many relationships whose members are not loaded (``PendingMembers``): when a
 /// context keeps them rather than loading the members, and how they meet the members.
 extension ManagedObjectContext {
@@ -9,19 +7,6 @@ extension ManagedObjectContext {
     func defersChanges(toMembersOf object: ManagedObject, _ relationship: RelationshipDescription) -> Bool {
         object.currentMembers[relationship.name] == nil && undoManager == nil && !object.objectID.isTemporary
             && !object.isInaccessible
-    }
-
-    /// Makes `members`, as the store holds them, the loaded members of `object`'s to-many
-    /// relationship `key`, with the changes waiting for them made; returns the members now.
-    @discardableResult
-    func setLoadedMembers(
-        _ members: [ObjectID], of object: ManagedObject, forKey key: String
-    ) -> OrderedSet<ObjectID> {
-        let loaded = OrderedSet(members)
-        let current = object.pendingMembers.removeValue(forKey: key)?.applied(to: members) ?? loaded
-        object.committedMembers[key] = loaded
-        object.currentMembers[key] = current
-        return current
     }
 
     /// Before a save writes anything: loads the values of changed objects that are still faults

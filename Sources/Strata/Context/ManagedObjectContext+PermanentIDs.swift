@@ -20,40 +20,10 @@ extension ManagedObjectContext {
         assertOnQueue()
         for object in registered.values where !object.faulted || !object.pendingMembers.isEmpty {
             object.remapReferences(mapping)
-            object.committedValues = object.committedValues.remapped(mapping)
-            for (key, members) in object.committedMembers where members.contains(where: { mapping[$0] != nil }) {
-                object.committedMembers[key] = .init(members.map { mapping[$0] ?? $0 })
-            }
+            object.remapCommittedReferences(mapping)
         }
-        reregister(mapping)
-        var cache: [ObjectID: Snapshot] = [:]
-        for (id, snapshot) in snapshotCache {
-            let newID = mapping[id] ?? id
-            cache[newID] = Snapshot(
-                objectID: newID, values: snapshot.values.remapped(mapping), version: snapshot.version)
-        }
-        snapshotCache = cache
+        graph.reregister(mapping)
+        graph.remapSnapshots(mapping)
         childVersions.remap(mapping, forwarding: !children.all.isEmpty)
-    }
-
-    /// Registers the objects under the new IDs `mapping` gives them. When most registered
-    /// objects get one (a save of many new objects), the registry is built afresh: removing
-    /// entries one by one from a large dictionary costs more than inserting them all again.
-    func reregister(_ mapping: [ObjectID: ObjectID]) {
-        if mapping.count * 2 >= registered.count {
-            var renamed: [ObjectID: ManagedObject] = [:]
-            renamed.reserveCapacity(registered.count)
-            for object in registered.values {
-                if let new = mapping[object.objectID] { object.objectID = new }
-                renamed[object.objectID] = object
-            }
-            registered = renamed
-            return
-        }
-        for (old, new) in mapping {
-            guard let object = registered.removeValue(forKey: old) else { continue }
-            object.objectID = new
-            registered[new] = object
-        }
     }
 }

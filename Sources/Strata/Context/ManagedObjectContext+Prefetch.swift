@@ -45,7 +45,7 @@ extension ManagedObjectContext {
         for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
             for (id, members) in try reads(of: store).relatedObjectIDs(ofEach: ids, relationship: key) {
                 guard let object = registered[id] else { continue }
-                setLoadedMembers(members, of: object, forKey: key)
+                object.setLoadedMembers(members, forKey: key)
                 loaded += members
             }
         }

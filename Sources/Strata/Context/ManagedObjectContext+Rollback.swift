@@ -8,17 +8,11 @@ extension ManagedObjectContext {
         let discarded = pendingInserts.elements
         let reverted = pendingChanges.elements + pendingDeletions.elements.filter { !pendingChanges.contains($0) }
         for object in discarded {
-            registered[object.objectID] = nil
-            object.managedObjectContext = nil
+            graph.remove(object)
+            object.leaveContext()
         }
-        for object in reverted {
-            object.currentValues = object.committedValues
-            object.currentMembers = object.committedMembers
-            object.pendingMembers = [:]
-        }
-        pendingInserts.removeAll()
-        pendingChanges.removeAll()
-        pendingDeletions.removeAll()
+        for object in reverted { object.revertToCommitted() }
+        graph.removeAllPending()
         unprocessedChanges.removeAll()
         unprocessedChanges.deleted.append(contentsOf: discarded)
         unprocessedChanges.refreshed.append(contentsOf: reverted)
@@ -30,20 +24,8 @@ extension ManagedObjectContext {
     public func reset() {
         assertOnQueue()
         undoManager?.removeAllActions()
-        for object in Array(registered.values) + discardedObjects {
-            object.managedObjectContext = nil
-            object.currentValues = []
-            object.currentMembers = [:]
-            object.committedMembers = [:]
-            object.pendingMembers = [:]
-            object.fetchedPropertyResults = [:]
-        }
-        registered.removeAll()
-        discardedObjects.removeAll()
-        pendingInserts.removeAll()
-        pendingChanges.removeAll()
-        pendingDeletions.removeAll()
-        snapshotCache.removeAll()
+        for object in Array(registered.values) + graph.discarded { object.leaveContextClearingValues() }
+        graph.removeAll()
         unprocessedChanges.removeAll()
         advanceQueryGeneration()
     }
@@ -61,7 +43,7 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self else { return }
         object.fetchedPropertyResults = [:]
         guard !pendingInserts.contains(object) else { return }
-        snapshotCache[object.objectID] = nil
+        graph.dropSnapshot(of: object.objectID)
         if mergeChanges, !object.faulted {
             guard let snapshot = try storedSnapshot(of: object.objectID, fresh: true) else {
                 markInaccessible(object)
@@ -75,9 +57,8 @@ extension ManagedObjectContext {
             // members it loads afresh.
         } else {
             object.turnIntoFault()
-            object.isInaccessible = false
-            pendingChanges.remove(object)
-            pendingDeletions.remove(object)
+            graph.forgetChanges(of: [object])
+            graph.unmarkDeleted(object)
         }
         unprocessedChanges.refreshed.append(object)
     }

@@ -126,7 +126,7 @@ extension ManagedObjectContext {
             saved.deleted.append(contentsOf: share.deleted)
         }
         discardUnsavedNewDeletions()
-        pendingChanges.removeAll()
+        graph.removeAllChanges()
         if let pending { throw pending }
         return saved
     }
@@ -253,37 +253,24 @@ extension ManagedObjectContext {
     /// Makes the state of the objects `share` wrote the saved one.
     private func markSaved(_ share: SavePlan.Share) {
         // The coordinator's save made the row cache forget the saved and conflicting objects.
-        // Removed from the pending sets all at once: removing from an ordered set one by one
-        // moves its later members each time, which made large saves quadratic.
         let saved = share.inserted + share.updated
-        pendingInserts.subtract(saved)
-        pendingChanges.subtract(saved)
+        graph.settleSaved(saved)
         for object in saved {
-            // Stores refuse to update an object whose version is at its limit
-            // (StoreChangeSet.checkVersions); a store that skips the check makes the next save
-            // meet a conflict, not this arithmetic trap.
-            object.committedVersion &+= 1
-            object.committedValues = object.currentValues
-            for (key, members) in object.currentMembers { object.committedMembers[key] = members }
-            snapshotCache[object.objectID] = nil
+            object.becomeSaved()
             object.didSave()
         }
-        pendingDeletions.subtract(share.deleted)
-        pendingChanges.subtract(share.deleted)
         for object in share.deleted {
-            registered[object.objectID] = nil
-            snapshotCache[object.objectID] = nil
+            graph.remove(object)
             object.didSave()
-            object.managedObjectContext = nil
+            object.leaveContext()
         }
     }
 
     /// New objects deleted before they were ever saved leave the context.
     private func discardUnsavedNewDeletions() {
         for object in pendingDeletions where object.objectID.isTemporary {
-            pendingDeletions.remove(object)
-            registered[object.objectID] = nil
-            object.managedObjectContext = nil
+            graph.remove(object)
+            object.leaveContext()
         }
     }
 

@@ -25,8 +25,8 @@ extension ManagedObjectContext {
             apply(step, undoing: undoing)
             touched.insert(step.object)
         }
-        pendingChanges.subtract(
-            touched.filter { object in
+        graph.forgetChanges(
+            of: touched.filter { object in
                 object.managedObjectContext === self && !object.faulted && !pendingInserts.contains(object)
                     && !pendingDeletions.contains(object) && !object.hasPersistentChanges
             })
@@ -43,7 +43,7 @@ extension ManagedObjectContext {
                 let current = try? members(of: object, relationship),
                 let changed = splice.applied(to: current, undoing: undoing)
             else { return }
-            object.announcingChange(ofKey: key) { object.currentMembers[key] = OrderedSet(changed) }
+            object.setCurrentMembers(OrderedSet(changed), forKey: key)
             noteChange(of: object)
         case .insertion(let object):
             if undoing { withdraw(object) } else { restore(object) }
@@ -64,12 +64,10 @@ extension ManagedObjectContext {
     private func withdraw(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if pendingInserts.contains(object) {
-            pendingInserts.remove(object)
-            object.isDiscarded = true
-            registered[object.objectID] = nil
-            discardedObjects.append(object)
+            object.setDiscarded(true)
+            graph.discard(object)
         } else {
-            pendingDeletions.append(object)
+            graph.markDeleted(object)
         }
         unprocessedChanges.updated.remove(object)
         if !unprocessedChanges.inserted.remove(object) { unprocessedChanges.deleted.append(object) }
@@ -80,18 +78,13 @@ extension ManagedObjectContext {
     /// (the next save gives it a new permanent ID).
     private func restore(_ object: ManagedObject) {
         if object.isDiscarded {
-            object.isDiscarded = false
-            discardedObjects.removeAll { $0 === object }
+            object.setDiscarded(false)
+            graph.keep(object)
             insertAgain(object)
         } else if object.managedObjectContext === self {
-            guard pendingDeletions.remove(object) else { return }
+            guard graph.unmarkDeleted(object) else { return }
         } else if object.managedObjectContext == nil, !object.isInaccessible, registered[object.objectID] == nil {
-            object.committedValues = []
-            object.committedVersion = 0
-            object.committedMembers = [:]
-            for relationship in object.entity.relationships where relationship.isToMany {
-                if object.currentMembers[relationship.name] == nil { object.currentMembers[relationship.name] = [] }
-            }
+            object.forgetSavedState()
             insertAgain(object)
         } else {
             return
@@ -100,8 +93,7 @@ extension ManagedObjectContext {
     }
 
     private func insertAgain(_ object: ManagedObject) {
-        object.managedObjectContext = self
-        registered[object.objectID] = object
-        pendingInserts.append(object)
+        object.join(self)
+        graph.insert(object)
     }
 }

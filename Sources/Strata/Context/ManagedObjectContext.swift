@@ -72,25 +72,24 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<Void>()
 
+    /// The context's objects and what is pending for them; the only place they change.
+    let graph = ObjectGraph()
     /// Every object of the context, one per ID.
-    var registered: [ObjectID: ManagedObject] = [:]
+    var registered: [ObjectID: ManagedObject] { graph.registered }
+    /// New objects, in insertion order.
+    var pendingInserts: PendingObjectsView { graph.pendingInserts }
+    /// Saved objects marked for deletion, in order.
+    var pendingDeletions: PendingObjectsView { graph.pendingDeletions }
+    /// Saved objects with changes, in the order they were first changed.
+    var pendingChanges: PendingObjectsView { graph.pendingChanges }
+    /// Snapshots fetched ahead of the objects that will use them.
+    var snapshotCache: [ObjectID: Snapshot] { graph.snapshots }
     /// The entity and class of the objects of each ID namespace met, valid while the
     /// coordinator's count of class registrations is `classLookupsRegistrations`.
     var classLookups: [ObjectID.Namespace: (entity: EntitySchema, type: ManagedObject.Type)] = [:]
     var classLookupsRegistrations = -1
-    /// New objects, in insertion order.
-    let pendingInserts = PendingObjects(.inserted)
-    /// Saved objects marked for deletion, in order.
-    let pendingDeletions = PendingObjects(.deleted)
-    /// Saved objects with changes, in the order they were first changed.
-    let pendingChanges = PendingObjects(.changed)
-    /// Snapshots fetched ahead of the objects that will use them.
-    var snapshotCache: [ObjectID: Snapshot] = [:]
     /// Changes since the last objects-did-change notification.
     let unprocessedChanges = UnprocessedChanges()
-    /// New objects deleted before they were saved; they leave the context when pending
-    /// changes are next processed.
-    var discardedObjects: [ManagedObject] = []
     /// Depth of nested perform blocks on the queue.
     var blockDepth = 0
     /// Saved objects deleted before their values or to-many members were loaded, whose delete

@@ -53,11 +53,11 @@ final class PendingObjects: Sequence {
     @discardableResult
     func append(_ object: ManagedObject) -> Bool {
         guard !object.pendingMarks.contains(member) else { return false }
-        object.pendingMarks.insert(member)
+        object.state.insertPendingMarks(member)
         if object.pendingMarks.contains(entry) {
             staleCount -= 1
         } else {
-            object.pendingMarks.insert(entry)
+            object.state.insertPendingMarks(entry)
             storage.append(object)
         }
         return true
@@ -67,7 +67,7 @@ final class PendingObjects: Sequence {
     @discardableResult
     func remove(_ object: ManagedObject) -> Bool {
         guard object.pendingMarks.contains(member) else { return false }
-        object.pendingMarks.remove(member)
+        object.state.removePendingMarks(member)
         staleCount += 1
         if staleCount > 32, staleCount * 2 > storage.count { dropStaleEntries() }
         return true
@@ -80,7 +80,7 @@ final class PendingObjects: Sequence {
 
     /// Takes every member out.
     func removeAll() {
-        for object in storage { object.pendingMarks.remove([member, entry]) }
+        for object in storage { object.state.removePendingMarks([member, entry]) }
         storage = []
         staleCount = 0
     }
@@ -89,7 +89,7 @@ final class PendingObjects: Sequence {
         let (member, entry) = (member, entry)
         storage.removeAll { object in
             guard !object.pendingMarks.contains(member) else { return false }
-            object.pendingMarks.remove(entry)
+            object.state.removePendingMarks(entry)
             return true
         }
         staleCount = 0
@@ -106,4 +106,29 @@ final class PendingObjects: Sequence {
             precondition(members == storage.count - staleCount, "The pending objects' count is off.")
         #endif
     }
+}
+
+/// A list of pending objects as code outside the list's owner sees it: it asks about
+/// membership and reads the members, and changes nothing.
+struct PendingObjectsView: Sequence {
+    fileprivate let list: PendingObjects
+
+    var isEmpty: Bool { list.isEmpty }
+
+    var count: Int { list.count }
+
+    /// The members, in the order they joined.
+    var elements: [ManagedObject] { list.elements }
+
+    func makeIterator() -> IndexingIterator<[ManagedObject]> { list.makeIterator() }
+
+    /// Whether `object` is a member. O(1), without hashing.
+    func contains(_ object: ManagedObject) -> Bool { list.contains(object) }
+
+    func assertConsistent() { list.assertConsistent() }
+}
+
+extension PendingObjects {
+    /// The list, read-only.
+    var view: PendingObjectsView { PendingObjectsView(list: self) }
 }

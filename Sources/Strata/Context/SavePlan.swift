@@ -94,7 +94,7 @@ struct SavePlan {
                 || context.pendingDeletions.contains(object)
             if !isPending { context.noteChange(of: object) }
         }
-        context.reregister(mapping)
+        context.graph.reregister(mapping)
     }
 
     /// Changes the IDs of registered objects as `mapping` says, and the references `objects`
@@ -102,7 +102,7 @@ struct SavePlan {
     private func remap(_ mapping: [ObjectID: ObjectID], in objects: some Sequence<ManagedObject>) {
         guard !mapping.isEmpty else { return }
         for object in objects where !object.faulted { object.remapReferences(mapping) }
-        context.reregister(mapping)
+        context.graph.reregister(mapping)
     }
 
     /// The store a new object goes to: its assigned one, else the first holding its entity.
@@ -158,7 +158,7 @@ extension ManagedObjectContext {
     /// lacks the entity.
     public func assign(_ object: ManagedObject, to store: any IncrementalStore) {
         assertOnQueue()
-        object.assignedStore = store
+        object.assign(to: store)
     }
 
     /// The store a new object will be saved in.
@@ -198,27 +198,5 @@ extension ManagedObject {
             }
         }
         return members
-    }
-
-    /// Replaces the IDs in relationships that `mapping` names with the ones it gives; whether
-    /// any was replaced.
-    @discardableResult
-    func remapReferences(_ mapping: [ObjectID: ObjectID]) -> Bool {
-        var replaced = false
-        for (slot, value) in currentValues.enumerated() {
-            if let id = value.objectIDValue, let new = mapping[id] {
-                currentValues[slot] = .objectID(new)
-                replaced = true
-            }
-        }
-        for (key, members) in currentMembers where members.contains(where: { mapping[$0] != nil }) {
-            currentMembers[key] = .init(members.map { mapping[$0] ?? $0 })
-            replaced = true
-        }
-        for (key, changes) in pendingMembers where changes.refers(to: mapping) {
-            pendingMembers[key] = changes.remapped(mapping)
-            replaced = true
-        }
-        return replaced
     }
 }

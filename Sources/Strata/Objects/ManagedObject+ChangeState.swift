@@ -107,7 +107,7 @@ extension ManagedObjectContext {
             if !unprocessedChanges.inserted.contains(object) { unprocessedChanges.updated.append(object) }
             return
         }
-        pendingChanges.append(object)
+        graph.noteChanged(object)
         if !pendingDeletions.contains(object) { unprocessedChanges.updated.append(object) }
     }
 }

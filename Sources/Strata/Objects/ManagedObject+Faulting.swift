@@ -6,16 +6,4 @@ extension ManagedObject {
         guard !faulted, !isInaccessible, !hasChanges else { return }
         turnIntoFault()
     }
-
-    /// Drops the object's values and loaded to-many members, changes included, so that its
-    /// next use loads them again.
-    func turnIntoFault() {
-        faulted = true
-        committedValues = []
-        currentValues = []
-        committedMembers = [:]
-        currentMembers = [:]
-        pendingMembers = [:]
-        fetchedPropertyResults = [:]
-    }
 }

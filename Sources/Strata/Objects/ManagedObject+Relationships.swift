@@ -82,7 +82,7 @@ extension ManagedObject {
         let context = try liveContext()
         if inverse.isToMany {
             if context.defersChanges(toMembersOf: self, inverse) {
-                pendingMembers[inverse.name, default: PendingMembers()].add(source.objectID)
+                addPendingMember(source.objectID, forKey: inverse.name)
                 context.noteChange(of: self)
                 return
             }
@@ -103,7 +103,7 @@ extension ManagedObject {
         let context = try liveContext()
         if inverse.isToMany {
             if context.defersChanges(toMembersOf: self, inverse) {
-                pendingMembers[inverse.name, default: PendingMembers()].remove(source.objectID)
+                removePendingMember(source.objectID, forKey: inverse.name)
                 context.noteChange(of: self)
                 return
             }
@@ -122,7 +122,7 @@ extension ManagedObject {
     /// Replaces the members of the to-many relationship `key`, noting the change with `context`.
     private func setMembers(_ members: OrderedSet<ObjectID>, forKey key: String, in context: ManagedObjectContext) {
         let old = currentMembers[key]
-        announcingChange(ofKey: key) { currentMembers[key] = members }
+        setCurrentMembers(members, forKey: key)
         context.undoManager?.recordMembers(of: self, key: key, from: old ?? [], to: members)
         context.noteChange(of: self)
     }

@@ -6,17 +6,6 @@ extension ManagedObject {
         return currentValues[slot]
     }
 
-    /// Stores `value` in `slot` of the current values, giving the object a slot for every
-    /// property first if it holds none.
-    func setCurrentValue(_ value: AttributeValue, atSlot slot: Int) {
-        if currentValues.isEmpty { currentValues = Self.emptySlots(of: entity) }
-        guard let observation else {
-            currentValues[slot] = value
-            return
-        }
-        observation.announceChange(of: self, key: entity.slotNames[slot]) { currentValues[slot] = value }
-    }
-
     /// Every slot of `entity`, each `null`.
     static func emptySlots(of entity: EntitySchema) -> [AttributeValue] {
         Array(repeating: .null, count: entity.slotNames.count)

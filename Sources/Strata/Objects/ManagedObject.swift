@@ -34,44 +34,15 @@ open class ManagedObject: Hashable {
         var probe: KeyPathProbe? = nil
     }
 
-    /// The object's ID: temporary until the object is first saved.
-    public internal(set) var objectID: ObjectID
     /// The object's entity.
     public let entity: EntitySchema
-    /// The context the object belongs to; `nil` once it is deleted and saved, or its context reset.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
-
-    // The object's state below is used on its context's queue only and never handed out
-    // `inout`, so no two accesses to one property overlap; the hottest properties skip the
-    // runtime's exclusivity check, which costs more than reading them.
-
-    /// Whether the values are not loaded yet.
-    @exclusivity(unchecked) var faulted = true
-    /// Persistent attributes and to-one IDs as last loaded or saved, by slot
-    /// (``EntitySchema/slotNames``; transient slots `null`); empty while the object is new or a
-    /// fault.
-    @exclusivity(unchecked) var committedValues: [AttributeValue] = []
-    /// The stored version the committed values belong to; 0 while the object is new.
-    var committedVersion: Int64 = 0
-    /// Every attribute (transient ones too) and to-one ID as the object holds them now, by
-    /// slot; empty while the object is a fault.
-    @exclusivity(unchecked) var currentValues: [AttributeValue] = []
-    /// The members of each loaded to-many relationship as last loaded or saved.
-    var committedMembers: [String: OrderedSet<ObjectID>] = [:]
-    /// The members of each loaded to-many relationship now.
-    var currentMembers: [String: OrderedSet<ObjectID>] = [:]
-    /// Changes to to-many relationships whose members are not loaded, applied when they load.
-    var pendingMembers: [String: PendingMembers] = [:]
+    /// The object's ID, context, values and place in its context's pending lists, written by
+    /// the transitions of ``ObjectState`` only; read through the accessors beside it.
+    // Used on its context's queue only and never handed out `inout`, so no two accesses
+    // overlap; the runtime's exclusivity check would cost more than the reads it guards.
+    @exclusivity(unchecked) final var state: ObjectState
     /// The objects each fetched property fetched, kept until the object is refreshed.
     var fetchedPropertyResults: [String: [ManagedObject]] = [:]
-    /// The store the context was told to save the object in, if any.
-    var assignedStore: (any IncrementalStore)?
-    /// Set when the object's record vanished and the context deleted the object to match.
-    var isInaccessible = false
-    /// Set when the context deleted the object before it was ever saved: it is simply dropped.
-    var isDiscarded = false
-    /// Which of its context's lists of pending objects hold the object (``PendingObjects``).
-    @exclusivity(unchecked) var pendingMarks: PendingMarks = []
     /// The probe this object stands in for when it is a key-path probe's stand-in
     /// (``KeyPathProbe``): its property wrappers then record their names and touch nothing.
     let keyPathProbe: KeyPathProbe?
@@ -86,9 +57,8 @@ open class ManagedObject: Hashable {
     /// ``init(context:)`` or ``ManagedObjectContext/insertNewObject(forEntityName:)``. A
     /// subclass that adds an initializer must call this one.
     public required init(creating creation: Creation) {
-        objectID = creation.objectID
+        state = ObjectState(objectID: creation.objectID, context: creation.context)
         entity = creation.entity
-        managedObjectContext = creation.context
         keyPathProbe = creation.probe
     }
 
