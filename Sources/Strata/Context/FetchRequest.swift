@@ -54,9 +54,6 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPropertyValues = true
     /// The stores to search; every store holding the entity when `nil`.
     public var affectedStores: [any IncrementalStore]?
-    /// Whether a sort key path leads to another store's entity, so that the objects are sorted
-    /// in memory (set by ``ManagedObjectContext/resolvingKeyPathsAcrossStores(_:)``).
-    var sortsAcrossStores = false
 
     /// A request for every object of `entityName`.
     public init(entityName: String) {

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
             object = registered
         } else {
             guard !objectID.isTemporary, schema.entitiesByName[objectID.entityName] != nil,
-                (try? source(for: objectID)) != nil
+                (try? router.store(for: objectID)) != nil
             else { return nil }
             object = self.object(with: objectID)
         }

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
             missing.append(id)
             if missing.count == FetchCohort.memberSnapshotLimit { break }
         }
-        for (store, ids) in groupedByStore(missing) {
+        for (store, ids) in router.groupedByStore(missing) {
             guard let snapshots = try? reads(of: store).snapshots(for: ids) else { continue }
             if readsQueryGeneration {
                 for snapshot in snapshots { graph.cache(snapshot) }

@@ -82,7 +82,7 @@ extension ManagedObjectContext {
         case .mergeByPropertyObjectTrump: break
         default: object.revertPersistentValues()
         }
-        let store = try source(for: stored.objectID)
+        let store = try router.store(for: stored.objectID)
         for relationship in object.entity.relationships where relationship.isToMany && !relationship.isTransient {
             let saved = try store.relatedObjectIDs(of: stored.objectID, relationship: relationship.name)
             let own = object.currentMembers[relationship.name]?.elements ?? []

@@ -72,8 +72,8 @@ extension ManagedObjectContext {
     ) throws -> [[String: AttributeValue]]? {
         // Distinct groups are groups made distinct again, after the having-predicate: the core's.
         guard !hasChanges, !(grouping && request.returnsDistinctResults),
-            let plan = try directPlan(for: resolvingKeyPathsAcrossStores(request)),
-            try reads(of: plan.store) === plan.store
+            let (store, storeRequest) = try plan(request).direct(.objectIDs),
+            try reads(of: store) === store
         else { return nil }
         func isStoredAttribute(_ key: String) -> Bool { entity.attributesByName[key].map { !$0.isTransient } ?? false }
         var columns: [StoreDictionaryFetch.Column] = []
@@ -94,11 +94,11 @@ extension ManagedObjectContext {
         let having = request.havingPredicate
         let fetch = StoreDictionaryFetch(
             entityName: request.entityName, includesSubentities: request.includesSubentities,
-            predicate: plan.request.predicate, sortDescriptors: request.sortDescriptors, columns: columns,
+            predicate: storeRequest.predicate, sortDescriptors: request.sortDescriptors, columns: columns,
             groupBy: groups,
             returnsDistinctResults: request.returnsDistinctResults,
             fetchOffset: having == nil ? request.fetchOffset : 0, fetchLimit: having == nil ? request.fetchLimit : nil)
-        guard let rows = try plan.store.executeDictionaryFetch(fetch) else { return nil }
+        guard let rows = try store.executeDictionaryFetch(fetch) else { return nil }
         guard let having else { return rows }
         let kept = try rows.filter { row in
             try having.evaluate(with: KeyValueRecord(row.mapValues { ResolvedValue.value($0) }))

@@ -72,14 +72,10 @@ extension ManagedObjectContext {
     }
 
     private func countObjects<Result>(_ request: FetchRequest<Result>) throws -> Int {
-        let request = try resolvingKeyPathsAcrossStores(request)
-        if let plan = try directPlan(for: request) {
-            guard case .count(let count) = try reads(of: plan.store).execute(plan.storeRequest(.count)) else {
-                return 0
-            }
-            return count
-        }
-        return try matchingObjectIDs(request, loadingSnapshots: true).count
+        let plan = try self.plan(request)
+        guard let (store, storeRequest) = plan.direct(.count) else { return try mergedObjects(request, plan).count }
+        guard case .count(let count) = try reads(of: store).execute(storeRequest) else { return 0 }
+        return count
     }
 
     /// Loads the snapshots of `objectIDs` that are neither cached nor loaded, for a batch: one
@@ -90,7 +86,7 @@ extension ManagedObjectContext {
         for id in objectIDs where registered[id]?.faulted != false && snapshotCache[id] == nil {
             if let cached = cachedSnapshot(of: id) { graph.cache(cached) } else { missing.append(id) }
         }
-        for (store, ids) in groupedByStore(missing) {
+        for (store, ids) in router.groupedByStore(missing) {
             let snapshots = (try? reads(of: store).snapshots(for: ids)) ?? []
             shareSnapshots(snapshots, from: store)
             for snapshot in snapshots { graph.cache(snapshot) }
@@ -105,7 +101,7 @@ extension ManagedObjectContext {
     /// when the store no longer has the object.
     func storedSnapshot(of objectID: ObjectID, fresh: Bool = false, latest: Bool = false) throws -> Snapshot? {
         if !fresh, let cached = cachedSnapshot(of: objectID) { return cached }
-        let store = try source(for: objectID)
+        let store = try router.store(for: objectID)
         let reads = latest ? store : try reads(of: store)
         let readsLatest = reads === store
         let snapshot = try reads.snapshot(for: objectID)
@@ -123,20 +119,5 @@ extension ManagedObjectContext {
     private func cachedSnapshot(of objectID: ObjectID) -> Snapshot? {
         guard stalenessInterval != 0, parent == nil, !readsQueryGeneration else { return nil }
         return coordinator.rowCache.snapshot(for: objectID, maximumAge: stalenessInterval < 0 ? nil : stalenessInterval)
-    }
-
-    /// `objectIDs` grouped by the store holding them, in first-seen order; IDs no store holds
-    /// are left out.
-    func groupedByStore(_ objectIDs: [ObjectID]) -> [(store: any IncrementalStore, ids: [ObjectID])] {
-        var groups: [(store: any IncrementalStore, ids: [ObjectID])] = []
-        for id in objectIDs {
-            guard let store = try? source(for: id) else { continue }
-            if let index = groups.firstIndex(where: { $0.store === store }) {
-                groups[index].ids.append(id)
-            } else {
-                groups.append((store, [id]))
-            }
-        }
-        return groups
     }
 }

@@ -1,63 +1,23 @@
 import OrderedCollections
 
-/// How a fetch is answered: by one store alone when it can, else by merging every store's
-/// candidates with the pending changes in memory.
+/// How a context carries out the plan its router makes for a fetch (``StoreRouter``): the one
+/// store's answer, or every store's candidates merged with the pending changes in memory.
 extension ManagedObjectContext {
-    /// A fetch one store can answer alone, exactly as asked.
-    struct DirectPlan {
-        let store: any IncrementalStore
-        let request: StoreFetchRequest
-
-        func storeRequest(_ type: StoreFetchRequest.ResultType) -> StoreFetchRequest {
-            var request = request
-            request.resultType = type
-            return request
-        }
-    }
-
     func kinds<Result>(of request: FetchRequest<Result>) throws -> [String] {
         let entity = try entitySchema(named: request.entityName)
         return request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
     }
 
-    private func stores<Result>(for request: FetchRequest<Result>) throws -> [any IncrementalStore] {
-        var stores = sources(forEntity: request.entityName)
-        if let affected = request.affectedStores, parent == nil {
-            stores = stores.filter { store in affected.contains { $0 === store } }
-        }
-        guard !stores.isEmpty else {
-            throw ContextError(
-                code: .noStore,
-                message: "No store added to the coordinator"
-                    + (request.affectedStores == nil ? "" : " among the request's affected stores")
-                    + (readsQueryGeneration ? " among those added when the context's query generation was taken" : "")
-                    + " holds entity '\(request.entityName)'.")
-        }
-        return stores
-    }
-
-    /// The plan when one store can answer the request as it is: no pending change touches the
-    /// entity, and the store evaluates the predicate itself.
-    func directPlan<Result>(for request: FetchRequest<Result>) throws -> DirectPlan? {
-        let stores = try stores(for: request)
-        let kinds = Set(try kinds(of: request))
-        guard stores.count == 1, let store = stores.first, !request.sortsAcrossStores,
-            !hasPendingChanges(touching: kinds, request),
-            request.predicate.map({ store.predicateFeatures.isSuperset(of: $0.requiredFeatures) }) ?? true
-        else { return nil }
-        return DirectPlan(
-            store: store,
-            request: StoreFetchRequest(
-                entityName: request.entityName, includesSubentities: request.includesSubentities,
-                predicate: request.predicate, sortDescriptors: request.sortDescriptors,
-                fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit, resultType: .objectIDs))
-    }
-
-    private func hasPendingChanges<Result>(touching kinds: Set<String>, _ request: FetchRequest<Result>) -> Bool {
-        guard request.includesPendingChanges else { return false }
-        return (pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements).contains {
-            kinds.contains($0.entity.name)
-        }
+    /// The router's plan for `request`, seeing this context's pending changes.
+    func plan<Result>(_ request: FetchRequest<Result>) throws -> FetchPlan {
+        try router.plan(
+            request, of: entitySchema(named: request.entityName),
+            touchingPendingChanges: { kinds in
+                (pendingInserts.elements + pendingChanges.elements + pendingDeletions.elements).contains {
+                    kinds.contains($0.entity.name)
+                }
+            },
+            destinations: { destinations in try matchingObjectIDs(destinations, loadingSnapshots: false) })
     }
 
     /// The IDs of the objects `request` matches, in order. With `loadingSnapshots`, the
@@ -66,74 +26,66 @@ extension ManagedObjectContext {
     func matchingObjectIDs<Result>(
         _ request: FetchRequest<Result>, loadingSnapshots: Bool, loadingValues: Bool = false
     ) throws -> [ObjectID] {
-        let request = try resolvingKeyPathsAcrossStores(request)
-        if let plan = try directPlan(for: request) {
-            if loadingSnapshots {
-                guard case .snapshots(let snapshots) = try reads(of: plan.store).execute(plan.storeRequest(.snapshots))
-                else {
-                    return []
-                }
-                shareSnapshots(snapshots, from: plan.store)
-                guard loadingValues else { return snapshots.map(cache) }
-                graph.reserveCapacity(forMore: snapshots.count)
-                return snapshots.map(adopt)
+        let plan = try self.plan(request)
+        guard loadingSnapshots else {
+            if let (store, storeRequest) = plan.direct(.objectIDs) {
+                guard case .objectIDs(let ids) = try reads(of: store).execute(storeRequest) else { return [] }
+                return ids
             }
-            guard case .objectIDs(let ids) = try reads(of: plan.store).execute(plan.storeRequest(.objectIDs)) else {
-                return []
-            }
-            return ids
+            return try mergedObjects(request, plan).map(\.objectID)
         }
-        return try mergedObjects(request).map(\.objectID)
+        guard let (store, storeRequest) = plan.direct(.snapshots) else {
+            return try mergedObjects(request, plan).map(\.objectID)
+        }
+        guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { return [] }
+        shareSnapshots(snapshots, from: store)
+        guard loadingValues else { return snapshots.map(cache) }
+        graph.reserveCapacity(forMore: snapshots.count)
+        return snapshots.map(adopt)
     }
 
-    /// Fetches from every store, adds the pending changes, and judges, sorts and pages the
-    /// candidates in memory.
-    private func mergedObjects<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObject] {
-        let stores = try stores(for: request)
-        let kinds = Set(try kinds(of: request))
-        let pending = request.includesPendingChanges
-        let touched = hasPendingChanges(touching: kinds, request)
-        let limit = StoreFetchRequest.effectiveLimit(request.fetchLimit)
+    /// Reads every store's candidates as `plan` says, adds the pending changes, and judges,
+    /// sorts and pages them in memory.
+    func mergedObjects<Result>(_ request: FetchRequest<Result>, _ plan: FetchPlan) throws -> [ManagedObject] {
+        guard case .merged(let legs) = plan.route else { return [] }
         var candidates: OrderedSet<ManagedObject> = []
         var judged: Set<ManagedObject> = []
-        for store in stores {
-            let native = request.predicate.map { store.predicateFeatures.isSuperset(of: $0.requiredFeatures) } ?? true
-            let pageable = native && !touched && !request.sortsAcrossStores
-            let storeRequest = StoreFetchRequest(
-                entityName: request.entityName, includesSubentities: request.includesSubentities,
-                predicate: native ? request.predicate : nil,
-                sortDescriptors: request.sortsAcrossStores ? [] : request.sortDescriptors,
-                fetchLimit: pageable ? limit.map { $0 + max(request.fetchOffset, 0) } : nil,
-                resultType: .snapshots)
-            guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { continue }
-            shareSnapshots(snapshots, from: store)
+        for leg in legs {
+            guard case .snapshots(let snapshots) = try reads(of: leg.store).execute(leg.request) else { continue }
+            shareSnapshots(snapshots, from: leg.store)
             for snapshot in snapshots {
                 let object = object(with: cache(snapshot))
                 candidates.append(object)
-                if native { judged.insert(object) }
+                if leg.judged { judged.insert(object) }
             }
         }
-        if pending {
-            for object in pendingChanges where kinds.contains(object.entity.name) {
+        if request.includesPendingChanges {
+            let router = router
+            let stores = plan.stores
+            for object in pendingChanges where plan.kinds.contains(object.entity.name) {
                 judged.remove(object)
-                if let store = try? source(for: object.objectID), stores.contains(where: { $0 === store }) {
+                if let store = try? router.store(for: object.objectID), stores.contains(where: { $0 === store }) {
                     candidates.append(object)
                 }
             }
-            for object in pendingInserts where kinds.contains(object.entity.name) {
-                if let store = try? targetStore(of: object), stores.contains(where: { $0 === store }) {
+            for object in pendingInserts where plan.kinds.contains(object.entity.name) {
+                if let store = try? router.placement(of: object), stores.contains(where: { $0 === store }) {
                     candidates.append(object)
                 }
             }
             candidates.removeAll { pendingDeletions.contains($0) }
         }
         var matches = candidates.elements
-        if let predicate = request.predicate {
+        if let predicate = plan.predicate {
             let unjudged = matches.filter { !judged.contains($0) }
             let accepted = Set(try predicate.filter(unjudged))
             matches = matches.filter { judged.contains($0) || accepted.contains($0) }
         }
-        if !request.sortDescriptors.isEmpty { try prefetchSortDestinations(of: request, for: matches) }
+        if !request.sortDescriptors.isEmpty, !plan.sortPathsAcrossStores.isEmpty {
+            // The first object along each sort key path leading across stores loads in one
+            // batch per store, so that the sort reads them without a store read each.
+            try prefetch(plan.sortPathsAcrossStores, from: matches.filter { !$0.objectID.isTemporary }.map(\.objectID))
+        }
         let page = StoreFetchRequest(
             entityName: request.entityName, sortDescriptors: request.sortDescriptors, fetchOffset: request.fetchOffset,
             fetchLimit: request.fetchLimit)

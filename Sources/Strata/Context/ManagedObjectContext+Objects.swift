@@ -78,7 +78,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         if let object = registered[objectID], !object.faulted { return object }
         guard schema.entitiesByName[objectID.entityName] != nil, !objectID.isTemporary || parent != nil,
-            (try? source(for: objectID)) != nil, let snapshot = try storedSnapshot(of: objectID)
+            (try? router.store(for: objectID)) != nil, let snapshot = try storedSnapshot(of: objectID)
         else {
             throw ContextError(code: .objectNotFound, message: "No store has an object \(objectID).")
         }
@@ -181,7 +181,7 @@ extension ManagedObjectContext {
         }
         loadMembersAlongCohort(of: object, relationship)
         if let current = object.currentMembers[relationship.name] { return current.elements }
-        let store = try source(for: object.objectID)
+        let store = try router.store(for: object.objectID)
         let loaded = try reads(of: store).relatedObjectIDs(of: object.objectID, relationship: relationship.name)
         return object.setLoadedMembers(loaded, forKey: relationship.name).elements
     }

@@ -28,32 +28,6 @@ extension ManagedObjectContext {
     /// saves to its coordinator's stores.
     public var parent: ManagedObjectContext? { parentStore?.parent }
 
-    /// The store holding `objectID` as this context sees it: its parent, for a child context.
-    ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/unknownStore`` when no added store
-    ///   holds it, or when its store was added after the context's query generation was taken.
-    func source(for objectID: ObjectID) throws -> any IncrementalStore {
-        if let parentStore { return parentStore }
-        let store = try coordinator.store(for: objectID)
-        if case .pinned(let generation) = generationPin, !generation.contains(store) {
-            throw StoreError(
-                code: .unknownStore,
-                message: "\(store.nameInMessages), which holds \(objectID), was added after the query generation "
-                    + "\(nameInMessages) reads (\(QueryGenerationToken(generation: generation))); advance the context "
-                    + "to read it.")
-        }
-        return store
-    }
-
-    /// The stores holding entity `name` as this context sees them: its parent, for a child
-    /// context; of those added when its query generation was taken, for a pinned one.
-    func sources(forEntity name: String) -> [any IncrementalStore] {
-        if let parentStore { return [parentStore] }
-        let stores = coordinator.stores(forEntity: name)
-        guard case .pinned(let generation) = generationPin else { return stores }
-        return stores.filter(generation.contains)
-    }
-
     /// Keeps `snapshots`, read from `store`, in the coordinator's shared cache; a child
     /// context's snapshots hold its parent's unsaved values, which other contexts must not see,
     /// so it keeps none there, nor does a context reading a query generation (its snapshots

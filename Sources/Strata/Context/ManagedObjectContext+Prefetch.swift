@@ -42,7 +42,7 @@ extension ManagedObjectContext {
                 && !object.objectID.isTemporary && !object.isInaccessible
         }
         var loaded: [ObjectID] = []
-        for (store, ids) in groupedByStore(unloaded.map(\.objectID)) {
+        for (store, ids) in router.groupedByStore(unloaded.map(\.objectID)) {
             for (id, members) in try reads(of: store).relatedObjectIDs(ofEach: ids, relationship: key) {
                 guard let object = registered[id] else { continue }
                 object.setLoadedMembers(members, forKey: key)

@@ -90,7 +90,7 @@ extension ManagedObjectContext {
         try loadObjectsWaitingForMembers()
         try updateDerivedAttributes()
         try validatePendingChanges()
-        let plan = try SavePlan(context: self)
+        let plan = try SavePlan(graph, router: router)
         try plan.assignPermanentIDs()
         var saved = ObjectChanges()
         defer {
@@ -106,7 +106,7 @@ extension ManagedObjectContext {
             } catch let error as StoreError where error.code == .savePending {
                 pending = error
             } catch {
-                for unwritten in plan.shares { plan.restoreTemporaryIDs(of: unwritten) }
+                for unwritten in plan.shares { restoreTemporaryIDs(of: unwritten, in: plan) }
                 throw error
             }
         } else {
@@ -114,7 +114,7 @@ extension ManagedObjectContext {
                 do {
                     try write(share)
                 } catch {
-                    for unwritten in plan.shares[index...] { plan.restoreTemporaryIDs(of: unwritten) }
+                    for unwritten in plan.shares[index...] { restoreTemporaryIDs(of: unwritten, in: plan) }
                     throw error
                 }
             }
@@ -250,6 +250,12 @@ extension ManagedObjectContext {
                 storeTypes: ObservedOperation.storeTypes(shares.map(\.store.typeName)), count: count, retried: retried))
     }
 
+    /// Gives the new objects of the unwritten `share` their temporary IDs back, noting as
+    /// changed the saved objects that refer to them (``SavePlan/restoreTemporaryIDs(of:)``).
+    private func restoreTemporaryIDs(of share: SavePlan.Share, in plan: SavePlan) {
+        for object in plan.restoreTemporaryIDs(of: share) { noteChange(of: object) }
+    }
+
     /// Makes the state of the objects `share` wrote the saved one.
     private func markSaved(_ share: SavePlan.Share) {
         // The coordinator's save made the row cache forget the saved and conflicting objects.
@@ -297,5 +303,15 @@ extension ManagedObjectContext {
                 + (shares.count == 1 ? "store: " : "stores: ")
                 + list.joined(separator: "; ") + ".",
             conflicts: conflicts, underlying: error)
+    }
+}
+
+extension ManagedObjectContext {
+    /// Makes the next save put the new `object` in `store` instead of the first store that holds
+    /// its entity. The save fails with ``ContextError/Code/noStore`` when `store`'s configuration
+    /// lacks the entity.
+    public func assign(_ object: ManagedObject, to store: any IncrementalStore) {
+        assertOnQueue()
+        object.assign(to: store)
     }
 }

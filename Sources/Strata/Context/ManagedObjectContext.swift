@@ -110,7 +110,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The versions of objects handed to child contexts, to find conflicts when they save.
     var childVersions = ChildVersions()
     /// The query generation the context reads.
-    var generationPin = GenerationPin.unpinned
+    var generationPin = GenerationPin.unpinned {
+        didSet {
+            var generation: QueryGeneration?
+            if case .pinned(let pinned) = generationPin { generation = pinned }
+            router = coordinator.router(parentStore: parentStore, generation: generation, contextName: name)
+        }
+    }
+    /// The coordinator's router, for the stores this context sees: its parent, for a child
+    /// context; those added when its query generation was taken, for a pinned one.
+    private(set) var router: StoreRouter
 
     /// Creates a context on `coordinator`.
     public convenience init(
@@ -126,6 +135,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     ) {
         self.coordinator = coordinator
         parentStore = parent.map(ParentContextStore.init(parent:))
+        router = coordinator.router(parentStore: parentStore, generation: nil, contextName: name)
         self.name = name
         self.concurrencyType = concurrencyType
         switch concurrencyType {

@@ -12,24 +12,29 @@ import Testing
         let pad: any IncrementalStore
         let context: ManagedObjectContext
 
-        init() throws {
-            let model = ManagedObjectModel {
-                EntityDescription("Author") {
-                    AttributeDescription("name", .string)
-                    RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
-                }
-                EntityDescription("Book") {
-                    AttributeDescription("title", .string)
-                    AttributeDescription("pages", .integer32)
-                    RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
-                }
-                EntityDescription("Comic", parent: "Book") { AttributeDescription("artist", .string) }
-                EntityDescription("Note") { AttributeDescription("text", .string) }
-                ConfigurationDescription("Shelf", entities: ["Author", "Book", "Comic"])
-                ConfigurationDescription("Pad", entities: ["Note"])
-                ConfigurationDescription("Everything", entities: ["Author", "Book", "Comic", "Note"])
+        /// Besides "Shelf", "Pad" and "Everything": "Loose" holds books alone, "Authors" authors
+        /// alone (for ``FetchPlanTests``).
+        static let model = ManagedObjectModel {
+            EntityDescription("Author") {
+                AttributeDescription("name", .string)
+                RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
             }
-            coordinator = try PersistentStoreCoordinator(model: model)
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("pages", .integer32)
+                RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+            }
+            EntityDescription("Comic", parent: "Book") { AttributeDescription("artist", .string) }
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+            ConfigurationDescription("Shelf", entities: ["Author", "Book", "Comic"])
+            ConfigurationDescription("Pad", entities: ["Note"])
+            ConfigurationDescription("Everything", entities: ["Author", "Book", "Comic", "Note"])
+            ConfigurationDescription("Loose", entities: ["Book", "Comic"])
+            ConfigurationDescription("Authors", entities: ["Author"])
+        }
+
+        init() throws {
+            coordinator = try PersistentStoreCoordinator(model: Self.model)
             shelf = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Shelf")
             pad = try coordinator.addStore(type: StoreType.inMemory.name, configuration: "Pad")
             context = ManagedObjectContext(coordinator: coordinator)

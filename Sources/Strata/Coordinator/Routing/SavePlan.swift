@@ -1,5 +1,6 @@
-/// How one save splits across stores: which store each changed object goes to, checked before
-/// anything is written.
+/// How one save splits across stores, as a context's ``StoreRouter`` plans it once: which
+/// store each pending object of the context's ``ObjectGraph`` goes to, and whether every
+/// reference from one store to another may be kept, checked before anything is written.
 struct SavePlan {
     /// One store's part of a save.
     final class Share {
@@ -36,26 +37,28 @@ struct SavePlan {
         }
     }
 
-    let context: ManagedObjectContext
+    let graph: ObjectGraph
+    let router: StoreRouter
     private(set) var shares: [Share] = []
 
-    /// Places every pending object in a store.
+    /// Places every pending object of `graph` in a store.
     ///
     /// - Throws: ``ContextError/Code/noStore`` or ``ContextError/Code/crossStoreRelationship``.
-    init(context: ManagedObjectContext) throws {
-        self.context = context
-        for object in context.pendingInserts {
-            share(for: try targetStore(of: object)).inserted.append(object)
+    init(_ graph: ObjectGraph, router: StoreRouter) throws {
+        self.graph = graph
+        self.router = router
+        for object in graph.pendingInserts {
+            share(for: try router.placement(of: object)).inserted.append(object)
         }
-        for object in context.pendingChanges where object.isUpdated {
-            share(for: try context.source(for: object.objectID)).updated.append(object)
+        for object in graph.pendingChanges where object.isUpdated {
+            share(for: try router.store(for: object.objectID)).updated.append(object)
         }
         // A child context's deletions of its parent's new objects go to the parent too.
-        for object in context.pendingDeletions where !object.objectID.isTemporary || context.parent != nil {
-            share(for: try context.source(for: object.objectID)).deleted.append(object)
+        for object in graph.pendingDeletions where !object.objectID.isTemporary || router.routesToParent {
+            share(for: try router.store(for: object.objectID)).deleted.append(object)
         }
         // With one store, no relationship can cross stores.
-        guard context.coordinator.stores.count > 1 else { return }
+        guard router.spansStores else { return }
         for share in shares {
             for object in share.inserted + share.updated { try checkSameStore(object, share.store) }
         }
@@ -65,7 +68,7 @@ struct SavePlan {
     /// objects hold to it. A child context's new objects keep their temporary IDs: they get
     /// permanent ones when the root context saves them to a store.
     func assignPermanentIDs() throws {
-        guard context.parent == nil else { return }
+        guard !router.routesToParent else { return }
         var mapping: [ObjectID: ObjectID] = [:]
         mapping.reserveCapacity(shares.reduce(0) { $0 + $1.inserted.count })
         for share in shares where !share.inserted.isEmpty {
@@ -76,25 +79,28 @@ struct SavePlan {
         // Only an object with unsaved changes can refer to a new object: setting a reference
         // makes an object changed, what stores hold has no temporary IDs, and giving temporary
         // IDs back after a failed save notes every object that then refers to one.
-        let changed = context.pendingInserts.elements + context.pendingChanges.elements
-        remap(mapping, in: changed + context.pendingDeletions.elements)
+        let changed = graph.pendingInserts.elements + graph.pendingChanges.elements
+        remap(mapping, in: changed + graph.pendingDeletions.elements)
     }
 
     /// Gives the new objects of `share`, which was not written, their temporary IDs back: they
     /// are still unsaved, and the next save gives them permanent IDs afresh. An object another
     /// store already saved may refer to them (through a transient relationship): it is noted
-    /// as changed, so that the next save gives it their new IDs too.
-    func restoreTemporaryIDs(of share: Share) {
+    /// as changed (the caller notes the objects returned), so that the next save gives it
+    /// their new IDs too.
+    func restoreTemporaryIDs(of share: Share) -> [ManagedObject] {
         let mapping = Dictionary(uniqueKeysWithValues: zip(share.inserted.map(\.objectID), share.temporaryIDs))
-        guard !mapping.isEmpty else { return }
-        for object in context.registered.values where !object.faulted {
+        guard !mapping.isEmpty else { return [] }
+        var referring: [ManagedObject] = []
+        for object in graph.registered.values where !object.faulted {
             guard object.remapReferences(mapping) else { continue }
             let isPending =
-                context.pendingInserts.contains(object) || context.pendingChanges.contains(object)
-                || context.pendingDeletions.contains(object)
-            if !isPending { context.noteChange(of: object) }
+                graph.pendingInserts.contains(object) || graph.pendingChanges.contains(object)
+                || graph.pendingDeletions.contains(object)
+            if !isPending { referring.append(object) }
         }
-        context.graph.reregister(mapping)
+        graph.reregister(mapping)
+        return referring
     }
 
     /// Changes the IDs of registered objects as `mapping` says, and the references `objects`
@@ -102,12 +108,7 @@ struct SavePlan {
     private func remap(_ mapping: [ObjectID: ObjectID], in objects: some Sequence<ManagedObject>) {
         guard !mapping.isEmpty else { return }
         for object in objects where !object.faulted { object.remapReferences(mapping) }
-        context.graph.reregister(mapping)
-    }
-
-    /// The store a new object goes to: its assigned one, else the first holding its entity.
-    private func targetStore(of object: ManagedObject) throws -> any IncrementalStore {
-        try context.targetStore(of: object)
+        graph.reregister(mapping)
     }
 
     private mutating func share(for store: any IncrementalStore) -> Share {
@@ -127,16 +128,16 @@ struct SavePlan {
                 ? (object.currentMembers[relationship.name]?.elements ?? [])
                 : (object.currentValue(forKey: relationship.name)?.objectIDValue).map { [$0] } ?? []
             for target in targets {
-                let targetObject = context.registered[target]
+                let targetObject = graph.registered[target]
                 let targetStore: (any IncrementalStore)?
-                if let targetObject, context.pendingInserts.contains(targetObject) {
-                    targetStore = try? context.targetStore(of: targetObject)
+                if let targetObject, graph.pendingInserts.contains(targetObject) {
+                    targetStore = try? router.placement(of: targetObject)
                 } else {
-                    targetStore = try? context.source(for: target)
+                    targetStore = try? router.store(for: target)
                 }
                 guard let targetStore, targetStore !== store else { continue }
                 let lacking = [store, targetStore].first { !$0.capabilities.contains(.crossStoreRelationships) }
-                let leavesConfiguration = !context.coordinator.holds(store, entityName: target.entityName)
+                let leavesConfiguration = !router.holds(store, entityName: target.entityName)
                 guard lacking != nil || !leavesConfiguration else { continue }
                 let reason =
                     lacking.map { "the \($0.typeName) store \($0.identifier) keeps no references across stores" }
@@ -149,37 +150,6 @@ struct SavePlan {
                         + "'\(object.entity.name).\(relationship.name)': \(reason).")
             }
         }
-    }
-}
-
-extension ManagedObjectContext {
-    /// Makes the next save put the new `object` in `store` instead of the first store that holds
-    /// its entity. The save fails with ``ContextError/Code/noStore`` when `store`'s configuration
-    /// lacks the entity.
-    public func assign(_ object: ManagedObject, to store: any IncrementalStore) {
-        assertOnQueue()
-        object.assign(to: store)
-    }
-
-    /// The store a new object will be saved in.
-    func targetStore(of object: ManagedObject) throws -> any IncrementalStore {
-        if let parentStore { return parentStore }
-        let name = object.entity.name
-        if let assigned = object.assignedStore {
-            guard coordinator.holds(assigned, entityName: name) else {
-                throw ContextError(
-                    code: .noStore,
-                    message: "\(object.objectID) is assigned to the \(assigned.typeName) store \(assigned.identifier), "
-                        + "which is not added to the coordinator or whose configuration lacks entity '\(name)'.")
-            }
-            return assigned
-        }
-        guard let first = coordinator.stores(forEntity: name).first else {
-            throw ContextError(
-                code: .noStore,
-                message: "No store added to the coordinator holds entity '\(name)' of \(object.objectID).")
-        }
-        return first
     }
 }
 

@@ -4,37 +4,13 @@
 /// destination objects that match, from their stores, then a membership test on the
 /// relationship in the fetched entity's store. A sort through one is done in memory, after the
 /// destinations are loaded in one batch per store.
-extension ManagedObjectContext {
-    /// `request` with every comparison through a relationship across stores replaced by a
-    /// membership test on the relationship; `sortsAcrossStores` set when a sort goes through one.
-    ///
-    /// - Throws: ``ContextError/Code/invalidRequest`` for a key path across stores anywhere but
-    ///   on the left of a comparison with constants (on the right, in a function, as a
-    ///   `SUBQUERY`'s collection): no store could answer it; what fetching the destinations
-    ///   throws.
-    func resolvingKeyPathsAcrossStores<Result>(_ request: FetchRequest<Result>) throws -> FetchRequest<Result> {
-        guard parentStore == nil, coordinator.stores.count > 1 else { return request }
-        let entity = try entitySchema(named: request.entityName)
-        let stores = sources(forEntity: request.entityName)
-        var resolved = request
-        if let predicate = request.predicate {
-            let rewritten = try resolvingAcrossStores(
-                predicate, of: entity, in: stores, includingPendingChanges: request.includesPendingChanges)
-            try refuseKeyPathsAcrossStores(in: rewritten, of: entity, in: stores)
-            resolved.predicate = rewritten
-        }
-        resolved.sortsAcrossStores = request.sortDescriptors.contains { descriptor in
-            keyPathAcrossStores(descriptor.keyPath, of: entity, in: stores) != nil
-        }
-        return resolved
-    }
-
+extension StoreRouter {
     /// `keyPath` split where it leaves `stores`, when keys follow the relationship leading out
     /// (not a collection operator such as `@count`, which the store answers from the members it
     /// keeps) and it gets there through to-one relationships only, or, when
     /// `anyThroughToMany` (an `ANY` comparison), through to-many ones too up to a to-one
     /// relationship leading out: see ``stepAcrossStores(in:of:in:)``.
-    private func keyPathAcrossStores(
+    func keyPathAcrossStores(
         _ keyPath: String, of entity: EntitySchema, in stores: [any IncrementalStore], anyThroughToMany: Bool = false
     ) -> (path: String, relationship: RelationshipDescription, rest: String, throughToMany: Bool)? {
         guard let step = stepAcrossStores(in: keyPath, of: entity, in: stores),
@@ -61,7 +37,7 @@ extension ManagedObjectContext {
                 return (path, relationship, keys[(index + 1)...].joined(separator: "."), throughToMany)
             }
             guard let next = current.relationshipsByName[key],
-                let destination = try? entitySchema(named: next.destinationEntityName)
+                let destination = coordinator.schema.entitiesByName[next.destinationEntityName]
             else { return nil }
             throughToMany = throughToMany || next.isToMany
             current = destination
@@ -80,12 +56,19 @@ extension ManagedObjectContext {
         return relationship
     }
 
-    private func resolvingAcrossStores(
+    /// `predicate` with every comparison through a relationship across stores replaced by a
+    /// membership test on the relationship, the destinations that match given by
+    /// `destinations`.
+    ///
+    /// - Throws: ``ContextError/Code/invalidRequest`` for such a comparison with anything but
+    ///   constants; what `destinations` throws.
+    func resolvingAcrossStores(
         _ predicate: FetchPredicate, of entity: EntitySchema, in stores: [any IncrementalStore],
-        includingPendingChanges pending: Bool
+        includingPendingChanges pending: Bool, destinations: (FetchRequest<ManagedObject>) throws -> [ObjectID]
     ) throws -> FetchPredicate {
         func resolving(_ part: FetchPredicate) throws -> FetchPredicate {
-            try resolvingAcrossStores(part, of: entity, in: stores, includingPendingChanges: pending)
+            try resolvingAcrossStores(
+                part, of: entity, in: stores, includingPendingChanges: pending, destinations: destinations)
         }
         switch predicate {
         case .constant: return predicate
@@ -111,10 +94,10 @@ extension ManagedObjectContext {
             if overMany { destinationTest.modifier = .direct }
             // ALL members match when no member fails to.
             let every = relationship.isToMany && comparison.modifier == .all
-            var destinations = FetchRequest<ManagedObject>(entityName: relationship.destinationEntityName)
-            destinations.predicate = every ? .not(.comparison(destinationTest)) : .comparison(destinationTest)
-            destinations.includesPendingChanges = pending
-            let ids = try matchingObjectIDs(destinations, loadingSnapshots: false)
+            var matching = FetchRequest<ManagedObject>(entityName: relationship.destinationEntityName)
+            matching.predicate = every ? .not(.comparison(destinationTest)) : .comparison(destinationTest)
+            matching.includesPendingChanges = pending
+            let ids = try destinations(matching)
             let membership = FetchPredicate.comparison(
                 ComparisonPredicate(
                     .keyPath(path), .in, .aggregate(ids.map { .constant(.objectID($0)) }),
@@ -135,7 +118,7 @@ extension ManagedObjectContext {
 
     /// Refuses a key path through a relationship across stores that the rewrite left: no
     /// store can follow it, and answering it as nil would be wrong.
-    private func refuseKeyPathsAcrossStores(
+    func refuseKeyPathsAcrossStores(
         in predicate: FetchPredicate, of entity: EntitySchema, in stores: [any IncrementalStore]
     ) throws {
         let collections = Self.subqueryCollections(in: predicate)
@@ -182,18 +165,5 @@ extension ManagedObjectContext {
         case .aggregate(let elements): elements.allSatisfy(isConstant)
         default: false
         }
-    }
-
-    /// Loads, in one batch per store, the first object along each sort key path of `request`
-    /// that leads across stores, for `objects`: the in-memory sort then reads them without
-    /// a store read each.
-    func prefetchSortDestinations<Result>(of request: FetchRequest<Result>, for objects: [ManagedObject]) throws {
-        guard request.sortsAcrossStores else { return }
-        let entity = try entitySchema(named: request.entityName)
-        let stores = sources(forEntity: request.entityName)
-        let relationships = request.sortDescriptors.compactMap { descriptor in
-            keyPathAcrossStores(descriptor.keyPath, of: entity, in: stores)?.path
-        }
-        try prefetch(relationships, from: objects.filter { !$0.objectID.isTemporary }.map(\.objectID))
     }
 }
