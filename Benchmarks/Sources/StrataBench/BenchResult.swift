@@ -8,6 +8,9 @@ struct BenchResult: Encodable, Sendable {
     var ratioToRaw: Double?
     var ratioToGRDB: Double?
     var peakRSSBytes: Double?
+    /// For SQLite's fetch-all, the peak resident size of GRDB's fetch of every record, measured
+    /// as the materialised fetch's is.
+    var grdbPeakRSSBytes: Double? = nil
     /// For an observed workload, the median ratio of its runs to the unobserved runs
     /// alternating with them (``samplePaired(_:_:against:repetitions:)``).
     var ratioToUnobserved: Double? = nil
@@ -15,8 +18,8 @@ struct BenchResult: Encodable, Sendable {
     var cpuRatioToUnobserved: Double? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case store, workload, medianMs, minMs, maxMs, ratioToRaw, ratioToGRDB, peakRSSBytes, ratioToUnobserved,
-            cpuRatioToUnobserved
+        case store, workload, medianMs, minMs, maxMs, ratioToRaw, ratioToGRDB, peakRSSBytes, grdbPeakRSSBytes,
+            ratioToUnobserved, cpuRatioToUnobserved
     }
 
     // Written by hand so that missing ratios and sizes appear as `null` rather than vanish.
@@ -30,6 +33,7 @@ struct BenchResult: Encodable, Sendable {
         try container.encode(ratioToRaw, forKey: .ratioToRaw)
         try container.encode(ratioToGRDB, forKey: .ratioToGRDB)
         try container.encode(peakRSSBytes.map { Int($0) }, forKey: .peakRSSBytes)
+        try container.encode(grdbPeakRSSBytes.map { Int($0) }, forKey: .grdbPeakRSSBytes)
         try container.encode(ratioToUnobserved, forKey: .ratioToUnobserved)
         try container.encode(cpuRatioToUnobserved, forKey: .cpuRatioToUnobserved)
     }

@@ -58,7 +58,7 @@ struct BenchSuite {
                 // The in-memory store has no file for a child process to fetch from: it is
                 // measured in this process.
                 if workload == .fetchAll, !setup.isInMemory {
-                    results.append(try probes.fetchAll(grdb: grdb))
+                    results.append(try probes.fetchAll(grdb: grdb, grdbFolder: grdb == nil ? nil : peer.full))
                     continue
                 }
                 var ratioToUnobserved: (wall: Double, cpu: Double)?

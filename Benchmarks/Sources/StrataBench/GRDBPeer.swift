@@ -44,8 +44,11 @@ final class GRDBPeer: BenchSubject {
         try insertAll(try pool(full))
     }
 
+    /// The database's file name in its folder.
+    static let fileName = "items.sqlite"
+
     func pool(_ folder: URL) throws -> DatabasePool {
-        try DatabasePool(path: folder.appendingPathComponent("items.sqlite").path)
+        try DatabasePool(path: folder.appendingPathComponent(Self.fileName).path)
     }
 
     func time(_ workload: Workload) throws -> Duration? {

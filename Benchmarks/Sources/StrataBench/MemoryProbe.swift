@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Strata
 
 /// Peak memory, measured in a child process: the benchmark runs itself with the hidden `probe`
@@ -23,6 +24,8 @@ enum MemoryProbe {
         case raw
         /// The store migrated to its conversion target (see ``ConversionMemory``).
         case convert
+        /// Every record through GRDB's record API, on the peer's database (SQLite's fetch-all).
+        case grdb
     }
 
     /// The median time in milliseconds and the median peak resident size in bytes of
@@ -99,6 +102,12 @@ enum MemoryProbe {
             }
         case .raw:
             elapsed = try clock { try StoreSetup.readRaw(store: store, folder: folder) }
+        case .grdb:
+            // Timed as the peer's fetch-all is: a new pool, then every record.
+            elapsed = try clock {
+                let pool = try DatabasePool(path: folder.appendingPathComponent(GRDBPeer.fileName).path)
+                consume(try pool.read { try GRDBItem.fetchAll($0) })
+            }
         case .convert:
             let setup = StoreSetup.named(store)
             let target = StoreSetup.named(setup.conversionTarget ?? "LMDB")

@@ -49,6 +49,13 @@ enum ReportTable {
                 "\(store): " + overheads.joined(separator: ", ")
                     + " (MetricsAndTracing with no backend; medians of paired runs, wall time and CPU time)")
         }
+        for row in report.results where row.workload == Workload.fetchAll.rawValue {
+            guard let peak = row.peakRSSBytes, let grdb = row.grdbPeakRSSBytes else { continue }
+            lines.append(
+                String(
+                    format: "%@ fetch-all peak × GRDB's: %.2f (%.1f MiB against %.1f MiB)", row.store, peak / grdb,
+                    peak / 1_048_576, grdb / 1_048_576))
+        }
         if let binary = insert(of: "Binary", in: report), let inMemory = insert(of: "InMemory", in: report) {
             lines.append(
                 String(

@@ -18,16 +18,20 @@ final class StoreProbes {
     }
 
     /// The fetch-all row: the materialised fetch's times and peak, its ratio to the raw floor's
-    /// reading of every item, and to `grdb`'s median when there is one.
-    func fetchAll(grdb: Sample?) throws -> BenchResult {
+    /// reading of every item, and to `grdb`'s median when there is one; with `grdbFolder`, the
+    /// peer's database, the peak of GRDB's fetch of every record too.
+    func fetchAll(grdb: Sample?, grdbFolder: URL?) throws -> BenchResult {
         let (full, fullPeak) = try MemoryProbe.measure(
             store: store, kind: .materialised, folder: subject.full, repetitions: repetitions)
         let raw = try self.raw()
+        let grdbPeak = try grdbFolder.map { folder in
+            try MemoryProbe.measure(store: store, kind: .grdb, folder: folder, repetitions: repetitions).1
+        }
         return BenchResult(
             store: store, workload: Workload.fetchAll.rawValue, medianMs: full.median, minMs: full.min,
             maxMs: full.max, ratioToRaw: full.median / raw.sample.median,
             ratioToGRDB: grdb.map { full.median / $0.median },
-            peakRSSBytes: fullPeak)
+            peakRSSBytes: fullPeak, grdbPeakRSSBytes: grdbPeak)
     }
 
     /// The memory row: the batched fetch's times and peak, and its peak's ratio to the raw floor's.
