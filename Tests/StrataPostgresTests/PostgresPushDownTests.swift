@@ -51,7 +51,7 @@ import Testing
     /// graph: `%@ IN tags` and `tags CONTAINS %@`.
     static let membership = ["IN", "CONTAINS"]
 
-    /// What stays with the evaluator: options, patterns, arithmetic and functions, collections
+    /// What stays with the evaluator: options, patterns, arithmetic on both sides, collections
     /// reached through a to-one (where a missing object's answer differs from SQL's), and
     /// subqueries whose predicate does not translate.
     static let inMemory: [String] = [
@@ -70,6 +70,43 @@ import Testing
         ("members.@max.born > CAST(0, 'NSDate')", true), ("members.@avg.age > 20", false),
         ("members.@max.name > 'B'", false), ("members.@sum.score > 1", false),
     ]
+
+    /// Arithmetic compared with a constant: integers in SQL as `int8`, with a double as `float8`
+    /// (NaN and infinities among the scores); an integer division, a constant of another kind
+    /// and a quantified comparison with the evaluator. An overflow or a division by zero, which
+    /// the server refuses to compute, translates but is answered by the evaluator.
+    static let arithmetic: [(String, inSQL: Bool)] = [
+        ("age * 2 > 50", true), ("age + 1 == 24", true), ("age - 20 BETWEEN {0, 5}", true), ("60 > age * 2", true),
+        ("age + 1 IN {21, 24, 99}", true), ("age * 2 == nil", true), ("score * 2 > 3", true),
+        ("score - score == 0", true), ("score + age < 30", true), ("NOT (age * 3 <= 69)", true),
+        ("score / 0 > 1", true), ("age * 9223372036854775807 > 0", true), ("age / 2 > 10", false),
+        ("age * 2 == 46.5", false), ("ANY tags.label == 'x' AND age * 2 > 50", true),
+    ]
+
+    @Test(arguments: arithmetic)
+    func arithmeticComparedWithAConstantGivesTheEvaluatorsAnswer(_ form: String, inSQL: Bool) throws {
+        try compare(try FetchPredicate(format: form), form, inSQL: inSQL)
+    }
+
+    /// Inside a transaction (a query generation's, a save's), a fetch whose arithmetic the
+    /// server refuses is answered by the evaluator and leaves the transaction usable.
+    @Test func arithmeticTheServerRefusesInsideATransactionLeavesItUsable() throws {
+        let fixture = try Self.fixture.get()
+        let overflow = StoreFetchRequest(
+            entityName: "Person", predicate: try FetchPredicate(format: "age * 9223372036854775807 > 0"),
+            sortDescriptors: [FetchSortDescriptor("name")], resultType: .objectIDs)
+        let everyone = StoreFetchRequest(entityName: "Person", resultType: .count)
+        let (answer, count) = try fixture.store.withConnection { connection in
+            try connection.transaction(isolation: "REPEATABLE READ") {
+                (
+                    try fixture.store.execute(overflow, on: connection),
+                    try fixture.store.execute(everyone, on: connection)
+                )
+            }
+        }
+        #expect(answer == (try fixture.oracle.execute(overflow)))
+        #expect(count == (try fixture.oracle.execute(everyone)))
+    }
 
     @Test(arguments: aggregates)
     func aggregatesOfATeamsMembersGiveTheEvaluatorsAnswer(_ form: String, inSQL: Bool) throws {

@@ -218,6 +218,22 @@ final class PostgresConnection {
         }
     }
 
+    /// Runs `body`, and inside a transaction under a savepoint: when `body` throws, the
+    /// transaction goes back to where it was before `body` and goes on (an error outside a
+    /// savepoint would abort it). Outside a transaction `body` simply runs.
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        guard PQtransactionStatus(handle) == PQTRANS_INTRANS else { return try body() }
+        try execute("SAVEPOINT strata_statement")
+        do {
+            let value = try body()
+            try execute("RELEASE SAVEPOINT strata_statement")
+            return value
+        } catch {
+            if PQstatus(handle) == CONNECTION_OK { try execute("ROLLBACK TO SAVEPOINT strata_statement") }
+            throw error
+        }
+    }
+
     /// Runs `body` in a transaction that ends prepared as `name` (`PREPARE TRANSACTION`): its
     /// writes are kept by the server, invisible, until `COMMIT PREPARED` or `ROLLBACK PREPARED`
     /// names it, from any connection. Rolled back when `body` or the prepare throws.

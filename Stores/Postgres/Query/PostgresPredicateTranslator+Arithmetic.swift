@@ -22,6 +22,9 @@ extension PostgresPredicateTranslator {
         var realSQL: String { isReal ? sql : "(\(sql))::float8" }
     }
 
+    /// The SQL operator of each arithmetic function of predicates.
+    static let arithmeticOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/"]
+
     /// `expression` as ``ExactArithmetic``, binding its constants; `nil` when some part has no
     /// exact SQL form.
     mutating func exactArithmetic(of expression: FetchExpression) -> ExactArithmetic? {
@@ -49,8 +52,7 @@ extension PostgresPredicateTranslator {
             default: return nil
             }
         case .function(let name, let arguments) where arguments.count == 2:
-            let operators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/"]
-            guard let sqlOperator = operators[name], let a = exactArithmetic(of: arguments[0]),
+            guard let sqlOperator = Self.arithmeticOperators[name], let a = exactArithmetic(of: arguments[0]),
                 let b = exactArithmetic(of: arguments[1])
             else { return nil }
             let mayBeNull = a.mayBeNull || b.mayBeNull

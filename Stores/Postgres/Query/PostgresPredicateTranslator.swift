@@ -26,6 +26,13 @@ struct PostgresPredicateTranslator {
     /// The values bound to `$1`, `$2`, …, in order.
     private(set) var parameters: [PostgresValue]
     var aliasCount = 0
+    /// Whether a comparison of `+`, `-`, `*` or `/` of numbers with a constant translates
+    /// (``ExactArithmetic``): only where the caller, meeting the data exception the server raises
+    /// where the evaluator's answer differs, evaluates in memory instead (a fetch, not an index).
+    var translatesArithmetic = false
+    /// Whether a translated condition computes arithmetic, so that running it may raise a data
+    /// exception.
+    private(set) var computesArithmetic = false
 
     /// Whether a translated condition reaches rows other than the entity's own (a to-one key
     /// path, through a subquery).
@@ -70,9 +77,9 @@ struct PostgresPredicateTranslator {
 
     /// The SQL condition for `predicate`; `nil`, binding nothing, when some part does not translate.
     mutating func condition(for predicate: FetchPredicate) -> String? {
-        let saved = (parameters, aliasCount)
+        let saved = (parameters, aliasCount, computesArithmetic)
         let result = translate(predicate)
-        if result == nil { (parameters, aliasCount) = saved }
+        if result == nil { (parameters, aliasCount, computesArithmetic) = saved }
         return result
     }
 
@@ -99,6 +106,17 @@ struct PostgresPredicateTranslator {
         var (op, left, right) = (comparison.operator, comparison.left, comparison.right)
         if let membership = membership(comparison) { return membership }
         if case .constant = left, let flipped = op.withSidesSwapped { (left, right, op) = (right, left, flipped) }
+        if case .function(let name, _) = left, Self.arithmeticOperators[name] != nil, translatesArithmetic,
+            comparison.modifier == .direct
+        {
+            guard let argument = ComparisonConstant(right), let arithmetic = exactArithmetic(of: left) else {
+                return nil
+            }
+            computesArithmetic = true
+            return attributeCondition(
+                op, argument, sql: arithmetic.sql, plain: false, type: arithmetic.isReal ? .double : .integer64,
+                options: comparison.options)
+        }
         guard let argument = ComparisonConstant(right), let operand = operand(left) else { return nil }
         switch (comparison.modifier, operand) {
         case (.direct, .collection(let members, let ownerKey, let remainder)):

@@ -12,4 +12,7 @@ struct PostgresFetchStatement {
     /// Whether the core filters, sorts and pages the rows: some of the predicate or of the
     /// sort has no SQL form, so the statement reads every candidate in primary-key order.
     let isInMemory: Bool
+    /// Whether the statement computes arithmetic, which the server may refuse with a data
+    /// exception where the evaluator has an answer.
+    let computesArithmetic: Bool
 }

@@ -10,11 +10,24 @@ extension PostgresStore {
         try withConnection { try execute(request, on: $0) }
     }
 
-    /// Runs `request` on `connection`, inside its transaction if it has one.
+    /// Runs `request` on `connection`, inside its transaction if it has one. A statement
+    /// computing arithmetic that the server refuses to compute (an overflow, a division by
+    /// zero: a data exception, where the evaluator has an answer of its own) runs again with
+    /// the arithmetic left to the evaluator; inside a transaction the refused statement runs
+    /// under a savepoint, so that the transaction goes on.
     func execute(_ request: StoreFetchRequest, on connection: PostgresConnection) throws -> StoreFetchResult {
-        let statement = try fetchStatement(for: request)
+        var statement = try fetchStatement(for: request)
         connection.trace?.explain(statement.sql, statement.parameters, on: connection)
-        let rows = try connection.execute(statement.sql, statement.parameters)
+        let rows: PostgresResult
+        do {
+            rows =
+                statement.computesArithmetic
+                ? try connection.withSavepoint { try connection.execute(statement.sql, statement.parameters) }
+                : try connection.execute(statement.sql, statement.parameters)
+        } catch let error as PostgresError where error.isDataException && statement.computesArithmetic {
+            statement = try fetchStatement(for: request, translatingArithmetic: false)
+            rows = try connection.execute(statement.sql, statement.parameters)
+        }
         let reader = statement.reader
         guard statement.isInMemory else {
             switch request.resultType {
@@ -36,15 +49,20 @@ extension PostgresStore {
             check: loader.rethrow)
     }
 
-    /// The one statement `request` runs, and what the core evaluates on its rows.
-    func fetchStatement(for request: StoreFetchRequest) throws -> PostgresFetchStatement {
+    /// The one statement `request` runs, and what the core evaluates on its rows; without
+    /// `translatingArithmetic`, comparisons of arithmetic are among the latter.
+    func fetchStatement(
+        for request: StoreFetchRequest, translatingArithmetic: Bool = true
+    ) throws -> PostgresFetchStatement {
         let (reader, conditions, residual, translator) = try selection(
-            of: request.entityName, includingSubentities: request.includesSubentities, where: request.predicate)
+            of: request.entityName, includingSubentities: request.includesSubentities, where: request.predicate,
+            translatingArithmetic: translatingArithmetic)
         let source = "FROM \(reader.qualifiedName) t WHERE \(conditions)"
         guard residual.isEmpty, let order = translator.orderBy(request.sortDescriptors) else {
             return PostgresFetchStatement(
                 sql: "SELECT \(reader.selectList("t")) \(source) ORDER BY t._pk", parameters: translator.parameters,
-                reader: reader, residual: residual, isInMemory: true)
+                reader: reader, residual: residual, isInMemory: true,
+                computesArithmetic: translator.computesArithmetic)
         }
         var parameters = translator.parameters
         var page = ""
@@ -63,15 +81,20 @@ extension PostgresStore {
             case .snapshots: "SELECT \(reader.selectList("t")) \(source) ORDER BY \(order)\(page)"
             }
         return PostgresFetchStatement(
-            sql: sql, parameters: parameters, reader: reader, residual: [], isInMemory: false)
+            sql: sql, parameters: parameters, reader: reader, residual: [], isInMemory: false,
+            computesArithmetic: translator.computesArithmetic)
     }
 
     /// The rows of `entityName` (and its sub-entities when `includingSubentities`) that
     /// `predicate` matches, in the table read by `reader` as `t`: the SQL condition of the
     /// entities and of the parts of a top-level `AND` that translate, with the translator that
     /// holds their parameters (`$1` is the entity numbers), and the parts left to evaluate in
-    /// memory.
-    func selection(of entityName: String, includingSubentities: Bool, where predicate: FetchPredicate?) throws -> (
+    /// memory. With `translatingArithmetic`, comparisons of arithmetic translate too
+    /// (``PostgresPredicateTranslator/translatesArithmetic``).
+    func selection(
+        of entityName: String, includingSubentities: Bool, where predicate: FetchPredicate?,
+        translatingArithmetic: Bool = false
+    ) throws -> (
         reader: PostgresRowReader, conditions: String, residual: [FetchPredicate],
         translator: PostgresPredicateTranslator
     ) {
@@ -83,6 +106,7 @@ extension PostgresStore {
             .filter(entityNames.contains).compactMap { layout.entityNumbers[$0] }
         var translator = PostgresPredicateTranslator(
             store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])
+        translator.translatesArithmetic = translatingArithmetic
         var conditions = ["t._ent = ANY($1::int2[])"]
         var residual: [FetchPredicate] = []
         let parts = predicate?.conjuncts ?? []
