@@ -28,7 +28,7 @@ final class FetchedResultsTracker<Result: ManagedObject> {
             throw ContextError(
                 code: .unknownEntity, message: "The model has no entity '\(request.entityName)' to observe.")
         }
-        entityNames = Set([entity.name] + (request.includesSubentities ? entity.descendantNames : []))
+        entityNames = Set(entity.names(includingSubentities: request.includesSubentities))
     }
 
     /// The current results, with no changes: the first update.

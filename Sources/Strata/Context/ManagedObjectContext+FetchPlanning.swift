@@ -5,7 +5,7 @@ import OrderedCollections
 extension ManagedObjectContext {
     func kinds<Result>(of request: FetchRequest<Result>) throws -> [String] {
         let entity = try entitySchema(named: request.entityName)
-        return request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        return entity.names(includingSubentities: request.includesSubentities)
     }
 
     /// The router's plan for `request`, seeing this context's pending changes.

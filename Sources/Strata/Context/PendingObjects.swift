@@ -124,8 +124,6 @@ struct PendingObjectsView: Sequence {
 
     /// Whether `object` is a member. O(1), without hashing.
     func contains(_ object: ManagedObject) -> Bool { list.contains(object) }
-
-    func assertConsistent() { list.assertConsistent() }
 }
 
 extension PendingObjects {

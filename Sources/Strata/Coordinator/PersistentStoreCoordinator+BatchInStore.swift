@@ -66,7 +66,7 @@ extension PersistentStoreCoordinator {
             target = .matching(
                 entityName: name, includesSubentities: request.includesSubentities, predicate: request.predicate)
             store = found
-            entityNames = Set(request.includesSubentities ? [name] + entity.descendantNames : [name])
+            entityNames = Set(entity.names(includingSubentities: request.includesSubentities))
         }
         guard nullifiesValidly(from: entityNames) else { return nil }
         let outcome: StoreBatchDeleteResult

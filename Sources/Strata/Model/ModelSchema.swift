@@ -286,4 +286,10 @@ public final class EntitySchema: Sendable {
     public func isKind(of name: String) -> Bool {
         self.name == name || superentityNames.contains(name)
     }
+
+    /// The entity's name, followed by every descendant's when `includingSubentities`: the
+    /// entities whose objects a fetch of this one returns.
+    package func names(includingSubentities: Bool) -> [String] {
+        includingSubentities ? [name] + descendantNames : [name]
+    }
 }

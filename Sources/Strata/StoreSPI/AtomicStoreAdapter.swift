@@ -118,7 +118,7 @@ final class AtomicStoreAdapter: IncrementalStore {
 
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let entity = try entitySchema(named: request.entityName)
-        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        let kinds = entity.names(includingSubentities: request.includesSubentities)
         let nodes = state.withLock { $0.nodes }
         if request.predicate == nil, request.resultType == .count {
             return .count(request.pageCount(ofTotal: nodes.count(ofEntities: kinds)))
@@ -281,7 +281,7 @@ extension AtomicStoreAdapter: FetchExplaining {
     /// and pages, on every object of the entity.
     func explain(_ request: StoreFetchRequest) throws -> StoreFetchExplanation {
         let entity = try entitySchema(named: request.entityName)
-        let kinds = request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        let kinds = entity.names(includingSubentities: request.includesSubentities)
         let isPlain = request.predicate == nil && request.sortDescriptors.isEmpty
         let verb = isPlain && request.resultType == .count ? "count" : "read"
         return StoreFetchExplanation(

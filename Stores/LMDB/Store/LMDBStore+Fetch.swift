@@ -39,7 +39,7 @@ extension LMDBStore {
     /// The entities `request` reads, their root and the root's records database.
     func scope(of request: StoreFetchRequest) throws -> (kinds: [String], root: String, database: MDB_dbi) {
         let entity = try entitySchema(named: request.entityName)
-        let kinds = (request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+        let kinds = entity.names(includingSubentities: request.includesSubentities)
             .filter(entityNames.contains)
         let root = entity.rootEntityName
         guard let database = databases.records[root] else {

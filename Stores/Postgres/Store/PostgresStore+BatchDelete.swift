@@ -16,7 +16,7 @@ extension PostgresStore {
                 of: entityName, includingSubentities: includesSubentities, where: predicate)
             guard residual.isEmpty else { return nil }
             let entity = try entitySchema(named: entityName)
-            let kinds = includesSubentities ? [entityName] + entity.descendantNames : [entityName]
+            let kinds = entity.names(includingSubentities: includesSubentities)
             if predicate == nil && Set(kinds).isSuperset(of: reader.table.entities.filter(entityNames.contains)) {
                 mark = { $0.markWholeTable(reader.table) }
             } else {

@@ -102,7 +102,7 @@ extension PostgresStore {
         guard let table = layout.tableOfEntity[entity.name], let reader = rowReaders[table.name] else {
             throw StoreError(code: .unknownEntity, message: "\(storeName) has no table for '\(entity.name)'.")
         }
-        let kinds = (includingSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+        let kinds = entity.names(includingSubentities: includingSubentities)
             .filter(entityNames.contains).compactMap { layout.entityNumbers[$0] }
         var translator = PostgresPredicateTranslator(
             store: self, entity: entity, parameters: [.array(Self.smallintArray(kinds))])

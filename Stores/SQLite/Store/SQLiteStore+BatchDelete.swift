@@ -18,7 +18,7 @@ extension SQLiteStore {
             let entity = try entitySchema(named: entityName)
             let table = try table(of: entityName)
             action = "running a batch delete of \(entityName)"
-            let kinds = includesSubentities ? [entityName] + entity.descendantNames : [entityName]
+            let kinds = entity.names(includingSubentities: includesSubentities)
             if predicate == nil && Set(kinds).isSuperset(of: table.entities) {
                 seed = { $0.deleteWholeTable(table) }
                 break

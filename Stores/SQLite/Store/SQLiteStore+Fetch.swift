@@ -104,7 +104,7 @@ extension SQLiteStore {
         where predicate: FetchPredicate?, translator: inout SQLitePredicateTranslator
     ) -> (conditions: [String], remaining: [FetchPredicate]) {
         let firstParameter = translator.parameters.count
-        let kinds = includingSubentities ? [entity.name] + entity.descendantNames : [entity.name]
+        let kinds = entity.names(includingSubentities: includingSubentities)
         var conditions = entityCondition(kinds, in: table).map { [$0] } ?? []
         var remaining: [FetchPredicate] = []
         let parts = predicate?.conjuncts ?? []

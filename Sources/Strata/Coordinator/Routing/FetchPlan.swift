@@ -56,7 +56,7 @@ extension StoreRouter {
         destinations: (FetchRequest<ManagedObject>) throws -> [ObjectID]
     ) throws -> FetchPlan {
         let stores = try stores(for: request)
-        let kinds = Set(request.includesSubentities ? [entity.name] + entity.descendantNames : [entity.name])
+        let kinds = Set(entity.names(includingSubentities: request.includesSubentities))
         var predicate = request.predicate
         var sortPaths: [String] = []
         if spansStores {
