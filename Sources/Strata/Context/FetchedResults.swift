@@ -7,33 +7,38 @@
 /// Use it on its context's queue, like the objects.
 public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     private let context: ManagedObjectContext
-    private let objectIDs: [ObjectID]
+    /// The objects as the fetch registered them; one that has left the context since is
+    /// looked up again by its ID.
+    private let objects: [ManagedObject]
     private let batchSize: Int
     private let loadedBatches: LoadedBatches
     /// Kept alive with the results, so that their objects' to-many faults fire together.
     private let cohort: FetchCohort?
 
-    init(context: ManagedObjectContext, objectIDs: [ObjectID], batchSize: Int, cohort: FetchCohort?) {
+    init(context: ManagedObjectContext, objects: [ManagedObject], batchSize: Int, cohort: FetchCohort?) {
         self.context = context
-        self.objectIDs = objectIDs
+        self.objects = objects
         self.batchSize = batchSize
         self.loadedBatches = LoadedBatches()
         self.cohort = cohort
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { objectIDs.count }
+    public var endIndex: Int { objects.count }
 
     public subscript(position: Int) -> Element {
         if batchSize > 0 {
             let batch = position / batchSize
             if loadedBatches.current != batch {
-                if let previous = loadedBatches.current { release(objectIDs[range(of: previous)]) }
+                if let previous = loadedBatches.current { release(objects[range(of: previous)]) }
                 loadedBatches.current = batch
-                context.prefetchSnapshots(for: Array(objectIDs[range(of: batch)]))
+                context.prefetchSnapshots(for: objects[range(of: batch)].map(\.objectID))
             }
         }
-        let object = context.object(with: objectIDs[position])
+        var object = objects[position]
+        if object.managedObjectContext !== context || object.isDiscarded {
+            object = context.object(with: object.objectID)
+        }
         guard let typed = object as? Element else {
             preconditionFailure("\(object.objectID) is a \(type(of: object)), not a \(Element.self).")
         }
@@ -42,14 +47,14 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
 
     /// The positions of the objects of batch `batch`.
     private func range(of batch: Int) -> Range<Int> {
-        (batch * batchSize)..<Swift.min((batch + 1) * batchSize, objectIDs.count)
+        (batch * batchSize)..<Swift.min((batch + 1) * batchSize, objects.count)
     }
 
-    /// Makes the unchanged objects of `ids` faults again and forgets their unused snapshots.
-    private func release(_ ids: ArraySlice<ObjectID>) {
-        for id in ids {
-            context.graph.dropSnapshot(of: id)
-            context.registered[id]?.releaseValuesIfUnchanged()
+    /// Makes the unchanged `objects` faults again and forgets their unused snapshots.
+    private func release(_ objects: ArraySlice<ManagedObject>) {
+        for object in objects where object.managedObjectContext === context {
+            context.graph.dropSnapshot(of: object.objectID)
+            object.releaseValuesIfUnchanged()
         }
     }
 

@@ -50,9 +50,9 @@ extension ManagedObjectContext {
         case .count:
             return .count(try count(for: fetch))
         case .objectIDs:
-            return .objectIDs(try matchingObjectIDs(fetch, loadingSnapshots: false))
+            return .objectIDs(try matchingObjectIDs(fetch))
         case .snapshots:
-            let ids = try matchingObjectIDs(fetch, loadingSnapshots: true)
+            let ids = try matchingObjectIDs(fetch, keepingSnapshots: true)
             return .snapshots(try ids.compactMap { try snapshotForChild($0) })
         }
     }

@@ -43,7 +43,7 @@ extension ManagedObjectContext {
             whole.fetchOffset = 0
             whole.fetchLimit = nil
         }
-        let objects = try matchingObjectIDs(whole, loadingSnapshots: true).map { object(with: $0) }
+        let objects = try matchingObjects(whole, loadingValues: false)
         var rows =
             isGrouped
             ? try groupedRows(objects, by: groups ?? [], keys: keys, expressions: request.expressionsToFetch)

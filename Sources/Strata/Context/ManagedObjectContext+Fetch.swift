@@ -22,7 +22,10 @@ extension ManagedObjectContext {
         coordinator.registerIfNeeded(Result.self)
         let readsValues = request.includesPropertyValues && request.fetchBatchSize <= 0
         let loadsValues = !request.returnsObjectsAsFaults && readsValues
-        let ids = try matchingObjectIDs(request, loadingSnapshots: readsValues, loadingValues: loadsValues)
+        let objects =
+            readsValues
+            ? try matchingObjects(request, loadingValues: loadsValues)
+            : try matchingObjectIDs(request).map { object(with: $0) }
         for kind in try kinds(of: request) {
             let type = coordinator.objectClass(forEntity: kind)
             guard type is Result.Type else {
@@ -33,13 +36,14 @@ extension ManagedObjectContext {
             }
         }
         // A batched fetch keeps about one batch of values: its objects fire their faults alone.
-        let cohort = ids.count > 1 && request.fetchBatchSize <= 0 ? FetchCohort(ids) : nil
-        for (position, id) in ids.enumerated() {
-            let object = object(with: id)
+        let cohort = objects.count > 1 && request.fetchBatchSize <= 0 ? FetchCohort(objects.map(\.objectID)) : nil
+        for (position, object) in objects.enumerated() {
             guard object is Result else {
                 throw ContextError(
                     code: .wrongClass,
-                    message: "\(id) is registered in the context as a \(type(of: object)), not \(Result.self).")
+                    message:
+                        "\(object.objectID) is registered in the context as a \(type(of: object)), not \(Result.self)."
+                )
             }
             if let cohort {
                 object.cohort = cohort
@@ -47,15 +51,18 @@ extension ManagedObjectContext {
             }
             if loadsValues { try fulfill(object) }
         }
-        try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
-        return FetchedResults(context: self, objectIDs: ids, batchSize: max(request.fetchBatchSize, 0), cohort: cohort)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, from: objects.map(\.objectID))
+        }
+        return FetchedResults(
+            context: self, objects: objects, batchSize: max(request.fetchBatchSize, 0), cohort: cohort)
     }
 
     /// The IDs of the objects `request` matches, in order; as ``fetch(_:)``.
     public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws -> [ObjectID] {
         assertOnQueue()
         return try coordinator.observing(coordinator.operation(.fetch, on: request.entityName)) { outcome in
-            let ids = try matchingObjectIDs(request, loadingSnapshots: false)
+            let ids = try matchingObjectIDs(request)
             outcome.objects = ids.count
             return ids
         }

@@ -17,31 +17,39 @@ extension ManagedObjectContext {
                     kinds.contains($0.entity.name)
                 }
             },
-            destinations: { destinations in try matchingObjectIDs(destinations, loadingSnapshots: false) })
+            destinations: { destinations in try matchingObjectIDs(destinations) })
     }
 
-    /// The IDs of the objects `request` matches, in order. With `loadingSnapshots`, the
-    /// matching objects' snapshots are read with them and kept for their faults; with
-    /// `loadingValues` too, a store answering alone has them loaded into their objects at once.
-    func matchingObjectIDs<Result>(
-        _ request: FetchRequest<Result>, loadingSnapshots: Bool, loadingValues: Bool = false
-    ) throws -> [ObjectID] {
+    /// The IDs of the objects `request` matches, in order. With `keepingSnapshots`, their
+    /// snapshots are read with them and kept for the faults of those registered or to come.
+    func matchingObjectIDs<Result>(_ request: FetchRequest<Result>, keepingSnapshots: Bool = false) throws -> [ObjectID]
+    {
         let plan = try self.plan(request)
-        guard loadingSnapshots else {
-            if let (store, storeRequest) = plan.direct(.objectIDs) {
-                guard case .objectIDs(let ids) = try reads(of: store).execute(storeRequest) else { return [] }
-                return ids
-            }
-            return try mergedObjects(request, plan).map(\.objectID)
+        if !keepingSnapshots, let (store, storeRequest) = plan.direct(.objectIDs) {
+            guard case .objectIDs(let ids) = try reads(of: store).execute(storeRequest) else { return [] }
+            return ids
         }
-        guard let (store, storeRequest) = plan.direct(.snapshots) else {
+        guard keepingSnapshots, let (store, storeRequest) = plan.direct(.snapshots) else {
             return try mergedObjects(request, plan).map(\.objectID)
         }
         guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { return [] }
         shareSnapshots(snapshots, from: store)
-        guard loadingValues else { return snapshots.map(cache) }
+        return snapshots.map { snapshot in
+            if registered[snapshot.objectID]?.faulted != false { graph.cache(snapshot) }
+            return snapshot.objectID
+        }
+    }
+
+    /// The objects `request` matches, in order, registered in the context. Their snapshots are
+    /// read with them and kept for their faults; with `loadingValues`, a store answering alone
+    /// has them loaded into their objects at once.
+    func matchingObjects<Result>(_ request: FetchRequest<Result>, loadingValues: Bool) throws -> [ManagedObject] {
+        let plan = try self.plan(request)
+        guard let (store, storeRequest) = plan.direct(.snapshots) else { return try mergedObjects(request, plan) }
+        guard case .snapshots(let snapshots) = try reads(of: store).execute(storeRequest) else { return [] }
+        shareSnapshots(snapshots, from: store)
         graph.reserveCapacity(forMore: snapshots.count)
-        return snapshots.map(adopt)
+        return loadingValues ? snapshots.map(adopt) : snapshots.map(cache)
     }
 
     /// Reads every store's candidates as `plan` says, adds the pending changes, and judges,
@@ -54,7 +62,7 @@ extension ManagedObjectContext {
             guard case .snapshots(let snapshots) = try reads(of: leg.store).execute(leg.request) else { continue }
             shareSnapshots(snapshots, from: leg.store)
             for snapshot in snapshots {
-                let object = object(with: cache(snapshot))
+                let object = cache(snapshot)
                 candidates.append(object)
                 if leg.judged { judged.insert(object) }
             }
@@ -93,19 +101,21 @@ extension ManagedObjectContext {
     }
 
     /// Loads `snapshot` into its object, registering the object when it is new to the context,
-    /// unless the object is loaded already; returns its ID.
-    private func adopt(_ snapshot: Snapshot) -> ObjectID {
+    /// unless the object is loaded already.
+    private func adopt(_ snapshot: Snapshot) -> ManagedObject {
         let object = object(with: snapshot.objectID)
         if object.faulted {
             if !snapshotCache.isEmpty { graph.dropSnapshot(of: snapshot.objectID) }
             load(object, from: snapshot)
         }
-        return snapshot.objectID
+        return object
     }
 
-    /// Keeps `snapshot` for the object's fault (unless the object is loaded) and returns its ID.
-    private func cache(_ snapshot: Snapshot) -> ObjectID {
-        if registered[snapshot.objectID]?.faulted != false { graph.cache(snapshot) }
-        return snapshot.objectID
+    /// Keeps `snapshot` for its object's fault, registering the object when it is new to the
+    /// context, unless the object is loaded already.
+    private func cache(_ snapshot: Snapshot) -> ManagedObject {
+        let object = object(with: snapshot.objectID)
+        if object.faulted { graph.cache(snapshot) }
+        return object
     }
 }

@@ -1,8 +1,9 @@
 import Strata
 
 /// Where the stored properties of one entity sit in the columns of its table, worked out once
-/// when the store opens, so that reading a row costs no lookups by name.
-struct SQLiteRowReader: Sendable {
+/// when the store opens, so that reading a row costs no lookups by name. A class, so that
+/// handing it to each row read retains one reference rather than each of its tables.
+final class SQLiteRowReader: Sendable {
     /// An attribute, the index of its column and its slot in the entity's values.
     struct AttributeColumn: Sendable {
         let name: String

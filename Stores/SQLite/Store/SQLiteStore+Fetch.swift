@@ -31,15 +31,15 @@ extension SQLiteStore {
                 return .count(Int(count))
             case .objectIDs:
                 let rows = try connection.cachedStatement(sql).rows(parameters) { ($0.value(at: 0), $0.value(at: 1)) }
-                let ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1, in: table) }
-                return .objectIDs(statement.sortsByKey ? ids.sorted(by: Self.primaryKeyOrder) : ids)
+                var ids = try rows.map { try objectID(primaryKey: $0.0, entityNumber: $0.1, in: table) }
+                if statement.sortsByKey { Self.putInKeyOrder(&ids, by: \.self) }
+                return .objectIDs(ids)
             case .snapshots:
-                let snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
+                var snapshots = try connection.cachedStatement(sql).rowsThrowing(parameters) {
                     try snapshot(at: $0, in: table)
                 }
-                return .snapshots(
-                    statement.sortsByKey
-                        ? snapshots.sorted { Self.primaryKeyOrder($0.objectID, $1.objectID) } : snapshots)
+                if statement.sortsByKey { Self.putInKeyOrder(&snapshots, by: \.objectID) }
+                return .snapshots(snapshots)
             }
         }
     }
@@ -128,6 +128,15 @@ extension SQLiteStore {
             conditions.append("CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(call) ELSE 0 END")
         }
         return (conditions, Array(remaining.dropFirst(evaluable.count)))
+    }
+
+    /// Puts `elements` in the order of their IDs' primary keys. A scan of a whole table gives
+    /// its rows in that order already, which is checked before anything is sorted.
+    private static func putInKeyOrder<Element>(_ elements: inout [Element], by id: (Element) -> ObjectID) {
+        let isInOrder = elements.indices.dropFirst().allSatisfy {
+            !primaryKeyOrder(id(elements[$0]), id(elements[$0 - 1]))
+        }
+        if !isInOrder { elements.sort { primaryKeyOrder(id($0), id($1)) } }
     }
 
     /// Whether `a`'s primary key comes before `b`'s; IDs of one table, made by this store.

@@ -70,14 +70,22 @@ final class SQLiteStore: IncrementalStore {
     /// store, by entity and relationship name.
     let toManyStorages: [String: [String: SQLiteSchema.ToManyStorage]]
 
-    /// Where an entity's rows are and how to read them.
-    struct EntityRow: Sendable {
+    /// Where an entity's rows are and how to read them; a class, shared rather than copied by
+    /// each lookup.
+    final class EntityRow: Sendable {
         /// The entity's number in `Z_ENT`.
         let number: Int64
         let reader: SQLiteRowReader
         let table: SQLiteSchema.EntityTable
         /// The statement reading one owner's members, by to-many relationship name.
         let membersByKey: [String: String]
+
+        init(number: Int64, reader: SQLiteRowReader, table: SQLiteSchema.EntityTable, membersByKey: [String: String]) {
+            self.number = number
+            self.reader = reader
+            self.table = table
+            self.membersByKey = membersByKey
+        }
     }
     /// The file's journal mode.
     enum Journal: Sendable {

@@ -209,6 +209,24 @@ import Testing
         }
     }
 
+    @Test func resultsGiveTheContextsObjectEvenAfterTheyLeftIt() throws {
+        let stack = try Stack()
+        try stack.context.performAndWait {
+            for title in ["A", "B"] { try stack.insert("Book", ["title": .string(title)]) }
+            try stack.context.save()
+            let results = try stack.context.fetch(request("Book", sortedBy: "title"))
+            let first = results[0]
+            #expect(first === stack.context.object(with: first.objectID))
+            stack.context.reset()
+            let again = results[0]
+            #expect(again !== first)
+            #expect(again.objectID == first.objectID)
+            #expect(again.managedObjectContext === stack.context)
+            #expect(again === stack.context.object(with: first.objectID))
+            #expect(try again.value(forKey: "title") == "A")
+        }
+    }
+
     @Test func prefetchingLoadsRelationshipDestinations() throws {
         let stack = try Stack()
         try stack.context.performAndWait {
