@@ -123,6 +123,9 @@ public final class EntitySchema: Sendable {
     let persistentSlotTypes: [SlotType]
     /// The slots of derived attributes, which the application cannot set.
     let derivedSlots: [Int]
+    /// The slots of to-one relationships (persistent and transient) and of object-ID attributes:
+    /// the only ones that hold object IDs.
+    let objectIDSlots: [Int]
     /// The derived attributes, each with its parsed expression, which a save evaluates.
     let derivations: [Derivation]
 
@@ -251,6 +254,9 @@ public final class EntitySchema: Sendable {
         self.defaultSlots = slotNames.map { attributesByName[$0]?.defaultValue ?? .null }
         self.derivedSlots = attributes.filter { $0.derivationExpression != nil && !$0.isTransient }
             .compactMap { properties[$0.name]?.slot }
+        self.objectIDSlots = slotNames.indices.filter { slot in
+            relationshipsByName[slotNames[slot]] != nil || attributesByName[slotNames[slot]]?.type == .objectID
+        }
         self.derivations = attributes.compactMap { attribute in
             guard let text = attribute.derivationExpression, !attribute.isTransient,
                 let slot = properties[attribute.name]?.slot, let expression = try? FetchExpression(format: text)

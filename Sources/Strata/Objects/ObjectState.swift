@@ -222,11 +222,10 @@ extension ManagedObject {
     @discardableResult
     func remapReferences(_ mapping: [ObjectID: ObjectID]) -> Bool {
         var replaced = false
-        for (slot, value) in state.currentValues.enumerated() {
-            if let id = value.objectIDValue, let new = mapping[id] {
-                state.currentValues[slot] = .objectID(new)
-                replaced = true
-            }
+        for slot in entity.objectIDSlots {
+            guard case .objectID(let id) = state.currentValues[slot], let new = mapping[id] else { continue }
+            state.currentValues[slot] = .objectID(new)
+            replaced = true
         }
         for (key, members) in state.currentMembers where members.contains(where: { mapping[$0] != nil }) {
             state.currentMembers[key] = .init(members.map { mapping[$0] ?? $0 })

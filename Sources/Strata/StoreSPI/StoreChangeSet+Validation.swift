@@ -40,9 +40,10 @@ extension StoreChangeSet {
     ///   `Int64.max`, which the update could not raise.
     public func checkVersions(storedVersion: (ObjectID) throws -> Int64?) throws {
         var conflicts: [StoreError.Conflict] = []
-        for change in inserted {
-            if let stored = try storedVersion(change.objectID) {
-                conflicts.append(.init(objectID: change.objectID, expectedVersion: 0, storedVersion: stored))
+        for index in inserted.indices {
+            let objectID = inserted[index].objectID
+            if let stored = try storedVersion(objectID) {
+                conflicts.append(.init(objectID: objectID, expectedVersion: 0, storedVersion: stored))
             }
         }
         let expectations =

@@ -102,14 +102,17 @@ extension SQLiteStore {
                     }
                 }
                 try delete(changes.deleted.map(\.objectID), on: connection)
-                for change in changes.inserted { try insert(change, external: external, on: connection) }
+                for index in changes.inserted.indices {
+                    try insert(changes.inserted[index], external: external, on: connection)
+                }
                 try raisePrimaryKeyMaxima(past: changes.inserted, on: connection)
-                for change in changes.updated {
-                    try update(change, previous: previous[change.objectID] ?? [:], external: external, on: connection)
+                for index in changes.updated.indices {
+                    let previous = previous[changes.updated[index].objectID] ?? [:]
+                    try update(changes.updated[index], previous: previous, external: external, on: connection)
                 }
                 let written = Self.writtenValues(of: changes)
-                for change in changes.inserted {
-                    try saveMemberships(of: change, isNew: true, written: written, on: connection)
+                for index in changes.inserted.indices {
+                    try saveMemberships(of: changes.inserted[index], isNew: true, written: written, on: connection)
                 }
                 try saveMemberships(ofUpdated: changes.updated, on: connection)
                 if recordsHistory { try recordHistory(of: changes, tombstones: tombstones, note: note, on: connection) }
@@ -132,8 +135,15 @@ extension SQLiteStore {
         guard changes.inserted.contains(where: { $0.toManyRelationships.contains { !$0.value.isEmpty } }) else {
             return [:]
         }
-        return Dictionary(
-            (changes.inserted + changes.updated).map { ($0.objectID, $0.values) }, uniquingKeysWith: { $1 })
+        var written: [ObjectID: PropertyValues] = [:]
+        written.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for index in changes.inserted.indices {
+            written[changes.inserted[index].objectID] = changes.inserted[index].values
+        }
+        for index in changes.updated.indices {
+            written[changes.updated[index].objectID] = changes.updated[index].values
+        }
+        return written
     }
 
     /// Names the store, entity, attribute `name` and object `objectID`, for errors about its

@@ -68,6 +68,29 @@ import Testing
         }
     }
 
+    @Test func anObjectIDAttributeNamingANewObjectSavesItsPermanentID() throws {
+        let model = ManagedObjectModel {
+            EntityDescription("Bookmark") {
+                AttributeDescription("target", .objectID)
+                AttributeDescription("label", .string)
+            }
+        }
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        let store = try coordinator.addStore(type: StoreType.inMemory.name)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            let target = try context.insertNewObject(forEntityName: "Bookmark")
+            let bookmark = try context.insertNewObject(forEntityName: "Bookmark")
+            try bookmark.setValue(.objectID(target.objectID), forKey: "target")
+            try bookmark.setValue("first", forKey: "label")
+            try context.save()
+            #expect(!target.objectID.isTemporary)
+            #expect(try bookmark.value(forKey: "target") == .objectID(target.objectID))
+            #expect(try bookmark.value(forKey: "label") == "first")
+            #expect(try store.snapshot(for: bookmark.objectID)?.values["target"] == .objectID(target.objectID))
+        }
+    }
+
     @Test func newObjectsHaveTemporaryIDsUntilSavedAndPermanentOnesAfter() throws {
         let stack = try Stack()
         try stack.context.performAndWait {
