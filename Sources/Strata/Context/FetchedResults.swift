@@ -4,6 +4,10 @@
 /// again, so that a batched fetch read from start to end keeps about one batch of values in
 /// memory; an object of a released batch loads its values again when it is next used.
 ///
+/// The collection holds the objects the fetch registered. An object that has left the context
+/// since (after ``ManagedObjectContext/reset()``, say) is given as the context's object for the
+/// same ID, as ``ManagedObjectContext/object(with:)`` gives it.
+///
 /// Use it on its context's queue, like the objects.
 public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     private let context: ManagedObjectContext
