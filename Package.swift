@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StrataSearch", targets: ["StrataSearch"]),
         .library(name: "StrataService", targets: ["StrataService"]),
         .library(name: "StrataTelemetry", targets: ["StrataTelemetry"]),
+        .library(name: "StrataSync", targets: ["StrataSync"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
@@ -87,6 +88,8 @@ let package = Package(
             path: "Tests/StrataTestSupport"),
         .target(name: "StrataPostgresTesting"),
         .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
+        .target(name: "StrataSync", dependencies: ["Strata"]),
+        .testTarget(name: "StrataSyncTests", dependencies: ["StrataSync", "Strata", "StrataConformance"]),
         .testTarget(
             name: "StrataSearchTests",
             dependencies: ["StrataSearch", "StrataStores", "StrataPostgres", "StrataTestSupport"]),

@@ -1,0 +1,69 @@
+/// The merged state of every synced object a replica or the hub knows of: the operations
+/// applied so far, folded by the merge rules (``MergeRules``).
+///
+/// Applying the same operations in any order, each any number of times, gives the same state:
+/// every rule keeps the later of two writes by timestamp, or the union of two sets of tags, and
+/// both are indifferent to order and repetition. That is what lets replicas exchange operations
+/// in whatever order the network delivers them and still converge.
+public struct MergeState: Sendable {
+    /// The rules every replica and the hub apply alike.
+    public let rules: MergeRules
+    /// Every object an operation named, by global ID.
+    public private(set) var objects: [GlobalID: MergedObject] = [:]
+
+    /// An empty state under `rules`.
+    public init(rules: MergeRules = MergeRules()) { self.rules = rules }
+
+    /// Applies `operation`.
+    ///
+    /// - Throws: ``SyncError/Code/entityMismatch`` when the operation's object is known as an
+    ///   object of another entity; the state is left as it was.
+    @discardableResult
+    public mutating func apply(_ operation: SyncOperation) throws -> MergeOutcome {
+        if let known = objects[operation.object], known.entity != operation.entity {
+            throw SyncError(
+                code: .entityMismatch,
+                message:
+                    "An operation stamped \(operation.stamp) names \(operation.object) as a '\(operation.entity)', "
+                    + "which is known as a '\(known.entity)'.")
+        }
+        return objects[operation.object, default: MergedObject(entity: operation.entity)].apply(operation)
+    }
+
+    /// Whether `object` exists: some operation named it, and the rules do not count it deleted.
+    public func isAlive(_ object: GlobalID) -> Bool {
+        guard let merged = objects[object] else { return false }
+        return merged.isAlive(under: rules.deleteRule(of: merged.entity))
+    }
+
+    /// What a replica shows of `object`, or `nil` when it does not exist: its values, with
+    /// references to objects that no longer exist empty (they were nullified), and its to-many
+    /// members but those that no longer exist.
+    public func resolved(_ object: GlobalID) -> ResolvedObject? {
+        guard isAlive(object), let merged = objects[object] else { return nil }
+        var values: [String: SyncValue] = [:]
+        for (key, register) in merged.registers {
+            if case .reference(let target?) = register.value, isDeleted(target) {
+                values[key] = .reference(nil)
+            } else {
+                values[key] = register.value
+            }
+        }
+        var relationships: [String: Set<GlobalID>] = [:]
+        for (key, set) in merged.relationships {
+            relationships[key] = set.members.filter { !isDeleted($0) }
+        }
+        return ResolvedObject(entity: merged.entity, values: values, relationships: relationships)
+    }
+
+    /// Every object that exists, resolved, by global ID.
+    public func resolvedObjects() -> [GlobalID: ResolvedObject] {
+        var resolved: [GlobalID: ResolvedObject] = [:]
+        for id in objects.keys { resolved[id] = self.resolved(id) }
+        return resolved
+    }
+
+    /// Whether `object` is known and deleted by the rules. An object no operation named yet is
+    /// not: its operations may still arrive.
+    private func isDeleted(_ object: GlobalID) -> Bool { objects[object] != nil && !isAlive(object) }
+}

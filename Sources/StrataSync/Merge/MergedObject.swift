@@ -1,0 +1,72 @@
+/// Everything the operations applied so far say about one synced object: each attribute's and
+/// to-one relationship's latest write, each to-many relationship's additions and removals, and
+/// its latest deletion. Merging is taking the later write, the union of tags and the later
+/// deletion, so the result does not depend on the order operations arrive in, nor on how often.
+public struct MergedObject: Sendable, Hashable {
+    /// A value and the timestamp of the write that set it.
+    public struct Register: Sendable, Hashable {
+        /// The value.
+        public let value: SyncValue
+        /// When it was written, and by which replica.
+        public let stamp: SyncTimestamp
+    }
+
+    /// The object's entity.
+    public let entity: String
+    /// The latest write of each attribute and to-one relationship, by name.
+    public private(set) var registers: [String: Register] = [:]
+    /// The members of each to-many relationship, by name.
+    public private(set) var relationships: [String: ObservedRemoveSet] = [:]
+    /// The latest deletion, if any.
+    public private(set) var deletion: SyncTimestamp?
+    /// The latest write of any kind but a deletion.
+    public private(set) var lastWrite: SyncTimestamp?
+
+    init(entity: String) { self.entity = entity }
+
+    /// Whether the object exists under `rule`.
+    public func isAlive(under rule: MergeRules.DeleteRule) -> Bool {
+        guard let deletion else { return true }
+        switch rule {
+        case .deleteWins: return false
+        case .updateWins: return lastWrite.map { $0 > deletion } ?? false
+        }
+    }
+
+    /// Applies `operation`, which names this object, and says what became of it.
+    mutating func apply(_ operation: SyncOperation) -> MergeOutcome {
+        let stamp = operation.stamp
+        switch operation.change {
+        case .set(let key, let value):
+            noteWrite(stamp)
+            if let current = registers[key] {
+                if current.stamp == stamp && current.value == value { return .duplicate }
+                guard stamp > current.stamp || (stamp == current.stamp && current.value.canonicallyPrecedes(value))
+                else { return .superseded(by: current.stamp) }
+            }
+            registers[key] = Register(value: value, stamp: stamp)
+            return .applied
+        case .add(let key, let member):
+            noteWrite(stamp)
+            let before = relationships[key]
+            relationships[key, default: ObservedRemoveSet()].add(member, tag: stamp)
+            return relationships[key] == before ? .duplicate : .applied
+        case .remove(let key, let member, let observed):
+            noteWrite(stamp)
+            let before = relationships[key]
+            relationships[key, default: ObservedRemoveSet()].remove(member, observed: observed)
+            return relationships[key] == before ? .duplicate : .applied
+        case .delete:
+            if let deletion {
+                if deletion == stamp { return .duplicate }
+                guard stamp > deletion else { return .superseded(by: deletion) }
+            }
+            deletion = stamp
+            return .applied
+        }
+    }
+
+    private mutating func noteWrite(_ stamp: SyncTimestamp) {
+        if lastWrite.map({ stamp > $0 }) ?? true { lastWrite = stamp }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Strata
+
+/// The value of an attribute or to-one relationship as it travels between replicas: an
+/// attribute's value, or the global ID of the object a to-one relationship refers to (store
+/// object IDs mean nothing on another replica).
+public enum SyncValue: Sendable, Hashable, Codable {
+    /// An attribute's value; never `AttributeValue.objectID(_:)`.
+    case attribute(AttributeValue)
+    /// A to-one relationship's destination, `nil` when it is empty.
+    case reference(GlobalID?)
+}
+
+extension SyncValue {
+    /// Whether this value comes before `other` in an order every machine agrees on: the order
+    /// of their JSON encodings with sorted keys. Only two writes stamped alike — which a replica
+    /// never makes, but a damaged or hostile peer might send — are ordered by it.
+    func canonicallyPrecedes(_ other: SyncValue) -> Bool {
+        Self.canonicalBytes(self).lexicographicallyPrecedes(Self.canonicalBytes(other))
+    }
+
+    private static func canonicalBytes(_ value: SyncValue) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)).map(Array.init) ?? []
+    }
+}
