@@ -85,6 +85,7 @@ import Testing
             let roll = Int.random(in: 0..<100, using: &random)
             guard roll >= 15, let target = alive.randomElement(using: &random) else {
                 let object = GlobalID.random(using: &random)
+                try replicas[index].make(.insert, on: object)
                 try replicas[index].make(.set(key: "name", value: .attribute(.string("n\(object)"))), on: object)
                 try replicas[index].make(.set(key: "score", value: .attribute(.integer64(0))), on: object)
                 if let parent = alive.randomElement(using: &random) {

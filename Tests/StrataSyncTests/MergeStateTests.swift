@@ -133,6 +133,7 @@ import Testing
 
     @Test func operationsRoundTripThroughJSON() throws {
         let operations = [
+            operation(.insert, at: stamp(1, 0, low)),
             operation(.set(key: "name", value: .attribute(.string("a"))), at: stamp(1, 0, low)),
             operation(.set(key: "parent", value: .reference(.random())), at: stamp(1, 1, low)),
             operation(.set(key: "parent", value: .reference(nil)), at: stamp(1, 2, low)),

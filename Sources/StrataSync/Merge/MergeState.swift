@@ -41,14 +41,7 @@ public struct MergeState: Sendable {
     /// members but those that no longer exist.
     public func resolved(_ object: GlobalID) -> ResolvedObject? {
         guard isAlive(object), let merged = objects[object] else { return nil }
-        var values: [String: SyncValue] = [:]
-        for (key, register) in merged.registers {
-            if case .reference(let target?) = register.value, isDeleted(target) {
-                values[key] = .reference(nil)
-            } else {
-                values[key] = register.value
-            }
-        }
+        let values = merged.registers.mapValues { resolvedValue($0.value) }
         var relationships: [String: Set<GlobalID>] = [:]
         for (key, set) in merged.relationships {
             relationships[key] = set.members.filter { !isDeleted($0) }
@@ -65,5 +58,11 @@ public struct MergeState: Sendable {
 
     /// Whether `object` is known and deleted by the rules. An object no operation named yet is
     /// not: its operations may still arrive.
-    private func isDeleted(_ object: GlobalID) -> Bool { objects[object] != nil && !isAlive(object) }
+    func isDeleted(_ object: GlobalID) -> Bool { objects[object] != nil && !isAlive(object) }
+
+    /// `value` as a replica shows it: a reference to a deleted object is empty.
+    func resolvedValue(_ value: SyncValue) -> SyncValue {
+        if case .reference(let target?) = value, isDeleted(target) { return .reference(nil) }
+        return value
+    }
 }

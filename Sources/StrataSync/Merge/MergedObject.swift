@@ -21,6 +21,8 @@ public struct MergedObject: Sendable, Hashable {
     public private(set) var deletion: SyncTimestamp?
     /// The latest write of any kind but a deletion.
     public private(set) var lastWrite: SyncTimestamp?
+    /// The earliest insertion, if one arrived.
+    public private(set) var insertion: SyncTimestamp?
 
     init(entity: String) { self.entity = entity }
 
@@ -37,6 +39,11 @@ public struct MergedObject: Sendable, Hashable {
     mutating func apply(_ operation: SyncOperation) -> MergeOutcome {
         let stamp = operation.stamp
         switch operation.change {
+        case .insert:
+            noteWrite(stamp)
+            if let insertion, insertion <= stamp { return .duplicate }
+            insertion = stamp
+            return .applied
         case .set(let key, let value):
             noteWrite(stamp)
             if let current = registers[key] {

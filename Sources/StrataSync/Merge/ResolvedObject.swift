@@ -1,5 +1,6 @@
-/// A synced object as the merge rules resolve it: what every replica shows once it has applied
-/// the same operations.
+/// A synced object as the merge rules resolve it — what every replica shows once it has
+/// applied the same operations — or as a replica's store shows it now
+/// (``MergeState/operations(bringing:to:at:)``).
 public struct ResolvedObject: Sendable, Hashable {
     /// The object's entity.
     public let entity: String
@@ -7,4 +8,11 @@ public struct ResolvedObject: Sendable, Hashable {
     public let values: [String: SyncValue]
     /// Each to-many relationship's members, by name.
     public let relationships: [String: Set<GlobalID>]
+
+    /// An object of `entity` with `values` and `relationships`.
+    public init(entity: String, values: [String: SyncValue], relationships: [String: Set<GlobalID>] = [:]) {
+        self.entity = entity
+        self.values = values
+        self.relationships = relationships
+    }
 }

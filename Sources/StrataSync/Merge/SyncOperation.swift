@@ -1,12 +1,14 @@
 /// One change to one synced object, as replicas push it to the hub and pull it from there:
 /// the unit the merge rules apply (``MergeState/apply(_:)``).
 ///
-/// A new object travels as the ``Change/set(key:value:)`` of each of its attributes and to-one
-/// relationships and the ``Change/add(key:member:)`` of each member of its to-many
-/// relationships, all stamped with the insert's timestamp; there is no separate insert.
+/// A new object travels as an ``Change/insert``, the ``Change/set(key:value:)`` of each of its
+/// attributes and to-one relationships and the ``Change/add(key:member:)`` of each member of
+/// its to-many relationships, all stamped with the insert's timestamp.
 public struct SyncOperation: Sendable, Hashable, Codable {
     /// What the operation does to its object.
     public enum Change: Sendable, Hashable, Codable {
+        /// Makes the object exist, with no values yet.
+        case insert
         /// Sets an attribute or to-one relationship.
         case set(key: String, value: SyncValue)
         /// Adds `member` to the to-many relationship `key`; the operation's timestamp is the
