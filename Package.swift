@@ -89,7 +89,11 @@ let package = Package(
         .target(name: "StrataPostgresTesting"),
         .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
         .target(name: "StrataSync", dependencies: ["Strata"]),
-        .testTarget(name: "StrataSyncTests", dependencies: ["StrataSync", "Strata", "StrataConformance"]),
+        .testTarget(
+            name: "StrataSyncTests",
+            dependencies: [
+                "StrataSync", "Strata", "StrataConformance", "StrataSQLite", "StrataXML", "StrataTestSupport",
+            ]),
         .testTarget(
             name: "StrataSearchTests",
             dependencies: ["StrataSearch", "StrataStores", "StrataPostgres", "StrataTestSupport"]),

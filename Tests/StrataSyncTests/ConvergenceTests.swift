@@ -8,18 +8,9 @@ import Testing
 /// hub at random moments, in random order and with repeated pushes, end in the same state as
 /// the hub and as an oracle that applies every operation in another random order.
 @Suite struct ConvergenceTests {
-    /// A wall clock one replica reads: it moves on by a few milliseconds a step and sometimes
-    /// goes back.
-    final class WallClock: Sendable {
-        private let now: Locked<Int64>
-        init(_ start: Int64) { now = Locked(start) }
-        func move(by milliseconds: Int64) { now.withLock { $0 += milliseconds } }
-        func read() -> Int64 { now.withLock { $0 } }
-    }
-
     struct Replica {
         let id: ReplicaID
-        let wall: WallClock
+        let wall: TestWallClock
         var clock: HybridLogicalClock
         var state: MergeState
         var log: [SyncOperation] = []
@@ -28,7 +19,7 @@ import Testing
 
         init(_ id: ReplicaID, start: Int64, rules: MergeRules) {
             self.id = id
-            wall = WallClock(start)
+            wall = TestWallClock(start)
             clock = HybridLogicalClock(replica: id, wallClock: { [wall] in wall.read() })
             state = MergeState(rules: rules)
         }

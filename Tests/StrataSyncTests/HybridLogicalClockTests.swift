@@ -6,19 +6,12 @@ import Testing
 /// The hybrid logical clock: monotonic whatever the wall clock does, after every timestamp it
 /// took in, and refusing peers too far ahead.
 @Suite struct HybridLogicalClockTests {
-    /// A wall clock the test sets, in milliseconds.
-    final class WallClock: Sendable {
-        private let now = Locked<Int64>(1_000)
-        func set(_ milliseconds: Int64) { now.withLock { $0 = milliseconds } }
-        func read() -> Int64 { now.withLock { $0 } }
-    }
-
-    private func clock(_ wall: WallClock, replica: ReplicaID = .random()) -> HybridLogicalClock {
+    private func clock(_ wall: TestWallClock, replica: ReplicaID = .random()) -> HybridLogicalClock {
         HybridLogicalClock(replica: replica, maximumDrift: .seconds(1), wallClock: { wall.read() })
     }
 
     @Test func timestampsFollowTheWallClockAndNeverRepeatOrGoBack() throws {
-        let wall = WallClock()
+        let wall = TestWallClock()
         var clock = clock(wall)
         let first = try clock.tick()
         #expect(first.milliseconds == 1_000 && first.counter == 0)
@@ -33,7 +26,7 @@ import Testing
     }
 
     @Test func anEventAfterAPeersTimestampIsStampedAfterIt() throws {
-        let wall = WallClock()
+        let wall = TestWallClock()
         var clock = clock(wall)
         let peer = SyncTimestamp(milliseconds: 1_800, counter: 7, replica: .random())
         try clock.receive(peer)
@@ -46,7 +39,7 @@ import Testing
     }
 
     @Test func aPeerTooFarAheadIsRefusedAndTheClockIsLeftAsItWas() throws {
-        let wall = WallClock()
+        let wall = TestWallClock()
         var clock = clock(wall)
         let before = try clock.tick()
         let ahead = SyncTimestamp(milliseconds: 1_000 + 1_001, counter: 0, replica: .random())
@@ -59,7 +52,7 @@ import Testing
     }
 
     @Test func aCounterThatWouldOverflowIsATypedError() throws {
-        let wall = WallClock()
+        let wall = TestWallClock()
         var clock = clock(wall)
         let full = SyncTimestamp(milliseconds: 1_000, counter: .max, replica: .random())
         let error = #expect(throws: SyncError.self) { try clock.receive(full) }

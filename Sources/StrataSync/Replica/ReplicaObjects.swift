@@ -1,0 +1,120 @@
+import Strata
+
+/// A replica's managed objects as the merge rules see them, and back: what an object shows by
+/// global ID (``shown(_:)``), and making a context's objects show what the merge rules resolved
+/// (``show(_:in:)``).
+///
+/// Synced keys are an entity's stored attributes, but derived ones (each replica computes
+/// them), and its stored relationships; an ordered to-many relationship syncs as a set for
+/// now. Use it on the context's queue.
+public struct ReplicaObjects {
+    /// Which store object each global ID names.
+    public private(set) var identities: SyncIdentities
+    /// New objects ``show(_:in:)`` inserted, bound to their permanent IDs by
+    /// ``bindSavedObjects()`` once the context has saved.
+    private var inserted: [(GlobalID, ManagedObject)] = []
+
+    /// The replica's objects named by `identities`.
+    public init(identities: SyncIdentities = SyncIdentities()) { self.identities = identities }
+
+    /// The global ID of `object`, a saved object, given a new one when it has none.
+    public mutating func globalID(of object: ManagedObject) -> GlobalID { identities.globalID(for: object.objectID) }
+
+    /// What `object`, a saved object, shows: its synced values and members, with objects named
+    /// by global ID (objects not named yet get one).
+    public mutating func shown(_ object: ManagedObject) throws -> ResolvedObject {
+        var values: [String: SyncValue] = [:]
+        for attribute in object.entity.attributes where Self.syncs(attribute) {
+            values[attribute.name] = .attribute(try object.value(forKey: attribute.name))
+        }
+        var relationships: [String: Set<GlobalID>] = [:]
+        for relationship in object.entity.relationships where !relationship.isTransient {
+            if relationship.isToMany {
+                relationships[relationship.name] = Set(
+                    try object.objects(forKey: relationship.name).map { identities.globalID(for: $0.objectID) })
+            } else {
+                let target = try object.object(forKey: relationship.name)
+                values[relationship.name] = .reference(target.map { identities.globalID(for: $0.objectID) })
+            }
+        }
+        return ResolvedObject(entity: object.entity.name, values: values, relationships: relationships)
+    }
+
+    /// Makes `context` show `objects`: inserts the objects it lacks, deletes those resolved as
+    /// gone (`nil`), then sets the values and members of the others. Keys the local model lacks
+    /// are skipped; references to objects the replica does not have are left empty. Save the
+    /// context, then call ``bindSavedObjects()``.
+    ///
+    /// - Throws: ``SyncError/Code/entityMismatch`` when a resolved object's entity is not the
+    ///   local object's; the context's errors (an entity the local model lacks, say).
+    public mutating func show(_ objects: [GlobalID: ResolvedObject?], in context: ManagedObjectContext) throws {
+        var shown: [(ManagedObject, ResolvedObject)] = []
+        for (id, resolved) in objects.sorted(by: { $0.key < $1.key }) {
+            let local = try existingObject(id, in: context)
+            guard let resolved else {
+                if let local { try context.delete(local) }
+                continue
+            }
+            if let local {
+                guard local.entity.name == resolved.entity else {
+                    throw SyncError(
+                        code: .entityMismatch,
+                        message: "\(id) is resolved as a '\(resolved.entity)' but is a '\(local.entity.name)' here.")
+                }
+                shown.append((local, resolved))
+            } else {
+                let created = try context.insertNewObject(forEntityName: resolved.entity)
+                identities.bind(id, to: created.objectID)
+                inserted.append((id, created))
+                shown.append((created, resolved))
+            }
+        }
+        for (object, resolved) in shown { try update(object, to: resolved, in: context) }
+    }
+
+    /// Binds the objects ``show(_:in:)`` inserted to the permanent IDs their save gave them.
+    public mutating func bindSavedObjects() {
+        for (id, object) in inserted { identities.bind(id, to: object.objectID) }
+        inserted.removeAll()
+    }
+
+    private func existingObject(_ id: GlobalID, in context: ManagedObjectContext) throws -> ManagedObject? {
+        guard let objectID = identities.objectID(for: id) else { return nil }
+        if let registered = context.registeredObject(for: objectID) { return registered }
+        do {
+            return try context.existingObject(with: objectID)
+        } catch let error as ContextError where error.code == .objectNotFound {
+            return nil
+        }
+    }
+
+    private func update(_ object: ManagedObject, to resolved: ResolvedObject, in context: ManagedObjectContext) throws {
+        for (key, value) in resolved.values {
+            switch value {
+            case .attribute(let attributeValue):
+                guard let attribute = object.entity.attributesByName[key], Self.syncs(attribute) else { continue }
+                if try object.value(forKey: key) != attributeValue { try object.setValue(attributeValue, forKey: key) }
+            case .reference(let target):
+                guard let relationship = object.entity.relationshipsByName[key], !relationship.isToMany,
+                    !relationship.isTransient
+                else { continue }
+                let destination = try target.flatMap { try existingObject($0, in: context) }
+                if try object.object(forKey: key) !== destination { try object.setObject(destination, forKey: key) }
+            }
+        }
+        for (key, members) in resolved.relationships {
+            guard let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
+                !relationship.isTransient
+            else { continue }
+            let destinations = try members.sorted().compactMap { try existingObject($0, in: context) }
+            let current = Set(try object.objects(forKey: key).map(ObjectIdentifier.init))
+            if current != Set(destinations.map(ObjectIdentifier.init)) {
+                try object.setObjects(destinations, forKey: key)
+            }
+        }
+    }
+
+    private static func syncs(_ attribute: AttributeDescription) -> Bool {
+        !attribute.isTransient && attribute.derivationExpression == nil
+    }
+}

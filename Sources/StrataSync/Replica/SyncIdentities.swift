@@ -1,0 +1,30 @@
+import Strata
+
+/// Which object of a replica's store each global ID names, and back: the replica's side of
+/// ``GlobalID``. An object of the store seen for the first time gets a new global ID.
+public struct SyncIdentities: Sendable, Hashable {
+    private var globalIDs: [ObjectID: GlobalID] = [:]
+    private var objectIDs: [GlobalID: ObjectID] = [:]
+
+    /// No identities yet.
+    public init() {}
+
+    /// The global ID of the store's object `objectID`, given a new one when it has none.
+    public mutating func globalID(for objectID: ObjectID) -> GlobalID {
+        if let known = globalIDs[objectID] { return known }
+        let id = GlobalID.random()
+        bind(id, to: objectID)
+        return id
+    }
+
+    /// The store's object that `globalID` names, if the replica has it.
+    public func objectID(for globalID: GlobalID) -> ObjectID? { objectIDs[globalID] }
+
+    /// Names the store's object `objectID` by `globalID`, replacing what either named before.
+    public mutating func bind(_ globalID: GlobalID, to objectID: ObjectID) {
+        if let old = objectIDs[globalID] { globalIDs[old] = nil }
+        if let old = globalIDs[objectID] { objectIDs[old] = nil }
+        globalIDs[objectID] = globalID
+        objectIDs[globalID] = objectID
+    }
+}
