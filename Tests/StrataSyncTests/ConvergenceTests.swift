@@ -51,7 +51,8 @@ import Testing
     static func simulate(
         seed: UInt64, replicaCount: Int, steps: Int, rules: MergeRules
     ) throws -> (
-        replicas: [[GlobalID: ResolvedObject]], hub: [GlobalID: ResolvedObject], oracle: [GlobalID: ResolvedObject]
+        replicas: [[GlobalID: ResolvedObject]], hub: [GlobalID: ResolvedObject], oracle: [GlobalID: ResolvedObject],
+        hubState: MergeState
     ) {
         var random = SeededGenerator(seed: seed)
         var replicas = (0..<replicaCount).map { index in
@@ -112,7 +113,10 @@ import Testing
         var oracle = MergeState(rules: rules)
         let everything = replicas.flatMap(\.log)
         for operation in (everything + everything).shuffled(using: &random) { try oracle.apply(operation) }
-        return (replicas.map { $0.state.resolvedObjects() }, hub.state.resolvedObjects(), oracle.resolvedObjects())
+        return (
+            replicas.map { $0.state.resolvedObjects() }, hub.state.resolvedObjects(), oracle.resolvedObjects(),
+            hub.state
+        )
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])

@@ -145,3 +145,26 @@ import Testing
         #expect(try JSONDecoder().decode([SyncOperation].self, from: data) == operations)
     }
 }
+
+/// A replica's bookkeeping kept between runs: the merged state and the identities round-trip
+/// through JSON, and a damaged identity file is a typed decoding error.
+@Suite struct SyncBookkeepingCodingTests {
+    @Test func aMergedStateComesBackAsItWasSaved() throws {
+        let state = try ConvergenceTests.simulate(seed: 7, replicaCount: 2, steps: 300, rules: MergeRules()).hubState
+        let decoded = try JSONDecoder().decode(MergeState.self, from: try JSONEncoder().encode(state))
+        #expect(decoded == state)
+        #expect(decoded.resolvedObjects() == state.resolvedObjects())
+    }
+
+    @Test func identitiesComeBackAndADamagedOneIsRefused() throws {
+        let store = "B3F1E2D4-0000-4000-8000-000000000001"
+        let objectID = try #require(ObjectID(uriString: "x-strata://\(store)/Book/p7"))
+        var identities = SyncIdentities()
+        let id = identities.globalID(for: objectID)
+        let decoded = try JSONDecoder().decode(SyncIdentities.self, from: try JSONEncoder().encode(identities))
+        #expect(decoded == identities)
+        #expect(decoded.objectID(for: id) == objectID)
+        let damaged = Data(#"{"not a URI": "\#(id)"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncIdentities.self, from: damaged) }
+    }
+}

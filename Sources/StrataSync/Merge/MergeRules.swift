@@ -4,9 +4,9 @@
 /// order by clock, then by replica ID). To-many relationships: an addition wins over a
 /// concurrent removal (``ObservedRemoveSet``). A deletion against a concurrent update: as
 /// ``DeleteRule`` says for the entity, the deletion by default.
-public struct MergeRules: Sendable, Hashable {
+public struct MergeRules: Sendable, Hashable, Codable {
     /// How a deletion meets an update of the same object.
-    public enum DeleteRule: Sendable, Hashable {
+    public enum DeleteRule: String, Sendable, Hashable, Codable {
         /// A deleted object stays deleted, whatever was written to it before or after.
         case deleteWins
         /// A write stamped after the deletion brings the object back, with every value

@@ -4,8 +4,9 @@
 /// Applying the same operations in any order, each any number of times, gives the same state:
 /// every rule keeps the later of two writes by timestamp, or the union of two sets of tags, and
 /// both are indifferent to order and repetition. That is what lets replicas exchange operations
-/// in whatever order the network delivers them and still converge.
-public struct MergeState: Sendable {
+/// in whatever order the network delivers them and still converge. The state is `Codable`,
+/// so that a replica or the hub can keep it between runs.
+public struct MergeState: Sendable, Hashable, Codable {
     /// The rules every replica and the hub apply alike.
     public let rules: MergeRules
     /// Every object an operation named, by global ID.

@@ -2,9 +2,9 @@
 /// to-one relationship's latest write, each to-many relationship's additions and removals, and
 /// its latest deletion. Merging is taking the later write, the union of tags and the later
 /// deletion, so the result does not depend on the order operations arrive in, nor on how often.
-public struct MergedObject: Sendable, Hashable {
+public struct MergedObject: Sendable, Hashable, Codable {
     /// A value and the timestamp of the write that set it.
-    public struct Register: Sendable, Hashable {
+    public struct Register: Sendable, Hashable, Codable {
         /// The value.
         public let value: SyncValue
         /// When it was written, and by which replica.

@@ -5,7 +5,7 @@
 /// seen. A member is in the set while one of its tags is not taken away, so an addition made
 /// on one replica while another removed the member keeps it. Applying the same additions and
 /// removals in any order, any number of times, gives the same set.
-public struct ObservedRemoveSet: Sendable, Hashable {
+public struct ObservedRemoveSet: Sendable, Hashable, Codable {
     /// Each member's addition tags, removed ones included.
     private var added: [GlobalID: Set<SyncTimestamp>] = [:]
     /// Each member's tags that removals took away. Kept after the member has gone, so that an

@@ -2,7 +2,7 @@ import Strata
 
 /// Which object of a replica's store each global ID names, and back: the replica's side of
 /// ``GlobalID``. An object of the store seen for the first time gets a new global ID.
-public struct SyncIdentities: Sendable, Hashable {
+public struct SyncIdentities: Sendable, Hashable, Codable {
     private var globalIDs: [ObjectID: GlobalID] = [:]
     private var objectIDs: [GlobalID: ObjectID] = [:]
 
@@ -26,5 +26,21 @@ public struct SyncIdentities: Sendable, Hashable {
         if let old = globalIDs[objectID] { objectIDs[old] = nil }
         globalIDs[objectID] = globalID
         objectIDs[globalID] = objectID
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Dictionary(uniqueKeysWithValues: globalIDs.map { ($0.key.uriString, $0.value) }))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        for (uri, globalID) in try container.decode([String: GlobalID].self) {
+            guard let objectID = ObjectID(uriString: uri), !objectID.isTemporary else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(uri)' is not the URI of a saved object.")
+            }
+            bind(globalID, to: objectID)
+        }
     }
 }
