@@ -51,6 +51,14 @@ import Testing
         #expect(clock.last.milliseconds == 2_000)
     }
 
+    @Test func aDriftTooLargeToCountInMillisecondsAcceptsEveryPeer() throws {
+        let wall = TestWallClock()
+        var clock = HybridLogicalClock(
+            replica: .random(), maximumDrift: .seconds(Int64.max), wallClock: { wall.read() })
+        try clock.receive(SyncTimestamp(milliseconds: .max - 1, counter: 0, replica: .random()))
+        #expect(clock.last.milliseconds == .max - 1)
+    }
+
     @Test func aCounterThatWouldOverflowIsATypedError() throws {
         let wall = TestWallClock()
         var clock = clock(wall)

@@ -119,6 +119,28 @@ import Testing
         #expect(try state.operations(bringing: book, to: after, at: stamp(3)) == [])
     }
 
+    @Test func deletingAnObjectTheOthersReferToMakesOneOperation() throws {
+        var state = MergeState()
+        let author = GlobalID.random()
+        try apply(
+            try state.operations(
+                bringing: [
+                    author: ResolvedObject(entity: "Author", values: ["name": .attribute("L")]),
+                    book: ResolvedObject(
+                        entity: "Book", values: ["author": .reference(author)], relationships: ["tags": [author]]),
+                ], at: stamp(1)), to: &state)
+        // The store deleted the author, which emptied the book's reference and tags.
+        let after: [GlobalID: ResolvedObject?] = [
+            author: nil,
+            book: ResolvedObject(entity: "Book", values: ["author": .reference(nil)], relationships: ["tags": []]),
+        ]
+        let operations = try state.operations(bringing: after, at: stamp(2))
+        #expect(operations.map(\.object) == [author])
+        #expect(operations.map(\.change) == [.delete])
+        // One object at a time, the book's side would change too.
+        #expect(try state.operations(bringing: book, to: after[book]!, at: stamp(2)).count == 2)
+    }
+
     @Test func anObjectShownAsAnotherEntityIsRefused() throws {
         var state = MergeState()
         try apply(

@@ -61,21 +61,17 @@ import Testing
         /// deletions of the objects the store no longer has; applied to the merged state.
         func localOperations() throws -> [SyncOperation] {
             let stamp = try clock.tick()
-            var operations: [SyncOperation] = []
-            try context.performAndWait {
-                var present: Set<GlobalID> = []
+            let operations = try context.performAndWait {
+                var shown: [GlobalID: ResolvedObject?] = [:]
                 for entity in ["Author", "Book"] {
                     for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entity)) {
-                        let shown = try objects.shown(object)
-                        let id = objects.globalID(of: object)
-                        present.insert(id)
-                        operations += try state.operations(bringing: id, to: shown, at: stamp)
+                        shown[objects.globalID(of: object)] = try objects.shown(object)
                     }
                 }
-                for id in state.objects.keys.sorted() where !present.contains(id) {
-                    guard objects.identities.objectID(for: id) != nil else { continue }
-                    operations += try state.operations(bringing: id, to: nil, at: stamp)
+                for id in state.objects.keys where shown[id] == nil && objects.identities.objectID(for: id) != nil {
+                    shown[id] = .some(nil)
                 }
+                return try state.operations(bringing: shown, at: stamp)
             }
             for operation in operations { try state.apply(operation) }
             return operations
@@ -134,11 +130,17 @@ import Testing
         }
     }
 
+    /// A hub, and a SQLite and an XML replica in `directory`, their clocks at the same time.
+    static func replicas(in directory: TemporaryDirectory) throws -> (Hub, Replica, Replica) {
+        (
+            Hub(), try Replica(type: .sqlite, at: directory.file("a.sqlite"), start: 1_000),
+            try Replica(type: .xml, at: directory.file("b.xml"), start: 1_000)
+        )
+    }
+
     @Test func aSQLiteAndAnXMLReplicaConvergeThroughAHub() throws {
         let directory = try TemporaryDirectory()
-        let hub = Hub()
-        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), start: 1_000)
-        let xml = try Replica(type: .xml, at: directory.file("b.xml"), start: 1_000)
+        let (hub, sqlite, xml) = try Self.replicas(in: directory)
 
         try sqlite.context.performAndWait {
             let author = try sqlite.insert("Author", ["name": "Le Guin"])
@@ -194,6 +196,43 @@ import Testing
         #expect(hub.state.resolvedObjects() == sqlite.state.resolvedObjects())
         #expect(hub.state.resolvedObjects() == xml.state.resolvedObjects())
         // Nothing is left to push.
+        #expect(try sqlite.localOperations() == [])
+        #expect(try xml.localOperations() == [])
+    }
+
+    @Test func aBookMovedToTwoAuthorsAtOnceEndsWithTheLaterOnBothSides() throws {
+        let directory = try TemporaryDirectory()
+        let (hub, sqlite, xml) = try Self.replicas(in: directory)
+        try sqlite.context.performAndWait {
+            let book = try sqlite.insert("Book", ["title": "Dune", "pages": .integer32(412)])
+            try book.setObject(try sqlite.insert("Author", ["name": "Herbert"]), forKey: "author")
+            _ = try sqlite.insert("Author", ["name": "Anderson"])
+            _ = try sqlite.insert("Author", ["name": "Asimov"])
+            try sqlite.context.save()
+        }
+        for replica in [sqlite, xml] { try replica.sync(with: hub) }
+        func author(named name: String, in replica: Replica) throws -> ManagedObject {
+            var request = FetchRequest<ManagedObject>(entityName: "Author")
+            request.predicate = try FetchPredicate(format: "name == %@", name)
+            return try #require(try replica.context.fetch(request).first)
+        }
+        sqlite.wall.set(2_000)
+        xml.wall.set(2_500)
+        try sqlite.context.performAndWait {
+            try sqlite.first("Book").setObject(try author(named: "Anderson", in: sqlite), forKey: "author")
+            try sqlite.context.save()
+        }
+        try xml.context.performAndWait {
+            try xml.first("Book").setObject(try author(named: "Asimov", in: xml), forKey: "author")
+            try xml.context.save()
+        }
+        for replica in [sqlite, xml, sqlite] { try replica.sync(with: hub) }
+        let expected = [
+            "Author Anderson of []", "Author Asimov of [\"Dune\"]", "Author Herbert of []", "Book Dune 412 by Asimov",
+        ]
+        let (a, b) = (try sqlite.dump(), try xml.dump())
+        #expect(a == expected)
+        #expect(b == expected)
         #expect(try sqlite.localOperations() == [])
         #expect(try xml.localOperations() == [])
     }

@@ -54,11 +54,13 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
         (batch * batchSize)..<Swift.min((batch + 1) * batchSize, objects.count)
     }
 
-    /// Makes the unchanged `objects` faults again and forgets their unused snapshots.
+    /// Makes the unchanged `objects` (or the context's objects for their IDs, once they have
+    /// left it) faults again and forgets their unused snapshots.
     private func release(_ objects: ArraySlice<ManagedObject>) {
-        for object in objects where object.managedObjectContext === context {
+        for object in objects {
             context.graph.dropSnapshot(of: object.objectID)
-            object.releaseValuesIfUnchanged()
+            let current = object.managedObjectContext === context ? object : context.registered[object.objectID]
+            current?.releaseValuesIfUnchanged()
         }
     }
 

@@ -22,10 +22,6 @@ extension ManagedObjectContext {
         coordinator.registerIfNeeded(Result.self)
         let readsValues = request.includesPropertyValues && request.fetchBatchSize <= 0
         let loadsValues = !request.returnsObjectsAsFaults && readsValues
-        let objects =
-            readsValues
-            ? try matchingObjects(request, loadingValues: loadsValues)
-            : try matchingObjectIDs(request).map { object(with: $0) }
         for kind in try kinds(of: request) {
             let type = coordinator.objectClass(forEntity: kind)
             guard type is Result.Type else {
@@ -35,6 +31,10 @@ extension ManagedObjectContext {
                         + "for the entity or fetch \(type).")
             }
         }
+        let objects =
+            readsValues
+            ? try matchingObjects(request, loadingValues: loadsValues)
+            : try matchingObjectIDs(request).map { object(with: $0) }
         // A batched fetch keeps about one batch of values: its objects fire their faults alone.
         let cohort = objects.count > 1 && request.fetchBatchSize <= 0 ? FetchCohort(objects.map(\.objectID)) : nil
         for (position, object) in objects.enumerated() {

@@ -123,8 +123,8 @@ public final class EntitySchema: Sendable {
     let persistentSlotTypes: [SlotType]
     /// The slots of derived attributes, which the application cannot set.
     let derivedSlots: [Int]
-    /// The slots of to-one relationships (persistent and transient) and of object-ID attributes:
-    /// the only ones that hold object IDs.
+    /// The slots of to-one relationships (persistent and transient) and of object-ID and
+    /// untyped attributes: the only ones that can hold object IDs.
     let objectIDSlots: [Int]
     /// The derived attributes, each with its parsed expression, which a save evaluates.
     let derivations: [Derivation]
@@ -255,7 +255,8 @@ public final class EntitySchema: Sendable {
         self.derivedSlots = attributes.filter { $0.derivationExpression != nil && !$0.isTransient }
             .compactMap { properties[$0.name]?.slot }
         self.objectIDSlots = slotNames.indices.filter { slot in
-            relationshipsByName[slotNames[slot]] != nil || attributesByName[slotNames[slot]]?.type == .objectID
+            let type = attributesByName[slotNames[slot]]?.type
+            return relationshipsByName[slotNames[slot]] != nil || type == .objectID || type == .undefined
         }
         self.derivations = attributes.compactMap { attribute in
             guard let text = attribute.derivationExpression, !attribute.isTransient,

@@ -222,7 +222,8 @@ extension ManagedObject {
     @discardableResult
     func remapReferences(_ mapping: [ObjectID: ObjectID]) -> Bool {
         var replaced = false
-        for slot in entity.objectIDSlots {
+        // A fault (with member changes waiting) has no values.
+        for slot in entity.objectIDSlots where slot < state.currentValues.count {
             guard case .objectID(let id) = state.currentValues[slot], let new = mapping[id] else { continue }
             state.currentValues[slot] = .objectID(new)
             replaced = true

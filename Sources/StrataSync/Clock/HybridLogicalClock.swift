@@ -59,8 +59,10 @@ public struct HybridLogicalClock: Sendable {
     ///   ``SyncError/Code/clockOverflow`` as ``tick()``.
     public mutating func receive(_ remote: SyncTimestamp) throws {
         let now = wallClock()
-        let drift = maximumDrift.components.seconds * 1000 + maximumDrift.components.attoseconds / 1_000_000_000_000_000
-        guard remote.milliseconds <= now + drift else {
+        let (seconds, attoseconds) = maximumDrift.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let drift = overflow ? Int64.max : whole.addingSaturating(attoseconds / 1_000_000_000_000_000)
+        guard remote.milliseconds <= now.addingSaturating(drift) else {
             throw SyncError(
                 code: .clockDrift,
                 message: "Replica \(remote.replica)'s clock reads \(remote.milliseconds - now) ms ahead of this "
@@ -89,5 +91,13 @@ public struct HybridLogicalClock: Sendable {
                     + "the wall clock has stood still or gone back for too long.")
         }
         return counter + 1
+    }
+}
+
+extension Int64 {
+    /// The sum, or the nearest bound when it would overflow.
+    fileprivate func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

@@ -18,6 +18,25 @@ extension MergeState {
     public func operations(bringing object: GlobalID, to shown: ResolvedObject?, at stamp: SyncTimestamp) throws
         -> [SyncOperation]
     {
+        try operations(bringing: object, to: shown, at: stamp, deleting: [])
+    }
+
+    /// The operations that bring each object of `objects` to what this replica's store shows of
+    /// it, as ``operations(bringing:to:at:)`` gives them, with the objects the store no longer
+    /// has (`nil`) counted as deleted for the others: a store that deleted an author and so
+    /// emptied its books' references makes one deletion, not a change of each book too.
+    public func operations(bringing objects: [GlobalID: ResolvedObject?], at stamp: SyncTimestamp) throws
+        -> [SyncOperation]
+    {
+        let deleting = Set(objects.filter { $0.value == nil && isAlive($0.key) }.keys)
+        return try objects.sorted { $0.key < $1.key }.flatMap { id, shown in
+            try operations(bringing: id, to: shown, at: stamp, deleting: deleting)
+        }
+    }
+
+    private func operations(
+        bringing object: GlobalID, to shown: ResolvedObject?, at stamp: SyncTimestamp, deleting: Set<GlobalID>
+    ) throws -> [SyncOperation] {
         let merged = objects[object]
         guard let shown else {
             guard let merged, isAlive(object) else { return [] }
@@ -34,7 +53,12 @@ extension MergeState {
         }
         var operations = merged == nil ? [operation(.insert)] : []
         for (key, value) in shown.values.sorted(by: { $0.key < $1.key }) {
-            let current = merged?.registers[key].map { resolvedValue($0.value) }
+            let current = merged?.registers[key].map { register in
+                if case .reference(let target?) = register.value, deleting.contains(target) {
+                    return SyncValue.reference(nil)
+                }
+                return resolvedValue(register.value)
+            }
             if current != value { operations.append(operation(.set(key: key, value: value))) }
         }
         for (key, members) in shown.relationships.sorted(by: { $0.key < $1.key }) {
@@ -42,7 +66,8 @@ extension MergeState {
             for member in members.sorted() where !set.contains(member) {
                 operations.append(operation(.add(key: key, member: member)))
             }
-            for member in set.members.sorted() where !members.contains(member) && !isDeleted(member) {
+            for member in set.members.sorted()
+            where !members.contains(member) && !isDeleted(member) && !deleting.contains(member) {
                 let observed = set.liveTags(of: member).sorted()
                 operations.append(operation(.remove(key: key, member: member, observed: observed)))
             }

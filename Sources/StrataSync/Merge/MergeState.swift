@@ -1,7 +1,9 @@
 /// The merged state of every synced object a replica or the hub knows of: the operations
 /// applied so far, folded by the merge rules (``MergeRules``).
 ///
-/// Applying the same operations in any order, each any number of times, gives the same state:
+/// Applying the same operations in any order, each any number of times, gives the same state
+/// (for operations that agree on each object's entity: the first to arrive fixes it, so the hub
+/// refuses an operation that does not):
 /// every rule keeps the later of two writes by timestamp, or the union of two sets of tags, and
 /// both are indifferent to order and repetition. That is what lets replicas exchange operations
 /// in whatever order the network delivers them and still converge. The state is `Codable`,

@@ -40,8 +40,8 @@ public struct MergedObject: Sendable, Hashable, Codable {
         let stamp = operation.stamp
         switch operation.change {
         case .insert:
-            noteWrite(stamp)
-            if let insertion, insertion <= stamp { return .duplicate }
+            let wrote = noteWrite(stamp)
+            if let insertion, insertion <= stamp { return wrote ? .applied : .duplicate }
             insertion = stamp
             return .applied
         case .set(let key, let value):
@@ -73,7 +73,11 @@ public struct MergedObject: Sendable, Hashable, Codable {
         }
     }
 
-    private mutating func noteWrite(_ stamp: SyncTimestamp) {
-        if lastWrite.map({ stamp > $0 }) ?? true { lastWrite = stamp }
+    /// Notes a write stamped `stamp`; returns whether it is the latest.
+    @discardableResult
+    private mutating func noteWrite(_ stamp: SyncTimestamp) -> Bool {
+        guard lastWrite.map({ stamp > $0 }) ?? true else { return false }
+        lastWrite = stamp
+        return true
     }
 }

@@ -5,8 +5,12 @@ import Strata
 /// (``show(_:in:)``).
 ///
 /// Synced keys are an entity's stored attributes, but derived ones (each replica computes
-/// them), and its stored relationships; an ordered to-many relationship syncs as a set for
-/// now. Use it on the context's queue.
+/// them) and object-ID ones (a store's IDs mean nothing on another replica), and one side of
+/// each stored relationship: the to-one side of a to-one/to-many pair, the side whose entity and
+/// name sort first of a pair of the same kind, the only side of a relationship without an
+/// inverse. The context keeps the other side as the inverse of the synced one, so the two never
+/// merge apart. An ordered to-many relationship syncs as a set for now. Use it on the context's
+/// queue.
 public struct ReplicaObjects {
     /// Which store object each global ID names.
     public private(set) var identities: SyncIdentities
@@ -28,7 +32,7 @@ public struct ReplicaObjects {
             values[attribute.name] = .attribute(try object.value(forKey: attribute.name))
         }
         var relationships: [String: Set<GlobalID>] = [:]
-        for relationship in object.entity.relationships where !relationship.isTransient {
+        for relationship in object.entity.relationships where Self.syncs(relationship, of: object) {
             if relationship.isToMany {
                 relationships[relationship.name] = Set(
                     try object.objects(forKey: relationship.name).map { identities.globalID(for: $0.objectID) })
@@ -78,14 +82,20 @@ public struct ReplicaObjects {
         inserted.removeAll()
     }
 
+    /// The context's object for `id`, unless the replica has none or it is deleted.
     private func existingObject(_ id: GlobalID, in context: ManagedObjectContext) throws -> ManagedObject? {
         guard let objectID = identities.objectID(for: id) else { return nil }
-        if let registered = context.registeredObject(for: objectID) { return registered }
-        do {
-            return try context.existingObject(with: objectID)
-        } catch let error as ContextError where error.code == .objectNotFound {
-            return nil
+        let object: ManagedObject
+        if let registered = context.registeredObject(for: objectID) {
+            object = registered
+        } else {
+            do {
+                object = try context.existingObject(with: objectID)
+            } catch let error as ContextError where error.code == .objectNotFound {
+                return nil
+            }
         }
+        return object.isDeleted ? nil : object
     }
 
     private func update(_ object: ManagedObject, to resolved: ResolvedObject, in context: ManagedObjectContext) throws {
@@ -96,7 +106,7 @@ public struct ReplicaObjects {
                 if try object.value(forKey: key) != attributeValue { try object.setValue(attributeValue, forKey: key) }
             case .reference(let target):
                 guard let relationship = object.entity.relationshipsByName[key], !relationship.isToMany,
-                    !relationship.isTransient
+                    Self.syncs(relationship, of: object)
                 else { continue }
                 let destination = try target.flatMap { try existingObject($0, in: context) }
                 if try object.object(forKey: key) !== destination { try object.setObject(destination, forKey: key) }
@@ -104,7 +114,7 @@ public struct ReplicaObjects {
         }
         for (key, members) in resolved.relationships {
             guard let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
-                !relationship.isTransient
+                Self.syncs(relationship, of: object)
             else { continue }
             let destinations = try members.sorted().compactMap { try existingObject($0, in: context) }
             let current = Set(try object.objects(forKey: key).map(ObjectIdentifier.init))
@@ -115,6 +125,20 @@ public struct ReplicaObjects {
     }
 
     private static func syncs(_ attribute: AttributeDescription) -> Bool {
-        !attribute.isTransient && attribute.derivationExpression == nil
+        !attribute.isTransient && attribute.derivationExpression == nil && attribute.type != .objectID
+    }
+
+    /// Whether `relationship` of `object`'s entity is the synced side of its pair.
+    private static func syncs(_ relationship: RelationshipDescription, of object: ManagedObject) -> Bool {
+        guard !relationship.isTransient else { return false }
+        guard let inverseName = relationship.inverseName,
+            let inverse = object.managedObjectContext?.coordinator.schema
+                .entitiesByName[relationship.destinationEntityName]?.relationshipsByName[inverseName],
+            !inverse.isTransient
+        else { return true }
+        if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
+        // Named by the entities that declare the two sides, so that sub-entities agree.
+        let side = (inverse.destinationEntityName, relationship.name)
+        return side <= (relationship.destinationEntityName, inverseName)
     }
 }

@@ -30,7 +30,9 @@ public struct SyncIdentities: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(Dictionary(uniqueKeysWithValues: globalIDs.map { ($0.key.uriString, $0.value) }))
+        // Temporary IDs name objects not saved yet, which the next run cannot find.
+        let saved = globalIDs.filter { !$0.key.isTemporary }
+        try container.encode(Dictionary(uniqueKeysWithValues: saved.map { ($0.key.uriString, $0.value) }))
     }
 
     public init(from decoder: any Decoder) throws {

@@ -63,6 +63,29 @@ import Testing
         }
     }
 
+    @Test func aFaultWaitingForMemberChangesTakesThePermanentIDsOfTheParentsSave() throws {
+        let parent = stack.context
+        let child = ManagedObjectContext(parent: parent, name: "child")
+        try child.performAndWait {
+            // Tagging Dune from the tag's side leaves the child's Dune a fault whose new member
+            // waits for its members to load.
+            let tag = try child.insert("Tag", ["label": "Desert"])
+            try tag.setObjects([child.object(with: dune)], forKey: "books")
+            #expect(child.object(with: dune).faulted)
+            #expect(!child.object(with: dune).pendingMembers.isEmpty)
+        }
+        let saved = try parent.performAndWait {
+            let series = try stack.insert("Series", ["name": "Chronicles"])
+            try parent.save()
+            return series.objectID
+        }
+        #expect(!saved.isTemporary)
+        try child.performAndWait {
+            try child.save()
+            #expect(Set(try child.object(with: dune).objects(forKey: "tags").map(\.objectID)).count == 2)
+        }
+    }
+
     @Test func theParentAnnouncesThePushAsOneChangeAndTheChildAnnouncesItsSave() throws {
         let parent = stack.context
         let child = ManagedObjectContext(parent: parent, name: "child")

@@ -227,6 +227,27 @@ import Testing
         }
     }
 
+    @Test func aBatchedFetchReleasesTheObjectsItGaveAfterAReset() throws {
+        let stack = try Stack()
+        try stack.context.performAndWait {
+            for index in 0..<10 {
+                try stack.insert("Book", ["title": .string("B\(index)"), "pages": .integer32(Int32(index))])
+            }
+            try stack.context.save()
+            stack.context.reset()
+            var batched = try request("Book", sortedBy: "pages")
+            batched.fetchBatchSize = 4
+            let results = try stack.context.fetch(batched)
+            #expect(try results[1].value(forKey: "title") == "B1")
+            stack.context.reset()
+            let again = results[1]
+            #expect(try again.value(forKey: "title") == "B1")
+            #expect(!again.faulted)
+            #expect(try results[5].value(forKey: "title") == "B5")
+            #expect(again.faulted)
+        }
+    }
+
     @Test func prefetchingLoadsRelationshipDestinations() throws {
         let stack = try Stack()
         try stack.context.performAndWait {
