@@ -53,12 +53,7 @@ extension MergeState {
         }
         var operations = merged == nil ? [operation(.insert)] : []
         for (key, value) in shown.values.sorted(by: { $0.key < $1.key }) {
-            let current = merged?.registers[key].map { register in
-                if case .reference(let target?) = register.value, deleting.contains(target) {
-                    return SyncValue.reference(nil)
-                }
-                return resolvedValue(register.value)
-            }
+            let current = merged?.registers[key].map { resolvedValue($0.value, deleting: deleting) }
             if current != value { operations.append(operation(.set(key: key, value: value))) }
         }
         for (key, members) in shown.relationships.sorted(by: { $0.key < $1.key }) {
@@ -66,8 +61,8 @@ extension MergeState {
             for member in members.sorted() where !set.contains(member) {
                 operations.append(operation(.add(key: key, member: member)))
             }
-            for member in set.members.sorted()
-            where !members.contains(member) && !isDeleted(member) && !deleting.contains(member) {
+            for member in set.members.sorted() where !members.contains(member) && !isDeleted(member, deleting: deleting)
+            {
                 let observed = set.liveTags(of: member).sorted()
                 operations.append(operation(.remove(key: key, member: member, observed: observed)))
             }

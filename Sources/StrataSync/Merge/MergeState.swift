@@ -59,13 +59,16 @@ public struct MergeState: Sendable, Hashable, Codable {
         return resolved
     }
 
-    /// Whether `object` is known and deleted by the rules. An object no operation named yet is
-    /// not: its operations may still arrive.
-    func isDeleted(_ object: GlobalID) -> Bool { objects[object] != nil && !isAlive(object) }
+    /// Whether `object` is known and deleted by the rules, or among `deleting`. An object no
+    /// operation named yet is not: its operations may still arrive.
+    func isDeleted(_ object: GlobalID, deleting: Set<GlobalID> = []) -> Bool {
+        deleting.contains(object) || (objects[object] != nil && !isAlive(object))
+    }
 
-    /// `value` as a replica shows it: a reference to a deleted object is empty.
-    func resolvedValue(_ value: SyncValue) -> SyncValue {
-        if case .reference(let target?) = value, isDeleted(target) { return .reference(nil) }
+    /// `value` as a replica shows it: a reference to a deleted object (or one of `deleting`) is
+    /// empty.
+    func resolvedValue(_ value: SyncValue, deleting: Set<GlobalID> = []) -> SyncValue {
+        if case .reference(let target?) = value, isDeleted(target, deleting: deleting) { return .reference(nil) }
         return value
     }
 }
