@@ -88,11 +88,12 @@ let package = Package(
             path: "Tests/StrataTestSupport"),
         .target(name: "StrataPostgresTesting"),
         .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
-        .target(name: "StrataSync", dependencies: ["Strata"]),
+        .target(name: "StrataSync", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "StrataSyncTests",
             dependencies: [
-                "StrataSync", "Strata", "StrataConformance", "StrataSQLite", "StrataXML", "StrataTestSupport",
+                "StrataSync", "Strata", "StrataConformance", "StrataSQLite", "StrataXML", "StrataLMDB", "StrataBinary",
+                "StrataTestSupport",
             ]),
         .testTarget(
             name: "StrataSearchTests",

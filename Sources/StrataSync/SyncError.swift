@@ -10,6 +10,19 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         case clockOverflow
         /// An operation names an object already known as an object of another entity.
         case entityMismatch
+        /// A push with no operations, or one a hub cannot read.
+        case malformedPush
+        /// A push whose operations are stamped by another replica than the one sending it, or
+        /// that reuses another replica's push ID.
+        case forgedReplica
+        /// A push larger than the hub takes.
+        case pushTooLarge
+        /// Sync state kept in a store that cannot be read back: a damaged record, or one
+        /// written by a newer version.
+        case corruptState
+        /// A store a replica syncs lacks what sync needs: the sync entities in its model, or
+        /// persistent history.
+        case unsupportedStore
     }
 
     /// What kind of failure it is.

@@ -23,6 +23,10 @@ import Testing
             .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!), "uuid",
             "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
         ),
+        (
+            .objectID(ObjectID(uriString: "x-strata://E621E1F8-C36C-495A-93FC-0C247A3E6E5F/Book/p3")!), "objectid",
+            "x-strata://E621E1F8-C36C-495A-93FC-0C247A3E6E5F/Book/p3"
+        ),
     ])
     func valuesAreWrittenAsTextThatReadsBackExactly(_ value: AttributeValue, _ typeName: String, _ expected: String) {
         let encoded = text(value)

@@ -52,6 +52,14 @@ public struct HybridLogicalClock: Sendable {
         return last
     }
 
+    /// Carries on after `last`, the last timestamp the clock gave or took in before the replica
+    /// stopped, so that a replica restarted with its wall clock set back still stamps later.
+    mutating func resume(after last: SyncTimestamp) {
+        guard (last.milliseconds, last.counter) > (milliseconds, counter) else { return }
+        milliseconds = last.milliseconds
+        counter = last.counter
+    }
+
     /// Takes in `remote`, a timestamp from a peer, so that every later ``tick()`` is after it.
     ///
     /// - Throws: ``SyncError/Code/clockDrift`` when `remote` is more than ``maximumDrift``

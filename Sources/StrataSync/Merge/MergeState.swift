@@ -33,6 +33,9 @@ public struct MergeState: Sendable, Hashable, Codable {
         return objects[operation.object, default: MergedObject(entity: operation.entity)].apply(operation)
     }
 
+    /// Puts back `merged` as the state of `object`, as it was kept.
+    mutating func restore(_ merged: MergedObject, for object: GlobalID) { objects[object] = merged }
+
     /// Whether `object` exists: some operation named it, and the rules do not count it deleted.
     public func isAlive(_ object: GlobalID) -> Bool {
         guard let merged = objects[object] else { return false }

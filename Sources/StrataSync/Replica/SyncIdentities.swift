@@ -17,6 +17,9 @@ public struct SyncIdentities: Sendable, Hashable, Codable {
         return id
     }
 
+    /// The global ID of the store's object `objectID`, if it has one.
+    public func existingGlobalID(for objectID: ObjectID) -> GlobalID? { globalIDs[objectID] }
+
     /// The store's object that `globalID` names, if the replica has it.
     public func objectID(for globalID: GlobalID) -> ObjectID? { objectIDs[globalID] }
 

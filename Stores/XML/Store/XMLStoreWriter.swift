@@ -125,6 +125,8 @@ struct XMLStoreWriter {
         } else {
             for (name, value) in node.snapshot.values.sorted(by: { $0.key < $1.key }) {
                 let type = layout?.entity.attributesByName[name]?.type
+                // Without the model, an object ID is a to-one relationship's, written below.
+                if case .objectID = value, type != .objectID { continue }
                 guard let encoded = XMLAttributeCodec.encode(value, declaredType: type) else { continue }
                 try writeAttribute(encoded, fileName: XMLStoreNames.fileName(ofProperty: name), to: writer)
             }

@@ -14,7 +14,7 @@ enum XMLAttributeCodec {
     static let typeNames: [AttributeType: String] = [
         .integer16: "int16", .integer32: "int32", .integer64: "int64", .decimal: "decimal", .double: "double",
         .float: "float", .string: "string", .boolean: "bool", .date: "date", .binary: "binary", .uuid: "uuid",
-        .uri: "uri", .transformable: "transformable",
+        .uri: "uri", .transformable: "transformable", .objectID: "objectid",
     ]
 
     /// The attribute type for each of Core Data's type names.
@@ -24,7 +24,8 @@ enum XMLAttributeCodec {
     /// (it tells transformable data from binary). `nil` for `null`, which is left out.
     static func encode(_ value: AttributeValue, declaredType: AttributeType?) -> XMLAttributeText? {
         switch value {
-        case .null, .objectID: nil
+        case .null: nil
+        case .objectID(let objectID): XMLAttributeText(typeName: "objectid", text: objectID.uriString)
         case .integer16(let number): XMLAttributeText(typeName: "int16", text: "\(number)")
         case .integer32(let number): XMLAttributeText(typeName: "int32", text: "\(number)")
         case .integer64(let number): XMLAttributeText(typeName: "int64", text: "\(number)")
@@ -67,7 +68,8 @@ enum XMLAttributeCodec {
         case .binary, .transformable: return base64Data(text).map(AttributeValue.binary)
         case .uuid: return UUID(uuidString: text).map(AttributeValue.uuid)
         case .uri: return URL(string: text).map(AttributeValue.uri)
-        case .undefined, .objectID, .composite: return nil
+        case .objectID: return ObjectID(uriString: text).map(AttributeValue.objectID)
+        case .undefined, .composite: return nil
         }
     }
 

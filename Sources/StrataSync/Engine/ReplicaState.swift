@@ -1,0 +1,228 @@
+import Foundation
+import Strata
+
+/// What a replica keeps of sync in its own store, loaded: its ID and clock, its merged objects
+/// and their store objects, its place in the hub's log and in its stores' history. Every step
+/// writes what it changed in the save that makes its changes to the application's objects, so a
+/// replica stopped at any point resumes from what its store holds. Use it on its context's
+/// queue; after a step fails, reset the context and load it again.
+final class ReplicaState {
+    let replica: ReplicaID
+    private(set) var clock: HybridLogicalClock
+    private(set) var cursor: Int64
+    private var objects: ReplicaObjects
+    private let merged: MergedRecords
+    /// The last history transaction collected of each store, by store identifier; `nil` before
+    /// the first collection, which reads every object instead.
+    private var historyTokens: [String: PersistentHistoryToken]?
+    private let record: ObjectID
+    private let context: ManagedObjectContext
+    private let encoder = JSONEncoder()
+
+    /// Loads the state `context`'s stores hold, making the replica's record (and ID) the first
+    /// time.
+    init(in context: ManagedObjectContext, rules: MergeRules, clock makeClock: (ReplicaID) -> HybridLogicalClock)
+        throws
+    {
+        self.context = context
+        let schema = context.coordinator.schema
+        for name in [SyncModel.mergedObjectName, SyncModel.replicaName, SyncModel.pendingPushName]
+        where schema.entitiesByName[name] == nil {
+            throw SyncError(
+                code: .unsupportedStore,
+                message: "The replica's model has no '\(name)' entity; add its store with SyncModel.replicaModel(for:)."
+            )
+        }
+        let saved = try context.fetch(FetchRequest<ManagedObject>(entityName: SyncModel.replicaName))
+        guard saved.count <= 1 else {
+            throw SyncError(code: .corruptState, message: "The replica's store holds \(saved.count) replica records.")
+        }
+        let record: ManagedObject
+        if let first = saved.first {
+            record = first
+        } else {
+            record = try context.insertNewObject(forEntityName: SyncModel.replicaName)
+            try record.setValue(.uuid(UUID()), forKey: "replica")
+            try context.save()
+        }
+        self.record = record.objectID
+        let decoder = JSONDecoder()
+        func damaged(_ what: String) -> SyncError {
+            SyncError(code: .corruptState, message: "The replica record \(record.objectID.uriString) \(what).")
+        }
+        guard case .uuid(let id) = try record.value(forKey: "replica"),
+            case .integer64(let cursor) = try record.value(forKey: "cursor")
+        else { throw damaged("has no replica ID or cursor") }
+        replica = ReplicaID(id)
+        self.cursor = cursor
+        clock = makeClock(replica)
+        do {
+            if case .binary(let data) = try record.value(forKey: "clock") {
+                clock.resume(after: try decoder.decode(SyncTimestamp.self, from: data))
+            }
+            if case .binary(let data) = try record.value(forKey: "historyTokens") {
+                historyTokens = try decoder.decode([String: PersistentHistoryToken].self, from: data)
+            }
+        } catch {
+            throw damaged("holds a clock or history tokens that cannot be read: \(error)")
+        }
+        var identities = SyncIdentities()
+        merged = try MergedRecords(rules: rules, in: context, identities: &identities)
+        objects = ReplicaObjects(identities: identities)
+        encoder.outputFormatting = .sortedKeys
+    }
+
+    /// Turns the changes saved since the last collection into operations stamped now, applies
+    /// them and keeps them as a push for the hub, with the history read so far, in one save.
+    /// Answers the number of operations.
+    func collectLocalChanges() throws -> Int {
+        let (changed, tokens) = try changedObjects()
+        var shown: [GlobalID: ResolvedObject?] = [:]
+        for objectID in changed {
+            if let object = try existingObject(objectID) {
+                shown[objects.globalID(of: object)] = try objects.shown(object)
+            } else if let id = objects.identities.existingGlobalID(for: objectID) {
+                shown[id] = .some(nil)
+            }
+        }
+        var operations: [SyncOperation] = []
+        if !shown.isEmpty { operations = try merged.state.operations(bringing: shown, at: try clock.tick()) }
+        var written = Set<GlobalID>()
+        for operation in operations { try merged.apply(operation, changing: &written) }
+        try merged.write(written, naming: objects.identities.objectID(for:))
+        if !operations.isEmpty {
+            let push = try context.insertNewObject(forEntityName: SyncModel.pendingPushName)
+            try push.setValue(.uuid(UUID()), forKey: "push")
+            try push.setValue(.integer64(try nextPushOrder()), forKey: "order")
+            try push.setValue(.binary(try encoder.encode(operations)), forKey: "operations")
+        }
+        historyTokens = tokens
+        try saveRecord()
+        return operations.count
+    }
+
+    /// The pushes not yet acknowledged, oldest first.
+    func pendingPushes() throws -> [(record: ObjectID, push: SyncPush)] {
+        var request = FetchRequest<ManagedObject>(entityName: SyncModel.pendingPushName)
+        request.sortDescriptors = [FetchSortDescriptor("order")]
+        let decoder = JSONDecoder()
+        return try context.fetch(request).map { record in
+            guard case .uuid(let id) = try record.value(forKey: "push"),
+                case .binary(let data) = try record.value(forKey: "operations"),
+                let operations = try? decoder.decode([SyncOperation].self, from: data)
+            else {
+                throw SyncError(
+                    code: .corruptState, message: "The pending push \(record.objectID.uriString) cannot be read.")
+            }
+            return (record.objectID, SyncPush(id: id, replica: replica, operations: operations))
+        }
+    }
+
+    /// Forgets the pending push `record`, which the hub acknowledged.
+    func acknowledge(_ record: ObjectID) throws {
+        try context.delete(try context.existingObject(with: record))
+        try context.save()
+        context.reset()
+    }
+
+    /// Applies a pulled batch, makes the store show what it changed and moves the cursor past
+    /// it, in one save. Answers the operations that lost to later ones, with the winner, and the
+    /// drift errors of timestamps too far ahead.
+    func apply(_ batch: PullBatch) throws -> (settled: [(SyncOperation, SyncTimestamp)], drift: [SyncError]) {
+        var changed = Set<GlobalID>()
+        var settled: [(SyncOperation, SyncTimestamp)] = []
+        var drift: [SyncError] = []
+        for entry in batch.entries {
+            for operation in entry.push.operations {
+                do {
+                    try clock.receive(operation.stamp)
+                } catch let error as SyncError where error.code == .clockDrift {
+                    drift.append(error)
+                }
+                if case .superseded(let winner) = try merged.apply(operation, changing: &changed) {
+                    settled.append((operation, winner))
+                }
+            }
+        }
+        try objects.show(Dictionary(uniqueKeysWithValues: changed.map { ($0, merged.state.resolved($0)) }), in: context)
+        try merged.write(changed, naming: objects.identities.objectID(for:))
+        cursor = batch.cursor
+        try saveRecord()
+        return (settled, drift)
+    }
+
+    /// Every object the replica knows of that exists, resolved by the merge rules.
+    func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
+
+    /// Writes the cursor, clock and history tokens into the replica's record and saves the
+    /// context.
+    private func saveRecord() throws {
+        let record = try context.existingObject(with: record)
+        try record.setValue(.integer64(cursor), forKey: "cursor")
+        try record.setValue(.binary(try encoder.encode(clock.last)), forKey: "clock")
+        if let historyTokens {
+            try record.setValue(.binary(try encoder.encode(historyTokens)), forKey: "historyTokens")
+        }
+        try context.save()
+        objects.bindSavedObjects()
+        merged.didSave()
+        context.reset()
+    }
+
+    /// The application's objects saved since the last collection, and the history tokens that
+    /// reach past them: every object the first time.
+    private func changedObjects() throws -> (Set<ObjectID>, [String: PersistentHistoryToken]) {
+        let coordinator = context.coordinator
+        var tokens = historyTokens ?? [:]
+        let stores = coordinator.stores.filter(\.options.tracksPersistentHistory)
+        if let untracked = coordinator.stores.first(where: { !$0.options.tracksPersistentHistory }) {
+            throw SyncError(
+                code: .unsupportedStore,
+                message: "The replica's store \(untracked.url?.path ?? untracked.identifier) does not track "
+                    + "persistent history; add it with StoreOptions.tracksPersistentHistory.")
+        }
+        var changed = Set<ObjectID>()
+        guard historyTokens != nil else {
+            for store in stores {
+                if let token = try store.lastHistoryToken() { tokens[store.identifier] = token }
+            }
+            for entity in coordinator.schema.entities where !SyncModel.isSyncEntity(entity.name) {
+                var request = FetchRequest<ManagedObject>(entityName: entity.name)
+                request.includesSubentities = false
+                changed.formUnion(try context.fetchObjectIDs(request))
+            }
+            return (changed, tokens)
+        }
+        for store in stores {
+            var request = PersistentHistoryRequest.fetchHistory(after: .token(tokens[store.identifier]))
+            request.affectedStores = [store]
+            guard case .transactions(let transactions) = try coordinator.execute(request) else { continue }
+            for transaction in transactions {
+                for change in transaction.changes ?? [] where !SyncModel.isSyncEntity(change.changedObjectID.entityName)
+                {
+                    changed.insert(change.changedObjectID)
+                }
+                tokens[store.identifier] = transaction.token
+            }
+        }
+        return (changed, tokens)
+    }
+
+    private func existingObject(_ objectID: ObjectID) throws -> ManagedObject? {
+        do {
+            let object = try context.existingObject(with: objectID)
+            return object.isDeleted ? nil : object
+        } catch let error as ContextError where error.code == .objectNotFound {
+            return nil
+        }
+    }
+
+    private func nextPushOrder() throws -> Int64 {
+        var request = FetchRequest<ManagedObject>(entityName: SyncModel.pendingPushName)
+        request.sortDescriptors = [FetchSortDescriptor("order", ascending: false)]
+        request.fetchLimit = 1
+        guard let last = try context.fetch(request).first, case .integer64(let order) = try last.value(forKey: "order")
+        else { return 1 }
+        return order + 1
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Logging
+import Strata
+
+/// Keeps a replica's stores in step with a hub: pushes the changes saved to them, pulls the
+/// other replicas' and makes the stores show what the merge rules resolve.
+///
+/// ```swift
+/// let model = try SyncModel.replicaModel(for: appModel)
+/// let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [SQLiteStore.type])
+/// var options = StoreOptions()
+/// options.tracksPersistentHistory = true
+/// try coordinator.addStore(type: "SQLite", at: url, options: options)
+/// let engine = try SyncEngine(coordinator: coordinator, hub: hub)
+/// try await engine.syncNow()
+/// ```
+///
+/// A sync collects the changes saved since the last one (from persistent history; every object
+/// the first time), keeps them in the store as a push with an ID, sends the pushes the hub has
+/// not acknowledged, then pulls the others' changes batch by batch. Each step is one save of the
+/// replica's store, holding the objects it changed and the sync state that goes with them, so a
+/// replica stopped at any point resumes where it was: a push sent again is applied once by the
+/// hub, a batch pulled again is applied once by the rules. Changes saved between two syncs are
+/// stamped when the sync collects them.
+///
+/// The engine saves through a context of its own. A save of the application's that conflicts
+/// with a sync's makes that sync fail (``SyncEvent/failed(message:)``); the next one collects
+/// the application's change first.
+public actor SyncEngine {
+    /// How an engine syncs.
+    public struct Options: Sendable {
+        /// The merge rules; every replica and the hub use the same.
+        public var rules = MergeRules()
+        /// The most bytes of operations one pull brings.
+        public var pullByteLimit = 4 << 20
+        /// How often a watching engine (``SyncEngine/start()``) looks for changes saved to the
+        /// replica's stores; it pulls as soon as the hub's log moves.
+        public var watchInterval: Duration = .seconds(1)
+        /// How far ahead of this machine's clock a pulled timestamp may read before the clock
+        /// stops following it.
+        public var maximumDrift: Duration = .seconds(300)
+        /// The wall clock, in milliseconds since 1970-01-01 UTC.
+        public var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+        /// The default options.
+        public init() {}
+    }
+
+    /// This replica's ID, chosen when it first synced and kept in its store.
+    public nonisolated let replica: ReplicaID
+    /// What the engine does, as it does it.
+    public nonisolated let events: AsyncStream<SyncEvent>
+    private let emit: AsyncStream<SyncEvent>.Continuation
+    private let context: ManagedObjectContext
+    private let hub: any SyncHub
+    private let options: Options
+    private let logger: Logger
+    private var state: ReplicaState
+    private var running: Task<Void, any Error>?
+    private var watch: Task<Void, Never>?
+    private var lastSync: Date?
+
+    /// An engine syncing the stores of `coordinator` through `hub`. The coordinator's model is
+    /// made by ``SyncModel/replicaModel(for:)`` and its stores track persistent history.
+    ///
+    /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the model
+    ///   lacks the sync entities, ``SyncError/Code/corruptState`` when the sync state the store
+    ///   holds cannot be read; the store's errors.
+    public init(coordinator: PersistentStoreCoordinator, hub: any SyncHub, options: Options = Options()) throws {
+        let context = ManagedObjectContext(coordinator: coordinator, name: "StrataSync")
+        context.transactionAuthor = "StrataSync"
+        self.context = context
+        self.hub = hub
+        self.options = options
+        let state = try context.performAndWait {
+            defer { context.reset() }
+            return try Self.loadState(in: context, options)
+        }
+        self.state = state
+        replica = state.replica
+        var logger = Logger(label: "strata.sync")
+        logger[metadataKey: "replica"] = "\(state.replica)"
+        self.logger = logger
+        (events, emit) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    deinit {
+        watch?.cancel()
+        emit.finish()
+    }
+
+    /// Pushes the changes saved since the last sync and pulls the other replicas' until the end
+    /// of the hub's log. A sync already under way is waited for first.
+    ///
+    /// - Throws: ``SyncError``, the hub's errors, the store's errors. What the steps before the
+    ///   error saved stays; the next sync starts from there.
+    public func syncNow() async throws {
+        while let running { _ = try? await running.value }
+        let task = Task { try await self.cycle() }
+        running = task
+        do {
+            try await task.value
+            running = nil
+        } catch {
+            running = nil
+            logger.error("Sync failed: \(error)")
+            emit.yield(.failed(message: "\(error)"))
+            throw error
+        }
+    }
+
+    /// Starts syncing whenever the hub's log moves, and every ``Options/watchInterval`` for
+    /// changes saved to the replica's stores, until ``stop()``. Failures are reported as events
+    /// and retried at the next wake-up.
+    public func start() {
+        guard watch == nil else { return }
+        let interval = options.watchInterval
+        let hub = hub
+        watch = Task { [weak self] in
+            let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in await hub.heads() { wake.yield() }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        wake.yield()
+                    }
+                }
+                for await _ in wakeups {
+                    guard let self, !Task.isCancelled else { break }
+                    try? await self.syncNow()
+                }
+                group.cancelAll()
+            }
+        }
+        logger.info("Sync started.")
+    }
+
+    /// Stops syncing on changes; a sync under way finishes.
+    public func stop() {
+        watch?.cancel()
+        watch = nil
+        logger.info("Sync stopped.")
+    }
+
+    /// Where the engine stands.
+    public func status() throws -> SyncStatus {
+        let pending = try context.performAndWait {
+            defer { context.reset() }
+            return try context.count(for: FetchRequest<ManagedObject>(entityName: SyncModel.pendingPushName))
+        }
+        return SyncStatus(pendingPushes: pending, cursor: state.cursor, lastSync: lastSync, isWatching: watch != nil)
+    }
+
+    /// Every object this replica knows of that exists, resolved by the merge rules: what its
+    /// stores show, once synced.
+    public func resolvedObjects() -> [GlobalID: ResolvedObject] { state.resolvedObjects() }
+
+    private func cycle() async throws {
+        let collected = try step { try $0.collectLocalChanges() }
+        if collected > 0 { logger.debug("Collected \(collected) operations.") }
+        for (record, push) in try step({ try $0.pendingPushes() }) {
+            let receipt = try await hub.push(push)
+            try step { try $0.acknowledge(record) }
+            logger.debug("Pushed \(push.operations.count) operations at \(receipt.sequence).")
+            emit.yield(.pushed(operations: push.operations.count, sequence: receipt.sequence))
+        }
+        while true {
+            let batch = try await hub.pull(after: state.cursor, for: replica, byteLimit: options.pullByteLimit)
+            let (settled, drift) = try step { try $0.apply(batch) }
+            let count = batch.entries.reduce(0) { $0 + $1.push.operations.count }
+            if count > 0 {
+                logger.debug("Pulled \(count) operations up to \(batch.cursor).")
+                emit.yield(.pulled(operations: count, cursor: batch.cursor))
+            }
+            for (operation, winner) in settled { emit.yield(.conflictSettled(operation: operation, winner: winner)) }
+            for error in drift {
+                logger.warning("\(error)")
+                emit.yield(.clockDrift(error))
+            }
+            if batch.isComplete { break }
+        }
+        lastSync = Date()
+    }
+
+    /// Runs one step on the context's queue; after a failure, loads the state again from what
+    /// the store holds.
+    private func step<T>(_ body: (ReplicaState) throws -> T) throws -> T {
+        try context.performAndWait {
+            do {
+                return try body(state)
+            } catch {
+                context.reset()
+                state = try Self.loadState(in: context, options)
+                context.reset()
+                throw error
+            }
+        }
+    }
+
+    private static func loadState(in context: ManagedObjectContext, _ options: Options) throws -> ReplicaState {
+        try ReplicaState(in: context, rules: options.rules) {
+            HybridLogicalClock(replica: $0, maximumDrift: options.maximumDrift, wallClock: options.wallClock)
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Strata
+
+/// A hub kept in a Strata store of any type — PostgreSQL when replicas on many machines reach
+/// it, a file when they share one — reached directly by the process that opens it.
+///
+/// The store's model holds ``SyncModel/hubModel()``'s entities. Each push the hub takes is one
+/// log entry and the merged objects it changed, saved together: a hub stopped at any point
+/// holds a push whole or not at all, and a replica sends a push it has no receipt for again.
+/// One process writes a hub's store at a time (the `strata sync-server` in front of it, or the
+/// one process that syncs through it directly).
+public actor StoreHub: SyncHub {
+    /// The most bytes of operations one push may hold, 8 MiB by default.
+    public let pushByteLimit: Int
+    private let context: ManagedObjectContext
+    private let rules: MergeRules
+    private var merged: MergedRecords
+    private var head: Int64
+    private var watchers: [UUID: AsyncStream<Int64>.Continuation] = [:]
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    /// A hub in the stores of `coordinator`, merging under `rules`.
+    ///
+    /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the
+    ///   coordinator's model lacks the hub's entities, ``SyncError/Code/corruptState`` when a
+    ///   record cannot be read back; the store's errors.
+    public init(coordinator: PersistentStoreCoordinator, rules: MergeRules = MergeRules(), pushByteLimit: Int = 8 << 20)
+        throws
+    {
+        for name in [SyncModel.logEntryName, SyncModel.mergedObjectName]
+        where coordinator.schema.entitiesByName[name] == nil {
+            throw SyncError(code: .unsupportedStore, message: "The hub's model has no '\(name)' entity.")
+        }
+        let context = ManagedObjectContext(coordinator: coordinator, name: "StrataSync hub")
+        context.transactionAuthor = "StrataSync"
+        self.context = context
+        self.rules = rules
+        self.pushByteLimit = pushByteLimit
+        (merged, head) = try context.performAndWait {
+            defer { context.reset() }
+            return try Self.load(rules: rules, in: context)
+        }
+    }
+
+    public func push(_ push: SyncPush) throws -> PushReceipt {
+        guard !push.operations.isEmpty else {
+            throw SyncError(code: .malformedPush, message: "Push \(push.id) from \(push.replica) has no operations.")
+        }
+        if let forged = push.operations.first(where: { $0.stamp.replica != push.replica }) {
+            throw SyncError(
+                code: .forgedReplica,
+                message: "Push \(push.id) from \(push.replica) holds an operation stamped by \(forged.stamp.replica).")
+        }
+        let payload = try encoder.encode(push.operations)
+        guard payload.count <= pushByteLimit else {
+            throw SyncError(
+                code: .pushTooLarge,
+                message:
+                    "Push \(push.id) from \(push.replica) holds \(payload.count) bytes; the hub takes \(pushByteLimit)."
+            )
+        }
+        return try context.performAndWait {
+            if let known = try entry(forPush: push.id) {
+                guard case .uuid(push.replica.uuid) = try known.value(forKey: "replica") else {
+                    throw SyncError(
+                        code: .forgedReplica,
+                        message: "Push \(push.id) from \(push.replica) reuses another replica's ID.")
+                }
+                let sequence = try Self.sequence(of: known)
+                context.reset()
+                return PushReceipt(sequence: sequence, wasDuplicate: true)
+            }
+            try checkEntities(of: push)
+            do {
+                var changed = Set<GlobalID>()
+                for operation in push.operations { try merged.apply(operation, changing: &changed) }
+                try merged.write(changed)
+                let entry = try context.insertNewObject(forEntityName: SyncModel.logEntryName)
+                try entry.setValue(.integer64(head + 1), forKey: "sequence")
+                try entry.setValue(.uuid(push.id), forKey: "push")
+                try entry.setValue(.uuid(push.replica.uuid), forKey: "replica")
+                try entry.setValue(.binary(payload), forKey: "operations")
+                try context.save()
+                merged.didSave()
+                context.reset()
+            } catch {
+                context.reset()
+                (merged, head) = try Self.load(rules: rules, in: context)
+                context.reset()
+                throw error
+            }
+            head += 1
+            for watcher in watchers.values { watcher.yield(head) }
+            return PushReceipt(sequence: head, wasDuplicate: false)
+        }
+    }
+
+    public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) throws -> PullBatch {
+        try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
+            request.predicate = try FetchPredicate(format: "sequence > %@ AND replica != %@", cursor, replica.uuid)
+            request.sortDescriptors = [FetchSortDescriptor("sequence")]
+            request.fetchLimit = 256
+            let found = try context.fetch(request)
+            var entries: [HubEntry] = []
+            var bytes = 0
+            for record in found {
+                guard case .binary(let payload) = try record.value(forKey: "operations"),
+                    case .uuid(let push) = try record.value(forKey: "push"),
+                    case .uuid(let sender) = try record.value(forKey: "replica")
+                else { throw Self.damaged(record, "lacks its push, replica or operations") }
+                if !entries.isEmpty, bytes + payload.count > byteLimit { break }
+                bytes += payload.count
+                let operations: [SyncOperation]
+                do {
+                    operations = try decoder.decode([SyncOperation].self, from: payload)
+                } catch {
+                    throw Self.damaged(record, "holds operations that cannot be read: \(error)")
+                }
+                let sequence = try Self.sequence(of: record)
+                entries.append(
+                    HubEntry(
+                        sequence: sequence,
+                        push: SyncPush(id: push, replica: ReplicaID(sender), operations: operations)))
+            }
+            context.reset()
+            let isComplete = entries.count == found.count && found.count < 256
+            return PullBatch(
+                entries: entries, cursor: isComplete ? max(head, cursor) : entries.last?.sequence ?? cursor,
+                isComplete: isComplete)
+        }
+    }
+
+    public func heads() -> AsyncStream<Int64> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        watchers[id] = continuation
+        continuation.yield(head)
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.stopWatching(id) }
+        }
+        return stream
+    }
+
+    /// Every object the hub knows of that exists, resolved by the merge rules.
+    public func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
+
+    /// The log's last sequence number.
+    public var lastSequence: Int64 { head }
+
+    private func stopWatching(_ id: UUID) { watchers[id] = nil }
+
+    /// Refuses a push naming an object as another entity than the hub knows it as, or than an
+    /// earlier operation of the push names it as.
+    private func checkEntities(of push: SyncPush) throws {
+        var named: [GlobalID: String] = [:]
+        for operation in push.operations {
+            let known = named[operation.object] ?? merged.state.objects[operation.object]?.entity
+            if let known, known != operation.entity {
+                throw SyncError(
+                    code: .entityMismatch,
+                    message:
+                        "Push \(push.id) from \(push.replica) names \(operation.object) as a '\(operation.entity)', "
+                        + "which is known as a '\(known)'.")
+            }
+            named[operation.object] = operation.entity
+        }
+    }
+
+    private func entry(forPush id: UUID) throws -> ManagedObject? {
+        var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
+        request.predicate = try FetchPredicate(format: "push == %@", id)
+        request.fetchLimit = 1
+        return try context.fetch(request).first
+    }
+
+    private static func load(rules: MergeRules, in context: ManagedObjectContext) throws -> (MergedRecords, Int64) {
+        var identities = SyncIdentities()
+        let merged = try MergedRecords(rules: rules, in: context, identities: &identities)
+        var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
+        request.sortDescriptors = [FetchSortDescriptor("sequence", ascending: false)]
+        request.fetchLimit = 1
+        let head = try context.fetch(request).first.map(sequence(of:)) ?? 0
+        return (merged, head)
+    }
+
+    private static func sequence(of entry: ManagedObject) throws -> Int64 {
+        guard case .integer64(let sequence) = try entry.value(forKey: "sequence") else {
+            throw damaged(entry, "has no sequence number")
+        }
+        return sequence
+    }
+
+    private static func damaged(_ record: ManagedObject, _ what: String) -> SyncError {
+        SyncError(code: .corruptState, message: "Hub log entry \(record.objectID.uriString) \(what).")
+    }
+}
