@@ -77,7 +77,7 @@ bench: deps
 ## docs: build the DocC documentation of every library module with swift-docc-plugin, into
 ## .build/plugins/Swift-DocC/outputs; any warning (a broken symbol link, a parameter without
 ## documentation) fails it.
-DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataPostgres StrataPostgresTesting StrataXML StrataBinary StrataStores StrataSearch StrataService StrataTelemetry StrataConformance StrataSync \
+DOC_TARGETS := Strata StrataSQLite StrataLMDB StrataPostgres StrataPostgresTesting StrataXML StrataBinary StrataStores StrataSearch StrataService StrataTelemetry StrataConformance StrataSync StrataSyncServer \
 	StrataConformanceTesting StrataXcodeModel
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "StrataService", targets: ["StrataService"]),
         .library(name: "StrataTelemetry", targets: ["StrataTelemetry"]),
         .library(name: "StrataSync", targets: ["StrataSync"]),
+        .library(name: "StrataSyncServer", targets: ["StrataSyncServer"]),
         .executable(name: "strata", targets: ["StrataCommand"]),
     ],
     dependencies: [
@@ -30,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -89,6 +93,17 @@ let package = Package(
         .target(name: "StrataPostgresTesting"),
         .target(name: "StrataSearch", dependencies: ["Strata", "StrataSQLite", "CStrataSQLite"]),
         .target(name: "StrataSync", dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "StrataSyncServer",
+            dependencies: [
+                "StrataSync", "Strata", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .testTarget(
+            name: "StrataSyncServerTests",
+            dependencies: ["StrataSyncServer", "StrataSync", "Strata", "StrataSQLite", "StrataTestSupport"]),
         .testTarget(
             name: "StrataSyncTests",
             dependencies: [

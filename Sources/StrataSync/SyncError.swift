@@ -17,6 +17,19 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         case forgedReplica
         /// A push larger than the hub takes.
         case pushTooLarge
+        /// A push under an ID the hub holds with other operations.
+        case pushReplayed
+        /// A request to a sync server without a known bearer token.
+        case unauthorized
+        /// A request a token does not allow: for another hub, or a push with a read-only token.
+        case forbidden
+        /// A hub a sync server does not serve.
+        case unknownHub
+        /// A hub that could not be reached, or that answered with something other than the
+        /// protocol's replies.
+        case hubUnreachable
+        /// A hub's refusal with a code this version does not know.
+        case hubRefused
         /// Sync state kept in a store that cannot be read back: a damaged record, or one
         /// written by a newer version.
         case corruptState

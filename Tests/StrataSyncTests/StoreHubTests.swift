@@ -79,6 +79,12 @@ import Testing
         #expect(all.entries.map(\.push) == [push, next])
         #expect(await hub.resolvedObjects().count == 2)
 
+        // The same ID with other operations is refused.
+        var replayed = Self.push(by: replica, at: 9_000)
+        replayed.id = push.id
+        let replay = await #expect(throws: SyncError.self) { try await hub.push(replayed) }
+        #expect(replay?.code == .pushReplayed)
+
         // Another replica reusing the push's ID is refused.
         var stolen = Self.push(by: .random(), at: 3_000)
         stolen.id = push.id

@@ -33,18 +33,7 @@ final class ReplicaState {
                 message: "The replica's model has no '\(name)' entity; add its store with SyncModel.replicaModel(for:)."
             )
         }
-        let saved = try context.fetch(FetchRequest<ManagedObject>(entityName: SyncModel.replicaName))
-        guard saved.count <= 1 else {
-            throw SyncError(code: .corruptState, message: "The replica's store holds \(saved.count) replica records.")
-        }
-        let record: ManagedObject
-        if let first = saved.first {
-            record = first
-        } else {
-            record = try context.insertNewObject(forEntityName: SyncModel.replicaName)
-            try record.setValue(.uuid(UUID()), forKey: "replica")
-            try context.save()
-        }
+        let record = try Self.record(in: context)
         self.record = record.objectID
         let decoder = JSONDecoder()
         func damaged(_ what: String) -> SyncError {
@@ -70,6 +59,20 @@ final class ReplicaState {
         merged = try MergedRecords(rules: rules, in: context, identities: &identities)
         objects = ReplicaObjects(identities: identities)
         encoder.outputFormatting = .sortedKeys
+    }
+
+    /// The replica's record in `context`'s stores, made (with a new replica ID) and saved when
+    /// there is none yet.
+    static func record(in context: ManagedObjectContext) throws -> ManagedObject {
+        let saved = try context.fetch(FetchRequest<ManagedObject>(entityName: SyncModel.replicaName))
+        guard saved.count <= 1 else {
+            throw SyncError(code: .corruptState, message: "The replica's store holds \(saved.count) replica records.")
+        }
+        if let record = saved.first { return record }
+        let record = try context.insertNewObject(forEntityName: SyncModel.replicaName)
+        try record.setValue(.uuid(UUID()), forKey: "replica")
+        try context.save()
+        return record
     }
 
     /// Turns the changes saved since the last collection into operations stamped now, applies

@@ -84,6 +84,28 @@ public actor SyncEngine {
         (events, emit) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
+    /// The ID of the replica in the stores of `coordinator` (made with
+    /// ``SyncModel/replicaModel(for:)``), chosen and saved now if it has none yet: what a sync
+    /// server's token for it names (`strata sync-token`).
+    ///
+    /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` or
+    ///   ``SyncError/Code/corruptState``; the store's errors.
+    public static func replicaID(in coordinator: PersistentStoreCoordinator) throws -> ReplicaID {
+        guard coordinator.schema.entitiesByName[SyncModel.replicaName] != nil else {
+            throw SyncError(
+                code: .unsupportedStore,
+                message: "The replica's model has no '\(SyncModel.replicaName)' entity; add its store with "
+                    + "SyncModel.replicaModel(for:).")
+        }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try context.performAndWait {
+            guard case .uuid(let id) = try ReplicaState.record(in: context).value(forKey: "replica") else {
+                throw SyncError(code: .corruptState, message: "The replica's record has no replica ID.")
+            }
+            return ReplicaID(id)
+        }
+    }
+
     deinit {
         watch?.cancel()
         emit.finish()

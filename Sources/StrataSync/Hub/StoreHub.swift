@@ -37,6 +37,7 @@ public actor StoreHub: SyncHub {
         self.context = context
         self.rules = rules
         self.pushByteLimit = pushByteLimit
+        encoder.outputFormatting = .sortedKeys
         (merged, head) = try context.performAndWait {
             defer { context.reset() }
             return try Self.load(rules: rules, in: context)
@@ -66,6 +67,11 @@ public actor StoreHub: SyncHub {
                     throw SyncError(
                         code: .forgedReplica,
                         message: "Push \(push.id) from \(push.replica) reuses another replica's ID.")
+                }
+                guard case .binary(payload) = try known.value(forKey: "operations") else {
+                    throw SyncError(
+                        code: .pushReplayed,
+                        message: "Push \(push.id) from \(push.replica) was taken before with other operations.")
                 }
                 let sequence = try Self.sequence(of: known)
                 context.reset()

@@ -7,13 +7,13 @@ import Foundation
 /// A hub is reached directly (``StoreHub``, in the replica's process) or over HTTP; both speak
 /// this protocol.
 public protocol SyncHub: Sendable {
-    /// Adds `push` to the log, once: a push whose ID the log holds already is acknowledged with
-    /// its first receipt and changes nothing.
+    /// Adds `push` to the log, once: a push whose ID the log holds already, with the same
+    /// replica and operations, is acknowledged with its first receipt and changes nothing.
     ///
     /// - Throws: ``SyncError`` with code ``SyncError/Code/malformedPush``,
-    ///   ``SyncError/Code/forgedReplica``, ``SyncError/Code/pushTooLarge`` or
-    ///   ``SyncError/Code/entityMismatch`` for a push the hub refuses (the log is left as it
-    ///   was); the hub's store's errors.
+    ///   ``SyncError/Code/forgedReplica``, ``SyncError/Code/pushTooLarge``,
+    ///   ``SyncError/Code/pushReplayed`` or ``SyncError/Code/entityMismatch`` for a push the
+    ///   hub refuses (the log is left as it was); the hub's store's errors.
     func push(_ push: SyncPush) async throws -> PushReceipt
 
     /// The pushes after `cursor` that `replica` did not make, oldest first, as many as fit in

@@ -1,0 +1,29 @@
+/// What a sync server and ``HTTPHub`` say to each other besides pushes, receipts and batches
+/// (docs/SYNC.md, "The HTTP protocol").
+public enum HubWire {
+    /// The body of every refusal: the ``SyncError/Code`` as text, and a sentence.
+    public struct Refusal: Sendable, Hashable, Codable {
+        /// The error's code (``SyncError/Code``'s raw value).
+        public var code: String
+        /// What was refused and why.
+        public var message: String
+
+        /// Creates a refusal.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The answer to a wait for the log to move.
+    public struct Head: Sendable, Hashable, Codable {
+        /// The log's last sequence number.
+        public var head: Int64
+
+        /// Creates an answer.
+        public init(head: Int64) { self.head = head }
+    }
+
+    /// The path of `hub`'s `endpoint` (`push`, `pull` or `head`) under a server's base URL.
+    public static func path(of hub: String, _ endpoint: String) -> String { "v1/hubs/\(hub)/\(endpoint)" }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import StrataSync
+
+/// The sync server's endpoints (``SyncServer``).
+struct SyncRoutes: Sendable {
+    let hubs: [String: any SyncHub]
+    let tokens: AccessTokens
+    let maximumPushBytes: Int
+    let maximumPullBytes: Int
+    let logger: Logger
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("v1/hubs/:hub/push") { request, context in
+            await answer {
+                let (hub, grant) = try authorize(request, context, pushing: true)
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: maximumPushBytes)
+                } catch is NIOTooManyBytesError {
+                    throw SyncError(code: .pushTooLarge, message: "The push is larger than \(maximumPushBytes) bytes.")
+                }
+                let push: SyncPush
+                do {
+                    push = try JSONDecoder().decode(SyncPush.self, from: Data(buffer: body))
+                } catch {
+                    throw SyncError(code: .malformedPush, message: "The push is not a push's JSON: \(error).")
+                }
+                guard push.replica == grant.replica else {
+                    throw SyncError(
+                        code: .forgedReplica,
+                        message: "The push names replica \(push.replica); the token speaks for \(grant.replica).")
+                }
+                return try await hub.push(push)
+            }
+        }
+        router.get("v1/hubs/:hub/pull") { request, context in
+            await answer {
+                let (hub, grant) = try authorize(request, context, pushing: false)
+                let after = try number("after", in: request) ?? 0
+                let limit = min(try number("limit", in: request).map(Int.init) ?? maximumPullBytes, maximumPullBytes)
+                return try await hub.pull(after: after, for: grant.replica, byteLimit: max(limit, 1))
+            }
+        }
+        router.get("v1/hubs/:hub/head") { request, context in
+            await answer {
+                let (hub, _) = try authorize(request, context, pushing: false)
+                let after = try number("after", in: request) ?? -1
+                let wait = min(max(try number("wait", in: request) ?? 0, 0), 60_000)
+                return HubWire.Head(head: await Self.head(of: hub, after: after, waiting: .milliseconds(wait)))
+            }
+        }
+    }
+
+    /// The hub the request names and what its token grants.
+    private func authorize(_ request: Request, _ context: BasicRequestContext, pushing: Bool) throws -> (
+        any SyncHub, AccessTokens.Grant
+    ) {
+        let name = try context.parameters.require("hub")
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            let grant = tokens.grant(forBearer: String(header.dropFirst("Bearer ".count)))
+        else { throw SyncError(code: .unauthorized, message: "The request carries no token this server knows.") }
+        guard grant.hub == name else {
+            throw SyncError(code: .forbidden, message: "The token is for hub '\(grant.hub)', not '\(name)'.")
+        }
+        guard !pushing || grant.access == .readWrite else {
+            throw SyncError(code: .forbidden, message: "The token is read-only; pushing needs a read-write token.")
+        }
+        guard let hub = hubs[name] else {
+            throw SyncError(code: .unknownHub, message: "This server serves no hub named '\(name)'.")
+        }
+        return (hub, grant)
+    }
+
+    private func number(_ name: String, in request: Request) throws -> Int64? {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = Int64(text) else {
+            throw SyncError(code: .malformedPush, message: "The query parameter '\(name)' is not a number: '\(text)'.")
+        }
+        return value
+    }
+
+    /// The hub's last sequence number once it passes `after`, or when `wait` is over.
+    private static func head(of hub: any SyncHub, after: Int64, waiting wait: Duration) async -> Int64 {
+        let heads = await hub.heads()
+        return await withTaskGroup(of: Int64?.self) { group in
+            group.addTask {
+                var seen = after
+                for await head in heads {
+                    seen = head
+                    if head > after { break }
+                }
+                return seen
+            }
+            group.addTask {
+                try? await Task.sleep(for: wait)
+                return nil
+            }
+            var seen: Int64?
+            while let result = await group.next() {
+                if let result {
+                    seen = result
+                    break
+                }
+                group.cancelAll()
+            }
+            group.cancelAll()
+            return seen ?? after
+        }
+    }
+
+    /// `body`'s answer as JSON, or its error as a refusal.
+    private func answer(_ body: () async throws -> some Encodable) async -> Response {
+        do {
+            return Self.json(try await body(), status: .ok)
+        } catch let error as SyncError {
+            let status = Self.status(of: error.code)
+            if status == .internalServerError { logger.error("\(error)") }
+            return Self.json(HubWire.Refusal(code: error.code.rawValue, message: error.message), status: status)
+        } catch {
+            logger.error("\(error)")
+            return Self.json(
+                HubWire.Refusal(code: "internal", message: "The hub failed; the server's log says why."),
+                status: .internalServerError)
+        }
+    }
+
+    private static func status(of code: SyncError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .malformedPush: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden, .forgedReplica: .forbidden
+        case .unknownHub: .notFound
+        case .entityMismatch, .pushReplayed: .conflict
+        case .pushTooLarge: .contentTooLarge
+        case .clockDrift: .unprocessableContent
+        default: .internalServerError
+        }
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
+        let data = (try? JSONEncoder().encode(value)) ?? Data()
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+    }
+}
