@@ -233,8 +233,9 @@ let package = Package(
         .executableTarget(
             name: "StrataCommand",
             dependencies: [
-                "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance", "StrataSearch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StrataStores", "StrataPostgres", "StrataXcodeModel", "StrataConformance", "StrataSearch", "StrataSync",
+                "StrataSyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataPostgres", "StrataTestSupport"]),

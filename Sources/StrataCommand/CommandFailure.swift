@@ -11,11 +11,24 @@ struct CommandFailure: Error, CustomStringConvertible {
 func reportingFailure(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let exit as ExitCode {
-        throw exit
     } catch {
-        let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("strata: \(line)\n".utf8))
-        throw ExitCode.failure
+        throw reported(error)
     }
+}
+
+/// Runs a command's asynchronous work, reporting an error as the other form does.
+func reportingFailure(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        throw reported(error)
+    }
+}
+
+/// `error` written to standard error as one line, and the exit it makes.
+private func reported(_ error: any Error) -> any Error {
+    if let exit = error as? ExitCode { return exit }
+    let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    FileHandle.standardError.write(Data("strata: \(line)\n".utf8))
+    return ExitCode.failure
 }

@@ -6,15 +6,15 @@ import StrataStores
 
 /// `strata`: looks into, copies and checks store files of every built-in type.
 @main
-struct StrataCommand: ParsableCommand {
+struct StrataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract:
-            "Inspect, dump, query, search, convert, migrate and validate Strata stores, and run the conformance suite.",
+            "Inspect, dump, query, search, convert, migrate, validate and sync Strata stores, and run the conformance suite.",
         version: StrataVersion.current,
         subcommands: [
             Demo.self, ModelSummary.self, Inspect.self, Dump.self, Query.self, Search.self, Convert.self, Migrate.self,
-            Validate.self,
+            Validate.self, Sync.self, SyncServerCommand.self, SyncToken.self,
             Conformance.self, DemoInterruptedSave.self,
         ])
 
@@ -23,13 +23,13 @@ struct StrataCommand: ParsableCommand {
     static let workerEnvironmentKey = "STRATA_CONFORMANCE_WORKER"
 
     /// Runs the command line, or the conformance worker when ``workerEnvironmentKey`` is set.
-    static func main() {
+    static func main() async {
         if let typeName = ProcessInfo.processInfo.environment[workerEnvironmentKey],
             let storeType = StoreFile.storeTypes.first(where: { $0.name == typeName })
         {
             Foundation.exit(
                 ConformanceWorker.run(storeType: storeType, arguments: Array(CommandLine.arguments.dropFirst())))
         }
-        main(nil)
+        await main(nil)
     }
 }

@@ -1,7 +1,7 @@
 /// A synced object as the merge rules resolve it — what every replica shows once it has
 /// applied the same operations — or as a replica's store shows it now
 /// (``MergeState/operations(bringing:to:at:)``).
-public struct ResolvedObject: Sendable, Hashable {
+public struct ResolvedObject: Sendable, Hashable, Codable {
     /// The object's entity.
     public let entity: String
     /// Each attribute's and to-one relationship's value, by name.

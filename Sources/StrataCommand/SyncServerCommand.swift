@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StrataSync
+import StrataSyncServer
+
+/// `strata sync-server`: a hub served over HTTP to replicas holding tokens.
+struct SyncServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync-server",
+        abstract: "Serve a hub over HTTP to replicas holding bearer tokens.",
+        discussion: """
+            The hub is a store: a file (made as SQLite when new) or a PostgreSQL URL. Replicas reach it with \
+            `strata sync REPLICA http://HOST:PORT/ --token TOKEN`; make tokens with `strata sync-token`, which \
+            keeps only their digests in the tokens file. Serve it behind a proxy that terminates TLS. Prints \
+            the port it listens on, then runs until SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "The hub's store file, or a PostgreSQL URL.")
+    var hub: String
+
+    @Option(help: "The name replicas reach the hub by.")
+    var hubName = "main"
+
+    @Option(help: "The port to listen on; 0 for any free one.")
+    var port = 8080
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The tokens file (made by `strata sync-token`).")
+    var tokens: String
+
+    func run() async throws {
+        try await reportingFailure {
+            let grants = try AccessTokens(contentsOf: URL(fileURLWithPath: tokens))
+            let storeHub = try SyncStores.hub(at: hub)
+            let logger = Logger(label: "strata.sync-server")
+            let application = SyncServer.application(
+                hubs: [hubName: storeHub], tokens: grants, configuration: .init(address: .hostname(host, port: port)),
+                onServerRunning: { port in
+                    let line = "Serving hub '\(hubName)' on \(host):\(port.map(String.init) ?? "?")\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                }, logger: logger)
+            try await application.runService()
+        }
+    }
+}

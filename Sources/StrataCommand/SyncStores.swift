@@ -1,0 +1,70 @@
+import Foundation
+import Strata
+import StrataPostgres
+import StrataStores
+import StrataSync
+
+/// Opening the stores `strata sync`, `sync-server` and `sync-token` work on: a replica's store,
+/// read-write with its history, and a hub's.
+enum SyncStores {
+    /// The store types a new store is made as, by its file's extension.
+    static let typesByExtension: [String: StoreType] = [
+        "sqlite": .sqlite, "db": .sqlite, "xml": .xml, "lmdb": .lmdb, "binary": .binary,
+    ]
+
+    /// A coordinator on the replica store at `path` (a file, or a PostgreSQL URL), opened
+    /// read-write with its history. Its model is `model` with the sync entities, else the model
+    /// the store records; a file that does not exist yet is made, of the type its extension
+    /// names, when `model` is given.
+    static func replica(at path: String, model: ManagedObjectModel?) throws -> PersistentStoreCoordinator {
+        let url = StoreFile.url(of: path)
+        let typeName: String
+        let appModel: ManagedObjectModel
+        if url.isFileURL, !FileManager.default.fileExists(atPath: url.path) {
+            guard let model else {
+                throw CommandFailure(description: "There is no store at '\(path)'; pass --model to make one.")
+            }
+            typeName = try newType(at: url).name
+            appModel = model
+        } else {
+            let file = try StoreFile(path: path)
+            typeName = file.typeName
+            appModel = try file.model(model)
+        }
+        let syncModel =
+            appModel.entities.contains { SyncModel.isSyncEntity($0.name) }
+            ? appModel : try SyncModel.replicaModel(for: appModel)
+        let coordinator = try StoreFile.coordinator(for: syncModel)
+        var description = PersistentStoreDescription(type: typeName, url: url)
+        description.tracksPersistentHistory = true
+        _ = try coordinator.addStore(description)
+        return coordinator
+    }
+
+    /// The hub in the store at `path` (a file, made as SQLite unless its extension names another
+    /// type, or a PostgreSQL URL).
+    static func hub(at path: String) throws -> StoreHub {
+        let url = StoreFile.url(of: path)
+        let type: StoreType
+        if !url.isFileURL {
+            type = .postgres
+        } else if FileManager.default.fileExists(atPath: url.path) {
+            type = try StoreType.builtInFileType(ofFileAt: url)
+        } else {
+            type = (try? newType(at: url)) ?? .sqlite
+        }
+        let coordinator = try PersistentStoreCoordinator(
+            model: SyncModel.hubModel(), storeTypes: StoreFile.storeTypes)
+        try coordinator.addStore(type: type.name, at: url)
+        return try StoreHub(coordinator: coordinator)
+    }
+
+    private static func newType(at url: URL) throws -> StoreType {
+        guard let type = typesByExtension[url.pathExtension.lowercased()] else {
+            throw CommandFailure(
+                description: "Cannot tell which type of store to make at '\(url.path)' from its extension; use "
+                    + typesByExtension.keys.sorted().map { ".\($0)" }.joined(separator: ", ") + ".")
+        }
+        return type
+    }
+}
