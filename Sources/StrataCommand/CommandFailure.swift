@@ -17,7 +17,7 @@ func reportingFailure(_ body: () throws -> Void) throws {
 }
 
 /// Runs a command's asynchronous work, reporting an error as the other form does.
-func reportingFailure(_ body: () async throws -> Void) async throws {
+func reportingFailureAsync(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch {

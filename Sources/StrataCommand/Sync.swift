@@ -46,7 +46,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingFailure {
+        try await reportingFailureAsync {
             let coordinator = try SyncStores.replica(at: replica, model: try modelOptions.load())
             var options = SyncEngine.Options()
             options.watchInterval = .milliseconds(Int64(interval * 1000))

@@ -32,7 +32,7 @@ struct SyncServerCommand: AsyncParsableCommand {
     var tokens: String
 
     func run() async throws {
-        try await reportingFailure {
+        try await reportingFailureAsync {
             let grants = try AccessTokens(contentsOf: URL(fileURLWithPath: tokens))
             let storeHub = try SyncStores.hub(at: hub)
             let logger = Logger(label: "strata.sync-server")
