@@ -108,7 +108,7 @@ let package = Package(
             name: "StrataSyncTests",
             dependencies: [
                 "StrataSync", "Strata", "StrataConformance", "StrataSQLite", "StrataXML", "StrataLMDB", "StrataBinary",
-                "StrataTestSupport",
+                "StrataSyncServer", "StrataTestSupport",
             ]),
         .testTarget(
             name: "StrataSearchTests",
@@ -211,6 +211,10 @@ let package = Package(
                 "StrataLMDB", "StrataTestSupport", "StrataConformance", "StrataConformanceTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .executableTarget(
+            name: "SyncWorker",
+            dependencies: ["StrataSync", "StrataSQLite", "StrataXML", "StrataLMDB", "StrataBinary"],
+            path: "Tests/SyncWorker"),
         .executableTarget(
             name: "HistoryWriterWorker",
             dependencies: ["StrataSQLite", "StrataLMDB", "StrataPostgres", "StrataTestSupport"],

@@ -167,4 +167,31 @@ import Testing
         let damaged = Data(#"{"not a URI": "\#(id)"}"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncIdentities.self, from: damaged) }
     }
+
+    @Test func valuesAndTimestampsTravelInShortForms() throws {
+        let target = GlobalID(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let forms: [(SyncValue, String)] = [
+            (.attribute(.string("Dune")), #"{"attribute":{"string":"Dune"}}"#),
+            (.reference(target), #"{"reference":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#),
+            (.reference(nil), #"{"reference":null}"#),
+        ]
+        for (value, json) in forms {
+            #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == json)
+            #expect(try JSONDecoder().decode(SyncValue.self, from: Data(json.utf8)) == value)
+        }
+        for damaged in [#"{}"#, #"{"attribute":{"string":"a"},"reference":null}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncValue.self, from: Data(damaged.utf8)) }
+        }
+        let stamp = SyncTimestamp(milliseconds: 1_796_633_692_151, counter: 3, replica: ReplicaID(target.uuid))
+        let stampJSON = #"["1796633692151.3@E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#
+        #expect(String(decoding: try encoder.encode([stamp]), as: UTF8.self) == stampJSON)
+        #expect(try JSONDecoder().decode([SyncTimestamp].self, from: Data(stampJSON.utf8)) == [stamp])
+        for damaged in [#"["1796633692151@E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#, #"["1.2@not-a-uuid"]"#, #"["-"]"#] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode([SyncTimestamp].self, from: Data(damaged.utf8))
+            }
+        }
+    }
 }

@@ -30,7 +30,18 @@ public struct MergeState: Sendable, Hashable, Codable {
                     "An operation stamped \(operation.stamp) names \(operation.object) as a '\(operation.entity)', "
                     + "which is known as a '\(known.entity)'.")
         }
-        return objects[operation.object, default: MergedObject(entity: operation.entity)].apply(operation)
+        var merged = objects[operation.object] ?? MergedObject(entity: operation.entity)
+        guard rules.deleteRule(of: operation.entity) == .deleteWins else {
+            defer { objects[operation.object] = merged }
+            return merged.apply(operation)
+        }
+        // Under deleteWins a deleted object stays deleted: only its latest deletion is kept, and
+        // what is written to it afterwards changes nothing, in whatever order it arrives.
+        if let deletion = merged.deletion, operation.change != .delete { return .superseded(by: deletion) }
+        let outcome = merged.apply(operation)
+        if merged.deletion != nil { merged.dropAllButDeletion() }
+        objects[operation.object] = merged
+        return outcome
     }
 
     /// Puts back `merged` as the state of `object`, as it was kept.

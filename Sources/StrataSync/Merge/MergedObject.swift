@@ -73,6 +73,15 @@ public struct MergedObject: Sendable, Hashable, Codable {
         }
     }
 
+    /// Forgets everything but the entity and the deletion: what an object deleted under
+    /// ``MergeRules/DeleteRule/deleteWins`` keeps, which no later write can bring back.
+    mutating func dropAllButDeletion() {
+        registers = [:]
+        relationships = [:]
+        lastWrite = nil
+        insertion = nil
+    }
+
     /// Notes a write stamped `stamp`; returns whether it is the latest.
     @discardableResult
     private mutating func noteWrite(_ stamp: SyncTimestamp) -> Bool {

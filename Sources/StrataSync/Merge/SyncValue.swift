@@ -12,6 +12,34 @@ public enum SyncValue: Sendable, Hashable, Codable {
 }
 
 extension SyncValue {
+    private enum CodingKeys: String, CodingKey {
+        case attribute, reference
+    }
+
+    /// Encodes as `{"attribute": <the value's JSON form>}` or `{"reference": "<UUID>"}`
+    /// (`{"reference": null}` when empty).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .attribute(let value): try container.encode(value, forKey: .attribute)
+        case .reference(let target): try container.encode(target, forKey: .reference)
+        }
+    }
+
+    /// Decodes the form ``encode(to:)`` writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "A value has one key: attribute or reference."))
+        }
+        if container.contains(.attribute) {
+            self = .attribute(try container.decode(AttributeValue.self, forKey: .attribute))
+        } else {
+            self = .reference(try container.decodeIfPresent(GlobalID.self, forKey: .reference))
+        }
+    }
+
     /// Whether this value comes before `other` in an order every machine agrees on: the order
     /// of their JSON encodings with sorted keys. Only two writes stamped alike — which a replica
     /// never makes, but a damaged or hostile peer might send — are ordered by it.

@@ -1,0 +1,241 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataSQLite
+import StrataSync
+import StrataSyncServer
+import StrataTestSupport
+import Testing
+
+/// Replicas of three store types (SQLite, XML, LMDB), each in a process of its own
+/// (`SyncWorker`), make random edits and sync at random moments through a real
+/// `strata sync-server` in front of a hub in a SQLite file, while the test kills replicas with
+/// SIGKILL and restarts them, and kills the server and keeps it down for a while (a
+/// partition). At the end:
+///
+/// - every replica's store shows the same objects, and every replica's merged state is the
+///   hub's;
+/// - an oracle applying every operation of the hub's log twice, in another random order,
+///   reaches the hub's state, and the log holds no operation twice;
+/// - the last string each replica saved to each key of each object, unless the replica itself
+///   deleted the object afterwards, is in the hub's log, and is still the object's value, or
+///   the object is deleted, or a later write holds;
+/// - every object a replica deleted is deleted.
+///
+/// 3 replicas × 2 000 saves in `make test`; 5 replicas × 1 000 000 with `STRATA_SOAK` set.
+@Suite(.serialized) struct SyncConvergenceTests {
+    /// A replica process's log line: an acknowledged save.
+    struct Step: Codable {
+        var writes: [[String]]
+        var deleted: String?
+    }
+
+    /// What a replica's `finish` wrote.
+    struct Final: Codable {
+        var replica: ReplicaID
+        var resolved: [GlobalID: ResolvedObject]
+        var dump: [String]
+    }
+
+    /// A child process whose output goes to a file.
+    final class Child {
+        let process = Process()
+        let output: URL
+
+        init(_ executable: String, _ arguments: [String], output: URL) throws {
+            self.output = output
+            process.executableURL = BuiltProducts.executable(executable)
+            process.arguments = arguments
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: output)
+            try handle.seekToEnd()
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+        }
+
+        func kill() {
+            guard process.isRunning else { return }
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+    }
+
+    static var size: (replicas: Int, steps: Int) {
+        let soak = ProcessInfo.processInfo.environment["STRATA_SOAK"] ?? ""
+        return soak.isEmpty || soak == "0" ? (3, 2_000) : (5, 1_000_000)
+    }
+
+    static let storeTypes = [("SQLite", "sqlite"), ("XML", "xml"), ("LMDB", "lmdb"), ("Binary", "binary")]
+
+    @Test func replicasInProcessesKilledAtRandomConvergeThroughAServerTakenDownAtRandom() async throws {
+        let (replicaCount, steps) = Self.size
+        let directory = try TemporaryDirectory()
+        var random = SeededGenerator(seed: 20_261_207)
+        let tokensURL = directory.file("tokens.json")
+        var tokens = AccessTokens()
+        var replicas: [(type: String, store: String, token: String, log: URL)] = []
+        for index in 0..<replicaCount {
+            let (type, suffix) = Self.storeTypes[index % 3]
+            let store = directory.file("replica\(index).\(suffix)").path
+            let id = try Child("SyncWorker", ["id", store, type], output: directory.file("id\(index).txt"))
+            id.process.waitUntilExit()
+            #expect(id.process.terminationStatus == 0, "\(id.text)")
+            let replica = try #require(UUID(uuidString: id.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let token = AccessTokens.newToken()
+            tokens.add(token, granting: .init(hub: "main", replica: ReplicaID(replica), access: .readWrite))
+            replicas.append((type, store, token, directory.file("replica\(index).log")))
+        }
+        try tokens.write(to: tokensURL)
+
+        let hubPath = directory.file("hub.sqlite").path
+        var port = 0
+        var serverStarts = 0
+        func startServer() async throws -> Child {
+            for attempt in 0..<50 {
+                serverStarts += 1
+                let server = try Child(
+                    "strata",
+                    ["sync-server", "--hub", hubPath, "--port", "\(port)", "--tokens", tokensURL.path],
+                    output: directory.file("server\(serverStarts).txt"))
+                for _ in 0..<200 {
+                    if let line = server.text.split(separator: "\n").first(where: { $0.hasPrefix("Serving") }),
+                        let number = Int(line.split(separator: ":").last ?? "")
+                    {
+                        port = number
+                        return server
+                    }
+                    if !server.process.isRunning { break }
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                server.kill()
+                try await Task.sleep(for: .milliseconds(100 * (attempt + 1)))
+            }
+            throw CancellationError()
+        }
+        var server = try await startServer()
+        var url: String { "http://127.0.0.1:\(port)/" }
+
+        func startReplica(_ index: Int) throws -> Child {
+            let replica = replicas[index]
+            return try Child(
+                "SyncWorker",
+                [
+                    "run", replica.store, replica.type, url, replica.token, "\(index + 1)", "\(steps)",
+                    replica.log.path,
+                ], output: directory.file("replica\(index).txt"))
+        }
+        var running: [Int: Child] = [:]
+        for index in replicas.indices { running[index] = try startReplica(index) }
+        var kills = 0
+        var partitions = 0
+        while !running.isEmpty {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...800, using: &random)))
+            for (index, child) in running where !child.process.isRunning {
+                #expect(child.process.terminationStatus == 0, "replica \(index): \(child.text)")
+                running[index] = nil
+            }
+            let roll = Double.random(in: 0..<1, using: &random)
+            if roll < 0.5, let index = running.keys.sorted().randomElement(using: &random) {
+                running[index]?.kill()
+                running[index] = try startReplica(index)
+                kills += 1
+            } else if roll < 0.65 {
+                server.kill()
+                try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_500, using: &random)))
+                server = try await startServer()
+                partitions += 1
+            }
+        }
+
+        // Each replica pushes what it has left, then each pulls what the others pushed.
+        var finals: [Final] = []
+        for round in 0..<2 {
+            for (index, replica) in replicas.enumerated() {
+                let out = directory.file("final\(index).json")
+                let finish = try Child(
+                    "SyncWorker", ["finish", replica.store, replica.type, url, replica.token, out.path],
+                    output: directory.file("finish\(index)-\(round).txt"))
+                finish.process.waitUntilExit()
+                try #require(finish.process.terminationStatus == 0, "replica \(index): \(finish.text)")
+                if round == 1 { finals.append(try JSONDecoder().decode(Final.self, from: Data(contentsOf: out))) }
+            }
+        }
+        server.process.terminate()
+        server.process.waitUntilExit()
+
+        let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])
+        _ = try await coordinator.addStore(type: "SQLite", at: URL(fileURLWithPath: hubPath))
+        let hub = try StoreHub(coordinator: coordinator)
+        let hubState = await hub.resolvedObjects()
+        var log: [SyncOperation] = []
+        var cursor: Int64 = 0
+        while true {
+            let batch = try await hub.pull(after: cursor, for: .random(), byteLimit: 1 << 24)
+            log += batch.entries.flatMap(\.push.operations)
+            cursor = batch.cursor
+            if batch.isComplete { break }
+        }
+        #expect(kills > 0 && partitions > 0, "kills \(kills), partitions \(partitions)")
+
+        for final in finals {
+            #expect(final.resolved == hubState, "replica \(final.replica)")
+            #expect(final.dump == finals[0].dump, "replica \(final.replica)")
+        }
+        #expect(finals[0].dump.count == hubState.count)
+
+        // The oracle: every operation, twice, in another order.
+        #expect(Set(log).count == log.count, "the log holds an operation twice")
+        var oracle = MergeState()
+        for operation in (log + log).shuffled(using: &random) { try oracle.apply(operation) }
+        #expect(oracle.resolvedObjects() == hubState)
+
+        try Self.checkAcknowledgedSaves(of: replicas.map(\.log), against: log, hubState)
+    }
+
+    /// Every replica's last string write to each key of each object it did not delete itself
+    /// reached the hub and holds, or a later write or a deletion does; every deletion holds.
+    static func checkAcknowledgedSaves(
+        of logs: [URL], against log: [SyncOperation], _ hubState: [GlobalID: ResolvedObject]
+    ) throws {
+        var serials: [GlobalID: String] = [:]
+        var writes: [String: [(SyncOperation, String, String)]] = [:]
+        for operation in log {
+            guard case .set(let key, .attribute(.string(let value))) = operation.change else { continue }
+            if key == "serial" { serials[operation.object] = value }
+        }
+        for operation in log {
+            guard case .set(let key, .attribute(.string(let value))) = operation.change, key != "serial",
+                let serial = serials[operation.object]
+            else { continue }
+            writes["\(serial)/\(key)", default: []].append((operation, key, value))
+        }
+        let alive = Set(hubState.compactMap { id, _ in serials[id] })
+        for url in logs {
+            var last: [String: String] = [:]
+            var deleted: Set<String> = []
+            for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+                let step = try JSONDecoder().decode(Step.self, from: Data(line.utf8))
+                for write in step.writes where write.count == 3 { last["\(write[0])/\(write[1])"] = write[2] }
+                if let serial = step.deleted { deleted.insert(serial) }
+            }
+            for serial in deleted { #expect(!alive.contains(serial), "\(serial) was deleted, yet is alive") }
+            for (slot, value) in last {
+                let serial = String(slot.split(separator: "/")[0])
+                guard !deleted.contains(serial) else { continue }
+                let candidates = writes[slot] ?? []
+                guard let mine = candidates.first(where: { $0.2 == value }) else {
+                    Issue.record("The save of '\(value)' to \(slot) never reached the hub.")
+                    continue
+                }
+                let object = mine.0.object
+                guard let resolved = hubState[object] else { continue }
+                let holds = resolved.values[mine.1] == .attribute(.string(value))
+                let superseded = candidates.contains { $0.0.object == object && $0.0.stamp > mine.0.stamp }
+                #expect(holds || superseded, "the save of '\(value)' to \(slot) was lost")
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Strata
+import StrataBinary
+import StrataLMDB
+import StrataSQLite
+import StrataSync
+import StrataXML
+
+// One replica of SyncConvergenceTests, in a process of its own that the test kills at random:
+//
+// - `SyncWorker id STORE TYPE` makes the replica's store and prints its replica ID;
+// - `SyncWorker run STORE TYPE SERVER TOKEN SEED STEPS LOG` makes random edits — inserts, value
+//   changes, reference changes, deletions — one save each, until LOG holds STEPS of them,
+//   syncing through the sync server now and then. After each save it appends the step to LOG
+//   (one JSON line: the string values it wrote, the object it deleted), so a step in LOG is
+//   an acknowledged save. Started again after a kill, it carries on from LOG's count;
+// - `SyncWorker finish STORE TYPE SERVER TOKEN OUT` syncs until nothing is left to push and
+//   the hub's log is pulled to its end, then writes to OUT what the rules resolve and what the
+//   store shows.
+//
+// Objects carry a `serial` set when they are made and never changed, by which the test tells
+// them apart across replicas and the hub's log.
+
+let model: ManagedObjectModel = {
+    let app = ManagedObjectModel {
+        EntityDescription("Author") {
+            AttributeDescription("serial", .string)
+            AttributeDescription("name", .string)
+            RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
+        }
+        EntityDescription("Book") {
+            AttributeDescription("serial", .string)
+            AttributeDescription("title", .string)
+            AttributeDescription("pages", .integer32, default: 0)
+            RelationshipDescription.toOne("author", destination: "Author", inverse: "books")
+        }
+    }
+    let model = try! SyncModel.replicaModel(for: app)
+    try? model.freeze()
+    return model
+}()
+
+let types: [String: StoreType] = ["SQLite": .sqlite, "XML": .xml, "LMDB": .lmdb, "Binary": .binary]
+
+/// One acknowledged save, as LOG keeps it.
+struct Step: Codable {
+    /// `[serial, key, value]` of each string written.
+    var writes: [[String]] = []
+    /// The serial of the object deleted.
+    var deleted: String?
+}
+
+/// What `finish` writes.
+struct Final: Codable {
+    var replica: ReplicaID
+    var resolved: [GlobalID: ResolvedObject]
+    var dump: [String]
+}
+
+/// A deterministic generator (SplitMix64).
+struct Random: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func open(_ path: String, _ typeName: String) throws -> PersistentStoreCoordinator {
+    guard let type = types[typeName] else { throw CocoaError(.featureUnsupported) }
+    let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [type])
+    try coordinator.addStore(
+        type: type.name, at: URL(fileURLWithPath: path), options: StoreOptions(tracksPersistentHistory: true))
+    return coordinator
+}
+
+func engine(_ coordinator: PersistentStoreCoordinator, server: String, token: String) throws -> SyncEngine {
+    guard let url = URL(string: server) else { throw CocoaError(.fileReadInvalidFileName) }
+    return try SyncEngine(coordinator: coordinator, hub: HTTPHub(server: url, hub: "main", token: token))
+}
+
+func text(_ value: AttributeValue) -> String {
+    switch value {
+    case .string(let text): text
+    case .integer32(let number): "\(number)"
+    default: "-"
+    }
+}
+
+/// A random object of `entity`, or `nil` when there is none.
+func randomObject(_ entity: String, in context: ManagedObjectContext, _ random: inout Random) throws -> ManagedObject? {
+    var request = FetchRequest<ManagedObject>(entityName: entity)
+    let count = try context.count(for: request)
+    guard count > 0 else { return nil }
+    request.fetchOffset = Int.random(in: 0..<count, using: &random)
+    request.fetchLimit = 1
+    return try context.fetch(request).first
+}
+
+/// One random edit, saved; what it wrote.
+func edit(_ context: ManagedObjectContext, serial: String, _ random: inout Random) throws -> Step {
+    var step = Step()
+    let authors = try context.count(for: FetchRequest<ManagedObject>(entityName: "Author"))
+    let books = try context.count(for: FetchRequest<ManagedObject>(entityName: "Book"))
+    // Deletions grow with the population, so that it stays near 200 objects.
+    let deleteChance = min(0.45, Double(authors + books) / 450)
+    let roll = Double.random(in: 0..<1, using: &random)
+    func write(_ object: ManagedObject, _ key: String, _ value: String) throws {
+        try object.setValue(.string(value), forKey: key)
+        step.writes.append([text(try object.value(forKey: "serial")), key, value])
+    }
+    if roll < deleteChance,
+        let victim = try randomObject(Bool.random(using: &random) ? "Author" : "Book", in: context, &random)
+    {
+        step.deleted = text(try victim.value(forKey: "serial"))
+        try context.delete(victim)
+    } else if roll < deleteChance + 0.2 {
+        let author = try context.insertNewObject(forEntityName: "Author")
+        try author.setValue(.string(serial), forKey: "serial")
+        try write(author, "name", "name \(serial)")
+    } else if roll < deleteChance + 0.45 {
+        let book = try context.insertNewObject(forEntityName: "Book")
+        try book.setValue(.string(serial), forKey: "serial")
+        try write(book, "title", "title \(serial)")
+        try book.setValue(.integer32(Int32.random(in: 1...900, using: &random)), forKey: "pages")
+        try book.setObject(try randomObject("Author", in: context, &random), forKey: "author")
+    } else if roll < deleteChance + 0.75 {
+        guard let object = try randomObject(Bool.random(using: &random) ? "Author" : "Book", in: context, &random)
+        else { return step }
+        if object.entity.name == "Author" {
+            try write(object, "name", "name \(serial)")
+        } else if Bool.random(using: &random) {
+            try write(object, "title", "title \(serial)")
+        } else {
+            try object.setValue(.integer32(Int32.random(in: 1...900, using: &random)), forKey: "pages")
+        }
+    } else if let book = try randomObject("Book", in: context, &random) {
+        let author = Bool.random(using: &random) ? try randomObject("Author", in: context, &random) : nil
+        try book.setObject(author, forKey: "author")
+    }
+    try context.save()
+    return step
+}
+
+func dump(_ coordinator: PersistentStoreCoordinator) throws -> [String] {
+    let context = ManagedObjectContext(coordinator: coordinator)
+    return try context.performAndWait {
+        let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).map { book in
+            let author = try book.object(forKey: "author").map { text(try $0.value(forKey: "serial")) } ?? "nobody"
+            return "Book \(text(try book.value(forKey: "serial"))) \(text(try book.value(forKey: "title"))) "
+                + "\(text(try book.value(forKey: "pages"))) by \(author)"
+        }
+        let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).map { author in
+            let serials = try author.objects(forKey: "books").map { text(try $0.value(forKey: "serial")) }.sorted()
+            return "Author \(text(try author.value(forKey: "serial"))) \(text(try author.value(forKey: "name"))) "
+                + "of \(serials)"
+        }
+        return (books + authors).sorted()
+    }
+}
+
+func run(_ arguments: [String]) async throws {
+    switch (arguments.first, arguments.count) {
+    case ("id", 3):
+        print(try SyncEngine.replicaID(in: try open(arguments[1], arguments[2])))
+    case ("run", 8):
+        guard let seed = UInt64(arguments[5]), let steps = Int(arguments[6]) else { throw CocoaError(.formatting) }
+        let coordinator = try open(arguments[1], arguments[2])
+        let sync = try engine(coordinator, server: arguments[3], token: arguments[4])
+        let logURL = URL(fileURLWithPath: arguments[7])
+        if !FileManager.default.fileExists(atPath: logURL.path) {
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        }
+        let done = try String(contentsOf: logURL, encoding: .utf8).split(separator: "\n").count
+        let log = try FileHandle(forWritingTo: logURL)
+        try log.seekToEnd()
+        var random = Random(state: seed &* 1_000_003 &+ UInt64(done))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for number in done..<steps {
+            let step = try context.performAndWait {
+                try context.refreshAllObjects()
+                return try edit(context, serial: "r\(seed)-\(number)", &random)
+            }
+            try log.write(contentsOf: try JSONEncoder().encode(step) + Data("\n".utf8))
+            if Double.random(in: 0..<1, using: &random) < 0.05 { try? await sync.syncNow() }
+        }
+        try? await sync.syncNow()
+    case ("finish", 6):
+        let coordinator = try open(arguments[1], arguments[2])
+        let sync = try engine(coordinator, server: arguments[3], token: arguments[4])
+        var failures = 0
+        while true {
+            do {
+                try await sync.syncNow()
+                if try await sync.status().pendingPushes == 0 { break }
+            } catch {
+                failures += 1
+                if failures > 100 { throw error }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        let final = Final(replica: sync.replica, resolved: await sync.resolvedObjects(), dump: try dump(coordinator))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try encoder.encode(final).write(to: URL(fileURLWithPath: arguments[5]))
+    default:
+        FileHandle.standardError.write(
+            Data(
+                ("usage: SyncWorker id STORE TYPE | run STORE TYPE SERVER TOKEN SEED STEPS LOG | "
+                    + "finish STORE TYPE SERVER TOKEN OUT\n").utf8))
+        exit(2)
+    }
+}
+
+do {
+    try await run(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("SyncWorker: \(error)\n".utf8))
+    exit(1)
+}
