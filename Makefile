@@ -40,10 +40,11 @@ example: deps
 ## soak: build, then run the long variants: every store's conformance suite with 1,000 kills per
 ## durability check, two processes writing one SQLite and one LMDB store for five minutes each,
 ## 1,000,000-object memory soaks, 100,000 objects in the LMDB map growth test, 1,000 kills at each
-## step of a save across SQLite, LMDB and XML and of one across SQLite and PostgreSQL. See docs/RELIABILITY.md.
+## step of a save across SQLite, LMDB and XML and of one across SQLite and PostgreSQL, and 5 sync
+## replicas × 1,000,000 saves converging through a server killed at random (docs/SYNC.md). See docs/RELIABILITY.md.
 soak: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StoreConformanceTests|SoakTests|LMDBMapGrowthTests|StripedSaveKillTests|PostgresStripedSaveTests"
+	STRATA_SOAK=1 $(SWIFT) test --skip-build --filter "StoreConformanceTests|SoakTests|LMDBMapGrowthTests|StripedSaveKillTests|PostgresStripedSaveTests|SyncConvergenceTests"
 
 ## fuzz: build the fuzzer (libFuzzer and the address sanitizer, in .build-fuzz) and run each
 ## target for FUZZ_SECONDS (600 by default) from its corpus, or until FUZZ_RUNS executions when

@@ -242,7 +242,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
-            name: "StrataCommandTests", dependencies: ["Strata", "StrataStores", "StrataPostgres", "StrataTestSupport"]),
+            name: "StrataCommandTests",
+            dependencies: ["Strata", "StrataStores", "StrataPostgres", "StrataSync", "StrataTestSupport"]),
         .testTarget(
             name: "StrataReadmeTests",
             dependencies: [

@@ -2,7 +2,8 @@ import Testing
 
 @Suite struct CommandHelpTests {
     @Test(arguments: [
-        [], ["demo"], ["model"], ["inspect"], ["dump"], ["query"], ["convert"], ["validate"], ["conformance"],
+        [], ["demo"], ["model"], ["inspect"], ["dump"], ["query"], ["convert"], ["validate"], ["conformance"], ["sync"],
+        ["sync-server"], ["sync-token"],
     ])
     func everyCommandHasHelp(command: [String]) throws {
         let outcome = try StrataProcess.run(command + ["--help"])

@@ -68,7 +68,8 @@ import Testing
         return soak.isEmpty || soak == "0" ? (3, 2_000) : (5, 1_000_000)
     }
 
-    static let storeTypes = [("SQLite", "sqlite"), ("XML", "xml"), ("LMDB", "lmdb"), ("Binary", "binary")]
+    /// The replicas' store types, taken in turn.
+    static let storeTypes = [("SQLite", "sqlite"), ("XML", "xml"), ("LMDB", "lmdb")]
 
     @Test func replicasInProcessesKilledAtRandomConvergeThroughAServerTakenDownAtRandom() async throws {
         let (replicaCount, steps) = Self.size
@@ -78,7 +79,7 @@ import Testing
         var tokens = AccessTokens()
         var replicas: [(type: String, store: String, token: String, log: URL)] = []
         for index in 0..<replicaCount {
-            let (type, suffix) = Self.storeTypes[index % 3]
+            let (type, suffix) = Self.storeTypes[index % Self.storeTypes.count]
             let store = directory.file("replica\(index).\(suffix)").path
             let id = try Child("SyncWorker", ["id", store, type], output: directory.file("id\(index).txt"))
             id.process.waitUntilExit()

@@ -9,7 +9,7 @@ import StrataXML
 // One replica of SyncConvergenceTests, in a process of its own that the test kills at random:
 //
 // - `SyncWorker id STORE TYPE` makes the replica's store and prints its replica ID;
-// - `SyncWorker run STORE TYPE SERVER TOKEN SEED STEPS LOG` makes random edits — inserts, value
+// - `SyncWorker run STORE TYPE SERVER TOKEN NUMBER STEPS LOG` makes random edits — inserts, value
 //   changes, reference changes, deletions — one save each, until LOG holds STEPS of them,
 //   syncing through the sync server now and then. After each save it appends the step to LOG
 //   (one JSON line: the string values it wrote, the object it deleted), so a step in LOG is
@@ -18,8 +18,8 @@ import StrataXML
 //   the hub's log is pulled to its end, then writes to OUT what the rules resolve and what the
 //   store shows.
 //
-// Objects carry a `serial` set when they are made and never changed, by which the test tells
-// them apart across replicas and the hub's log.
+// Objects carry a `serial` set when they are made and never changed ("r<NUMBER>-<step>"), by
+// which the test tells them apart across replicas and the hub's log.
 
 let model: ManagedObjectModel = {
     let app = ManagedObjectModel {
@@ -57,18 +57,6 @@ struct Final: Codable {
     var dump: [String]
 }
 
-/// A deterministic generator (SplitMix64).
-struct Random: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func open(_ path: String, _ typeName: String) throws -> PersistentStoreCoordinator {
     guard let type = types[typeName] else { throw CocoaError(.featureUnsupported) }
     let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [type])
@@ -91,7 +79,9 @@ func text(_ value: AttributeValue) -> String {
 }
 
 /// A random object of `entity`, or `nil` when there is none.
-func randomObject(_ entity: String, in context: ManagedObjectContext, _ random: inout Random) throws -> ManagedObject? {
+func randomObject(_ entity: String, in context: ManagedObjectContext, _ random: inout SystemRandomNumberGenerator)
+    throws -> ManagedObject?
+{
     var request = FetchRequest<ManagedObject>(entityName: entity)
     let count = try context.count(for: request)
     guard count > 0 else { return nil }
@@ -101,7 +91,7 @@ func randomObject(_ entity: String, in context: ManagedObjectContext, _ random: 
 }
 
 /// One random edit, saved; what it wrote.
-func edit(_ context: ManagedObjectContext, serial: String, _ random: inout Random) throws -> Step {
+func edit(_ context: ManagedObjectContext, serial: String, _ random: inout SystemRandomNumberGenerator) throws -> Step {
     var step = Step()
     let authors = try context.count(for: FetchRequest<ManagedObject>(entityName: "Author"))
     let books = try context.count(for: FetchRequest<ManagedObject>(entityName: "Book"))
@@ -167,7 +157,9 @@ func run(_ arguments: [String]) async throws {
     case ("id", 3):
         print(try SyncEngine.replicaID(in: try open(arguments[1], arguments[2])))
     case ("run", 8):
-        guard let seed = UInt64(arguments[5]), let steps = Int(arguments[6]) else { throw CocoaError(.formatting) }
+        guard let replicaNumber = Int(arguments[5]), let steps = Int(arguments[6]) else {
+            throw CocoaError(.formatting)
+        }
         let coordinator = try open(arguments[1], arguments[2])
         let sync = try engine(coordinator, server: arguments[3], token: arguments[4])
         let logURL = URL(fileURLWithPath: arguments[7])
@@ -177,12 +169,12 @@ func run(_ arguments: [String]) async throws {
         let done = try String(contentsOf: logURL, encoding: .utf8).split(separator: "\n").count
         let log = try FileHandle(forWritingTo: logURL)
         try log.seekToEnd()
-        var random = Random(state: seed &* 1_000_003 &+ UInt64(done))
+        var random = SystemRandomNumberGenerator()
         let context = ManagedObjectContext(coordinator: coordinator)
         for number in done..<steps {
             let step = try context.performAndWait {
                 try context.refreshAllObjects()
-                return try edit(context, serial: "r\(seed)-\(number)", &random)
+                return try edit(context, serial: "r\(replicaNumber)-\(number)", &random)
             }
             try log.write(contentsOf: try JSONEncoder().encode(step) + Data("\n".utf8))
             if Double.random(in: 0..<1, using: &random) < 0.05 { try? await sync.syncNow() }
@@ -209,7 +201,7 @@ func run(_ arguments: [String]) async throws {
     default:
         FileHandle.standardError.write(
             Data(
-                ("usage: SyncWorker id STORE TYPE | run STORE TYPE SERVER TOKEN SEED STEPS LOG | "
+                ("usage: SyncWorker id STORE TYPE | run STORE TYPE SERVER TOKEN NUMBER STEPS LOG | "
                     + "finish STORE TYPE SERVER TOKEN OUT\n").utf8))
         exit(2)
     }

@@ -1,0 +1,115 @@
+import Foundation
+import Strata
+import StrataStores
+import StrataSync
+import StrataTestSupport
+import Testing
+
+/// `strata sync`, `sync-token` and `sync-server`: a note saved to one replica reaches another of
+/// another type through a hub reached directly and through a server, with a token made by
+/// `sync-token`.
+@Suite struct SyncCommandTests {
+    static let model: ManagedObjectModel = {
+        let model = ManagedObjectModel { EntityDescription("Note") { AttributeDescription("text", .string) } }
+        try? model.freeze()
+        return model
+    }()
+
+    /// Saves a note to the SQLite replica at `url`, made for syncing if it is new.
+    static func write(_ text: String, at url: URL) throws {
+        let coordinator = try PersistentStoreCoordinator(
+            model: try SyncModel.replicaModel(for: model), storeTypes: StoreType.builtInFileTypes)
+        try coordinator.addStore(type: "SQLite", at: url, options: StoreOptions(tracksPersistentHistory: true))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Note").setValue(.string(text), forKey: "text")
+            try context.save()
+        }
+        for store in coordinator.stores { try coordinator.remove(store) }
+    }
+
+    /// The notes of the XML replica at `path`.
+    static func notes(at path: String) throws -> [String] {
+        let coordinator = try PersistentStoreCoordinator(
+            model: try SyncModel.replicaModel(for: model), storeTypes: StoreType.builtInFileTypes)
+        try coordinator.addStore(type: "XML", at: URL(fileURLWithPath: path), options: StoreOptions(isReadOnly: true))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")).compactMap {
+                if case .string(let text) = try $0.value(forKey: "text") { text } else { nil }
+            }.sorted()
+        }
+    }
+
+    @Test func aNoteReachesAnotherReplicaThroughAHubReachedDirectly() throws {
+        let directory = try TemporaryDirectory()
+        let modelFile = directory.file("notes.json")
+        try Self.model.jsonData().write(to: modelFile)
+        let sqlite = directory.file("a.sqlite")
+        try Self.write("note from a", at: sqlite)
+        let hub = directory.file("hub.sqlite").path
+
+        let first = try StrataProcess.run(["sync", sqlite.path, hub])
+        #expect(first.status == 0, "\(first.error)")
+        #expect(first.output.contains("pushed 2 operations at 1"))
+        let xml = directory.file("b.xml").path
+        let second = try StrataProcess.run(["sync", xml, hub, "--model", modelFile.path, "--once"])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.output.contains("pulled 2 operations up to 1"))
+        #expect(try Self.notes(at: xml) == ["note from a"])
+
+        let missing = try StrataProcess.run(["sync", directory.file("c.xml").path, hub])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("pass --model"))
+        let both = try StrataProcess.run(["sync", sqlite.path, hub, "--once", "--watch"])
+        #expect(both.status != 0)
+    }
+
+    @Test func aNoteReachesAnotherReplicaThroughASyncServer() async throws {
+        let directory = try TemporaryDirectory()
+        let modelFile = directory.file("notes.json")
+        try Self.model.jsonData().write(to: modelFile)
+        let tokens = directory.file("tokens.json").path
+        let sqlite = directory.file("a.sqlite")
+        try Self.write("note over http", at: sqlite)
+        let xml = directory.file("b.xml").path
+        let tokenA = try StrataProcess.run(["sync-token", sqlite.path, "--tokens", tokens])
+        let tokenB = try StrataProcess.run(["sync-token", xml, "--tokens", tokens, "--model", modelFile.path])
+        #expect(tokenA.status == 0 && tokenB.status == 0, "\(tokenA.error) \(tokenB.error)")
+        let tokensText = try String(contentsOfFile: tokens, encoding: .utf8)
+        #expect(!tokensText.contains(tokenA.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        let server = Process()
+        server.executableURL = BuiltProducts.executable("strata")
+        server.arguments = [
+            "sync-server", "--hub", directory.file("hub.sqlite").path, "--tokens", tokens, "--port", "0",
+        ]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        var announced = ""
+        while !announced.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            announced += String(decoding: data, as: UTF8.self)
+        }
+        let port = try #require(
+            announced.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let url = "http://127.0.0.1:\(port)/"
+
+        for (replica, token) in [(sqlite.path, tokenA), (xml, tokenB)] {
+            let sync = try StrataProcess.run(
+                ["sync", replica, url, "--token", token.output.trimmingCharacters(in: .whitespacesAndNewlines)])
+            #expect(sync.status == 0, "\(sync.error)")
+        }
+        #expect(try Self.notes(at: xml) == ["note over http"])
+        let refused = try StrataProcess.run(["sync", xml, url, "--token", "not a token"])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("no token this server knows"))
+    }
+}
