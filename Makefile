@@ -5,7 +5,7 @@ APT_PACKAGES := libsqlite3-dev libxml2-dev liblmdb-dev zlib1g-dev pkg-config lib
 # Warnings fail the build, as in CI.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build test example soak fuzz tsan demo bench lint format docs
+.PHONY: deps build test example soak fuzz tsan demo sync-example bench lint format docs
 
 ## deps: install the system libraries Strata links against, when missing (Debian/Ubuntu); its
 ## messages go to standard error, so that `make bench BENCH_ARGS=--json` prints only JSON.
@@ -68,6 +68,11 @@ tsan: deps
 ## demo: build a guidebook across SQLite, LMDB and XML stores and narrate each step (`strata demo`).
 demo: deps
 	$(SWIFT) run $(SWIFT_FLAGS) strata demo
+
+## sync-example: run two replicas of a notes app, one SQLite and one XML, kept in step through a
+## hub served over HTTP on loopback (Examples/SyncNotes, docs/SYNC.md).
+sync-example: deps
+	$(SWIFT) run $(SWIFT_FLAGS) SyncNotesExample
 
 ## bench: build the benchmark package (Benchmarks/) in release mode and run it; pass options
 ## with BENCH_ARGS, e.g. `make bench BENCH_ARGS='--quick --json'` (then only JSON goes to stdout).

@@ -212,6 +212,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
+            name: "SyncNotesExample",
+            dependencies: [
+                "StrataSync", "StrataSyncServer", "StrataSQLite", "StrataXML",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SyncNotes"),
+        .executableTarget(
             name: "SyncWorker",
             dependencies: ["StrataSync", "StrataSQLite", "StrataXML", "StrataLMDB", "StrataBinary"],
             path: "Tests/SyncWorker"),

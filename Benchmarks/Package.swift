@@ -13,6 +13,7 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CBenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -31,6 +32,9 @@ let package = Package(
                 .product(name: "StrataPostgresTesting", package: strata),
                 .product(name: "StrataSearch", package: strata),
                 .product(name: "StrataTelemetry", package: strata),
+                .product(name: "StrataSync", package: strata),
+                .product(name: "StrataSyncServer", package: strata),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CBenchSQLite", "CBenchLMDB", "CBenchXML2", "CBenchPostgres",

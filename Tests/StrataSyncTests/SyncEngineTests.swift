@@ -286,6 +286,24 @@ import Testing
         #expect(await xml.engine.resolvedObjects() == store.resolvedObjects())
     }
 
+    @Test func aLargeSaveGoesOutInPushesWithinTheHubsLimit() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.hub(in: directory)
+        let flaky = FlakyHub(store)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: flaky)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: store)
+        try sqlite.edit { context in
+            for number in 0..<5_000 { _ = try Self.insert("Book", ["title": .string("Book \(number)")], in: context) }
+        }
+        try await sqlite.engine.syncNow()
+        // 20 000 operations (an insert, and the author, pages and title of each book), cut
+        // between objects: four pushes of 4 096 and one of 3 616.
+        #expect(await flaky.pushesSent == 5)
+        #expect(await store.lastSequence == 5)
+        try await xml.engine.syncNow()
+        #expect(try xml.dump().count == 5_000)
+    }
+
     @Test func aWatchingEngineShowsAnotherReplicasChangesWhenTheHubMoves() async throws {
         let directory = try TemporaryDirectory()
         let hub = try Self.hub(in: directory)

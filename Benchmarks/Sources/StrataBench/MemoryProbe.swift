@@ -143,7 +143,7 @@ enum MemoryProbe {
     }
 
     /// This process's peak resident size in bytes (`VmHWM`, which Linux gives in kB).
-    private static func peakResidentBytes() throws -> Int {
+    static func peakResidentBytes() throws -> Int {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })

@@ -3,14 +3,14 @@ import Foundation
 
 /// `make bench`: every Strata store against its raw floor and against GRDB.
 @main
-struct StrataBench: ParsableCommand {
+struct StrataBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench", abstract: "Measures every Strata store against its raw floor and against GRDB.",
-        subcommands: [Run.self, Probe.self, Fill.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, Probe.self, Fill.self, SyncProbe.self], defaultSubcommand: Run.self)
 }
 
 /// The benchmark run.
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Runs every workload and prints the report.")
 
     @Flag(
@@ -57,12 +57,26 @@ struct Run: ParsableCommand {
             valueName: "photos"))
     var search: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only measure sync through a hub served over HTTP on loopback: an initial sync of this many objects into "
+                + "an empty SQLite replica, steady-state changes a second, propagation p50 and p99, and a local "
+                + "save with sync on.",
+            valueName: "count"))
+    var sync: Int?
+
     func validate() throws {
         if let repetitions, repetitions < 5 { throw ValidationError("--repetitions must be at least 5.") }
         if let count, count < 1_000 { throw ValidationError("--count must be at least 1000.") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if let sync {
+            defer { ScratchDirectory.removeRoot() }
+            let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("· " + $0 + "\n").utf8)) }
+            for line in try await SyncBench.measure(count: sync, log: log) { print(line) }
+            return
+        }
         if let boundingBox {
             defer { ScratchDirectory.removeRoot() }
             let log = { (line: String) in FileHandle.standardError.write(Data(("· " + line + "\n").utf8)) }
@@ -107,6 +121,17 @@ struct Run: ParsableCommand {
 }
 
 extension Workload: ExpressibleByArgument {}
+
+/// One sync of a replica, timed with its peak memory, run by `--sync` in a child process.
+struct SyncProbe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync-probe", shouldDisplay: false)
+
+    @Argument var replica: String
+    @Argument var server: String
+    @Argument var token: String
+
+    func run() async throws { try await SyncBench.probe(path: replica, server: server, token: token) }
+}
 
 /// One memory measurement, run by the benchmark in a child process of its own.
 struct Probe: ParsableCommand {

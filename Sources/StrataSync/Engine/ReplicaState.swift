@@ -75,9 +75,14 @@ final class ReplicaState {
         return record
     }
 
+    /// The most operations one push holds, unless one object's operations are more: about
+    /// 1 MiB of JSON, well within a hub's limit.
+    static let operationsPerPush = 4_096
+
     /// Turns the changes saved since the last collection into operations stamped now, applies
-    /// them and keeps them as a push for the hub, with the history read so far, in one save.
-    /// Answers the number of operations.
+    /// them and keeps them as pushes for the hub (of up to ``operationsPerPush`` operations,
+    /// each object's together), with the history read so far, in one save. Answers the number
+    /// of operations.
     func collectLocalChanges() throws -> Int {
         let (changed, tokens) = try changedObjects()
         var shown: [GlobalID: ResolvedObject?] = [:]
@@ -93,15 +98,31 @@ final class ReplicaState {
         var written = Set<GlobalID>()
         for operation in operations { try merged.apply(operation, changing: &written) }
         try merged.write(written, naming: objects.identities.objectID(for:))
-        if !operations.isEmpty {
+        var order = try nextPushOrder()
+        for chunk in Self.pushes(of: operations) {
             let push = try context.insertNewObject(forEntityName: SyncModel.pendingPushName)
             try push.setValue(.uuid(UUID()), forKey: "push")
-            try push.setValue(.integer64(try nextPushOrder()), forKey: "order")
-            try push.setValue(.binary(try encoder.encode(operations)), forKey: "operations")
+            try push.setValue(.integer64(order), forKey: "order")
+            try push.setValue(.binary(try encoder.encode(Array(chunk))), forKey: "operations")
+            order += 1
         }
         historyTokens = tokens
         try saveRecord()
         return operations.count
+    }
+
+    /// `operations` cut into pushes of up to ``operationsPerPush``, never between two
+    /// operations of one object.
+    static func pushes(of operations: [SyncOperation]) -> [ArraySlice<SyncOperation>] {
+        var pushes: [ArraySlice<SyncOperation>] = []
+        var start = operations.startIndex
+        for index in operations.indices.dropFirst()
+        where index - start >= operationsPerPush && operations[index].object != operations[index - 1].object {
+            pushes.append(operations[start..<index])
+            start = index
+        }
+        if start < operations.endIndex { pushes.append(operations[start...]) }
+        return pushes
     }
 
     /// The pushes not yet acknowledged, oldest first.
