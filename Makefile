@@ -92,7 +92,8 @@ docs: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
 		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests \
-		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests
+		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests \
+		Examples/SyncNotes
 	@! grep -rnE '\bMutex\b[<(]' --include='*.swift' Sources Stores Conformance Tests \
 		|| { echo "Use Locked instead of Mutex: the thread sanitizer cannot see Mutex on Linux."; exit 1; }
 
@@ -100,4 +101,5 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Stores Conformance Fuzz Tests Benchmarks/Package.swift Benchmarks/Sources \
 		Examples/ThirdPartyStore/Package.swift Examples/ThirdPartyStore/Sources Examples/ThirdPartyStore/Tests \
-		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests
+		Examples/InventoryService/Package.swift Examples/InventoryService/Sources Examples/InventoryService/Tests \
+		Examples/SyncNotes

@@ -93,7 +93,8 @@ enum SyncNotesExample {
             let token = AccessTokens.newToken()
             tokens.add(
                 token,
-                granting: .init(hub: "notes", replica: try SyncEngine.replicaID(in: replica.coordinator), access: .readWrite))
+                granting: .init(
+                    hub: "notes", replica: try SyncEngine.replicaID(in: replica.coordinator), access: .readWrite))
             tokenOf[replica.name] = token
         }
         var logger = Logger(label: "sync-example")
