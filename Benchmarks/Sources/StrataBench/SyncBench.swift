@@ -69,7 +69,7 @@ enum SyncBench {
             coordinators[name] = coordinator
         }
         let hubCoordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])
-        try hubCoordinator.addStore(type: "SQLite", at: scratch.url.appendingPathComponent("hub.sqlite"))
+        _ = try await hubCoordinator.addStore(type: "SQLite", at: scratch.url.appendingPathComponent("hub.sqlite"))
         let hub = try StoreHub(coordinator: hubCoordinator, pushByteLimit: 8 << 20)
         var logger = Logger(label: "strata-bench.sync")
         logger.logLevel = .critical
