@@ -13,7 +13,7 @@ public enum SyncModel {
     /// add the replica's store with this model so that what the engine writes is saved in the
     /// same transaction as the objects it writes.
     ///
-    /// - Throws: ``ModelError`` with code ``ModelError/Code/incompatibleModels`` when `model`
+    /// - Throws: `ModelError` with code `incompatibleModels` when `model`
     ///   declares an entity with one of their names.
     public static func replicaModel(for model: ManagedObjectModel) throws(ModelError) -> ManagedObjectModel {
         try ManagedObjectModel(merging: [model, ManagedObjectModel(entities: [mergedObject, replica, pendingPush])])
