@@ -42,7 +42,9 @@ struct Sync: AsyncParsableCommand {
 
     func validate() throws {
         if once && watch { throw ValidationError("Pass --once or --watch, not both.") }
-        if interval <= 0 { throw ValidationError("--interval must be more than 0.") }
+        if !(interval > 0 && interval <= 86_400) {
+            throw ValidationError("--interval must be more than 0 and at most 86400.")
+        }
     }
 
     func run() async throws {

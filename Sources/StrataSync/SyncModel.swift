@@ -35,6 +35,10 @@ public enum SyncModel {
             AttributeDescription("push", .uuid, optional: false).indexed()
             AttributeDescription("replica", .uuid, optional: false)
             AttributeDescription("operations", .binary, optional: false)
+            // A second process writing the hub by mistake fails its save instead of reusing a
+            // sequence number.
+            UniquenessConstraint("sequence")
+            UniquenessConstraint("push")
         }
     }
 

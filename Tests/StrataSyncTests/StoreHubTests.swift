@@ -119,12 +119,24 @@ import Testing
                 SyncOperation(object: newObject, entity: "Book", stamp: stamp, change: .insert),
                 SyncOperation(object: newObject, entity: "Author", stamp: stamp, change: .delete),
             ])
+        let future = SyncPush(
+            replica: replica,
+            operations: [
+                SyncOperation(
+                    object: .random(), entity: "Book",
+                    stamp: SyncTimestamp(milliseconds: .max, counter: 0, replica: replica), change: .insert)
+            ])
+        let syncEntity = SyncPush(
+            replica: replica,
+            operations: [SyncOperation(object: .random(), entity: "StrataSyncReplica", stamp: stamp, change: .insert)])
         let refused: [(SyncPush, SyncError.Code)] = [
             (SyncPush(replica: replica, operations: []), .malformedPush),
             (forged, .forgedReplica),
             (Self.push(by: replica, at: 4_000, count: 40), .pushTooLarge),
             (mismatch, .entityMismatch),
             (twoEntities, .entityMismatch),
+            (future, .clockDrift),
+            (syncEntity, .malformedPush),
         ]
         for (push, code) in refused {
             let error = await #expect(throws: SyncError.self) { try await hub.push(push) }

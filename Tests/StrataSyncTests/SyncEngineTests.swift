@@ -28,15 +28,20 @@ import Testing
         let hub: StoreHub
         var nextPushFails: Failure?
         var pullsBeforeFailure: Int?
+        /// Run before the next pull: an application's save landing while a sync is under way.
+        var beforeNextPull: (@Sendable () throws -> Void)?
         private(set) var pushesSent = 0
+        private(set) var largestPush = 0
 
         init(_ hub: StoreHub) { self.hub = hub }
 
         func failNextPush(_ failure: Failure) { nextPushFails = failure }
         func failPulls(after batches: Int) { pullsBeforeFailure = batches }
+        func runBeforeNextPull(_ body: @escaping @Sendable () throws -> Void) { beforeNextPull = body }
 
         func push(_ push: SyncPush) async throws -> PushReceipt {
             pushesSent += 1
+            largestPush = max(largestPush, try JSONEncoder().encode(push.operations).count)
             defer { nextPushFails = nil }
             if nextPushFails == .beforePush { throw CancellationError() }
             let receipt = try await hub.push(push)
@@ -45,6 +50,10 @@ import Testing
         }
 
         func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) async throws -> PullBatch {
+            if let body = beforeNextPull {
+                beforeNextPull = nil
+                try body()
+            }
             if let left = pullsBeforeFailure {
                 guard left > 0 else {
                     pullsBeforeFailure = nil
@@ -302,6 +311,114 @@ import Testing
         #expect(await store.lastSequence == 5)
         try await xml.engine.syncNow()
         #expect(try xml.dump().count == 5_000)
+    }
+
+    @Test func aSaveLandingWhileASyncPullsIsKeptAndPushed() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.hub(in: directory)
+        let flaky = FlakyHub(store)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: flaky)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: store)
+        try sqlite.edit { context in
+            _ = try Self.insert("Book", ["title": "Dune", "pages": .integer32(1)], in: context)
+        }
+        try await sqlite.engine.syncNow()
+        try await xml.engine.syncNow()
+
+        xml.wall.set(2_000)
+        try xml.edit { context in try Self.first("Book", in: context).setValue(.integer32(412), forKey: "pages") }
+        try await xml.engine.syncNow()
+        // The SQLite replica's application saves a new title after the sync collected and
+        // before it pulls the XML replica's change to the same book.
+        sqlite.wall.set(3_000)
+        let application = sqlite.context
+        await flaky.runBeforeNextPull {
+            try application.performAndWait {
+                try application.refreshAllObjects()
+                try Self.first("Book", in: application).setValue("Dune Messiah", forKey: "title")
+                try application.save()
+            }
+        }
+        try await sqlite.engine.syncNow()
+        try await sqlite.engine.syncNow()
+        try await xml.engine.syncNow()
+        #expect(try sqlite.dump() == ["Book Dune Messiah 412 by nobody"])
+        #expect(try xml.dump() == ["Book Dune Messiah 412 by nobody"])
+    }
+
+    @Test func anObjectWaitingForAReferenceInALaterBatchGetsItAndNeverPushesItAway() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.hub(in: directory)
+        // Pulls of one push each.
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: store, pullByteLimit: 1)
+        let other = ReplicaID.random()
+        let (book, author) = (GlobalID.random(), GlobalID.random())
+        let stamp = SyncTimestamp(milliseconds: 500, counter: 0, replica: other)
+        func operation(_ object: GlobalID, _ entity: String, _ change: SyncOperation.Change) -> SyncOperation {
+            SyncOperation(object: object, entity: entity, stamp: stamp, change: change)
+        }
+        // The book names its author a push before the author arrives.
+        _ = try await store.push(
+            SyncPush(
+                replica: other,
+                operations: [
+                    operation(book, "Book", .insert),
+                    operation(book, "Book", .set(key: "title", value: .attribute("Kindred"))),
+                    operation(book, "Book", .set(key: "author", value: .reference(author))),
+                ]))
+        _ = try await store.push(
+            SyncPush(
+                replica: other,
+                operations: [
+                    operation(author, "Author", .insert),
+                    operation(author, "Author", .set(key: "name", value: .attribute("Butler"))),
+                ]))
+        try await xml.engine.syncNow()
+        #expect(try xml.dump() == ["Author Butler of [\"Kindred\"]", "Book Kindred 0 by Butler"])
+        try await xml.engine.syncNow()
+        #expect(await store.lastSequence == 2, "the replica pushed the reference away")
+        #expect(await store.resolvedObjects()[book]?.values["author"] == .reference(author))
+    }
+
+    @Test func objectsOfEntitiesTheReplicaLacksAreSkippedAndPullsGoOn() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.hub(in: directory)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: store)
+        let other = ReplicaID.random()
+        let stamp = SyncTimestamp(milliseconds: 500, counter: 0, replica: other)
+        let magazine = GlobalID.random()
+        _ = try await store.push(
+            SyncPush(
+                replica: other,
+                operations: [
+                    SyncOperation(object: magazine, entity: "Magazine", stamp: stamp, change: .insert),
+                    SyncOperation(object: .random(), entity: "Book", stamp: stamp, change: .insert),
+                ]))
+        try await xml.engine.syncNow()
+        #expect(try await xml.engine.status().cursor == 1)
+        #expect(try xml.dump() == ["Book nobody 0 by nobody"])
+        // Kept in the merged state for a replica on a newer model, never pushed away.
+        #expect(await xml.engine.resolvedObjects()[magazine]?.entity == "Magazine")
+        try await xml.engine.syncNow()
+        #expect(await store.lastSequence == 1)
+    }
+
+    @Test func aChangeLargerThanAPushsBytesIsCutIntoSeveral() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.hub(in: directory)
+        let flaky = FlakyHub(store)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: flaky)
+        let long = String(repeating: "a long title ", count: 250)
+        try sqlite.edit { context in
+            for number in 0..<2_000 {
+                _ = try Self.insert("Book", ["title": .string("\(number) \(long)")], in: context)
+            }
+        }
+        try await sqlite.engine.syncNow()
+        // 8 000 operations, about 6.5 MB: more pushes than the 4 096-operation cut alone makes.
+        #expect(await flaky.pushesSent > 2)
+        #expect(await flaky.largestPush <= 2 << 20)
+        #expect(await store.resolvedObjects().count == 2_000)
     }
 
     @Test func aWatchingEngineShowsAnotherReplicasChangesWhenTheHubMoves() async throws {

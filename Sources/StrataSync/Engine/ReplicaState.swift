@@ -17,6 +17,8 @@ final class ReplicaState {
     private var historyTokens: [String: PersistentHistoryToken]?
     private let record: ObjectID
     private let context: ManagedObjectContext
+    /// The objects whose references or members name objects the replica does not hold yet.
+    private var waiting: Set<GlobalID> = []
     private let encoder = JSONEncoder()
 
     /// Loads the state `context`'s stores hold, making the replica's record (and ID) the first
@@ -59,6 +61,7 @@ final class ReplicaState {
         merged = try MergedRecords(rules: rules, in: context, identities: &identities)
         objects = ReplicaObjects(identities: identities)
         encoder.outputFormatting = .sortedKeys
+        waiting = waitingObjects(among: merged.state.objects.keys)
     }
 
     /// The replica's record in `context`'s stores, made (with a new replica ID) and saved when
@@ -78,17 +81,27 @@ final class ReplicaState {
     /// The most operations one push holds, unless one object's operations are more: about
     /// 1 MiB of JSON, well within a hub's limit.
     static let operationsPerPush = 4_096
+    /// The most bytes of JSON one push holds, unless one object's operations are more.
+    static let bytesPerPush = 2 << 20
 
     /// Turns the changes saved since the last collection into operations stamped now, applies
-    /// them and keeps them as pushes for the hub (of up to ``operationsPerPush`` operations,
-    /// each object's together), with the history read so far, in one save. Answers the number
-    /// of operations.
+    /// them and keeps them as pushes for the hub (of up to ``operationsPerPush`` operations and
+    /// ``bytesPerPush`` bytes, each object's together), with the history read so far, in one
+    /// save. Answers the number of operations.
     func collectLocalChanges() throws -> Int {
+        let count = try collect()
+        try saveRecord()
+        return count
+    }
+
+    /// ``collectLocalChanges()`` but the save.
+    private func collect() throws -> Int {
         let (changed, tokens) = try changedObjects()
         var shown: [GlobalID: ResolvedObject?] = [:]
         for objectID in changed {
             if let object = try existingObject(objectID) {
-                shown[objects.globalID(of: object)] = try objects.shown(object)
+                let id = objects.globalID(of: object)
+                shown[id] = asMerged(try objects.shown(object), of: id, entity: object.entity)
             } else if let id = objects.identities.existingGlobalID(for: objectID) {
                 shown[id] = .some(nil)
             }
@@ -99,16 +112,89 @@ final class ReplicaState {
         for operation in operations { try merged.apply(operation, changing: &written) }
         try merged.write(written, naming: objects.identities.objectID(for:))
         var order = try nextPushOrder()
-        for chunk in Self.pushes(of: operations) {
+        for payload in try encodedPushes(of: operations[...]) {
             let push = try context.insertNewObject(forEntityName: SyncModel.pendingPushName)
             try push.setValue(.uuid(UUID()), forKey: "push")
             try push.setValue(.integer64(order), forKey: "order")
-            try push.setValue(.binary(try encoder.encode(Array(chunk))), forKey: "operations")
+            try push.setValue(.binary(payload), forKey: "operations")
             order += 1
         }
         historyTokens = tokens
-        try saveRecord()
         return operations.count
+    }
+
+    /// `shown` compared as the merged state has it: the references and members it lacks only
+    /// because this replica does not hold their objects yet (their operations are in a batch
+    /// still to come) put back, and the keys no operation has set that the store shows at
+    /// their defaults (a replica on an older model, or a sparse insert) left out — so that a
+    /// replica never pushes away what it has not seen, nor pushes its defaults.
+    private func asMerged(_ shown: ResolvedObject, of id: GlobalID, entity: EntitySchema) -> ResolvedObject {
+        guard let registers = merged.state.objects[id]?.registers, let resolved = merged.state.resolved(id) else {
+            return shown
+        }
+        var values = shown.values
+        for (key, value) in shown.values {
+            if registers[key] == nil {
+                let unset = SyncValue.attribute(entity.attributesByName[key]?.defaultValue ?? .null)
+                if value == unset || value == .reference(nil) { values[key] = nil }
+            } else if case .reference(nil) = value, case .reference(let target?)? = resolved.values[key],
+                !holds(target)
+            {
+                values[key] = .reference(target)
+            }
+        }
+        var relationships = shown.relationships
+        for (key, members) in shown.relationships {
+            relationships[key] = members.union((resolved.relationships[key] ?? []).filter { !holds($0) })
+        }
+        return ResolvedObject(entity: shown.entity, values: values, relationships: relationships)
+    }
+
+    /// Whether the replica's store holds the object `id` names.
+    private func holds(_ id: GlobalID) -> Bool { objects.identities.objectID(for: id) != nil }
+
+    /// The objects whose references or members name objects the replica does not hold yet, of
+    /// those `candidates` names: to be shown again once they arrive.
+    private func waitingObjects(among candidates: some Sequence<GlobalID>) -> Set<GlobalID> {
+        var waiting = Set<GlobalID>()
+        for id in candidates {
+            guard let resolved = merged.state.resolved(id), shows(resolved.entity) else { continue }
+            let targets = resolved.values.values.compactMap { value -> GlobalID? in
+                if case .reference(let target?) = value { target } else { nil }
+            }
+            if targets.contains(where: { !holds($0) })
+                || resolved.relationships.values.contains(where: { $0.contains { !holds($0) } })
+            {
+                waiting.insert(id)
+            }
+        }
+        return waiting
+    }
+
+    /// Whether the replica's model has `entity`, one of the application's.
+    private func shows(_ entity: String) -> Bool {
+        !SyncModel.isSyncEntity(entity) && context.coordinator.schema.entitiesByName[entity] != nil
+    }
+
+    /// `operations` as the JSON of pushes of up to ``operationsPerPush`` operations and
+    /// ``bytesPerPush`` bytes, never cut between two operations of one object.
+    private func encodedPushes(of operations: ArraySlice<SyncOperation>) throws -> [Data] {
+        var payloads: [Data] = []
+        for chunk in Self.pushes(of: Array(operations)) {
+            let payload = try encoder.encode(Array(chunk))
+            let middle = chunk.index(chunk.startIndex, offsetBy: chunk.count / 2)
+            // Cut at the first object boundary after the middle, if there is one.
+            guard payload.count > Self.bytesPerPush,
+                let cut = chunk[middle...].indices.first(where: {
+                    $0 > chunk.startIndex && chunk[$0].object != chunk[$0 - 1].object
+                })
+            else {
+                payloads.append(payload)
+                continue
+            }
+            payloads += try encodedPushes(of: chunk[..<cut]) + encodedPushes(of: chunk[cut...])
+        }
+        return payloads
     }
 
     /// `operations` cut into pushes of up to ``operationsPerPush``, never between two
@@ -149,10 +235,13 @@ final class ReplicaState {
         context.reset()
     }
 
-    /// Applies a pulled batch, makes the store show what it changed and moves the cursor past
-    /// it, in one save. Answers the operations that lost to later ones, with the winner, and the
+    /// Applies a pulled batch, makes the store show what it changed (and the objects that were
+    /// waiting for objects it brings) and moves the cursor past it, in one save. Answers the operations that lost to later ones, with the winner, and the
     /// drift errors of timestamps too far ahead.
     func apply(_ batch: PullBatch) throws -> (settled: [(SyncOperation, SyncTimestamp)], drift: [SyncError]) {
+        // What the application saved since the last collection is collected first, in this
+        // save: showing the pulled changes must not write over it.
+        _ = try collect()
         var changed = Set<GlobalID>()
         var settled: [(SyncOperation, SyncTimestamp)] = []
         var drift: [SyncError] = []
@@ -160,7 +249,7 @@ final class ReplicaState {
             for operation in entry.push.operations {
                 do {
                     try clock.receive(operation.stamp)
-                } catch let error as SyncError where error.code == .clockDrift {
+                } catch let error as SyncError where error.code == .clockDrift || error.code == .clockOverflow {
                     drift.append(error)
                 }
                 if case .superseded(let winner) = try merged.apply(operation, changing: &changed) {
@@ -168,8 +257,11 @@ final class ReplicaState {
                 }
             }
         }
-        try objects.show(Dictionary(uniqueKeysWithValues: changed.map { ($0, merged.state.resolved($0)) }), in: context)
-        try merged.write(changed, naming: objects.identities.objectID(for:))
+        let shown = changed.union(waiting)
+        try objects.show(Dictionary(uniqueKeysWithValues: shown.map { ($0, merged.state.resolved($0)) }), in: context)
+        waiting = waitingObjects(among: shown)
+        // Every object shown is written, so that the record of one it inserted names it.
+        try merged.write(shown, naming: objects.identities.objectID(for:))
         cursor = batch.cursor
         try saveRecord()
         return (settled, drift)

@@ -59,6 +59,8 @@ public actor SyncEngine {
     private var running: Task<Void, any Error>?
     private var watch: Task<Void, Never>?
     private var lastSync: Date?
+    /// Whether the state in memory must be loaded again from the store before the next step.
+    private var needsReload = false
 
     /// An engine syncing the stores of `coordinator` through `hub`. The coordinator's model is
     /// made by ``SyncModel/replicaModel(for:)`` and its stores track persistent history.
@@ -208,14 +210,25 @@ public actor SyncEngine {
     }
 
     /// Runs one step on the context's queue; after a failure, loads the state again from what
-    /// the store holds.
+    /// the store holds (before the next step, if it cannot now).
     private func step<T>(_ body: (ReplicaState) throws -> T) throws -> T {
         try context.performAndWait {
+            if needsReload {
+                state = try Self.loadState(in: context, options)
+                context.reset()
+                needsReload = false
+            }
             do {
                 return try body(state)
             } catch {
+                // What the state holds in memory may be ahead of the store; until it is loaded
+                // again, no step runs.
+                needsReload = true
                 context.reset()
-                state = try Self.loadState(in: context, options)
+                if let reloaded = try? Self.loadState(in: context, options) {
+                    state = reloaded
+                    needsReload = false
+                }
                 context.reset()
                 throw error
             }

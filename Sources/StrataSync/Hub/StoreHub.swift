@@ -12,10 +12,15 @@ import Strata
 public actor StoreHub: SyncHub {
     /// The most bytes of operations one push may hold, 8 MiB by default.
     public let pushByteLimit: Int
+    /// How far ahead of the hub's wall clock an operation's timestamp may be.
+    public let maximumDrift: Duration
+    private let wallClock: @Sendable () -> Int64
     private let context: ManagedObjectContext
     private let rules: MergeRules
     private var merged: MergedRecords
     private var head: Int64
+    /// Whether the merged state in memory must be loaded again before the next push.
+    private var needsReload = false
     private var watchers: [UUID: AsyncStream<Int64>.Continuation] = [:]
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
@@ -25,9 +30,11 @@ public actor StoreHub: SyncHub {
     /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the
     ///   coordinator's model lacks the hub's entities, ``SyncError/Code/corruptState`` when a
     ///   record cannot be read back; the store's errors.
-    public init(coordinator: PersistentStoreCoordinator, rules: MergeRules = MergeRules(), pushByteLimit: Int = 8 << 20)
-        throws
-    {
+    public init(
+        coordinator: PersistentStoreCoordinator, rules: MergeRules = MergeRules(), pushByteLimit: Int = 8 << 20,
+        maximumDrift: Duration = .seconds(300),
+        wallClock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    ) throws {
         for name in [SyncModel.logEntryName, SyncModel.mergedObjectName]
         where coordinator.schema.entitiesByName[name] == nil {
             throw SyncError(code: .unsupportedStore, message: "The hub's model has no '\(name)' entity.")
@@ -37,6 +44,8 @@ public actor StoreHub: SyncHub {
         self.context = context
         self.rules = rules
         self.pushByteLimit = pushByteLimit
+        self.maximumDrift = maximumDrift
+        self.wallClock = wallClock
         encoder.outputFormatting = .sortedKeys
         (merged, head) = try context.performAndWait {
             defer { context.reset() }
@@ -47,6 +56,19 @@ public actor StoreHub: SyncHub {
     public func push(_ push: SyncPush) throws -> PushReceipt {
         guard !push.operations.isEmpty else {
             throw SyncError(code: .malformedPush, message: "Push \(push.id) from \(push.replica) has no operations.")
+        }
+        if let named = push.operations.first(where: { SyncModel.isSyncEntity($0.entity) }) {
+            throw SyncError(
+                code: .malformedPush,
+                message: "Push \(push.id) from \(push.replica) names '\(named.entity)', one of sync's own entities.")
+        }
+        let drift = Int64(maximumDrift.components.seconds) * 1000
+        let latest = wallClock() + drift
+        if let ahead = push.operations.first(where: { $0.stamp.milliseconds > latest }) {
+            throw SyncError(
+                code: .clockDrift,
+                message: "Push \(push.id) from \(push.replica) holds an operation stamped \(ahead.stamp), more than "
+                    + "\(drift) ms ahead of the hub's clock; check the replica's clock.")
         }
         if let forged = push.operations.first(where: { $0.stamp.replica != push.replica }) {
             throw SyncError(
@@ -62,6 +84,11 @@ public actor StoreHub: SyncHub {
             )
         }
         return try context.performAndWait {
+            if needsReload {
+                (merged, head) = try Self.load(rules: rules, in: context)
+                context.reset()
+                needsReload = false
+            }
             if let known = try entry(forPush: push.id) {
                 guard case .uuid(push.replica.uuid) = try known.value(forKey: "replica") else {
                     throw SyncError(
@@ -91,8 +118,13 @@ public actor StoreHub: SyncHub {
                 merged.didSave()
                 context.reset()
             } catch {
+                // The merged state in memory is ahead of the store until it is loaded again.
+                needsReload = true
                 context.reset()
-                (merged, head) = try Self.load(rules: rules, in: context)
+                if let (reloaded, reloadedHead) = try? Self.load(rules: rules, in: context) {
+                    (merged, head) = (reloaded, reloadedHead)
+                    needsReload = false
+                }
                 context.reset()
                 throw error
             }
@@ -108,6 +140,8 @@ public actor StoreHub: SyncHub {
             request.predicate = try FetchPredicate(format: "sequence > %@ AND replica != %@", cursor, replica.uuid)
             request.sortDescriptors = [FetchSortDescriptor("sequence")]
             request.fetchLimit = 256
+            // Entries are read a few at a time, and only until the batch is full.
+            request.fetchBatchSize = 16
             let found = try context.fetch(request)
             var entries: [HubEntry] = []
             var bytes = 0

@@ -45,15 +45,21 @@ public struct ReplicaObjects {
     }
 
     /// Makes `context` show `objects`: inserts the objects it lacks, deletes those resolved as
-    /// gone (`nil`), then sets the values and members of the others. Keys the local model lacks
-    /// are skipped; references to objects the replica does not have are left empty. Save the
+    /// gone (`nil`), then sets the values and members of the others. Objects of entities the
+    /// local model lacks (a newer replica's) and of sync's own entities are skipped, as are
+    /// keys the local model lacks; references to objects the replica does not have are left
+    /// empty. Save the
     /// context, then call ``bindSavedObjects()``.
     ///
     /// - Throws: ``SyncError/Code/entityMismatch`` when a resolved object's entity is not the
     ///   local object's; the context's errors (an entity the local model lacks, say).
     public mutating func show(_ objects: [GlobalID: ResolvedObject?], in context: ManagedObjectContext) throws {
         var shown: [(ManagedObject, ResolvedObject)] = []
+        let schema = context.coordinator.schema
         for (id, resolved) in objects.sorted(by: { $0.key < $1.key }) {
+            if let resolved, schema.entitiesByName[resolved.entity] == nil || SyncModel.isSyncEntity(resolved.entity) {
+                continue
+            }
             let local = try existingObject(id, in: context)
             guard let resolved else {
                 if let local { try context.delete(local) }
