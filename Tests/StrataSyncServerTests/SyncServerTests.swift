@@ -122,6 +122,30 @@ import Testing
         }
     }
 
+    @Test func aReplicaWithAReadOnlyTokenPullsWhileItsPushesAreRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let (writerStore, writerID) = try Self.replicaStore(at: directory.file("writer.sqlite"))
+        let (readerStore, readerID) = try Self.replicaStore(at: directory.file("reader.sqlite"))
+        let fixture = try Fixture([
+            "writer": .init(hub: "main", replica: writerID, access: .readWrite),
+            "read-only": .init(hub: "main", replica: readerID, access: .read),
+        ])
+        try await Self.withServer(fixture) { server in
+            let writer = try SyncEngine(
+                coordinator: writerStore, hub: HTTPHub(server: server, hub: "main", token: "writer"))
+            let reader = try SyncEngine(
+                coordinator: readerStore, hub: HTTPHub(server: server, hub: "main", token: "read-only"))
+            try Self.write("from the writer", in: writerStore)
+            try await writer.syncNow()
+            try Self.write("kept locally", in: readerStore)
+            let error = await #expect(throws: SyncError.self) { try await reader.syncNow() }
+            #expect(error?.code == .forbidden)
+            #expect(try Self.notes(in: readerStore) == ["from the writer", "kept locally"])
+            #expect(try await reader.status().pendingPushes == 1)
+            #expect(await fixture.hub.lastSequence == 1)
+        }
+    }
+
     @Test func requestsATokenDoesNotAllowOrThatAreMalformedAreTyped4xxAndChangeNothing() async throws {
         let writer = ReplicaID.random()
         let fixture = try Fixture(["writer": .init(hub: "main", replica: writer, access: .readWrite)])

@@ -114,7 +114,9 @@ public actor SyncEngine {
     }
 
     /// Pushes the changes saved since the last sync and pulls the other replicas' until the end
-    /// of the hub's log. A sync already under way is waited for first.
+    /// of the hub's log. A sync already under way is waited for first. When the hub refuses a
+    /// push (a read-only token, a push over its limit, a clock too far ahead), the push stays
+    /// pending, the pull still runs, and the refusal is thrown afterwards.
     ///
     /// - Throws: ``SyncError``, the hub's errors, the store's errors. What the steps before the
     ///   error saved stays; the next sync starts from there.
@@ -185,8 +187,16 @@ public actor SyncEngine {
     private func cycle() async throws {
         let collected = try step { try $0.collectLocalChanges() }
         if collected > 0 { logger.debug("Collected \(collected) operations.") }
+        // A push the hub refuses stays pending, and the pushes after it wait; the pull still runs.
+        var refusal: SyncError?
         for (record, push) in try step({ try $0.pendingPushes() }) {
-            let receipt = try await hub.push(push)
+            let receipt: PushReceipt
+            do {
+                receipt = try await hub.push(push)
+            } catch let error as SyncError where Self.refusals.contains(error.code) {
+                refusal = error
+                break
+            }
             try step { try $0.acknowledge(record) }
             logger.debug("Pushed \(push.operations.count) operations at \(receipt.sequence).")
             emit.yield(.pushed(operations: push.operations.count, sequence: receipt.sequence))
@@ -207,7 +217,13 @@ public actor SyncEngine {
             if batch.isComplete { break }
         }
         lastSync = Date()
+        if let refusal { throw refusal }
     }
+
+    /// The hub's answers that refuse one push, after which the engine still pulls.
+    private static let refusals: Set<SyncError.Code> = [
+        .malformedPush, .forgedReplica, .pushTooLarge, .pushReplayed, .entityMismatch, .clockDrift, .forbidden,
+    ]
 
     /// Runs one step on the context's queue; after a failure, loads the state again from what
     /// the store holds (before the next step, if it cannot now).
