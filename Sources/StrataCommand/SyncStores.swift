@@ -7,11 +7,6 @@ import StrataSync
 /// Opening the stores `strata sync`, `sync-server` and `sync-token` work on: a replica's store,
 /// read-write with its history, and a hub's.
 enum SyncStores {
-    /// The store types a new store is made as, by its file's extension.
-    static let typesByExtension: [String: StoreType] = [
-        "sqlite": .sqlite, "db": .sqlite, "xml": .xml, "lmdb": .lmdb, "binary": .binary,
-    ]
-
     /// A coordinator on the replica store at `path` (a file, or a PostgreSQL URL), opened
     /// read-write with its history. Its model is `model` with the sync entities, else the model
     /// the store records; a file that does not exist yet is made, of the type its extension
@@ -59,11 +54,14 @@ enum SyncStores {
         return try StoreHub(coordinator: coordinator)
     }
 
+    /// The type a new store at `url` is made as: the one `strata convert` names by extension.
     private static func newType(at url: URL) throws -> StoreType {
-        guard let type = typesByExtension[url.pathExtension.lowercased()] else {
+        guard let name = Convert.typesByExtension[url.pathExtension.lowercased()],
+            let type = StoreFile.storeTypes.first(where: { $0.name == name })
+        else {
             throw CommandFailure(
                 description: "Cannot tell which type of store to make at '\(url.path)' from its extension; use "
-                    + typesByExtension.keys.sorted().map { ".\($0)" }.joined(separator: ", ") + ".")
+                    + Convert.typesByExtension.keys.sorted().map { ".\($0)" }.joined(separator: ", ") + ".")
         }
         return type
     }

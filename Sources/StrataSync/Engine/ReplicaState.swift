@@ -27,14 +27,7 @@ final class ReplicaState {
         throws
     {
         self.context = context
-        let schema = context.coordinator.schema
-        for name in [SyncModel.mergedObjectName, SyncModel.replicaName, SyncModel.pendingPushName]
-        where schema.entitiesByName[name] == nil {
-            throw SyncError(
-                code: .unsupportedStore,
-                message: "The replica's model has no '\(name)' entity; add its store with SyncModel.replicaModel(for:)."
-            )
-        }
+        try Self.checkModel(of: context.coordinator)
         let record = try Self.record(in: context)
         self.record = record.objectID
         let decoder = JSONDecoder()
@@ -62,6 +55,17 @@ final class ReplicaState {
         objects = ReplicaObjects(identities: identities)
         encoder.outputFormatting = .sortedKeys
         waiting = waitingObjects(among: merged.state.objects.keys)
+    }
+
+    /// Refuses a coordinator whose model lacks the entities a replica keeps its sync state in.
+    static func checkModel(of coordinator: PersistentStoreCoordinator) throws {
+        for name in [SyncModel.mergedObjectName, SyncModel.replicaName, SyncModel.pendingPushName]
+        where coordinator.schema.entitiesByName[name] == nil {
+            throw SyncError(
+                code: .unsupportedStore,
+                message: "The replica's model has no '\(name)' entity; add its store with SyncModel.replicaModel(for:)."
+            )
+        }
     }
 
     /// The replica's record in `context`'s stores, made (with a new replica ID) and saved when

@@ -93,12 +93,7 @@ public actor SyncEngine {
     /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` or
     ///   ``SyncError/Code/corruptState``; the store's errors.
     public static func replicaID(in coordinator: PersistentStoreCoordinator) throws -> ReplicaID {
-        guard coordinator.schema.entitiesByName[SyncModel.replicaName] != nil else {
-            throw SyncError(
-                code: .unsupportedStore,
-                message: "The replica's model has no '\(SyncModel.replicaName)' entity; add its store with "
-                    + "SyncModel.replicaModel(for:).")
-        }
+        try ReplicaState.checkModel(of: coordinator)
         let context = ManagedObjectContext(coordinator: coordinator)
         return try context.performAndWait {
             guard case .uuid(let id) = try ReplicaState.record(in: context).value(forKey: "replica") else {
