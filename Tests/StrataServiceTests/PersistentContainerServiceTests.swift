@@ -11,12 +11,13 @@ import Testing
 /// `PersistentContainerService`: the stores load when the service runs, and graceful shutdown
 /// lets the save in flight finish, refuses later ones, and closes every store.
 @Suite struct PersistentContainerServiceTests {
-    /// A store whose saves take `delay`, announcing when one has begun.
+    /// A store whose saves take `delay`, or wait until released, announcing when one has begun.
     final class SlowSavingStore: ForwardingStore, @unchecked Sendable {
-        // Safe: `began` and `closed` are atomics; the rest is the base class's.
+        // Safe: `began` and `closed` are atomics, `gate` is a semaphore; the rest is the base class's.
         private let began = Atomic(false)
         private let closed = Atomic(false)
         private let closedMidSave = Atomic(false)
+        private let gate: DispatchSemaphore?
         let delay: Duration
 
         /// Whether a save has begun.
@@ -28,13 +29,28 @@ import Testing
 
         init(_ base: any IncrementalStore, delay: Duration) {
             self.delay = delay
+            gate = nil
             super.init(base)
         }
 
+        /// A store whose saves wait until `release()`, however long the test takes to get there.
+        init(heldUntilReleased base: any IncrementalStore) {
+            delay = .zero
+            gate = DispatchSemaphore(value: 0)
+            super.init(base)
+        }
+
+        /// Lets a held save go on.
+        func release() { gate?.signal() }
+
         override func save(_ changes: StoreChangeSet, committingAfter decision: () throws -> Void) throws {
             began.store(true, ordering: .sequentiallyConsistent)
-            Thread.sleep(
-                forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            if let gate {
+                gate.wait()
+            } else {
+                Thread.sleep(
+                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            }
             if isClosed { closedMidSave.store(true, ordering: .sequentiallyConsistent) }
             try super.save(changes, committingAfter: decision)
         }
@@ -117,7 +133,7 @@ import Testing
 
     @Test func aSaveStillRunningAtTheDeadlineKeepsItsStoreAndFailsTheShutdown() async throws {
         let coordinator = try PersistentStoreCoordinator(model: TravelModel.make(), storeTypes: [])
-        let slow = SlowSavingStore(try InMemoryStore.open(model: TravelModel.make()), delay: .seconds(1))
+        let slow = SlowSavingStore(heldUntilReleased: try InMemoryStore.open(model: TravelModel.make()))
         try coordinator.add(slow)
         let context = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
         async let saved: Void = context.perform {
@@ -129,6 +145,7 @@ import Testing
         let error = #expect(throws: StoreError.self) { try coordinator.removeAllStores(waitingUpTo: .milliseconds(50)) }
         #expect(error?.code == .inUse)
         #expect(error?.message.contains("after 0.05 seconds") == true, "\(error?.message ?? "")")
+        slow.release()
         try await saved
         #expect(coordinator.stores.count == 1, "The busy store stays added")
         try coordinator.removeAllStores(waitingUpTo: .seconds(5))
