@@ -94,11 +94,14 @@ public struct AccessTokens: Sendable {
         else { throw SyncServerError(message: "The tokens file '\(url.path)' cannot be written.") }
     }
 
-    /// A new token: 32 random bytes, in base64url.
+    /// A new token: `strata_` and 32 random bytes in base64url. The prefix keeps a token from
+    /// beginning with `-`, which a command line would read as an option, and lets secret
+    /// scanners know it.
     public static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        return "strata_"
+            + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

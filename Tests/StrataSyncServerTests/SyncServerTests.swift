@@ -215,6 +215,12 @@ import Testing
         }
     }
 
+    @Test func newTokensDifferAndNeverBeginAsACommandLineOption() {
+        let tokens = (0..<2_000).map { _ in AccessTokens.newToken() }
+        #expect(Set(tokens).count == tokens.count)
+        #expect(tokens.allSatisfy { $0.hasPrefix("strata_") && $0.count == 7 + 43 }, "\(tokens.prefix(3))")
+    }
+
     @Test func aTokensFileKeepsDigestsOnlyAndReadsBack() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("tokens.json")
