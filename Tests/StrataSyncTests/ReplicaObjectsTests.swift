@@ -89,8 +89,7 @@ import Testing
                 touched.insert(operation.object)
             }
             try context.performAndWait {
-                try objects.show(
-                    Dictionary(uniqueKeysWithValues: touched.map { ($0, state.resolved($0)) }), in: context)
+                try objects.show(touched, resolvedBy: state, in: context)
                 try context.save()
             }
             objects.bindSavedObjects()

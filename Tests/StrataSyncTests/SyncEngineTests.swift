@@ -74,30 +74,34 @@ import Testing
         let wall: TestWallClock
         let hub: any SyncHub
         let pullByteLimit: Int
+        let model: ManagedObjectModel
         private(set) var context: ManagedObjectContext
         private(set) var engine: SyncEngine
 
-        init(type: StoreType, at url: URL, hub: any SyncHub, start: Int64 = 1_000, pullByteLimit: Int = 4 << 20)
-            throws
-        {
+        init(
+            type: StoreType, at url: URL, hub: any SyncHub, start: Int64 = 1_000, pullByteLimit: Int = 4 << 20,
+            model: ManagedObjectModel = SyncEngineTests.model
+        ) throws {
             self.type = type
             self.url = url
             self.hub = hub
             self.pullByteLimit = pullByteLimit
+            self.model = model
             wall = TestWallClock(start)
-            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit)
+            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model)
         }
 
         /// Opens the store and the engine again, as a process started after a kill would.
         func reopen() throws {
             for store in context.coordinator.stores { try context.coordinator.remove(store) }
-            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit)
+            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model)
         }
 
         private static func open(
-            _ type: StoreType, _ url: URL, _ hub: any SyncHub, _ wall: TestWallClock, _ pullByteLimit: Int
+            _ type: StoreType, _ url: URL, _ hub: any SyncHub, _ wall: TestWallClock, _ pullByteLimit: Int,
+            _ model: ManagedObjectModel
         ) throws -> (ManagedObjectContext, SyncEngine) {
-            let coordinator = try PersistentStoreCoordinator(model: SyncEngineTests.model, storeTypes: [type])
+            let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [type])
             var storeOptions = StoreOptions()
             storeOptions.tracksPersistentHistory = true
             try coordinator.addStore(type: type.name, at: url, options: storeOptions)
@@ -136,6 +140,19 @@ import Testing
 
     static func first(_ entity: String, in context: ManagedObjectContext) throws -> ManagedObject {
         try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).first)
+    }
+
+    /// Pushes to `hub`, as `replica` at 500 ms, one push inserting `object` with `values`.
+    static func pushInsertion(
+        of object: GlobalID, _ entity: String, _ values: [String: SyncValue], by replica: ReplicaID, to hub: StoreHub
+    ) async throws {
+        let stamp = SyncTimestamp(milliseconds: 500, counter: 0, replica: replica)
+        let changes =
+            [SyncOperation.Change.insert] + values.sorted { $0.key < $1.key }.map { .set(key: $0.key, value: $0.value) }
+        _ = try await hub.push(
+            SyncPush(
+                replica: replica,
+                operations: changes.map { SyncOperation(object: object, entity: entity, stamp: stamp, change: $0) }))
     }
 
     static func hub(in directory: TemporaryDirectory) throws -> StoreHub {
@@ -353,26 +370,10 @@ import Testing
         let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: store, pullByteLimit: 1)
         let other = ReplicaID.random()
         let (book, author) = (GlobalID.random(), GlobalID.random())
-        let stamp = SyncTimestamp(milliseconds: 500, counter: 0, replica: other)
-        func operation(_ object: GlobalID, _ entity: String, _ change: SyncOperation.Change) -> SyncOperation {
-            SyncOperation(object: object, entity: entity, stamp: stamp, change: change)
-        }
         // The book names its author a push before the author arrives.
-        _ = try await store.push(
-            SyncPush(
-                replica: other,
-                operations: [
-                    operation(book, "Book", .insert),
-                    operation(book, "Book", .set(key: "title", value: .attribute("Kindred"))),
-                    operation(book, "Book", .set(key: "author", value: .reference(author))),
-                ]))
-        _ = try await store.push(
-            SyncPush(
-                replica: other,
-                operations: [
-                    operation(author, "Author", .insert),
-                    operation(author, "Author", .set(key: "name", value: .attribute("Butler"))),
-                ]))
+        try await Self.pushInsertion(
+            of: book, "Book", ["title": .attribute("Kindred"), "author": .reference(author)], by: other, to: store)
+        try await Self.pushInsertion(of: author, "Author", ["name": .attribute("Butler")], by: other, to: store)
         try await xml.engine.syncNow()
         #expect(try xml.dump() == ["Author Butler of [\"Kindred\"]", "Book Kindred 0 by Butler"])
         try await xml.engine.syncNow()

@@ -51,7 +51,8 @@ final class ReplicaState {
             throw damaged("holds a clock or history tokens that cannot be read: \(error)")
         }
         var identities = SyncIdentities()
-        merged = try MergedRecords(rules: rules, in: context, identities: &identities)
+        merged = try MergedRecords(
+            rules: rules.constrained(by: context.coordinator.schema), in: context, identities: &identities)
         objects = ReplicaObjects(identities: identities)
         encoder.outputFormatting = .sortedKeys
         waiting = waitingObjects(among: merged.state.objects.keys)
@@ -249,6 +250,15 @@ final class ReplicaState {
         var changed = Set<GlobalID>()
         var settled: [(SyncOperation, SyncTimestamp)] = []
         var drift: [SyncError] = []
+        let constraints = merged.state.rules.uniquenessConstraints
+        var groupsBefore: [GlobalID: [GlobalID]] = [:]
+        var deleted = Set<GlobalID>()
+        for operation in batch.entries.lazy.flatMap(\.push.operations) {
+            if operation.change == .delete { deleted.insert(operation.object) }
+            if constraints[operation.entity] != nil, groupsBefore[operation.object] == nil {
+                groupsBefore[operation.object] = merged.state.uniquenessGroup(of: operation.object)
+            }
+        }
         for entry in batch.entries {
             for operation in entry.push.operations {
                 do {
@@ -261,8 +271,12 @@ final class ReplicaState {
                 }
             }
         }
+        // Objects that now show as one with others, or no longer do, those naming them, and
+        // those requiring objects deleted or brought back.
+        changed.formUnion(
+            merged.state.objectsShownAnew(groupsBefore: groupsBefore, deleted: deleted, touched: changed))
         let shown = changed.union(waiting)
-        try objects.show(Dictionary(uniqueKeysWithValues: shown.map { ($0, merged.state.resolved($0)) }), in: context)
+        try objects.show(shown, resolvedBy: merged.state, in: context)
         waiting = waitingObjects(among: shown)
         // Every object shown is written, so that the record of one it inserted names it.
         try merged.write(shown, naming: objects.identities.objectID(for:))

@@ -29,7 +29,9 @@ import Strata
 public actor SyncEngine {
     /// How an engine syncs.
     public struct Options: Sendable {
-        /// The merge rules; every replica and the hub use the same.
+        /// The merge rules; every replica and the hub use the same. The engine takes their
+        /// uniqueness constraints and required relationships from the replica's model
+        /// (``MergeRules/constrained(by:)``).
         public var rules = MergeRules()
         /// The most bytes of operations one pull brings.
         public var pullByteLimit = 4 << 20

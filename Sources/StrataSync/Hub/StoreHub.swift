@@ -25,7 +25,9 @@ public actor StoreHub: SyncHub {
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
-    /// A hub in the stores of `coordinator`, merging under `rules`.
+    /// A hub in the stores of `coordinator`, merging under `rules`. Merging needs only their
+    /// deletion rules; what ``resolvedObjects()`` shows follows the application's model when
+    /// `rules` are constrained by it (``MergeRules/constrained(by:)``), as replicas' are.
     ///
     /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the
     ///   coordinator's model lacks the hub's entities, ``SyncError/Code/corruptState`` when a

@@ -28,19 +28,31 @@ extension MergeState {
     public func operations(bringing objects: [GlobalID: ResolvedObject?], at stamp: SyncTimestamp) throws
         -> [SyncOperation]
     {
-        let deleting = Set(objects.filter { $0.value == nil && isAlive($0.key) }.keys)
+        var deleting = Set<GlobalID>()
+        for (id, shown) in objects where shown == nil && resolved(id) != nil {
+            deleting.formUnion(uniquenessGroup(of: id))
+        }
         return try objects.sorted { $0.key < $1.key }.flatMap { id, shown in
             try operations(bringing: id, to: shown, at: stamp, deleting: deleting)
         }
     }
 
+    /// The operations for one object. An object that shows as one with others
+    /// (``uniquenessGroup(of:)``) is compared with what they show together, and each change is
+    /// written to each of them. A store never shows an object the state does not show (one
+    /// shown as another, one without an object it requires), so its absence is no deletion.
     private func operations(
         bringing object: GlobalID, to shown: ResolvedObject?, at stamp: SyncTimestamp, deleting: Set<GlobalID>
     ) throws -> [SyncOperation] {
         let merged = objects[object]
+        let group = isAlive(object) ? uniquenessGroup(of: object) : [object]
+        func operation(on member: GlobalID, _ change: SyncOperation.Change) -> SyncOperation {
+            SyncOperation(
+                object: member, entity: objects[member]?.entity ?? shown?.entity ?? "", stamp: stamp, change: change)
+        }
         guard let shown else {
-            guard let merged, isAlive(object) else { return [] }
-            return [SyncOperation(object: object, entity: merged.entity, stamp: stamp, change: .delete)]
+            guard resolved(object) != nil else { return [] }
+            return group.map { operation(on: $0, .delete) }
         }
         if let merged, merged.entity != shown.entity {
             throw SyncError(
@@ -48,23 +60,31 @@ extension MergeState {
                 message: "The replica shows \(object) as a '\(shown.entity)', which is known as a '\(merged.entity)'.")
         }
         if merged != nil, !isAlive(object), rules.deleteRule(of: shown.entity) == .deleteWins { return [] }
-        func operation(_ change: SyncOperation.Change) -> SyncOperation {
-            SyncOperation(object: object, entity: shown.entity, stamp: stamp, change: change)
-        }
-        var operations = merged == nil ? [operation(.insert)] : []
+        var operations = merged == nil ? [operation(on: object, .insert)] : []
+        let registers = registers(of: group)
         for (key, value) in shown.values.sorted(by: { $0.key < $1.key }) {
-            let current = merged?.registers[key].map { resolvedValue($0.value, deleting: deleting) }
-            if current != value { operations.append(operation(.set(key: key, value: value))) }
+            let current = registers[key].map { resolvedValue($0.value, deleting: deleting) }
+            if current != value { operations += group.map { operation(on: $0, .set(key: key, value: value)) } }
         }
         for (key, members) in shown.relationships.sorted(by: { $0.key < $1.key }) {
-            let set = merged?.relationships[key] ?? ObservedRemoveSet()
-            for member in members.sorted() where !set.contains(member) {
-                operations.append(operation(.add(key: key, member: member)))
+            // Each member shown now, with the members of the group's sets it stands for.
+            var current: [GlobalID: [(owner: GlobalID, member: GlobalID, tags: Set<SyncTimestamp>)]] = [:]
+            for owner in group {
+                guard let set = objects[owner]?.relationships[key] else { continue }
+                for member in set.members {
+                    current[shownObject(member), default: []].append((owner, member, set.liveTags(of: member)))
+                }
             }
-            for member in set.members.sorted() where !members.contains(member) && !isDeleted(member, deleting: deleting)
-            {
-                let observed = set.liveTags(of: member).sorted()
-                operations.append(operation(.remove(key: key, member: member, observed: observed)))
+            for member in members.sorted() where current[member] == nil {
+                operations.append(operation(on: object, .add(key: key, member: member)))
+            }
+            for (member, held) in current.sorted(by: { $0.key < $1.key })
+            where !members.contains(member) && showsOrMayYet(member) {
+                for (owner, stored, tags) in held.sorted(by: { ($0.owner, $0.member) < ($1.owner, $1.member) })
+                where !isDeleted(stored, deleting: deleting) {
+                    operations.append(
+                        operation(on: owner, .remove(key: key, member: stored, observed: tags.sorted())))
+                }
             }
         }
         return operations

@@ -13,9 +13,24 @@ public struct MergeState: Sendable, Hashable, Codable {
     public let rules: MergeRules
     /// Every object an operation named, by global ID.
     public private(set) var objects: [GlobalID: MergedObject] = [:]
+    /// The values of uniqueness constraints each object holds, found from ``objects``.
+    var uniqueHolders = UniqueHolders()
+    /// The objects each object's required relationships name, found from ``objects``.
+    var requiredDependents = RequiredDependents()
+
+    private enum CodingKeys: String, CodingKey { case rules, objects }
 
     /// An empty state under `rules`.
     public init(rules: MergeRules = MergeRules()) { self.rules = rules }
+
+    /// The state `decoder` holds.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try container.decode(MergeRules.self, forKey: .rules)
+        for (id, merged) in try container.decode([GlobalID: MergedObject].self, forKey: .objects) {
+            restore(merged, for: id)
+        }
+    }
 
     /// Applies `operation`.
     ///
@@ -30,6 +45,7 @@ public struct MergeState: Sendable, Hashable, Codable {
                     "An operation stamped \(operation.stamp) names \(operation.object) as a '\(operation.entity)', "
                     + "which is known as a '\(known.entity)'.")
         }
+        defer { noteConstrainedValues(of: operation.object) }
         var merged = objects[operation.object] ?? MergedObject(entity: operation.entity)
         guard rules.deleteRule(of: operation.entity) == .deleteWins else {
             defer { objects[operation.object] = merged }
@@ -45,7 +61,10 @@ public struct MergeState: Sendable, Hashable, Codable {
     }
 
     /// Puts back `merged` as the state of `object`, as it was kept.
-    mutating func restore(_ merged: MergedObject, for object: GlobalID) { objects[object] = merged }
+    mutating func restore(_ merged: MergedObject, for object: GlobalID) {
+        objects[object] = merged
+        noteConstrainedValues(of: object)
+    }
 
     /// Whether `object` exists: some operation named it, and the rules do not count it deleted.
     public func isAlive(_ object: GlobalID) -> Bool {
@@ -53,17 +72,52 @@ public struct MergeState: Sendable, Hashable, Codable {
         return merged.isAlive(under: rules.deleteRule(of: merged.entity))
     }
 
-    /// What a replica shows of `object`, or `nil` when it does not exist: its values, with
-    /// references to objects that no longer exist empty (they were nullified), and its to-many
-    /// members but those that no longer exist.
+    /// What a replica shows of `object`, or `nil` when it does not exist, shows as another
+    /// (``uniquenessGroup(of:)``) or lacks an object it cannot be without (``shows(_:)``): its
+    /// values, with references to objects that are not shown empty (they were nullified), and
+    /// its to-many members but those that are not shown. An object that shows as one with
+    /// others has the latest write of each key among them and the members of all their
+    /// relationships; references to any of them name it.
     public func resolved(_ object: GlobalID) -> ResolvedObject? {
         guard isAlive(object), let merged = objects[object] else { return nil }
-        let values = merged.registers.mapValues { resolvedValue($0.value) }
+        let group = uniquenessGroup(of: object)
+        guard group.first == object, hasRequiredReferences(group, visiting: []) else { return nil }
+        let values = registers(of: group).mapValues { resolvedValue($0.value) }
         var relationships: [String: Set<GlobalID>] = [:]
-        for (key, set) in merged.relationships {
-            relationships[key] = set.members.filter { !isDeleted($0) }
+        for member in group {
+            for (key, set) in objects[member]?.relationships ?? [:] {
+                relationships[key, default: []].formUnion(
+                    set.members.lazy.filter { !self.isDeleted($0) }.map(shownObject).filter(showsOrMayYet))
+            }
         }
         return ResolvedObject(entity: merged.entity, values: values, relationships: relationships)
+    }
+
+    /// Whether `object`, the one its group shows, is shown: it exists, and each of its required
+    /// to-one relationships names an object that is shown, or one no operation named yet
+    /// (its operations may still arrive). An object whose required reference is empty or names
+    /// a deleted object is not shown, as a cascade would have deleted it; it comes back if the
+    /// object does (under ``MergeRules/DeleteRule/updateWins``). Objects that require each
+    /// other in a cycle are shown while they exist.
+    public func shows(_ object: GlobalID) -> Bool {
+        isAlive(object) && hasRequiredReferences(uniquenessGroup(of: object), visiting: [])
+    }
+
+    private func hasRequiredReferences(_ group: [GlobalID], visiting: Set<GlobalID>) -> Bool {
+        guard let first = group.first, let entity = objects[first]?.entity,
+            let keys = rules.requiredReferences[entity], !keys.isEmpty
+        else { return true }
+        let registers = registers(of: group)
+        let visiting = visiting.union(group)
+        for key in keys {
+            guard case .reference(let target?)? = registers[key]?.value else { return false }
+            let shown = shownObject(target)
+            if visiting.contains(shown) || objects[shown] == nil { continue }
+            guard isAlive(shown), hasRequiredReferences(uniquenessGroup(of: shown), visiting: visiting) else {
+                return false
+            }
+        }
+        return true
     }
 
     /// Every object that exists, resolved, by global ID.
@@ -79,10 +133,15 @@ public struct MergeState: Sendable, Hashable, Codable {
         deleting.contains(object) || (objects[object] != nil && !isAlive(object))
     }
 
-    /// `value` as a replica shows it: a reference to a deleted object (or one of `deleting`) is
-    /// empty.
+    /// `value` as a replica shows it: a reference to a deleted object (or one of `deleting`) or
+    /// one that is not shown is empty, one to an object that shows as another names that one.
     func resolvedValue(_ value: SyncValue, deleting: Set<GlobalID> = []) -> SyncValue {
-        if case .reference(let target?) = value, isDeleted(target, deleting: deleting) { return .reference(nil) }
-        return value
+        guard case .reference(let target?) = value else { return value }
+        guard !isDeleted(target, deleting: deleting) else { return .reference(nil) }
+        let shown = shownObject(target)
+        return .reference(showsOrMayYet(shown) ? shown : nil)
     }
+
+    /// Whether `object` is shown, or no operation named it yet.
+    func showsOrMayYet(_ object: GlobalID) -> Bool { objects[object] == nil || shows(object) }
 }

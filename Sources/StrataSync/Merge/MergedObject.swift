@@ -9,6 +9,12 @@ public struct MergedObject: Sendable, Hashable, Codable {
         public let value: SyncValue
         /// When it was written, and by which replica.
         public let stamp: SyncTimestamp
+
+        /// Whether this write wins over `other`: it is stamped later, or at the same time
+        /// with a value that sorts after (so that every replica picks the same).
+        func supersedes(_ other: Register) -> Bool {
+            stamp > other.stamp || (stamp == other.stamp && other.value.canonicallyPrecedes(value))
+        }
     }
 
     /// The object's entity.
@@ -46,12 +52,12 @@ public struct MergedObject: Sendable, Hashable, Codable {
             return .applied
         case .set(let key, let value):
             noteWrite(stamp)
+            let written = Register(value: value, stamp: stamp)
             if let current = registers[key] {
-                if current.stamp == stamp && current.value == value { return .duplicate }
-                guard stamp > current.stamp || (stamp == current.stamp && current.value.canonicallyPrecedes(value))
-                else { return .superseded(by: current.stamp) }
+                if current == written { return .duplicate }
+                guard written.supersedes(current) else { return .superseded(by: current.stamp) }
             }
-            registers[key] = Register(value: value, stamp: stamp)
+            registers[key] = written
             return .applied
         case .add(let key, let member):
             noteWrite(stamp)

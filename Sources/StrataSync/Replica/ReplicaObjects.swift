@@ -2,7 +2,7 @@ import Strata
 
 /// A replica's managed objects as the merge rules see them, and back: what an object shows by
 /// global ID (``shown(_:)``), and making a context's objects show what the merge rules resolved
-/// (``show(_:in:)``).
+/// (``show(_:resolvedBy:in:)``).
 ///
 /// Synced keys are an entity's stored attributes, but derived ones (each replica computes
 /// them) and object-ID ones (a store's IDs mean nothing on another replica), and one side of
@@ -14,7 +14,7 @@ import Strata
 public struct ReplicaObjects {
     /// Which store object each global ID names.
     public private(set) var identities: SyncIdentities
-    /// New objects ``show(_:in:)`` inserted, bound to their permanent IDs by
+    /// New objects ``show(_:resolvedBy:in:)`` inserted, bound to their permanent IDs by
     /// ``bindSavedObjects()`` once the context has saved.
     private var inserted: [(GlobalID, ManagedObject)] = []
 
@@ -44,25 +44,39 @@ public struct ReplicaObjects {
         return ResolvedObject(entity: object.entity.name, values: values, relationships: relationships)
     }
 
-    /// Makes `context` show `objects`: inserts the objects it lacks, deletes those resolved as
-    /// gone (`nil`), then sets the values and members of the others. Objects of entities the
-    /// local model lacks (a newer replica's) and of sync's own entities are skipped, as are
-    /// keys the local model lacks; references to objects the replica does not have are left
-    /// empty. Save the
+    /// Makes `context` show what `state` resolves of `objects`: inserts the objects it lacks
+    /// and sets the values and members of all, then deletes those resolved as gone — last, so
+    /// that what moved from an object onto another (the objects of a uniqueness group,
+    /// ``MergeState/uniquenessGroup(of:)``) has moved before delete rules see it. Before an
+    /// object is deleted, the objects that `state` keeps are taken out of its cascade and deny
+    /// relationships, so a pulled deletion deletes only what the merge rules delete, and a deny
+    /// rule never refuses it. Objects of entities the local model lacks (a newer
+    /// replica's) and of sync's own entities are skipped, as are keys the local model lacks;
+    /// references to objects the replica does not have are left empty, but an object whose
+    /// required to-one relationship names one waits, as it is, until it arrives. Save the
     /// context, then call ``bindSavedObjects()``.
     ///
     /// - Throws: ``SyncError/Code/entityMismatch`` when a resolved object's entity is not the
-    ///   local object's; the context's errors (an entity the local model lacks, say).
-    public mutating func show(_ objects: [GlobalID: ResolvedObject?], in context: ManagedObjectContext) throws {
+    ///   local object's; the context's errors.
+    public mutating func show(
+        _ objects: some Collection<GlobalID>, resolvedBy state: MergeState, in context: ManagedObjectContext
+    ) throws {
         var shown: [(ManagedObject, ResolvedObject)] = []
+        var gone: [ManagedObject] = []
         let schema = context.coordinator.schema
-        for (id, resolved) in objects.sorted(by: { $0.key < $1.key }) {
+        var resolvedObjects: [GlobalID: ResolvedObject?] = [:]
+        for id in objects {
+            let resolved = state.resolved(id)
             if let resolved, schema.entitiesByName[resolved.entity] == nil || SyncModel.isSyncEntity(resolved.entity) {
                 continue
             }
+            resolvedObjects[id] = resolved
+        }
+        let waiting = try objectsWaitingForRequiredObjects(resolvedObjects, rules: state.rules, in: context)
+        for (id, resolved) in resolvedObjects.sorted(by: { $0.key < $1.key }) where !waiting.contains(id) {
             let local = try existingObject(id, in: context)
             guard let resolved else {
-                if let local { try context.delete(local) }
+                if let local { gone.append(local) }
                 continue
             }
             if let local {
@@ -80,9 +94,64 @@ public struct ReplicaObjects {
             }
         }
         for (object, resolved) in shown { try update(object, to: resolved, in: context) }
+        for object in gone {
+            try detachKeptObjects(from: object, keptBy: state)
+            try context.delete(object)
+        }
     }
 
-    /// Binds the objects ``show(_:in:)`` inserted to the permanent IDs their save gave them.
+    /// The objects of `resolved` whose required to-one relationships name objects the store
+    /// neither holds nor gets in this show: they wait, as they are, until those arrive, since a
+    /// store cannot save them without.
+    private func objectsWaitingForRequiredObjects(
+        _ resolved: [GlobalID: ResolvedObject?], rules: MergeRules, in context: ManagedObjectContext
+    ) throws -> Set<GlobalID> {
+        guard !rules.requiredReferences.isEmpty else { return [] }
+        var waiting = Set<GlobalID>()
+        var settled = false
+        while !settled {
+            settled = true
+            for (id, object) in resolved where !waiting.contains(id) {
+                guard let object else { continue }
+                for key in rules.requiredReferences[object.entity] ?? [] {
+                    guard case .reference(let target?)? = object.values[key] else { continue }
+                    if let arriving = resolved[target] {
+                        if arriving != nil && !waiting.contains(target) { continue }
+                    } else if try existingObject(target, in: context) != nil {
+                        continue
+                    }
+                    waiting.insert(id)
+                    settled = false
+                    break
+                }
+            }
+        }
+        return waiting
+    }
+
+    /// Takes out of `object`'s cascade and deny relationships the objects `state` keeps, so
+    /// that deleting `object` neither deletes them nor is refused for them.
+    private func detachKeptObjects(from object: ManagedObject, keptBy state: MergeState) throws {
+        func kept(_ destination: ManagedObject) -> Bool {
+            guard !destination.isDeleted, let id = identities.existingGlobalID(for: destination.objectID) else {
+                return false
+            }
+            return state.resolved(id) != nil
+        }
+        for relationship in object.entity.relationships
+        where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+            if relationship.isToMany {
+                let members = try object.objects(forKey: relationship.name)
+                if members.contains(where: kept) {
+                    try object.setObjects(members.filter { !kept($0) }, forKey: relationship.name)
+                }
+            } else if let destination = try object.object(forKey: relationship.name), kept(destination) {
+                try object.setObject(nil, forKey: relationship.name)
+            }
+        }
+    }
+
+    /// Binds the objects ``show(_:resolvedBy:in:)`` inserted to the permanent IDs their save gave them.
     public mutating func bindSavedObjects() {
         for (id, object) in inserted { identities.bind(id, to: object.objectID) }
         inserted.removeAll()
@@ -136,10 +205,15 @@ public struct ReplicaObjects {
 
     /// Whether `relationship` of `object`'s entity is the synced side of its pair.
     private static func syncs(_ relationship: RelationshipDescription, of object: ManagedObject) -> Bool {
+        guard let schema = object.managedObjectContext?.coordinator.schema else { return !relationship.isTransient }
+        return syncs(relationship, in: schema)
+    }
+
+    /// Whether `relationship` is the synced side of its pair in `schema`.
+    static func syncs(_ relationship: RelationshipDescription, in schema: ModelSchema) -> Bool {
         guard !relationship.isTransient else { return false }
         guard let inverseName = relationship.inverseName,
-            let inverse = object.managedObjectContext?.coordinator.schema
-                .entitiesByName[relationship.destinationEntityName]?.relationshipsByName[inverseName],
+            let inverse = schema.entitiesByName[relationship.destinationEntityName]?.relationshipsByName[inverseName],
             !inverse.isTransient
         else { return true }
         if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
