@@ -11,7 +11,8 @@ import Testing
 /// both, whose relationships hold what both objects' held — no store stuck on a constraint
 /// conflict, no book lost to a cascade. A required relationship and a deny rule: a book
 /// added by an author another replica deleted meanwhile goes with the author, and no store
-/// is stuck on validation or on the deny rule.
+/// is stuck on validation or on the deny rule. A renamed attribute: replicas on the model
+/// versions before and after the rename sync it.
 @Suite struct SyncModelConstraintTests {
     /// Authors unique by name, deleting their books with them.
     static let model: ManagedObjectModel = {
@@ -69,15 +70,23 @@ import Testing
         }
     }
 
-    @Test func twoReplicasInsertingOneUniqueKeyApartEndWithOneObjectHoldingBothsBooks() async throws {
-        let directory = try TemporaryDirectory()
+    /// A SQLite and an XML replica that each made an author "Le Guin" with a book while apart,
+    /// the SQLite one first, synced.
+    static func authorsOfOneNameMadeApart(in directory: TemporaryDirectory) async throws
+        -> (StoreHub, Replica, Replica)
+    {
         let hub = try Self.hub(in: directory)
         let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.model)
         let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: hub, start: 2_000, model: Self.model)
         try Self.addAuthor("Le Guin", writing: "Earthsea", to: sqlite)
         try Self.addAuthor("Le Guin", writing: "The Dispossessed", to: xml)
-
         for replica in [sqlite, xml, sqlite] { try await replica.engine.syncNow() }
+        return (hub, sqlite, xml)
+    }
+
+    @Test func twoReplicasInsertingOneUniqueKeyApartEndWithOneObjectHoldingBothsBooks() async throws {
+        let directory = try TemporaryDirectory()
+        let (hub, sqlite, xml) = try await Self.authorsOfOneNameMadeApart(in: directory)
         let merged = [
             "Author Le Guin of [\"Earthsea\", \"The Dispossessed\"]", "Book Earthsea 0 by Le Guin",
             "Book The Dispossessed 0 by Le Guin",
@@ -161,5 +170,142 @@ import Testing
         #expect(try xml.dump() == ["Author Butler of [\"Kindred\"]", "Book Kindred 0 by Butler"])
         try await xml.engine.syncNow()
         #expect(await hub.lastSequence == 2, "the replica pushed nothing of its own")
+    }
+
+    /// Books as version 1 has them, with a title, and as version 2 does, the title renamed to a
+    /// name (renaming identifier "title") and a subtitle added.
+    static func bookModel(version: Int) -> ManagedObjectModel {
+        var name = AttributeDescription("name", .string)
+        name.renamingIdentifier = "title"
+        let model = try! SyncModel.replicaModel(
+            for: ManagedObjectModel {
+                EntityDescription("Book") {
+                    if version == 1 {
+                        AttributeDescription("title", .string)
+                    } else {
+                        name
+                        AttributeDescription("subtitle", .string)
+                    }
+                    AttributeDescription("pages", .integer32, default: 0)
+                }
+            })
+        try? model.freeze()
+        return model
+    }
+
+    static func books(of replica: Replica, _ keys: [String]) throws -> [[AttributeValue]] {
+        let context = ManagedObjectContext(coordinator: replica.context.coordinator)
+        return try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).map { book in
+                try keys.map { try book.value(forKey: $0) }
+            }
+        }
+    }
+
+    @Test func anAttributeRenamedInALaterModelVersionSyncsWithReplicasOfTheEarlier() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try SyncEngineTests.hub(in: directory)
+        let earlier = try Replica(
+            type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.bookModel(version: 1))
+        let later = try Replica(type: .xml, at: directory.file("b.xml"), hub: hub, model: Self.bookModel(version: 2))
+        try earlier.edit { context in
+            _ = try SyncEngineTests.insert("Book", ["title": "Dune", "pages": .integer32(412)], in: context)
+        }
+        for replica in [earlier, later] { try await replica.engine.syncNow() }
+        #expect(try Self.books(of: later, ["name", "pages"]) == [["Dune", .integer32(412)]])
+
+        later.wall.set(2_000)
+        try later.edit { context in
+            let book = try SyncEngineTests.first("Book", in: context)
+            try book.setValue("Dune Messiah", forKey: "name")
+            try book.setValue("The sequel", forKey: "subtitle")
+        }
+        for replica in [later, earlier] { try await replica.engine.syncNow() }
+        #expect(try Self.books(of: earlier, ["title", "pages"]) == [["Dune Messiah", .integer32(412)]])
+        let merged = try #require(await hub.resolvedObjects().values.first)
+        #expect(
+            Set(merged.values.keys) == ["title", "subtitle", "pages"], "the renamed key syncs under its first name")
+
+        // A write of the earlier replica keeps the subtitle it does not know.
+        earlier.wall.set(3_000)
+        try earlier.edit { context in
+            try SyncEngineTests.first("Book", in: context).setValue("Children of Dune", forKey: "title")
+        }
+        for replica in [earlier, later] { try await replica.engine.syncNow() }
+        #expect(try Self.books(of: later, ["name", "subtitle"]) == [["Children of Dune", "The sequel"]])
+    }
+
+    /// Folders unique by name within their parent.
+    static let folderModel: ManagedObjectModel = {
+        let model = try! SyncModel.replicaModel(
+            for: ManagedObjectModel {
+                EntityDescription("Folder") {
+                    AttributeDescription("name", .string)
+                    RelationshipDescription.toOne("parent", destination: "Folder", inverse: "children")
+                    RelationshipDescription.toMany("children", destination: "Folder", inverse: "parent")
+                    UniquenessConstraint("name", "parent")
+                }
+            })
+        try? model.freeze()
+        return model
+    }()
+
+    /// Each folder's path, sorted.
+    static func paths(of replica: Replica) throws -> [String] {
+        let context = ManagedObjectContext(coordinator: replica.context.coordinator)
+        return try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Folder")).map { folder in
+                var names: [String] = []
+                var next: ManagedObject? = folder
+                while let current = next {
+                    if case .string(let name) = try current.value(forKey: "name") { names.insert(name, at: 0) }
+                    next = try current.object(forKey: "parent")
+                }
+                return names.joined(separator: "/")
+            }.sorted()
+        }
+    }
+
+    @Test func nestedFoldersMadeApartUnderOneRootEndAsOneTreeWithNoStoreStuck() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try Self.hub(in: directory, for: Self.folderModel)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.folderModel)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: hub, start: 2_000, model: Self.folderModel)
+        try sqlite.edit { context in _ = try SyncEngineTests.insert("Folder", ["name": "root"], in: context) }
+        for replica in [sqlite, xml] { try await replica.engine.syncNow() }
+        for replica in [sqlite, xml] {
+            try replica.edit { context in
+                var parent = try SyncEngineTests.first("Folder", in: context)
+                for name in ["docs", "a", "b"] {
+                    let folder = try SyncEngineTests.insert("Folder", ["name": .string(name)], in: context)
+                    try folder.setObject(parent, forKey: "parent")
+                    parent = folder
+                }
+            }
+        }
+        for replica in [sqlite, xml, sqlite] { try await replica.engine.syncNow() }
+        let tree = ["root", "root/docs", "root/docs/a", "root/docs/a/b"]
+        #expect(try Self.paths(of: sqlite) == tree)
+        #expect(try Self.paths(of: xml) == tree)
+        #expect(await xml.engine.resolvedObjects() == hub.resolvedObjects())
+    }
+
+    @Test func aUniqueKeySetToNullPartsTheObjectsAndEveryReplicaShowsBoth() async throws {
+        let directory = try TemporaryDirectory()
+        let (hub, sqlite, xml) = try await Self.authorsOfOneNameMadeApart(in: directory)
+        #expect(try sqlite.dump().count == 3)
+
+        // The replica whose author showed for both shows the other again once it parts them.
+        sqlite.wall.set(3_000)
+        try sqlite.edit { context in try SyncEngineTests.first("Author", in: context).setValue(.null, forKey: "name") }
+        try await sqlite.engine.syncNow()
+        let parted = [
+            "Author nobody of [\"Earthsea\"]", "Author nobody of [\"The Dispossessed\"]", "Book Earthsea 0 by nobody",
+            "Book The Dispossessed 0 by nobody",
+        ]
+        #expect(try sqlite.dump() == parted)
+        try await xml.engine.syncNow()
+        #expect(try xml.dump() == parted)
+        #expect(await sqlite.engine.resolvedObjects() == hub.resolvedObjects())
     }
 }

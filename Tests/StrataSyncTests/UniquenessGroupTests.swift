@@ -154,4 +154,37 @@ import Testing
         let constraint = MergeRules.UniquenessConstraint(entity: "Tag", keys: ["name"])
         #expect(rules.uniquenessConstraints == ["Tag": [constraint], "Label": [constraint]])
     }
+
+    @Test func nestedFoldersMadeApartShowAsOneAtEveryDepthInEveryOrder() throws {
+        let rules = MergeRules(uniquenessConstraints: ["Folder": [.init(entity: "Folder", keys: ["name", "parent"])]])
+        let root = GlobalID.random()
+        var operations = insert(root, "Folder", ["name": .attribute("root")], at: stamp(1, first))
+        var chains: [[GlobalID]] = []
+        for (index, replica) in [first, second].enumerated() {
+            var parent = root
+            var chain: [GlobalID] = []
+            for name in ["docs", "a", "b"] {
+                let folder = GlobalID.random()
+                operations += insert(
+                    folder, "Folder", ["name": .attribute(.string(name)), "parent": .reference(parent)],
+                    at: stamp(2 + Int64(index), replica))
+                chain.append(folder)
+                parent = folder
+            }
+            chains.append(chain)
+        }
+        var states = Set<[GlobalID: ResolvedObject]>()
+        for _ in 0..<30 {
+            var state = MergeState(rules: rules)
+            for operation in operations.shuffled() { try state.apply(operation) }
+            for depth in 0..<3 {
+                #expect(state.uniquenessGroup(of: chains[1][depth]) == [chains[0][depth], chains[1][depth]])
+            }
+            states.insert(state.resolvedObjects())
+        }
+        #expect(states.count == 1)
+        let shown = try #require(states.first)
+        #expect(shown.count == 4)
+        #expect(shown[chains[0][2]]?.values["parent"] == .reference(chains[0][1]))
+    }
 }

@@ -113,8 +113,13 @@ final class ReplicaState {
         }
         var operations: [SyncOperation] = []
         if !shown.isEmpty { operations = try merged.state.operations(bringing: shown, at: try clock.tick()) }
+        let before = merged.state.showingBefore(operations)
         var written = Set<GlobalID>()
         for operation in operations { try merged.apply(operation, changing: &written) }
+        // A local change can make other objects show anew here too: a unique key set to
+        // null parts a group, and the object that showed as the changed one shows again.
+        let again = merged.state.objectsShownAnew(since: before)
+        if !again.isEmpty { written.formUnion(try show(again)) }
         try merged.write(written, naming: objects.identities.objectID(for:))
         var order = try nextPushOrder()
         for payload in try encodedPushes(of: operations[...]) {
@@ -140,7 +145,7 @@ final class ReplicaState {
         var values = shown.values
         for (key, value) in shown.values {
             if registers[key] == nil {
-                let unset = SyncValue.attribute(entity.attributesByName[key]?.defaultValue ?? .null)
+                let unset = SyncValue.attribute(SyncKeys.attribute(key, in: entity)?.defaultValue ?? .null)
                 if value == unset || value == .reference(nil) { values[key] = nil }
             } else if case .reference(nil) = value, case .reference(let target?)? = resolved.values[key],
                 !holds(target)
@@ -250,15 +255,7 @@ final class ReplicaState {
         var changed = Set<GlobalID>()
         var settled: [(SyncOperation, SyncTimestamp)] = []
         var drift: [SyncError] = []
-        let constraints = merged.state.rules.uniquenessConstraints
-        var groupsBefore: [GlobalID: [GlobalID]] = [:]
-        var deleted = Set<GlobalID>()
-        for operation in batch.entries.lazy.flatMap(\.push.operations) {
-            if operation.change == .delete { deleted.insert(operation.object) }
-            if constraints[operation.entity] != nil, groupsBefore[operation.object] == nil {
-                groupsBefore[operation.object] = merged.state.uniquenessGroup(of: operation.object)
-            }
-        }
+        let before = merged.state.showingBefore(batch.entries.lazy.flatMap(\.push.operations))
         for entry in batch.entries {
             for operation in entry.push.operations {
                 do {
@@ -273,16 +270,22 @@ final class ReplicaState {
         }
         // Objects that now show as one with others, or no longer do, those naming them, and
         // those requiring objects deleted or brought back.
-        changed.formUnion(
-            merged.state.objectsShownAnew(groupsBefore: groupsBefore, deleted: deleted, touched: changed))
-        let shown = changed.union(waiting)
-        try objects.show(shown, resolvedBy: merged.state, in: context)
-        waiting = waitingObjects(among: shown)
+        changed.formUnion(merged.state.objectsShownAnew(since: before))
+        let shown = try show(changed.union(waiting))
         // Every object shown is written, so that the record of one it inserted names it.
         try merged.write(shown, naming: objects.identities.objectID(for:))
         cursor = batch.cursor
         try saveRecord()
         return (settled, drift)
+    }
+
+    /// Makes the store show `ids` as the merged state resolves them, noting those that wait for
+    /// objects the replica does not hold yet; answers `ids`.
+    private func show(_ ids: Set<GlobalID>) throws -> Set<GlobalID> {
+        try objects.show(ids, resolvedBy: merged.state, in: context)
+        waiting.subtract(ids)
+        waiting.formUnion(waitingObjects(among: ids))
+        return ids
     }
 
     /// Every object the replica knows of that exists, resolved by the merge rules.

@@ -61,8 +61,23 @@ public struct MergeRules: Sendable, Hashable, Codable {
         self.requiredReferences = requiredReferences
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case defaultDeleteRule, deleteRules, uniquenessConstraints, requiredReferences
+    }
+
+    /// The rules `decoder` holds; rules kept before there were constraints read as having none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        defaultDeleteRule = try container.decode(DeleteRule.self, forKey: .defaultDeleteRule)
+        deleteRules = try container.decode([String: DeleteRule].self, forKey: .deleteRules)
+        uniquenessConstraints =
+            try container.decodeIfPresent([String: [UniquenessConstraint]].self, forKey: .uniquenessConstraints) ?? [:]
+        requiredReferences = try container.decodeIfPresent([String: [String]].self, forKey: .requiredReferences) ?? [:]
+    }
+
     /// These rules with the uniqueness constraints and required to-one relationships of
-    /// `schema`'s entities, in place of those they had.
+    /// `schema`'s entities, in place of those they had, naming properties by the keys they sync
+    /// under (a renamed property's renaming identifier).
     public func constrained(by schema: ModelSchema) -> MergeRules {
         var rules = self
         rules.uniquenessConstraints = [:]
@@ -71,11 +86,14 @@ public struct MergeRules: Sendable, Hashable, Codable {
             let required = entity.relationships.filter {
                 !$0.isToMany && !$0.isOptional && ReplicaObjects.syncs($0, in: schema)
             }
-            if !required.isEmpty { rules.requiredReferences[entity.name] = required.map(\.name).sorted() }
+            if !required.isEmpty { rules.requiredReferences[entity.name] = required.map(SyncKeys.key(of:)).sorted() }
             let constraints = schema.uniqueKeys(of: entity.name)
             if !constraints.isEmpty {
-                rules.uniquenessConstraints[entity.name] = constraints.map {
-                    UniquenessConstraint(entity: $0.entityName, keys: $0.keys)
+                rules.uniquenessConstraints[entity.name] = constraints.map { constraint in
+                    let declaring = schema.entitiesByName[constraint.entityName] ?? entity
+                    return UniquenessConstraint(
+                        entity: constraint.entityName,
+                        keys: constraint.keys.map { SyncKeys.key(ofProperty: $0, in: declaring) })
                 }
             }
         }

@@ -38,8 +38,9 @@ extension MergeState {
     }
 
     /// The operations for one object. An object that shows as one with others
-    /// (``uniquenessGroup(of:)``) is compared with what they show together, and each change is
-    /// written to each of them. A store never shows an object the state does not show (one
+    /// (``uniquenessGroup(of:)``) is compared with what they show together; each changed value
+    /// and a deletion are written to each of them, a member added to the one shown, a member
+    /// removed from each that holds it. A store never shows an object the state does not show (one
     /// shown as another, one without an object it requires), so its absence is no deletion.
     private func operations(
         bringing object: GlobalID, to shown: ResolvedObject?, at stamp: SyncTimestamp, deleting: Set<GlobalID>

@@ -1,41 +1,70 @@
+/// What operations about to be applied may change of which objects a replica shows: the
+/// uniqueness groups of the constrained objects they name, and the objects they delete or may
+/// bring back. Take it before applying them; ``MergeState/objectsShownAnew(since:)`` after.
+struct ShowingBefore {
+    /// The uniqueness group of each constrained object the operations name.
+    var groups: [GlobalID: [GlobalID]] = [:]
+    /// The objects the operations delete.
+    var deleted = Set<GlobalID>()
+    /// The deleted objects the operations write to under `updateWins`, which may come back.
+    var revived = Set<GlobalID>()
+}
+
 extension MergeState {
-    /// The objects whose showing changes as the operations of a batch applied: those of
-    /// `groupsBefore` (each object of a constrained entity the batch named, with its uniqueness
-    /// group before) moved to another group, and `deleted` (those it deleted) and `touched`
-    /// (those it named, under ``MergeRules/DeleteRule/updateWins``, which a write brings back)
-    /// changed whether objects requiring them show. Answers the members of the groups before
-    /// and after, the objects requiring those that changed, and the objects whose references
-    /// or members name any of them — and so on through those that are bound by constraints
-    /// themselves.
-    func objectsShownAnew(
-        groupsBefore: [GlobalID: [GlobalID]], deleted: Set<GlobalID>, touched: Set<GlobalID>
-    ) -> Set<GlobalID> {
-        var regrouped = Set<GlobalID>()
-        for (object, before) in groupsBefore {
-            let after = uniquenessGroup(of: object)
-            if after != before { regrouped.formUnion(before + after) }
+    /// What `operations` may change of which objects show, as things stand before they apply.
+    func showingBefore(_ operations: some Sequence<SyncOperation>) -> ShowingBefore {
+        var before = ShowingBefore()
+        for operation in operations {
+            if operation.change == .delete { before.deleted.insert(operation.object) }
+            if operation.change != .delete, rules.deleteRule(of: operation.entity) == .updateWins,
+                objects[operation.object] != nil, !isAlive(operation.object)
+            {
+                before.revived.insert(operation.object)
+            }
+            if rules.uniquenessConstraints[operation.entity] != nil, before.groups[operation.object] == nil {
+                before.groups[operation.object] = uniquenessGroup(of: operation.object)
+            }
         }
-        if uniqueHolders.keysWithReferences > 0 { regrouped.formUnion(deleted) }
-        var shown = regrouped
-        if !requiredDependents.isEmpty {
-            let revived = touched.filter { objects[$0].map { rules.deleteRule(of: $0.entity) == .updateWins } ?? false }
-            var frontier = Array(deleted.union(revived).union(regrouped))
-            while let next = frontier.popLast() {
-                for dependent in requiredDependents.dependents(of: next) where shown.insert(dependent).inserted {
-                    frontier.append(dependent)
+        return before
+    }
+
+    /// The objects whose showing changed since `before`, beyond those the operations named:
+    /// the members of uniqueness groups before and after that moved, and of the groups of
+    /// objects whose constraint keys name those (or name deleted objects); the objects
+    /// requiring a deleted, regrouped or revived object, and those requiring them; the revived
+    /// objects; and the objects whose references or members name any object regrouped or
+    /// revived (or requiring a revived one), found in one pass over the state, made only when
+    /// there is one.
+    func objectsShownAnew(since before: ShowingBefore) -> Set<GlobalID> {
+        var regrouped = Set<GlobalID>()
+        for (object, groupBefore) in before.groups {
+            let after = uniquenessGroup(of: object)
+            if after != groupBefore { regrouped.formUnion(groupBefore + after) }
+        }
+        var frontier = Array(regrouped.union(before.deleted))
+        while let next = frontier.popLast() {
+            for holder in uniqueHolders.holders(naming: next) {
+                for member in uniquenessGroup(of: holder) + [holder] where regrouped.insert(member).inserted {
+                    frontier.append(member)
                 }
             }
         }
-        guard !regrouped.isEmpty else { return shown }
-        var frontier = regrouped
-        while !frontier.isEmpty {
-            var next = Set<GlobalID>()
-            for referrer in referrers(to: frontier) where shown.insert(referrer).inserted {
-                next.insert(referrer)
-                for member in uniquenessGroup(of: referrer) where shown.insert(member).inserted { next.insert(member) }
+        let revived = before.revived.filter(isAlive)
+        var shown = regrouped.union(revived)
+        var dependents = Set<GlobalID>()
+        if !requiredDependents.isEmpty {
+            var frontier = Array(before.deleted.union(revived).union(regrouped))
+            while let next = frontier.popLast() {
+                for dependent in requiredDependents.dependents(of: next) where dependents.insert(dependent).inserted {
+                    frontier.append(dependent)
+                }
             }
-            frontier = next
+            shown.formUnion(dependents)
         }
+        // Objects regrouped or back name others anew; so do those requiring what came back.
+        var named = regrouped.union(revived)
+        if !revived.isEmpty { named.formUnion(dependents) }
+        if !named.isEmpty { shown.formUnion(referrers(to: named)) }
         return shown
     }
 

@@ -7,15 +7,16 @@ extension MergeState {
     /// known, they show as one: the object inserted first (by timestamp, then by global ID),
     /// with the latest write of each key among them, the members of all their to-many
     /// relationships, and every reference to any of them. The others stay in the merged state,
-    /// so that a write a replica made to one before it knew is kept; a replica's change to the
-    /// object shown is written to each of them, so they go on showing as one. Objects whose
-    /// constraint keys name objects are matched by the objects those show as.
+    /// so that a write a replica made to one before it knew is kept; a replica's change to a
+    /// value of the object shown, or its deletion, is written to each of them, so they go on
+    /// showing as one. Objects whose constraint keys name objects are matched by the objects
+    /// those show as, through any depth (folders unique by name within their parent); where
+    /// such keys name each other in a cycle, a key naming an object whose group is being found
+    /// matches that object alone.
     ///
     /// Objects that share values through several constraints, or through others that do,
     /// are one group.
-    public func uniquenessGroup(of object: GlobalID) -> [GlobalID] {
-        group(of: object, matchingReferencesByGroup: true)
-    }
+    public func uniquenessGroup(of object: GlobalID) -> [GlobalID] { group(of: object, visiting: []) }
 
     /// The object `object` shows as: the first of its group.
     func shownObject(_ object: GlobalID) -> GlobalID { uniquenessGroup(of: object).first ?? object }
@@ -33,16 +34,16 @@ extension MergeState {
         return latest
     }
 
-    /// `object`'s group: the objects reached through the values they hold. With
-    /// `matchingReferencesByGroup`, values naming objects match those naming objects of the
-    /// same group (found without it, so that groups never depend on each other in a cycle).
-    private func group(of object: GlobalID, matchingReferencesByGroup: Bool) -> [GlobalID] {
+    /// `object`'s group: the objects reached through the values they hold, values naming objects
+    /// matching those naming objects of the same group. `visiting` holds the objects whose
+    /// groups are being found further up: a value naming one of them matches only itself.
+    private func group(of object: GlobalID, visiting: Set<GlobalID>) -> [GlobalID] {
         guard let merged = objects[object], rules.uniquenessConstraints[merged.entity] != nil else { return [object] }
         var members: Set<GlobalID> = [object]
         var queue = [object]
         while let next = queue.popLast() {
             for key in uniqueHolders.keys(of: next) {
-                for holder in holders(matching: key, byGroup: matchingReferencesByGroup)
+                for holder in holders(matching: key, visiting: visiting.union(members))
                 where members.insert(holder).inserted {
                     queue.append(holder)
                 }
@@ -52,16 +53,15 @@ extension MergeState {
         return members.sorted(by: showsBefore)
     }
 
-    /// The objects holding `key`'s values, those naming objects of the same group as its
-    /// references too when `byGroup`; none when one of its references names a deleted object.
-    private func holders(matching key: UniqueHolders.Key, byGroup: Bool) -> Set<GlobalID> {
+    /// The objects holding `key`'s values or values naming objects of the same groups as its
+    /// references; none when one of its references names a deleted object.
+    private func holders(matching key: UniqueHolders.Key, visiting: Set<GlobalID>) -> Set<GlobalID> {
         let references = key.references
         guard !references.isEmpty else { return uniqueHolders.holders(of: key) }
         guard !references.contains(where: { isDeleted($0.1) }) else { return [] }
-        guard byGroup else { return uniqueHolders.holders(of: key) }
         var variants: [[(Int, GlobalID)]] = [[]]
         for (index, target) in references {
-            let aliases = group(of: target, matchingReferencesByGroup: false)
+            let aliases = visiting.contains(target) ? [target] : group(of: target, visiting: visiting)
             variants = variants.flatMap { variant in aliases.map { variant + [(index, $0)] } }
         }
         return variants.reduce(into: Set<GlobalID>()) { found, variant in

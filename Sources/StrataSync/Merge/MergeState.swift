@@ -93,7 +93,8 @@ public struct MergeState: Sendable, Hashable, Codable {
         return ResolvedObject(entity: merged.entity, values: values, relationships: relationships)
     }
 
-    /// Whether `object`, the one its group shows, is shown: it exists, and each of its required
+    /// Whether `object` shows, or the object of its group that shows it does
+    /// (``uniquenessGroup(of:)``): it exists, and each of the group's required
     /// to-one relationships names an object that is shown, or one no operation named yet
     /// (its operations may still arrive). An object whose required reference is empty or names
     /// a deleted object is not shown, as a cascade would have deleted it; it comes back if the

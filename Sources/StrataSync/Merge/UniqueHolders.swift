@@ -26,11 +26,14 @@ struct UniqueHolders: Sendable, Hashable {
 
     private var holders: [Key: Set<GlobalID>] = [:]
     private var held: [GlobalID: [Key]] = [:]
-    /// How many held keys name an object, whose deletion then changes what they match.
-    private(set) var keysWithReferences = 0
+    /// The holders of keys naming each object, whose groups change with that object's.
+    private var naming: [GlobalID: Set<GlobalID>] = [:]
 
     /// The objects holding `key`.
     func holders(of key: Key) -> Set<GlobalID> { holders[key] ?? [] }
+
+    /// The objects holding keys that name `target`.
+    func holders(naming target: GlobalID) -> Set<GlobalID> { naming[target] ?? [] }
 
     /// The values `object` holds.
     func keys(of object: GlobalID) -> [Key] { held[object] ?? [] }
@@ -42,11 +45,14 @@ struct UniqueHolders: Sendable, Hashable {
         for key in previous {
             holders[key]?.remove(object)
             if holders[key]?.isEmpty == true { holders[key] = nil }
-            if !key.references.isEmpty { keysWithReferences -= 1 }
+            for (_, target) in key.references {
+                naming[target]?.remove(object)
+                if naming[target]?.isEmpty == true { naming[target] = nil }
+            }
         }
         for key in keys {
             holders[key, default: []].insert(object)
-            if !key.references.isEmpty { keysWithReferences += 1 }
+            for (_, target) in key.references { naming[target, default: []].insert(object) }
         }
         held[object] = keys.isEmpty ? nil : keys
     }

@@ -9,8 +9,10 @@ import Strata
 /// each stored relationship: the to-one side of a to-one/to-many pair, the side whose entity and
 /// name sort first of a pair of the same kind, the only side of a relationship without an
 /// inverse. The context keeps the other side as the inverse of the synced one, so the two never
-/// merge apart. An ordered to-many relationship syncs as a set for now. Use it on the context's
-/// queue.
+/// merge apart. Each syncs under its renaming identifier when it has one, else its name, so a
+/// rename in a later model version that keeps the first name as the renaming identifier syncs
+/// with replicas before it. An ordered to-many relationship syncs as a set for now. Use it on
+/// the context's queue.
 public struct ReplicaObjects {
     /// Which store object each global ID names.
     public private(set) var identities: SyncIdentities
@@ -29,16 +31,17 @@ public struct ReplicaObjects {
     public mutating func shown(_ object: ManagedObject) throws -> ResolvedObject {
         var values: [String: SyncValue] = [:]
         for attribute in object.entity.attributes where Self.syncs(attribute) {
-            values[attribute.name] = .attribute(try object.value(forKey: attribute.name))
+            values[SyncKeys.key(of: attribute)] = .attribute(try object.value(forKey: attribute.name))
         }
         var relationships: [String: Set<GlobalID>] = [:]
         for relationship in object.entity.relationships where Self.syncs(relationship, of: object) {
             if relationship.isToMany {
-                relationships[relationship.name] = Set(
+                relationships[SyncKeys.key(of: relationship)] = Set(
                     try object.objects(forKey: relationship.name).map { identities.globalID(for: $0.objectID) })
             } else {
                 let target = try object.object(forKey: relationship.name)
-                values[relationship.name] = .reference(target.map { identities.globalID(for: $0.objectID) })
+                values[SyncKeys.key(of: relationship)] = .reference(
+                    target.map { identities.globalID(for: $0.objectID) })
             }
         }
         return ResolvedObject(entity: object.entity.name, values: values, relationships: relationships)
@@ -177,24 +180,30 @@ public struct ReplicaObjects {
         for (key, value) in resolved.values {
             switch value {
             case .attribute(let attributeValue):
-                guard let attribute = object.entity.attributesByName[key], Self.syncs(attribute) else { continue }
-                if try object.value(forKey: key) != attributeValue { try object.setValue(attributeValue, forKey: key) }
+                guard let attribute = SyncKeys.attribute(key, in: object.entity), Self.syncs(attribute) else {
+                    continue
+                }
+                if try object.value(forKey: attribute.name) != attributeValue {
+                    try object.setValue(attributeValue, forKey: attribute.name)
+                }
             case .reference(let target):
-                guard let relationship = object.entity.relationshipsByName[key], !relationship.isToMany,
+                guard let relationship = SyncKeys.relationship(key, in: object.entity), !relationship.isToMany,
                     Self.syncs(relationship, of: object)
                 else { continue }
                 let destination = try target.flatMap { try existingObject($0, in: context) }
-                if try object.object(forKey: key) !== destination { try object.setObject(destination, forKey: key) }
+                if try object.object(forKey: relationship.name) !== destination {
+                    try object.setObject(destination, forKey: relationship.name)
+                }
             }
         }
         for (key, members) in resolved.relationships {
-            guard let relationship = object.entity.relationshipsByName[key], relationship.isToMany,
+            guard let relationship = SyncKeys.relationship(key, in: object.entity), relationship.isToMany,
                 Self.syncs(relationship, of: object)
             else { continue }
             let destinations = try members.sorted().compactMap { try existingObject($0, in: context) }
-            let current = Set(try object.objects(forKey: key).map(ObjectIdentifier.init))
+            let current = Set(try object.objects(forKey: relationship.name).map(ObjectIdentifier.init))
             if current != Set(destinations.map(ObjectIdentifier.init)) {
-                try object.setObjects(destinations, forKey: key)
+                try object.setObjects(destinations, forKey: relationship.name)
             }
         }
     }
