@@ -172,6 +172,40 @@ import Testing
         #expect(await hub.lastSequence == 2, "the replica pushed nothing of its own")
     }
 
+    @Test func anAuthorsDeletionWaitsForTheBookMovedToAnAuthorNotPulledYet() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try Self.hub(in: directory, for: Self.requiredModel)
+        let xml = try Replica(
+            type: .xml, at: directory.file("b.xml"), hub: hub, pullByteLimit: 1, model: Self.requiredModel)
+        let other = ReplicaID.random()
+        let (book, butler, wilson) = (GlobalID.random(), GlobalID.random(), GlobalID.random())
+        try await SyncEngineTests.pushInsertion(
+            of: butler, "Author", ["name": .attribute("Butler")], by: other, to: hub)
+        try await SyncEngineTests.pushInsertion(
+            of: book, "Book", ["title": .attribute("Kindred"), "author": .reference(butler)], by: other, to: hub)
+        try await xml.engine.syncNow()
+        let before = ["Author Butler of [\"Kindred\"]", "Book Kindred 0 by Butler"]
+        #expect(try xml.dump() == before)
+
+        // One push moves the book to an author the next push brings, and deletes its author.
+        let later = SyncTimestamp(milliseconds: 600, counter: 0, replica: other)
+        _ = try await hub.push(
+            SyncPush(
+                replica: other,
+                operations: [
+                    SyncOperation(object: butler, entity: "Author", stamp: later, change: .delete),
+                    SyncOperation(
+                        object: book, entity: "Book", stamp: later,
+                        change: .set(key: "author", value: .reference(wilson))),
+                ]))
+        try await xml.engine.syncNow()
+        #expect(try xml.dump() == before, "the book waits for its author, and the deletion waits for the book")
+        try await SyncEngineTests.pushInsertion(
+            of: wilson, "Author", ["name": .attribute("Wilson")], by: other, to: hub)
+        try await xml.engine.syncNow()
+        #expect(try xml.dump() == ["Author Wilson of [\"Kindred\"]", "Book Kindred 0 by Wilson"])
+    }
+
     /// Books as version 1 has them, with a title, and as version 2 does, the title renamed to a
     /// name (renaming identifier "title") and a subtitle added.
     static func bookModel(version: Int) -> ManagedObjectModel {

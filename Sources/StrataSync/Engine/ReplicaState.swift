@@ -17,7 +17,8 @@ final class ReplicaState {
     private var historyTokens: [String: PersistentHistoryToken]?
     private let record: ObjectID
     private let context: ManagedObjectContext
-    /// The objects whose references or members name objects the replica does not hold yet.
+    /// The objects whose references or members name objects the replica does not hold yet, and
+    /// those whose deletion waits for them: shown again after each pull.
     private var waiting: Set<GlobalID> = []
     private let encoder = JSONEncoder()
 
@@ -280,11 +281,11 @@ final class ReplicaState {
     }
 
     /// Makes the store show `ids` as the merged state resolves them, noting those that wait for
-    /// objects the replica does not hold yet; answers `ids`.
+    /// objects the replica does not hold yet (and deletions that wait for them); answers `ids`.
     private func show(_ ids: Set<GlobalID>) throws -> Set<GlobalID> {
-        try objects.show(ids, resolvedBy: merged.state, in: context)
+        let postponed = try objects.show(ids, resolvedBy: merged.state, in: context)
         waiting.subtract(ids)
-        waiting.formUnion(waitingObjects(among: ids))
+        waiting.formUnion(waitingObjects(among: ids).union(postponed))
         return ids
     }
 

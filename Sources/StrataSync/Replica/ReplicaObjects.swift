@@ -56,16 +56,19 @@ public struct ReplicaObjects {
     /// rule never refuses it. Objects of entities the local model lacks (a newer
     /// replica's) and of sync's own entities are skipped, as are keys the local model lacks;
     /// references to objects the replica does not have are left empty, but an object whose
-    /// required to-one relationship names one waits, as it is, until it arrives. Save the
+    /// required to-one relationship names one waits, as it is, until it arrives — and so does
+    /// the deletion of an object whose cascade or deny rule reaches a waiting object. Save the
     /// context, then call ``bindSavedObjects()``.
     ///
+    /// - Returns: The objects whose deletion waits: show them again with the waiting ones.
     /// - Throws: ``SyncError/Code/entityMismatch`` when a resolved object's entity is not the
     ///   local object's; the context's errors.
+    @discardableResult
     public mutating func show(
         _ objects: some Collection<GlobalID>, resolvedBy state: MergeState, in context: ManagedObjectContext
-    ) throws {
+    ) throws -> Set<GlobalID> {
         var shown: [(ManagedObject, ResolvedObject)] = []
-        var gone: [ManagedObject] = []
+        var gone: [(GlobalID, ManagedObject)] = []
         let schema = context.coordinator.schema
         var resolvedObjects: [GlobalID: ResolvedObject?] = [:]
         for id in objects {
@@ -79,7 +82,7 @@ public struct ReplicaObjects {
         for (id, resolved) in resolvedObjects.sorted(by: { $0.key < $1.key }) where !waiting.contains(id) {
             let local = try existingObject(id, in: context)
             guard let resolved else {
-                if let local { gone.append(local) }
+                if let local { gone.append((id, local)) }
                 continue
             }
             if let local {
@@ -97,10 +100,15 @@ public struct ReplicaObjects {
             }
         }
         for (object, resolved) in shown { try update(object, to: resolved, in: context) }
-        for object in gone {
-            try detachKeptObjects(from: object, keptBy: state)
+        var postponed = Set<GlobalID>()
+        for (id, object) in gone {
+            guard try detachKeptObjects(from: object, keptBy: state, unlessWaiting: waiting) else {
+                postponed.insert(id)
+                continue
+            }
             try context.delete(object)
         }
+        return postponed
     }
 
     /// The objects of `resolved` whose required to-one relationships name objects the store
@@ -133,25 +141,42 @@ public struct ReplicaObjects {
     }
 
     /// Takes out of `object`'s cascade and deny relationships the objects `state` keeps, so
-    /// that deleting `object` neither deletes them nor is refused for them.
-    private func detachKeptObjects(from object: ManagedObject, keptBy state: MergeState) throws {
+    /// that deleting `object` neither deletes them nor is refused for them; answers `false`,
+    /// taking out nothing, when one of them is among `waiting` (it still names `object`, and
+    /// cannot be without it until what it waits for arrives).
+    private func detachKeptObjects(
+        from object: ManagedObject, keptBy state: MergeState, unlessWaiting waiting: Set<GlobalID>
+    ) throws -> Bool {
+        var keptIDs: [ObjectID: GlobalID] = [:]
         func kept(_ destination: ManagedObject) -> Bool {
-            guard !destination.isDeleted, let id = identities.existingGlobalID(for: destination.objectID) else {
-                return false
-            }
-            return state.resolved(id) != nil
+            guard !destination.isDeleted, let id = identities.existingGlobalID(for: destination.objectID),
+                state.resolved(id) != nil
+            else { return false }
+            keptIDs[destination.objectID] = id
+            return true
         }
-        for relationship in object.entity.relationships
-        where relationship.deleteRule == .cascade || relationship.deleteRule == .deny {
+        let rules = object.entity.relationships.filter { $0.deleteRule == .cascade || $0.deleteRule == .deny }
+        var reached: [(RelationshipDescription, [ManagedObject])] = []
+        for relationship in rules {
+            let destinations =
+                relationship.isToMany
+                ? try object.objects(forKey: relationship.name)
+                : [try object.object(forKey: relationship.name)].compactMap { $0 }
+            reached.append((relationship, destinations))
+        }
+        let keptObjects = reached.flatMap { $0.1.filter(kept) }
+        guard !keptObjects.contains(where: { keptIDs[$0.objectID].map(waiting.contains) ?? false }) else {
+            return false
+        }
+        for (relationship, destinations) in reached where destinations.contains(where: { keptIDs[$0.objectID] != nil })
+        {
             if relationship.isToMany {
-                let members = try object.objects(forKey: relationship.name)
-                if members.contains(where: kept) {
-                    try object.setObjects(members.filter { !kept($0) }, forKey: relationship.name)
-                }
-            } else if let destination = try object.object(forKey: relationship.name), kept(destination) {
+                try object.setObjects(destinations.filter { keptIDs[$0.objectID] == nil }, forKey: relationship.name)
+            } else {
                 try object.setObject(nil, forKey: relationship.name)
             }
         }
+        return true
     }
 
     /// Binds the objects ``show(_:resolvedBy:in:)`` inserted to the permanent IDs their save gave them.
