@@ -206,10 +206,6 @@ import Testing
         #expect(try Self.clashes(in: log) > 0, "no two replicas made a tag of one label while apart")
 
         try Self.checkAcknowledgedSaves(of: replicas.map(\.log), against: log, oracle)
-        try? FileManager.default.removeItem(atPath: "/tmp/convkeep")
-        try? FileManager.default.copyItem(at: directory.url, to: URL(fileURLWithPath: "/tmp/convkeep"))
-        let logData = try JSONEncoder().encode(log)
-        try? logData.write(to: URL(fileURLWithPath: "/tmp/convkeep/hublog.json"))
     }
 
     /// How many tags showed as one with another at some point of `log`, applied in order.
