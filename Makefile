@@ -59,11 +59,12 @@ fuzz: deps
 	$(FUZZ_BUILD)
 	FUZZ_RUNS=$(FUZZ_RUNS) Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)/StrataFuzzer" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails.
+## tsan: build with the thread sanitizer (in .build-tsan) and run the concurrency tests; any report fails
+## but the dependencies' false positives listed in .tsan-suppressions.
 TSAN_SUITES := ContextConcurrencyTests|PersistentContainerServiceTests|MetricsAndTracingTests|ChildContextConcurrencyTests|SQLiteConcurrencyTests|LMDBConcurrencyTests|ManagedObjectContextAutomaticMergeTests|FetchedResultsObservationTests|QueryGenerationConcurrencyTests|RemoteChangeTests|SearchIndexExporterTests|SyncEngineTests|SyncServerTests
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_SUITES)"
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.tsan-suppressions" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$(TSAN_SUITES)"
 
 ## demo: build a guidebook across SQLite, LMDB and XML stores and narrate each step (`strata demo`).
 demo: deps
