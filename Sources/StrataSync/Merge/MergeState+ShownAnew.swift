@@ -55,7 +55,7 @@ extension MergeState {
         if !requiredDependents.isEmpty {
             var frontier = Array(before.deleted.union(revived).union(regrouped))
             while let next = frontier.popLast() {
-                for dependent in requiredDependents.dependents(of: next) where dependents.insert(dependent).inserted {
+                for dependent in requiredDependents.holders(of: next) where dependents.insert(dependent).inserted {
                     frontier.append(dependent)
                 }
             }

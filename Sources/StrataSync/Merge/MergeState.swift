@@ -16,7 +16,7 @@ public struct MergeState: Sendable, Hashable, Codable {
     /// The values of uniqueness constraints each object holds, found from ``objects``.
     var uniqueHolders = UniqueHolders()
     /// The objects each object's required relationships name, found from ``objects``.
-    var requiredDependents = RequiredDependents()
+    var requiredDependents = ObjectIndex<GlobalID>()
 
     private enum CodingKeys: String, CodingKey { case rules, objects }
 

@@ -24,36 +24,22 @@ struct UniqueHolders: Sendable, Hashable {
         }
     }
 
-    private var holders: [Key: Set<GlobalID>] = [:]
-    private var held: [GlobalID: [Key]] = [:]
+    private var values = ObjectIndex<Key>()
     /// The holders of keys naming each object, whose groups change with that object's.
-    private var naming: [GlobalID: Set<GlobalID>] = [:]
+    private var naming = ObjectIndex<GlobalID>()
 
     /// The objects holding `key`.
-    func holders(of key: Key) -> Set<GlobalID> { holders[key] ?? [] }
+    func holders(of key: Key) -> Set<GlobalID> { values.holders(of: key) }
 
     /// The objects holding keys that name `target`.
-    func holders(naming target: GlobalID) -> Set<GlobalID> { naming[target] ?? [] }
+    func holders(naming target: GlobalID) -> Set<GlobalID> { naming.holders(of: target) }
 
     /// The values `object` holds.
-    func keys(of object: GlobalID) -> [Key] { held[object] ?? [] }
+    func keys(of object: GlobalID) -> [Key] { values.entries(of: object) }
 
     /// Records that `object` holds `keys`, and no others.
     mutating func set(_ keys: [Key], for object: GlobalID) {
-        let previous = held[object] ?? []
-        guard previous != keys else { return }
-        for key in previous {
-            holders[key]?.remove(object)
-            if holders[key]?.isEmpty == true { holders[key] = nil }
-            for (_, target) in key.references {
-                naming[target]?.remove(object)
-                if naming[target]?.isEmpty == true { naming[target] = nil }
-            }
-        }
-        for key in keys {
-            holders[key, default: []].insert(object)
-            for (_, target) in key.references { naming[target, default: []].insert(object) }
-        }
-        held[object] = keys.isEmpty ? nil : keys
+        values.set(keys, for: object)
+        naming.set(keys.flatMap { $0.references.map(\.1) }, for: object)
     }
 }
