@@ -182,6 +182,18 @@ import Testing
                 operations: (0..<4_000).map { _ in
                     SyncOperation(object: .random(), entity: "Note", stamp: stamp, change: .insert)
                 })
+            // A position that is no base-62 fraction: "Vq" written as "V0".
+            let placing = SyncPush(
+                replica: writer,
+                operations: [
+                    SyncOperation(
+                        object: .random(), entity: "Note", stamp: stamp,
+                        change: .place(key: "notes", member: .random(), position: try #require(OrderPosition("Vq"))))
+                ])
+            let misplaced = Data(
+                String(decoding: try encoder.encode(placing), as: UTF8.self).replacingOccurrences(
+                    of: "\"Vq\"", with: "\"V0\""
+                ).utf8)
             let cases: [(Data, String?, String, Int, String)] = [
                 (try encoder.encode(fresh), nil, "main", 401, "unauthorized"),
                 (try encoder.encode(fresh), "not a token", "main", 401, "unauthorized"),
@@ -189,6 +201,7 @@ import Testing
                 (try encoder.encode(fresh), "reader", "main", 403, "forbidden"),
                 (try encoder.encode(forged), "writer", "main", 403, "forgedReplica"),
                 (Data("{\"id\": 3}".utf8), "writer", "main", 400, "malformedPush"),
+                (misplaced, "writer", "main", 400, "malformedPush"),
                 (try encoder.encode(replayed), "writer", "main", 409, "pushReplayed"),
                 (try encoder.encode(mismatch), "writer", "main", 409, "entityMismatch"),
                 (try encoder.encode(huge), "writer", "main", 413, "pushTooLarge"),

@@ -23,7 +23,7 @@ import Testing
 
     /// The states `operations` give applied in every order (all of them for up to five, else
     /// a hundred shuffles), each applied twice.
-    private func statesInEveryOrder(
+    static func statesInEveryOrder(
         _ operations: [SyncOperation], rules: MergeRules = MergeRules()
     ) throws -> Set<[GlobalID: ResolvedObject]> {
         var orders: [[SyncOperation]] = []
@@ -53,7 +53,7 @@ import Testing
         let late = operation(.set(key: "name", value: .attribute("late")), at: stamp(6, 0, low))
         let tie = operation(.set(key: "name", value: .attribute("tie, low")), at: stamp(6, 0, low))
         let tieHigh = operation(.set(key: "name", value: .attribute("tie, high")), at: stamp(6, 0, high))
-        let states = try statesInEveryOrder([early, late, tieHigh])
+        let states = try Self.statesInEveryOrder([early, late, tieHigh])
         #expect(states.count == 1)
         #expect(states.first?[item]?.values["name"] == .attribute("tie, high"))
         var state = MergeState()
@@ -63,7 +63,7 @@ import Testing
         #expect(try state.apply(tieHigh) == .applied)
         // Two different writes stamped alike (which only a damaged or forged peer sends) still
         // settle the same way in every order.
-        #expect(try statesInEveryOrder([late, tie]).count == 1)
+        #expect(try Self.statesInEveryOrder([late, tie]).count == 1)
     }
 
     @Test func anAdditionWinsOverAConcurrentRemoval() throws {
@@ -73,13 +73,13 @@ import Testing
         let removed = operation(.remove(key: "tags", member: member, observed: [added.stamp]), at: stamp(3, 0, high))
         let addedAgain = operation(.add(key: "tags", member: member), at: stamp(2, 0, low))
         let member2 = operation(.set(key: "name", value: .attribute("m")), at: stamp(1, 0, low), on: member)
-        let states = try statesInEveryOrder([added, removed, addedAgain, member2])
+        let states = try Self.statesInEveryOrder([added, removed, addedAgain, member2])
         #expect(states.count == 1)
         #expect(states.first?[item]?.relationships["tags"] == [member])
         // A removal that saw both additions takes the member away, in every order.
         let removedAll = operation(
             .remove(key: "tags", member: member, observed: [added.stamp, addedAgain.stamp]), at: stamp(4, 0, high))
-        let after = try statesInEveryOrder([added, removed, addedAgain, removedAll, member2])
+        let after = try Self.statesInEveryOrder([added, removed, addedAgain, removedAll, member2])
         #expect(after.count == 1)
         #expect(after.first?[item]?.relationships["tags"] == [])
     }
@@ -88,14 +88,14 @@ import Testing
         let created = operation(.set(key: "name", value: .attribute("a")), at: stamp(1, 0, low))
         let deleted = operation(.delete, at: stamp(2, 0, high))
         let updatedAfter = operation(.set(key: "name", value: .attribute("b")), at: stamp(3, 0, low))
-        let deleteWins = try statesInEveryOrder([created, deleted, updatedAfter])
+        let deleteWins = try Self.statesInEveryOrder([created, deleted, updatedAfter])
         #expect(deleteWins == [[:]])
         let rules = MergeRules(deleteRules: ["Item": .updateWins])
-        let updateWins = try statesInEveryOrder([created, deleted, updatedAfter], rules: rules)
+        let updateWins = try Self.statesInEveryOrder([created, deleted, updatedAfter], rules: rules)
         #expect(updateWins.count == 1)
         #expect(updateWins.first?[item]?.values["name"] == .attribute("b"))
         // Under either rule, writes all stamped before the deletion leave the object deleted.
-        #expect(try statesInEveryOrder([created, deleted], rules: rules) == [[:]])
+        #expect(try Self.statesInEveryOrder([created, deleted], rules: rules) == [[:]])
     }
 
     @Test func referencesAndMembersThatAreDeletedResolveAsGone() throws {
@@ -108,7 +108,7 @@ import Testing
             operation(.add(key: "children", member: child), at: stamp(1, 3, low), on: parent),
             operation(.delete, at: stamp(2, 0, high), on: child),
         ]
-        let states = try statesInEveryOrder(operations)
+        let states = try Self.statesInEveryOrder(operations)
         #expect(states.count == 1)
         let resolved = try #require(states.first)
         #expect(resolved[child] == nil)

@@ -158,7 +158,8 @@ final class ReplicaState {
         for (key, members) in shown.relationships {
             relationships[key] = members.union((resolved.relationships[key] ?? []).filter { !holds($0) })
         }
-        return ResolvedObject(entity: shown.entity, values: values, relationships: relationships)
+        return ResolvedObject(
+            entity: shown.entity, values: values, relationships: relationships, orders: shown.orders)
     }
 
     /// Whether the replica's store holds the object `id` names.

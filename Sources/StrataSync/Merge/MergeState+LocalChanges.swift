@@ -3,8 +3,10 @@ extension MergeState {
     /// it now, all stamped `stamp` (when the replica's change was made): an `insert` for an object
     /// the merged state does not know, a `set` for each value
     /// of `shown` that differs from the merged one, an `add` for each member the relationship
-    /// lacks, a `remove` observing the additions of each member `shown` no longer has, a
-    /// `delete` when `shown` is `nil` and the object exists.
+    /// lacks, a `remove` observing the additions of each member `shown` no longer has, a `place`
+    /// for each member of an ordered relationship that `shown` orders otherwise (the longest run
+    /// already in order stays where it is), a `delete` when `shown` is `nil` and the object
+    /// exists.
     ///
     /// Keys `shown` does not name are left as they are: a replica on an older model version
     /// never erases what it does not know. References and members that name deleted objects
@@ -86,6 +88,12 @@ extension MergeState {
                     operations.append(
                         operation(on: owner, .remove(key: key, member: stored, observed: tags.sorted())))
                 }
+            }
+        }
+        let placed = shown.orders.isEmpty ? [:] : placements(of: group)
+        for (key, order) in shown.orders.sorted(by: { $0.key < $1.key }) {
+            for (member, position) in Self.placements(bringing: placed[key] ?? [:], to: order) {
+                operations.append(operation(on: object, .place(key: key, member: member, position: position)))
             }
         }
         return operations

@@ -75,9 +75,10 @@ public struct MergeState: Sendable, Hashable, Codable {
     /// What a replica shows of `object`, or `nil` when it does not exist, shows as another
     /// (``uniquenessGroup(of:)``) or lacks an object it cannot be without (``shows(_:)``): its
     /// values, with references to objects that are not shown empty (they were nullified), and
-    /// its to-many members but those that are not shown. An object that shows as one with
-    /// others has the latest write of each key among them and the members of all their
-    /// relationships; references to any of them name it.
+    /// its to-many members but those that are not shown, and the order of the members placed in
+    /// its ordered relationships. An object that shows as one with others has the latest write
+    /// of each key among them, the members of all their relationships and the latest placement
+    /// of each member; references to any of them name it.
     public func resolved(_ object: GlobalID) -> ResolvedObject? {
         guard isAlive(object), let merged = objects[object] else { return nil }
         let group = uniquenessGroup(of: object)
@@ -90,7 +91,9 @@ public struct MergeState: Sendable, Hashable, Codable {
                     set.members.lazy.filter { !self.isDeleted($0) }.map(shownObject).filter(showsOrMayYet))
             }
         }
-        return ResolvedObject(entity: merged.entity, values: values, relationships: relationships)
+        return ResolvedObject(
+            entity: merged.entity, values: values, relationships: relationships,
+            orders: placements(of: group).mapValues(Self.order(of:)))
     }
 
     /// Whether `object` shows, or the object of its group that shows it does

@@ -1,6 +1,6 @@
 /// Everything the operations applied so far say about one synced object: each attribute's and
-/// to-one relationship's latest write, each to-many relationship's additions and removals, and
-/// its latest deletion. Merging is taking the later write, the union of tags and the later
+/// to-one relationship's latest write, each to-many relationship's additions and removals, the
+/// latest placement of each member of its ordered relationships, and its latest deletion. Merging is taking the later write, the union of tags and the later
 /// deletion, so the result does not depend on the order operations arrive in, nor on how often.
 public struct MergedObject: Sendable, Hashable, Codable {
     /// A value and the timestamp of the write that set it.
@@ -17,12 +17,28 @@ public struct MergedObject: Sendable, Hashable, Codable {
         }
     }
 
+    /// A member's position in an ordered relationship and the timestamp of the placement.
+    public struct Placement: Sendable, Hashable, Codable {
+        /// The position.
+        public let position: OrderPosition
+        /// When it was placed, and by which replica.
+        public let stamp: SyncTimestamp
+
+        /// Whether this placement wins over `other`: it is stamped later, or at the same time
+        /// at a later position.
+        func supersedes(_ other: Placement) -> Bool {
+            stamp > other.stamp || (stamp == other.stamp && other.position < position)
+        }
+    }
+
     /// The object's entity.
     public let entity: String
     /// The latest write of each attribute and to-one relationship, by name.
     public private(set) var registers: [String: Register] = [:]
     /// The members of each to-many relationship, by name.
     public private(set) var relationships: [String: ObservedRemoveSet] = [:]
+    /// The latest placement of each member of each ordered relationship, by name and member.
+    public private(set) var placements: [String: [GlobalID: Placement]] = [:]
     /// The latest deletion, if any.
     public private(set) var deletion: SyncTimestamp?
     /// The latest write of any kind but a deletion.
@@ -31,6 +47,34 @@ public struct MergedObject: Sendable, Hashable, Codable {
     public private(set) var insertion: SyncTimestamp?
 
     init(entity: String) { self.entity = entity }
+
+    private enum CodingKeys: String, CodingKey {
+        case entity, registers, relationships, placements, deletion, lastWrite, insertion
+    }
+
+    /// The object `decoder` holds; one kept before there were placements has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entity = try container.decode(String.self, forKey: .entity)
+        registers = try container.decode([String: Register].self, forKey: .registers)
+        relationships = try container.decode([String: ObservedRemoveSet].self, forKey: .relationships)
+        placements = try container.decodeIfPresent([String: [GlobalID: Placement]].self, forKey: .placements) ?? [:]
+        deletion = try container.decodeIfPresent(SyncTimestamp.self, forKey: .deletion)
+        lastWrite = try container.decodeIfPresent(SyncTimestamp.self, forKey: .lastWrite)
+        insertion = try container.decodeIfPresent(SyncTimestamp.self, forKey: .insertion)
+    }
+
+    /// Encodes every field, leaving out placements when there are none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entity, forKey: .entity)
+        try container.encode(registers, forKey: .registers)
+        try container.encode(relationships, forKey: .relationships)
+        if !placements.isEmpty { try container.encode(placements, forKey: .placements) }
+        try container.encodeIfPresent(deletion, forKey: .deletion)
+        try container.encodeIfPresent(lastWrite, forKey: .lastWrite)
+        try container.encodeIfPresent(insertion, forKey: .insertion)
+    }
 
     /// Whether the object exists under `rule`.
     public func isAlive(under rule: MergeRules.DeleteRule) -> Bool {
@@ -69,6 +113,15 @@ public struct MergedObject: Sendable, Hashable, Codable {
             let before = relationships[key]
             relationships[key, default: ObservedRemoveSet()].remove(member, observed: observed)
             return relationships[key] == before ? .duplicate : .applied
+        case .place(let key, let member, let position):
+            noteWrite(stamp)
+            let placed = Placement(position: position, stamp: stamp)
+            if let current = placements[key]?[member] {
+                if current == placed { return .duplicate }
+                guard placed.supersedes(current) else { return .superseded(by: current.stamp) }
+            }
+            placements[key, default: [:]][member] = placed
+            return .applied
         case .delete:
             if let deletion {
                 if deletion == stamp { return .duplicate }
@@ -84,6 +137,7 @@ public struct MergedObject: Sendable, Hashable, Codable {
     mutating func dropAllButDeletion() {
         registers = [:]
         relationships = [:]
+        placements = [:]
         lastWrite = nil
         insertion = nil
     }

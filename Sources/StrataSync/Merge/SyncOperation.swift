@@ -2,8 +2,9 @@
 /// the unit the merge rules apply (``MergeState/apply(_:)``).
 ///
 /// A new object travels as an ``Change/insert``, the ``Change/set(key:value:)`` of each of its
-/// attributes and to-one relationships and the ``Change/add(key:member:)`` of each member of
-/// its to-many relationships, all stamped with the insert's timestamp.
+/// attributes and to-one relationships, the ``Change/add(key:member:)`` of each member of
+/// its to-many relationships and the ``Change/place(key:member:position:)`` of each member of
+/// its ordered ones, all stamped with the insert's timestamp.
 public struct SyncOperation: Sendable, Hashable, Codable {
     /// What the operation does to its object.
     public enum Change: Sendable, Hashable, Codable {
@@ -18,6 +19,11 @@ public struct SyncOperation: Sendable, Hashable, Codable {
         /// `observed`, those the removing replica had seen. An addition it had not seen is
         /// concurrent with the removal, and stays.
         case remove(key: String, member: GlobalID, observed: [SyncTimestamp])
+        /// Places `member` at `position` in the ordered to-many relationship `key`: the members
+        /// of an ordered relationship show in the order of their latest placements. Which
+        /// objects are members is for additions and removals, or the inverse's references, to
+        /// say; a placement only orders them.
+        case place(key: String, member: GlobalID, position: OrderPosition)
         /// Deletes the object.
         case delete
     }

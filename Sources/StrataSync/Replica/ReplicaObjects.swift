@@ -11,8 +11,9 @@ import Strata
 /// inverse. The context keeps the other side as the inverse of the synced one, so the two never
 /// merge apart. Each syncs under its renaming identifier when it has one, else its name, so a
 /// rename in a later model version that keeps the first name as the renaming identifier syncs
-/// with replicas before it. An ordered to-many relationship syncs as a set for now. Use it on
-/// the context's queue.
+/// with replicas before it. The order of an ordered to-many relationship syncs on its own, as
+/// the positions of its members (``SyncOperation/Change/place(key:member:position:)``),
+/// whichever side of the pair syncs which objects are members. Use it on the context's queue.
 public struct ReplicaObjects {
     /// Which store object each global ID names.
     public private(set) var identities: SyncIdentities
@@ -34,21 +35,28 @@ public struct ReplicaObjects {
             values[SyncKeys.key(of: attribute)] = .attribute(try object.value(forKey: attribute.name))
         }
         var relationships: [String: Set<GlobalID>] = [:]
-        for relationship in object.entity.relationships where Self.syncs(relationship, of: object) {
+        var orders: [String: [GlobalID]] = [:]
+        for relationship in object.entity.relationships {
+            let synced = Self.syncs(relationship, of: object)
+            guard synced || Self.syncsOrder(of: relationship) else { continue }
+            let key = SyncKeys.key(of: relationship)
             if relationship.isToMany {
-                relationships[SyncKeys.key(of: relationship)] = Set(
-                    try object.objects(forKey: relationship.name).map { identities.globalID(for: $0.objectID) })
+                let members = try object.objects(forKey: relationship.name).map {
+                    identities.globalID(for: $0.objectID)
+                }
+                if synced { relationships[key] = Set(members) }
+                if Self.syncsOrder(of: relationship) && !members.isEmpty { orders[key] = members }
             } else {
                 let target = try object.object(forKey: relationship.name)
-                values[SyncKeys.key(of: relationship)] = .reference(
-                    target.map { identities.globalID(for: $0.objectID) })
+                values[key] = .reference(target.map { identities.globalID(for: $0.objectID) })
             }
         }
-        return ResolvedObject(entity: object.entity.name, values: values, relationships: relationships)
+        return ResolvedObject(entity: object.entity.name, values: values, relationships: relationships, orders: orders)
     }
 
-    /// Makes `context` show what `state` resolves of `objects`: inserts the objects it lacks
-    /// and sets the values and members of all, then deletes those resolved as gone — last, so
+    /// Makes `context` show what `state` resolves of `objects`: inserts the objects it lacks,
+    /// sets the values and members of all and puts the members of their ordered relationships
+    /// (and of those they joined) in order, then deletes those resolved as gone — last, so
     /// that what moved from an object onto another (the objects of a uniqueness group,
     /// ``MergeState/uniquenessGroup(of:)``) has moved before delete rules see it. Before an
     /// object is deleted, the objects that `state` keeps are taken out of its cascade and deny
@@ -99,7 +107,18 @@ public struct ReplicaObjects {
                 shown.append((created, resolved))
             }
         }
-        for (object, resolved) in shown { try update(object, to: resolved, in: context) }
+        var joined: [ObjectIdentifier: ManagedObject] = [:]
+        for (object, resolved) in shown { try update(object, to: resolved, in: context, joining: &joined) }
+        for (object, resolved) in shown {
+            joined[ObjectIdentifier(object)] = nil
+            try arrange(object, in: resolved.orders)
+        }
+        for object in joined.values where !object.isDeleted {
+            guard let id = identities.existingGlobalID(for: object.objectID), let resolved = state.resolved(id) else {
+                continue
+            }
+            try arrange(object, in: resolved.orders)
+        }
         var postponed = Set<GlobalID>()
         for (id, object) in gone {
             guard try detachKeptObjects(from: object, keptBy: state, unlessWaiting: waiting) else {
@@ -201,7 +220,19 @@ public struct ReplicaObjects {
         return object.isDeleted ? nil : object
     }
 
-    private func update(_ object: ManagedObject, to resolved: ResolvedObject, in context: ManagedObjectContext) throws {
+    /// Sets `object`'s values and members to `resolved`'s, noting in `joined` the objects whose
+    /// ordered relationships it joins as their inverse sets it (to arrange them afterwards).
+    private func update(
+        _ object: ManagedObject, to resolved: ResolvedObject, in context: ManagedObjectContext,
+        joining joined: inout [ObjectIdentifier: ManagedObject]
+    ) throws {
+        func join(_ destination: ManagedObject, through relationship: RelationshipDescription) {
+            if let inverse = relationship.inverseName,
+                destination.entity.relationshipsByName[inverse].map(Self.syncsOrder(of:)) == true
+            {
+                joined[ObjectIdentifier(destination)] = destination
+            }
+        }
         for (key, value) in resolved.values {
             switch value {
             case .attribute(let attributeValue):
@@ -218,6 +249,7 @@ public struct ReplicaObjects {
                 let destination = try target.flatMap { try existingObject($0, in: context) }
                 if try object.object(forKey: relationship.name) !== destination {
                     try object.setObject(destination, forKey: relationship.name)
+                    if let destination { join(destination, through: relationship) }
                 }
             }
         }
@@ -229,8 +261,44 @@ public struct ReplicaObjects {
             let current = Set(try object.objects(forKey: relationship.name).map(ObjectIdentifier.init))
             if current != Set(destinations.map(ObjectIdentifier.init)) {
                 try object.setObjects(destinations, forKey: relationship.name)
+                for destination in destinations where !current.contains(ObjectIdentifier(destination)) {
+                    join(destination, through: relationship)
+                }
             }
         }
+    }
+
+    /// Puts the members of `object`'s ordered relationships in the order `orders` gives:
+    /// members placed by their places, then the others by global ID.
+    private func arrange(_ object: ManagedObject, in orders: [String: [GlobalID]]) throws {
+        for relationship in object.entity.relationships where Self.syncsOrder(of: relationship) {
+            let members = try object.objects(forKey: relationship.name)
+            guard members.count > 1 else { continue }
+            let places = Dictionary(
+                (orders[SyncKeys.key(of: relationship)] ?? []).enumerated().map { ($1, $0) },
+                uniquingKeysWith: { first, _ in first })
+            let ranked = members.map { member in
+                let id = identities.existingGlobalID(for: member.objectID)
+                return (place: id.flatMap { places[$0] } ?? Int.max, id: id, member: member)
+            }
+            let arranged = ranked.sorted { first, second in
+                if first.place != second.place { return first.place < second.place }
+                switch (first.id, second.id) {
+                case (let one?, let other?): return one < other
+                case (.some, nil): return true
+                default: return false
+                }
+            }.map(\.member)
+            if !zip(arranged, members).allSatisfy(===) {
+                try object.setObjects(arranged, forKey: relationship.name)
+            }
+        }
+    }
+
+    /// Whether the order of `relationship`'s members syncs: it is an ordered to-many
+    /// relationship, whichever side of its pair says which objects are members.
+    private static func syncsOrder(of relationship: RelationshipDescription) -> Bool {
+        relationship.isToMany && relationship.isOrdered && !relationship.isTransient
     }
 
     private static func syncs(_ attribute: AttributeDescription) -> Bool {
