@@ -33,6 +33,9 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// Sync state kept in a store that cannot be read back: a damaged record, or one
         /// written by a newer version.
         case corruptState
+        /// A replica whose model version is older than the oldest its hub serves
+        /// (``ModelSupport``).
+        case modelTooOld
         /// A store a replica syncs lacks what sync needs: the sync entities in its model, or
         /// persistent history.
         case unsupportedStore

@@ -36,6 +36,20 @@ struct SyncRoutes: Sendable {
                 return try await hub.push(push)
             }
         }
+        router.post("v1/hubs/:hub/admit") { request, context in
+            await answer {
+                let (hub, grant) = try authorize(request, context, pushing: false)
+                let model: SyncModelVersion
+                do {
+                    let body = try await request.body.collect(upTo: 64 << 10)
+                    model = try JSONDecoder().decode(SyncModelVersion.self, from: Data(buffer: body))
+                } catch {
+                    throw SyncError(code: .malformedPush, message: "The body is not a model version's JSON: \(error).")
+                }
+                try await hub.admit(grant.replica, model: model)
+                return HubWire.Admitted(model: model)
+            }
+        }
         router.get("v1/hubs/:hub/pull") { request, context in
             await answer {
                 let (hub, grant) = try authorize(request, context, pushing: false)
@@ -133,7 +147,7 @@ struct SyncRoutes: Sendable {
         case .unauthorized: .unauthorized
         case .forbidden, .forgedReplica: .forbidden
         case .unknownHub: .notFound
-        case .entityMismatch, .pushReplayed: .conflict
+        case .entityMismatch, .pushReplayed, .modelTooOld: .conflict
         case .pushTooLarge: .contentTooLarge
         case .clockDrift: .unprocessableContent
         default: .internalServerError

@@ -35,11 +35,11 @@ import Testing
 
         /// `grants` by token, besides a read-only token (`"reader"`) and one for another hub
         /// (`"stranger"`).
-        init(_ grants: [String: AccessTokens.Grant] = [:]) throws {
+        init(_ grants: [String: AccessTokens.Grant] = [:], modelSupport: ModelSupport? = nil) throws {
             directory = try TemporaryDirectory()
             let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])
             try coordinator.addStore(type: "SQLite", at: directory.file("hub.sqlite"))
-            hub = try StoreHub(coordinator: coordinator, pushByteLimit: 64 << 10)
+            hub = try StoreHub(coordinator: coordinator, pushByteLimit: 64 << 10, modelSupport: modelSupport)
             var tokens = AccessTokens()
             for (token, grant) in grants { tokens.add(token, granting: grant) }
             tokens.add("reader", granting: .init(hub: "main", replica: .random(), access: .read))
@@ -225,6 +225,40 @@ import Testing
                 try await stranger.pull(after: 0, for: .random(), byteLimit: 1)
             }
             #expect(unknown?.code == .unknownHub)
+        }
+    }
+
+    @Test func aReplicaOnAModelVersionTheHubNoLongerServesIsRefusedWithBothNamed() async throws {
+        let newer = ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("text", .string)
+                AttributeDescription("title", .string)
+            }
+        }
+        let versions = [
+            try SyncModelVersion(of: Self.model, named: "Notes 1"), try SyncModelVersion(of: newer, named: "Notes 2"),
+        ]
+        let replica = ReplicaID.random()
+        let support = try #require(ModelSupport(versions: versions, oldestSupported: "Notes 2"))
+        let fixture = try Fixture(
+            ["writer": .init(hub: "main", replica: replica, access: .readWrite)], modelSupport: support)
+        try await Self.withServer(fixture) { server in
+            let hub = HTTPHub(server: server, hub: "main", token: "writer")
+            let error = await #expect(throws: SyncError.self) {
+                try await hub.admit(replica, model: SyncModelVersion(digest: versions[0].digest, name: nil))
+            }
+            #expect(error?.code == .modelTooOld)
+            #expect(error?.message.contains("HTTP 409") == true)
+            #expect(error?.message.contains("'Notes 1'") == true && error?.message.contains("'Notes 2'") == true)
+            try await hub.admit(replica, model: versions[1])
+
+            var request = URLRequest(url: server.appendingPathComponent(HubWire.path(of: "main", "admit")))
+            request.httpMethod = "POST"
+            request.setValue("Bearer writer", forHTTPHeaderField: "Authorization")
+            request.httpBody = Data("{\"name\": 1}".utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 400)
+            #expect(try JSONDecoder().decode(HubWire.Refusal.self, from: data).code == "malformedPush")
         }
     }
 

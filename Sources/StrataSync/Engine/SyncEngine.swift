@@ -50,6 +50,9 @@ public actor SyncEngine {
 
     /// This replica's ID, chosen when it first synced and kept in its store.
     public nonisolated let replica: ReplicaID
+    /// The version of the replica's model, which the hub is asked to serve
+    /// (``SyncHub/admit(_:model:)``).
+    public nonisolated let modelVersion: SyncModelVersion
     /// What the engine does, as it does it.
     public nonisolated let events: AsyncStream<SyncEvent>
     private let emit: AsyncStream<SyncEvent>.Continuation
@@ -63,6 +66,8 @@ public actor SyncEngine {
     private var lastSync: Date?
     /// Whether the state in memory must be loaded again from the store before the next step.
     private var needsReload = false
+    /// Whether the hub said it serves the replica's model, since the last failed sync.
+    private var admitted = false
 
     /// An engine syncing the stores of `coordinator` through `hub`. The coordinator's model is
     /// made by ``SyncModel/replicaModel(for:)`` and its stores track persistent history.
@@ -82,6 +87,7 @@ public actor SyncEngine {
         }
         self.state = state
         replica = state.replica
+        modelVersion = try SyncModelVersion(of: coordinator.model)
         var logger = Logger(label: "strata.sync")
         logger[metadataKey: "replica"] = "\(state.replica)"
         self.logger = logger
@@ -126,6 +132,7 @@ public actor SyncEngine {
             running = nil
         } catch {
             running = nil
+            admitted = false
             logger.error("Sync failed: \(error)")
             emit.yield(.failed(message: "\(error)"))
             throw error
@@ -182,6 +189,10 @@ public actor SyncEngine {
     public func resolvedObjects() -> [GlobalID: ResolvedObject] { state.resolvedObjects() }
 
     private func cycle() async throws {
+        if !admitted {
+            try await hub.admit(replica, model: modelVersion)
+            admitted = true
+        }
         let collected = try step { try $0.collectLocalChanges() }
         if collected > 0 { logger.debug("Collected \(collected) operations.") }
         // A push the hub refuses stays pending, and the pushes after it wait; the pull still runs.

@@ -39,6 +39,15 @@ public struct HTTPHub: SyncHub {
         return try await send(request)
     }
 
+    public func admit(_ replica: ReplicaID, model: SyncModelVersion) async throws {
+        // The server admits the replica its token names.
+        var request = request("admit", [])
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(model)
+        let _: HubWire.Admitted = try await send(request)
+    }
+
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) async throws -> PullBatch {
         // The server pulls for the replica its token names.
         try await send(request("pull", [("after", "\(cursor)"), ("limit", "\(byteLimit)")]))

@@ -24,6 +24,15 @@ public enum HubWire {
         public init(head: Int64) { self.head = head }
     }
 
-    /// The path of `hub`'s `endpoint` (`push`, `pull` or `head`) under a server's base URL.
+    /// The answer to a replica's model version the hub serves (``SyncHub/admit(_:model:)``).
+    public struct Admitted: Sendable, Hashable, Codable {
+        /// The version admitted.
+        public var model: SyncModelVersion
+
+        /// Creates an answer.
+        public init(model: SyncModelVersion) { self.model = model }
+    }
+
+    /// The path of `hub`'s `endpoint` (`push`, `pull`, `head` or `admit`) under a server's base URL.
     public static func path(of hub: String, _ endpoint: String) -> String { "v1/hubs/\(hub)/\(endpoint)" }
 }

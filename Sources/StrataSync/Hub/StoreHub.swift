@@ -14,6 +14,8 @@ public actor StoreHub: SyncHub {
     public let pushByteLimit: Int
     /// How far ahead of the hub's wall clock an operation's timestamp may be.
     public let maximumDrift: Duration
+    /// The versions of the application's model the hub serves; `nil`: every version.
+    public let modelSupport: ModelSupport?
     private let wallClock: @Sendable () -> Int64
     private let context: ManagedObjectContext
     private let rules: MergeRules
@@ -28,13 +30,14 @@ public actor StoreHub: SyncHub {
     /// A hub in the stores of `coordinator`, merging under `rules`. Merging needs only their
     /// deletion rules; what ``resolvedObjects()`` shows follows the application's model when
     /// `rules` are constrained by it (``MergeRules/constrained(by:)``), as replicas' are.
+    /// `modelSupport` says which versions of the application's model it serves (all when `nil`).
     ///
     /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the
     ///   coordinator's model lacks the hub's entities, ``SyncError/Code/corruptState`` when a
     ///   record cannot be read back; the store's errors.
     public init(
         coordinator: PersistentStoreCoordinator, rules: MergeRules = MergeRules(), pushByteLimit: Int = 8 << 20,
-        maximumDrift: Duration = .seconds(300),
+        maximumDrift: Duration = .seconds(300), modelSupport: ModelSupport? = nil,
         wallClock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) throws {
         for name in [SyncModel.logEntryName, SyncModel.mergedObjectName]
@@ -47,6 +50,7 @@ public actor StoreHub: SyncHub {
         self.rules = rules
         self.pushByteLimit = pushByteLimit
         self.maximumDrift = maximumDrift
+        self.modelSupport = modelSupport
         self.wallClock = wallClock
         encoder.outputFormatting = .sortedKeys
         (merged, head) = try context.performAndWait {
@@ -134,6 +138,13 @@ public actor StoreHub: SyncHub {
             for watcher in watchers.values { watcher.yield(head) }
             return PushReceipt(sequence: head, wasDuplicate: false)
         }
+    }
+
+    /// Refuses a replica whose model is older than the oldest version ``modelSupport`` serves.
+    ///
+    /// - Throws: ``SyncError/Code/modelTooOld``, naming the replica's version and the oldest served.
+    public func admit(_ replica: ReplicaID, model: SyncModelVersion) throws {
+        try modelSupport?.admit(model, of: replica)
     }
 
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) throws -> PullBatch {

@@ -23,6 +23,18 @@ public protocol SyncHub: Sendable {
     /// The log's last sequence number, now and each time it moves: a replica waiting for the
     /// others' changes pulls when it does.
     func heads() async -> AsyncStream<Int64>
+
+    /// Checks that the hub serves `replica`, whose model is `model`; ``SyncEngine`` asks before
+    /// its first sync, and again after a sync fails.
+    ///
+    /// - Throws: ``SyncError/Code/modelTooOld`` when the model is older than the oldest version
+    ///   the hub serves (``ModelSupport``).
+    func admit(_ replica: ReplicaID, model: SyncModelVersion) async throws
+}
+
+extension SyncHub {
+    /// Serves every model version: for hubs that keep no ``ModelSupport``.
+    public func admit(_ replica: ReplicaID, model: SyncModelVersion) async throws {}
 }
 
 /// A replica's operations sent to a hub under an ID, so that a push sent again after a lost
