@@ -61,7 +61,7 @@ import Testing
             bringing: playlist, to: shown([songs[3], songs[0], songs[1], songs[2]]), at: stamp(5))
         let back = try start.operations(
             bringing: playlist, to: shown([songs[1], songs[4], songs[2], songs[3], songs[0]]), at: stamp(6, other))
-        let states = try MergeStateTests.statesInEveryOrder(front + back)
+        let states = try MergeStateTests.statesInEveryOrder(base + front + back)
         #expect(states.count == 1)
         var state = start
         for operation in front + back { try state.apply(operation) }
@@ -80,7 +80,7 @@ import Testing
         #expect(states.first?[playlist]?.orders["songs"] == Array(songs[1...]) + [songs[0]])
     }
 
-    @Test func twoInsertionsAtOnePlaceSettleByGlobalIDAndMovingOneSeparatesThem() throws {
+    @Test func twoInsertionsAtOnePlaceSettleByGlobalIDAndAnInsertionBetweenSeparatesThem() throws {
         let start = try state(
             MergeState().operations(bringing: playlist, to: shown([songs[0], songs[1]]), at: stamp(1)))
         let mine = try start.operations(bringing: playlist, to: shown([songs[0], songs[2], songs[1]]), at: stamp(2))
@@ -90,14 +90,19 @@ import Testing
         for operation in mine + theirs { try state.apply(operation) }
         let middle = [songs[2], songs[3]].sorted()
         #expect(state.resolved(playlist)?.orders["songs"] == [songs[0]] + middle + [songs[1]])
-        // A store showing them so makes a position between the two for the second.
-        let settle = try state.operations(
-            bringing: playlist, to: shown([songs[0]] + middle + [songs[1]]), at: stamp(3))
-        #expect(settle.count == 1)
+        // A store showing them so places nothing; one putting a song between them places it
+        // and the second of them.
+        let tied = [songs[0]] + middle + [songs[1]]
+        #expect(try state.operations(bringing: playlist, to: shown(tied), at: stamp(3)) == [])
+        let between = [songs[0], middle[0], songs[4], middle[1], songs[1]]
+        let settle = try state.operations(bringing: playlist, to: shown(between), at: stamp(4))
+        let placed = settle.compactMap { operation -> GlobalID? in
+            if case .place(_, let member, _) = operation.change { member } else { nil }
+        }
+        #expect(Set(placed) == [songs[4], middle[1]])
         for operation in settle { try state.apply(operation) }
-        #expect(state.resolved(playlist)?.orders["songs"] == [songs[0]] + middle + [songs[1]])
-        #expect(
-            try state.operations(bringing: playlist, to: shown([songs[0]] + middle + [songs[1]]), at: stamp(4)) == [])
+        #expect(state.resolved(playlist)?.orders["songs"] == between)
+        #expect(try state.operations(bringing: playlist, to: shown(between), at: stamp(5)) == [])
     }
 
     @Test func aPositionThatWouldGrowTooLongSpacesTheMembersAnew() throws {
@@ -112,15 +117,21 @@ import Testing
                     object: playlist, entity: "Playlist", stamp: stamp(1),
                     change: .place(key: "songs", member: song, position: position)))
         }
+        // A song placed between them that the store does not show (it waits) keeps its place.
+        let waiting = try #require(OrderPosition("1" + zeros + "1V"))
+        try state.apply(
+            SyncOperation(
+                object: playlist, entity: "Playlist", stamp: stamp(1),
+                change: .place(key: "songs", member: songs[3], position: waiting)))
         let order = [songs[0], songs[2], songs[1]]
         let operations = try state.operations(bringing: playlist, to: shown(order), at: stamp(2))
-        #expect(operations.count == 3)
+        #expect(operations.count == 4)
         for operation in operations {
             guard case .place(_, _, let position) = operation.change else { continue }
             #expect(position.text.count == 1)
             try state.apply(operation)
         }
-        #expect(state.resolved(playlist)?.orders["songs"] == order)
+        #expect(state.resolved(playlist)?.orders["songs"] == [songs[0], songs[2], songs[3], songs[1]])
     }
 
     @Test func placementsOfDeletedMembersAndOfADeletedOwnerAreGone() throws {
@@ -146,7 +157,8 @@ import Testing
     // MARK: Replicas' stores
 
     /// Playlists whose songs are ordered (their inverse, a song's playlist, syncs which songs
-    /// are members), and songs whose genres are ordered, many to many.
+    /// are members), and songs whose genres are ordered, many to many (a genre's songs sync
+    /// which genres are members); genres unique by name.
     static let model: ManagedObjectModel = {
         let model = try! SyncModel.replicaModel(
             for: ManagedObjectModel {
@@ -163,6 +175,7 @@ import Testing
                 EntityDescription("Genre") {
                     AttributeDescription("name", .string)
                     RelationshipDescription.toMany("songs", destination: "Song", inverse: "genres")
+                    UniquenessConstraint("name")
                 }
             })
         try? model.freeze()
@@ -261,5 +274,66 @@ import Testing
         try await xml.engine.syncNow()
         #expect(try Self.orders(of: sqlite).first == expected[0])
         #expect(await hub.lastSequence == head)
+    }
+
+    @Test func aMemberThatComesToShowAsAnotherTakesItsLaterPlaceOnEveryStore() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try SyncEngineTests.hub(in: directory)
+        let sqlite = try SyncEngineTests.Replica(
+            type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.model)
+        let xml = try SyncEngineTests.Replica(type: .xml, at: directory.file("b.xml"), hub: hub, model: Self.model)
+        func genre(_ name: String, in context: ManagedObjectContext) throws -> ManagedObject {
+            try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Genre")).first {
+                    try $0.value(forKey: "name") == .string(name)
+                })
+        }
+        func genres(of replica: SyncEngineTests.Replica) throws -> [String] {
+            let context = ManagedObjectContext(coordinator: replica.context.coordinator)
+            return try context.performAndWait {
+                try SyncEngineTests.first("Song", in: context).objects(forKey: "genres").map {
+                    try Self.text($0, "name")
+                }
+            }
+        }
+
+        // The SQLite replica's song has "rock" and "jazz"; the XML replica, apart, makes "soul".
+        try sqlite.edit { context in
+            let song = try SyncEngineTests.insert("Song", ["title": "So What"], in: context)
+            let genres = try ["rock", "jazz"].map {
+                try SyncEngineTests.insert("Genre", ["name": .string($0)], in: context)
+            }
+            try song.setObjects(genres, forKey: "genres")
+        }
+        xml.wall.set(2_000)
+        try xml.edit { context in _ = try SyncEngineTests.insert("Genre", ["name": "soul"], in: context) }
+        try await xml.engine.syncNow()
+        // The SQLite replica's save is stamped when it syncs, before "soul" was made.
+        try await sqlite.engine.syncNow()
+        // It puts "soul" first, then takes it out: its place stays.
+        sqlite.wall.set(3_000)
+        try sqlite.edit { context in
+            let song = try SyncEngineTests.first("Song", in: context)
+            try song.setObjects([genre("soul", in: context)] + song.objects(forKey: "genres"), forKey: "genres")
+        }
+        try await sqlite.engine.syncNow()
+        sqlite.wall.set(3_500)
+        try sqlite.edit { context in
+            let song = try SyncEngineTests.first("Song", in: context)
+            try song.setObjects(
+                song.objects(forKey: "genres").filter { try Self.text($0, "name") != "soul" }, forKey: "genres")
+        }
+        try await sqlite.engine.syncNow()
+        #expect(try genres(of: sqlite) == ["rock", "jazz"])
+
+        // The XML replica, not having seen the other "jazz", renames "soul" to "jazz". The
+        // "jazz" inserted first shows for both, at the later place of the two: first. The
+        // SQLite replica pulls only the rename, yet shows the song's new order.
+        xml.wall.set(4_000)
+        try xml.edit { context in try genre("soul", in: context).setValue("jazz", forKey: "name") }
+        try await xml.engine.syncNow()
+        try await sqlite.engine.syncNow()
+        #expect(try genres(of: xml) == ["jazz", "rock"])
+        #expect(try genres(of: sqlite) == ["jazz", "rock"])
     }
 }

@@ -23,19 +23,25 @@ extension MergeState {
     }
 
     /// New positions that bring the members `placed` to show in `order`, a store's order of an
-    /// ordered relationship, moving as few as it can: the longest run of members already placed
-    /// in increasing positions stays, and the others get positions between their neighbours'.
-    /// When that would make a position longer than ``OrderPosition/respacingLength`` (many
-    /// insertions at one place), every member gets a new position, spaced evenly.
+    /// ordered relationship, moving as few as it can: the longest run of members already in
+    /// the order `placed` gives (by position, then global ID) stays, and the others get
+    /// positions between their neighbours'. A store already showing that order gets none. When
+    /// that would make a position longer than ``OrderPosition/respacingLength`` (many
+    /// insertions at one place), every member gets a new position, spaced evenly — those placed
+    /// that the store does not show included, where they were among the others.
     static func placements(
         bringing placed: [GlobalID: MergedObject.Placement], to order: [GlobalID]
     ) -> [(member: GlobalID, position: OrderPosition)] {
-        let kept = longestIncreasingRun(order.map { placed[$0]?.position })
+        let kept = longestIncreasingRun(order.map { member in placed[member].map { ($0.position, member) } })
         var moved: [(member: GlobalID, position: OrderPosition)] = []
         var run: [GlobalID] = []
         var lower: OrderPosition?
         for (index, member) in order.enumerated() {
-            guard kept.contains(index), let position = placed[member]?.position else {
+            // A member kept at the position of the one before it stays unless others must go
+            // between them.
+            guard kept.contains(index), let position = placed[member]?.position,
+                run.isEmpty || lower.map({ $0 < position }) ?? true
+            else {
                 run.append(member)
                 continue
             }
@@ -47,25 +53,43 @@ extension MergeState {
         guard moved.contains(where: { $0.position.text.utf8.count > OrderPosition.respacingLength }) else {
             return moved
         }
-        return zip(order, OrderPosition.positions(order.count, between: nil, and: nil)).map { ($0, $1) }
+        let all = woven(order, into: Self.order(of: placed))
+        return zip(all, OrderPosition.positions(all.count, between: nil, and: nil)).map { ($0, $1) }
     }
 
-    /// The indices of a longest run of `positions` that strictly increase, skipping `nil`s
-    /// (patience sorting: the smallest last position of a run of each length, and each
-    /// position's predecessor).
-    private static func longestIncreasingRun(_ positions: [OrderPosition?]) -> Set<Int> {
-        var tails: [(index: Int, position: OrderPosition)] = []
-        var predecessor = [Int?](repeating: nil, count: positions.count)
-        for (index, position) in positions.enumerated() {
-            guard let position else { continue }
+    /// `order`, with each member of `merged` it lacks before the first of `order`'s members that
+    /// follows it in `merged` (at the end when none does).
+    private static func woven(_ order: [GlobalID], into merged: [GlobalID]) -> [GlobalID] {
+        let shown = Set(order)
+        var before: [GlobalID: [GlobalID]] = [:]
+        var pending: [GlobalID] = []
+        for member in merged {
+            if shown.contains(member) {
+                if !pending.isEmpty { before[member, default: []] += pending }
+                pending = []
+            } else {
+                pending.append(member)
+            }
+        }
+        return order.flatMap { (before[$0] ?? []) + [$0] } + pending
+    }
+
+    /// The indices of a longest run of `places` that strictly increase, skipping `nil`s
+    /// (patience sorting: the smallest last place of a run of each length, and each place's
+    /// predecessor).
+    private static func longestIncreasingRun(_ places: [(OrderPosition, GlobalID)?]) -> Set<Int> {
+        var tails: [(index: Int, place: (OrderPosition, GlobalID))] = []
+        var predecessor = [Int?](repeating: nil, count: places.count)
+        for (index, place) in places.enumerated() {
+            guard let place else { continue }
             var low = 0
             var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
-                if tails[middle].position < position { low = middle + 1 } else { high = middle }
+                if tails[middle].place < place { low = middle + 1 } else { high = middle }
             }
             predecessor[index] = low > 0 ? tails[low - 1].index : nil
-            if low == tails.count { tails.append((index, position)) } else { tails[low] = (index, position) }
+            if low == tails.count { tails.append((index, place)) } else { tails[low] = (index, place) }
         }
         var run = Set<Int>()
         var next = tails.last?.index

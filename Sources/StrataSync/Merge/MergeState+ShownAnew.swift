@@ -102,13 +102,14 @@ extension MergeState {
         uniqueHolders.set(keys, for: object)
     }
 
-    /// The objects whose registers or to-many members name one of `targets`.
+    /// The objects whose registers, to-many members or placements name one of `targets`.
     private func referrers(to targets: Set<GlobalID>) -> [GlobalID] {
         objects.compactMap { id, merged in
             let names =
                 merged.registers.values.contains { register in
                     if case .reference(let target?) = register.value { targets.contains(target) } else { false }
                 } || merged.relationships.values.contains { !targets.isDisjoint(with: $0.members) }
+                || merged.placements.values.contains { placed in targets.contains { placed[$0] != nil } }
             return names ? id : nil
         }
     }
