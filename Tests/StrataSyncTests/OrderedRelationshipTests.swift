@@ -201,18 +201,29 @@ import Testing
         }
     }
 
+    /// A hub in `directory`, and a SQLite and an XML replica syncing through it.
+    private static func replicas(in directory: TemporaryDirectory) throws -> (
+        StoreHub, SyncEngineTests.Replica, SyncEngineTests.Replica
+    ) {
+        let hub = try SyncEngineTests.hub(in: directory)
+        let sqlite = try SyncEngineTests.Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: model)
+        let xml = try SyncEngineTests.Replica(type: .xml, at: directory.file("b.xml"), hub: hub, model: model)
+        return (hub, sqlite, xml)
+    }
+
+    /// The `entity` object whose `key` is `text`.
+    private static func object(_ entity: String, _ key: String, _ text: String, in context: ManagedObjectContext)
+        throws -> ManagedObject
+    {
+        try #require(
+            try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).first {
+                try $0.value(forKey: key) == .string(text)
+            })
+    }
+
     @Test func twoStoresReorderedApartShowOneOrder() async throws {
         let directory = try TemporaryDirectory()
-        let hub = try SyncEngineTests.hub(in: directory)
-        let sqlite = try SyncEngineTests.Replica(
-            type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.model)
-        let xml = try SyncEngineTests.Replica(type: .xml, at: directory.file("b.xml"), hub: hub, model: Self.model)
-        func song(_ title: String, in context: ManagedObjectContext) throws -> ManagedObject {
-            try #require(
-                try context.fetch(FetchRequest<ManagedObject>(entityName: "Song")).first {
-                    try $0.value(forKey: "title") == .string(title)
-                })
-        }
+        let (hub, sqlite, xml) = try Self.replicas(in: directory)
 
         try sqlite.edit { context in
             let playlist = try SyncEngineTests.insert("Playlist", ["name": "Mix"], in: context)
@@ -245,7 +256,7 @@ import Testing
             let songs = try playlist.objects(forKey: "songs")
             let five = try SyncEngineTests.insert("Song", ["title": "five"], in: context)
             try playlist.setObjects([songs[1], five, songs[2], songs[3], songs[0]], forKey: "songs")
-            let one = try song("one", in: context)
+            let one = try Self.object("Song", "title", "one", in: context)
             let genres = try one.objects(forKey: "genres")
             let blues = try SyncEngineTests.insert("Genre", ["name": "blues"], in: context)
             try one.setObjects([genres[0], blues, genres[1], genres[2]], forKey: "genres")
@@ -260,7 +271,9 @@ import Testing
         for replica in [sqlite, xml] {
             let context = ManagedObjectContext(coordinator: replica.context.coordinator)
             let genres = try context.performAndWait {
-                try song("one", in: context).objects(forKey: "genres").map { try Self.text($0, "name") }
+                try Self.object("Song", "title", "one", in: context).objects(forKey: "genres").map {
+                    try Self.text($0, "name")
+                }
             }
             #expect(genres == expected[1])
         }
@@ -278,16 +291,7 @@ import Testing
 
     @Test func aMemberThatComesToShowAsAnotherTakesItsLaterPlaceOnEveryStore() async throws {
         let directory = try TemporaryDirectory()
-        let hub = try SyncEngineTests.hub(in: directory)
-        let sqlite = try SyncEngineTests.Replica(
-            type: .sqlite, at: directory.file("a.sqlite"), hub: hub, model: Self.model)
-        let xml = try SyncEngineTests.Replica(type: .xml, at: directory.file("b.xml"), hub: hub, model: Self.model)
-        func genre(_ name: String, in context: ManagedObjectContext) throws -> ManagedObject {
-            try #require(
-                try context.fetch(FetchRequest<ManagedObject>(entityName: "Genre")).first {
-                    try $0.value(forKey: "name") == .string(name)
-                })
-        }
+        let (_, sqlite, xml) = try Self.replicas(in: directory)
         func genres(of replica: SyncEngineTests.Replica) throws -> [String] {
             let context = ManagedObjectContext(coordinator: replica.context.coordinator)
             return try context.performAndWait {
@@ -314,7 +318,8 @@ import Testing
         sqlite.wall.set(3_000)
         try sqlite.edit { context in
             let song = try SyncEngineTests.first("Song", in: context)
-            try song.setObjects([genre("soul", in: context)] + song.objects(forKey: "genres"), forKey: "genres")
+            try song.setObjects(
+                [Self.object("Genre", "name", "soul", in: context)] + song.objects(forKey: "genres"), forKey: "genres")
         }
         try await sqlite.engine.syncNow()
         sqlite.wall.set(3_500)
@@ -330,7 +335,8 @@ import Testing
         // "jazz" inserted first shows for both, at the later place of the two: first. The
         // SQLite replica pulls only the rename, yet shows the song's new order.
         xml.wall.set(4_000)
-        try xml.edit { context in try genre("soul", in: context).setValue("jazz", forKey: "name") }
+        try xml.edit { context in try Self.object("Genre", "name", "soul", in: context).setValue("jazz", forKey: "name")
+        }
         try await xml.engine.syncNow()
         try await sqlite.engine.syncNow()
         #expect(try genres(of: xml) == ["jazz", "rock"])
