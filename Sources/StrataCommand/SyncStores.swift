@@ -38,7 +38,7 @@ enum SyncStores {
 
     /// The hub in the store at `path` (a file, made as SQLite unless its extension names another
     /// type, or a PostgreSQL URL).
-    static func hub(at path: String) throws -> StoreHub {
+    static func hub(at path: String, modelSupport: ModelSupport? = nil) throws -> StoreHub {
         let url = StoreFile.url(of: path)
         let type: StoreType
         if !url.isFileURL {
@@ -51,7 +51,7 @@ enum SyncStores {
         let coordinator = try PersistentStoreCoordinator(
             model: SyncModel.hubModel(), storeTypes: StoreFile.storeTypes)
         try coordinator.addStore(type: type.name, at: url)
-        return try StoreHub(coordinator: coordinator)
+        return try StoreHub(coordinator: coordinator, modelSupport: modelSupport)
     }
 
     /// The type a new store at `url` is made as: the one `strata convert` names by extension.

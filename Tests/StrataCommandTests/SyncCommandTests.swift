@@ -41,6 +41,32 @@ import Testing
         }
     }
 
+    /// Starts `strata` with `arguments` (a `sync-server` on port 0); answers the process and the
+    /// URL it serves once it has printed its port.
+    static func serve(_ arguments: [String]) throws -> (Process, String) {
+        let server = Process()
+        server.executableURL = BuiltProducts.executable("strata")
+        server.arguments = arguments
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        var announced = ""
+        while !announced.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            announced += String(decoding: data, as: UTF8.self)
+        }
+        let port = announced.split(separator: ":").last.flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        if port == nil {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        return (server, "http://127.0.0.1:\(try #require(port, "the server announced no port: '\(announced)'"))/")
+    }
+
     @Test func aNoteReachesAnotherReplicaThroughAHubReachedDirectly() throws {
         let directory = try TemporaryDirectory()
         let modelFile = directory.file("notes.json")
@@ -79,28 +105,13 @@ import Testing
         let tokensText = try String(contentsOfFile: tokens, encoding: .utf8)
         #expect(!tokensText.contains(tokenA.output.trimmingCharacters(in: .whitespacesAndNewlines)))
 
-        let server = Process()
-        server.executableURL = BuiltProducts.executable("strata")
-        server.arguments = [
+        let (server, url) = try Self.serve([
             "sync-server", "--hub", directory.file("hub.sqlite").path, "--tokens", tokens, "--port", "0",
-        ]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        ])
         defer {
             server.terminate()
             server.waitUntilExit()
         }
-        var announced = ""
-        while !announced.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            announced += String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(
-            announced.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
-        let url = "http://127.0.0.1:\(port)/"
 
         for (replica, token) in [(sqlite.path, tokenA), (xml, tokenB)] {
             let sync = try StrataProcess.run(
@@ -111,5 +122,40 @@ import Testing
         let refused = try StrataProcess.run(["sync", xml, url, "--token", "not a token"])
         #expect(refused.status == 1)
         #expect(refused.error.contains("no token this server knows"))
+    }
+
+    @Test func aServerRefusesAReplicaOnAModelVersionOlderThanTheOldestItServes() async throws {
+        let directory = try TemporaryDirectory()
+        let bundle = MigrateCommandTests.bergier.appendingPathComponent("CoreDataMigration/Model.xcdatamodeld").path
+        let tokens = directory.file("tokens.json").path
+        var replicas: [(path: String, token: String)] = []
+        for version in ["v1.0.0", "v2.0.0"] {
+            let path = directory.file("\(version).xml").path
+            let made = try StrataProcess.run(
+                ["sync-token", path, "--tokens", tokens, "--model", bundle, "--model-version", version])
+            #expect(made.status == 0, "\(made.error)")
+            replicas.append((path, made.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let unknown = try StrataProcess.run([
+            "sync-server", "--hub", directory.file("hub.sqlite").path, "--tokens", tokens, "--models", bundle,
+            "--oldest-model", "v9",
+        ])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.contains("has no version 'v9'"), "\(unknown.error)")
+
+        let (server, url) = try Self.serve([
+            "sync-server", "--hub", directory.file("hub.sqlite").path, "--tokens", tokens, "--port", "0",
+            "--models", bundle, "--oldest-model", "v1.2.0",
+        ])
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+
+        let old = try StrataProcess.run(["sync", replicas[0].path, url, "--token", replicas[0].token])
+        #expect(old.status == 1)
+        #expect(old.error.contains("'v1.0.0'") && old.error.contains("'v1.2.0'"), "\(old.error)")
+        let current = try StrataProcess.run(["sync", replicas[1].path, url, "--token", replicas[1].token])
+        #expect(current.status == 0, "\(current.error)")
     }
 }
