@@ -93,6 +93,8 @@ struct Sync: AsyncParsableCommand {
         case .pulled(let operations, let cursor): Swift.print("pulled \(operations) operations up to \(cursor)")
         case .conflictSettled(let operation, let winner):
             Swift.print("kept the write stamped \(winner) over \(operation.stamp) on \(operation.object)")
+        case .conflictResolved(let conflict, let kept):
+            Swift.print("resolved \(conflict.key) of \(conflict.object) as \(kept)")
         case .clockDrift(let error): Swift.print("clock drift: \(error)")
         case .failed(let message): Swift.print("sync failed: \(message)")
         }

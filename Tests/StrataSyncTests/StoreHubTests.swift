@@ -137,6 +137,10 @@ import Testing
             (twoEntities, .entityMismatch),
             (future, .clockDrift),
             (syncEntity, .malformedPush),
+            (
+                SyncPush(replica: replica, operations: Self.push(by: replica, at: 5_000).operations, seen: 2),
+                .malformedPush
+            ),
         ]
         for (push, code) in refused {
             let error = await #expect(throws: SyncError.self) { try await hub.push(push) }
@@ -146,6 +150,19 @@ import Testing
         let log = try await hub.pull(after: 0, for: .random(), byteLimit: 1 << 20)
         #expect(log.entries.map(\.push) == [accepted])
         #expect(await hub.resolvedObjects().keys.sorted() == [book])
+    }
+
+    @Test func whatAPushSawTravelsWithItAndAPushSayingNothingOfItIsKeptAsBefore() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try Self.openHub(at: directory.file("hub.sqlite"))
+        let first = Self.push(by: .random(), at: 1_000)
+        var second = Self.push(by: .random(), at: 2_000)
+        second.seen = 1
+        for push in [first, second] { _ = try await hub.push(push) }
+        let log = try await hub.pull(after: 0, for: .random(), byteLimit: 1 << 20)
+        #expect(log.entries.map(\.push) == [first, second])
+        #expect(log.entries.map(\.push.seen) == [nil, 1])
+        #expect(try JSONDecoder().decode(SyncPush.self, from: JSONEncoder().encode(second)).seen == 1)
     }
 
     @Test func pullsAreBoundedInBytesAndTakeAtLeastOnePush() async throws {

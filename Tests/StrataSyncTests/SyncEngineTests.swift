@@ -65,6 +65,9 @@ import Testing
         }
 
         func heads() async -> AsyncStream<Int64> { await hub.heads() }
+        func admit(_ replica: ReplicaID, model: SyncModelVersion) async throws {
+            try await hub.admit(replica, model: model)
+        }
     }
 
     /// One replica: its store, the application's context on it, and its engine.
@@ -75,31 +78,33 @@ import Testing
         let hub: any SyncHub
         let pullByteLimit: Int
         let model: ManagedObjectModel
+        let resolvers: [String: SyncResolver]
         private(set) var context: ManagedObjectContext
         private(set) var engine: SyncEngine
 
         init(
             type: StoreType, at url: URL, hub: any SyncHub, start: Int64 = 1_000, pullByteLimit: Int = 4 << 20,
-            model: ManagedObjectModel = SyncEngineTests.model
+            model: ManagedObjectModel = SyncEngineTests.model, resolvers: [String: SyncResolver] = [:]
         ) throws {
             self.type = type
             self.url = url
             self.hub = hub
             self.pullByteLimit = pullByteLimit
             self.model = model
+            self.resolvers = resolvers
             wall = TestWallClock(start)
-            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model)
+            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model, resolvers)
         }
 
         /// Opens the store and the engine again, as a process started after a kill would.
         func reopen() throws {
             for store in context.coordinator.stores { try context.coordinator.remove(store) }
-            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model)
+            (context, engine) = try Self.open(type, url, hub, wall, pullByteLimit, model, resolvers)
         }
 
         private static func open(
             _ type: StoreType, _ url: URL, _ hub: any SyncHub, _ wall: TestWallClock, _ pullByteLimit: Int,
-            _ model: ManagedObjectModel
+            _ model: ManagedObjectModel, _ resolvers: [String: SyncResolver]
         ) throws -> (ManagedObjectContext, SyncEngine) {
             let coordinator = try PersistentStoreCoordinator(model: model, storeTypes: [type])
             var storeOptions = StoreOptions()
@@ -108,6 +113,7 @@ import Testing
             var options = SyncEngine.Options()
             options.wallClock = { wall.read() }
             options.pullByteLimit = pullByteLimit
+            options.resolvers = resolvers
             return (
                 ManagedObjectContext(coordinator: coordinator),
                 try SyncEngine(coordinator: coordinator, hub: hub, options: options)

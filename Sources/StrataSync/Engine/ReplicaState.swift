@@ -21,13 +21,40 @@ final class ReplicaState {
     /// those whose deletion waits for them: shown again after each pull.
     private var waiting: Set<GlobalID> = []
     private let encoder = JSONEncoder()
+    /// The resolvers of conflicts, by entity name.
+    private let resolvers: [String: SyncResolver]
+    /// The writes this replica made to keys of entities that have a resolver, until another
+    /// replica's write supersedes them, by object and key.
+    private var localWrites: [GlobalID: [String: LocalWrite]] = [:]
+
+    /// A write this replica made, as a resolver sees it.
+    private struct LocalWrite {
+        /// What the key held before.
+        let base: SyncValue?
+        let value: SyncValue
+        let stamp: SyncTimestamp
+        /// Where the hub logged it, once acknowledged.
+        var sequence: Int64?
+    }
+
+    /// The answers of a pull.
+    struct Pulled {
+        /// The pulled operations that lost to later ones, with the winner.
+        var settled: [(SyncOperation, SyncTimestamp)] = []
+        /// The errors of timestamps too far ahead.
+        var drift: [SyncError] = []
+        /// The conflicts resolvers settled by keeping another value than the remote write's.
+        var resolved: [(SyncConflict, SyncValue)] = []
+    }
 
     /// Loads the state `context`'s stores hold, making the replica's record (and ID) the first
     /// time.
-    init(in context: ManagedObjectContext, rules: MergeRules, clock makeClock: (ReplicaID) -> HybridLogicalClock)
-        throws
-    {
+    init(
+        in context: ManagedObjectContext, rules: MergeRules, resolvers: [String: SyncResolver] = [:],
+        clock makeClock: (ReplicaID) -> HybridLogicalClock
+    ) throws {
         self.context = context
+        self.resolvers = resolvers
         try Self.checkModel(of: context.coordinator)
         let record = try Self.record(in: context)
         self.record = record.objectID
@@ -114,6 +141,7 @@ final class ReplicaState {
         }
         var operations: [SyncOperation] = []
         if !shown.isEmpty { operations = try merged.state.operations(bringing: shown, at: try clock.tick()) }
+        noteLocalWrites(operations)
         let before = merged.state.showingBefore(operations)
         var written = Set<GlobalID>()
         for operation in operations { try merged.apply(operation, changing: &written) }
@@ -123,7 +151,7 @@ final class ReplicaState {
         if !again.isEmpty { written.formUnion(try show(again)) }
         try merged.write(written, naming: objects.identities.objectID(for:))
         var order = try nextPushOrder()
-        for payload in try encodedPushes(of: operations[...]) {
+        for payload in try encodedPushes(of: operations[...], seen: cursor) {
             let push = try context.insertNewObject(forEntityName: SyncModel.pendingPushName)
             try push.setValue(.uuid(UUID()), forKey: "push")
             try push.setValue(.integer64(order), forKey: "order")
@@ -190,10 +218,10 @@ final class ReplicaState {
 
     /// `operations` as the JSON of pushes of up to ``operationsPerPush`` operations and
     /// ``bytesPerPush`` bytes, never cut between two operations of one object.
-    private func encodedPushes(of operations: ArraySlice<SyncOperation>) throws -> [Data] {
+    private func encodedPushes(of operations: ArraySlice<SyncOperation>, seen: Int64) throws -> [Data] {
         var payloads: [Data] = []
         for chunk in Self.pushes(of: Array(operations)) {
-            let payload = try encoder.encode(Array(chunk))
+            let payload = try encoder.encode(PushPayload(seen: seen, operations: Array(chunk)))
             let middle = chunk.index(chunk.startIndex, offsetBy: chunk.count / 2)
             // Cut at the first object boundary after the middle, if there is one.
             guard payload.count > Self.bytesPerPush,
@@ -204,7 +232,8 @@ final class ReplicaState {
                 payloads.append(payload)
                 continue
             }
-            payloads += try encodedPushes(of: chunk[..<cut]) + encodedPushes(of: chunk[cut...])
+            payloads +=
+                try encodedPushes(of: chunk[..<cut], seen: seen) + encodedPushes(of: chunk[cut...], seen: seen)
         }
         return payloads
     }
@@ -231,42 +260,86 @@ final class ReplicaState {
         return try context.fetch(request).map { record in
             guard case .uuid(let id) = try record.value(forKey: "push"),
                 case .binary(let data) = try record.value(forKey: "operations"),
-                let operations = try? decoder.decode([SyncOperation].self, from: data)
+                let payload = try? decoder.decode(PushPayload.self, from: data)
             else {
                 throw SyncError(
                     code: .corruptState, message: "The pending push \(record.objectID.uriString) cannot be read.")
             }
-            return (record.objectID, SyncPush(id: id, replica: replica, operations: operations))
+            return (
+                record.objectID, SyncPush(id: id, replica: replica, operations: payload.operations, seen: payload.seen)
+            )
         }
     }
 
-    /// Forgets the pending push `record`, which the hub acknowledged.
-    func acknowledge(_ record: ObjectID) throws {
+    /// Forgets the pending push `record`, `push`, which the hub acknowledged with `receipt`.
+    func acknowledge(_ record: ObjectID, _ push: SyncPush, _ receipt: PushReceipt) throws {
         try context.delete(try context.existingObject(with: record))
         try context.save()
         context.reset()
+        for operation in push.operations {
+            guard case .set(let key, _) = operation.change,
+                localWrites[operation.object]?[key]?.stamp == operation.stamp
+            else { continue }
+            localWrites[operation.object]?[key]?.sequence = receipt.sequence
+        }
+    }
+
+    /// Remembers the writes of `operations`, about to apply, to keys of entities that have a
+    /// resolver, with what their keys held before.
+    private func noteLocalWrites(_ operations: [SyncOperation]) {
+        guard !resolvers.isEmpty else { return }
+        for operation in operations where resolver(of: operation.entity) != nil {
+            guard case .set(let key, let value) = operation.change else { continue }
+            let base = merged.state.objects[operation.object]?.registers[key]?.value
+            localWrites[operation.object, default: [:]][key] = LocalWrite(
+                base: base, value: value, stamp: operation.stamp)
+        }
+    }
+
+    /// The resolver of `entity`, or of its nearest superentity that has one.
+    private func resolver(of entity: String) -> SyncResolver? {
+        let lineage = [entity] + (context.coordinator.schema.entitiesByName[entity]?.superentityNames ?? [])
+        return lineage.lazy.compactMap { self.resolvers[$0] }.first
+    }
+
+    /// The conflict `operation`, pulled in `entry` and just applied, makes with a write of this
+    /// replica's it superseded, if that write has a resolver and `entry`'s replica had not seen
+    /// it; forgets the write once superseded.
+    private func conflict(of operation: SyncOperation, in entry: HubEntry) -> SyncConflict? {
+        guard case .set(let key, let value) = operation.change, let write = localWrites[operation.object]?[key],
+            merged.state.objects[operation.object]?.registers[key]?.stamp == operation.stamp
+        else { return nil }
+        localWrites[operation.object]?[key] = nil
+        if localWrites[operation.object]?.isEmpty == true { localWrites[operation.object] = nil }
+        // A write logged after the other replica had pulled this one was made seeing it.
+        if let sequence = write.sequence, let seen = entry.push.seen, seen >= sequence { return nil }
+        return SyncConflict(
+            object: operation.object, entity: operation.entity, key: key, base: write.base, local: write.value,
+            remote: value)
     }
 
     /// Applies a pulled batch, makes the store show what it changed (and the objects that were
     /// waiting for objects it brings) and moves the cursor past it, in one save. Answers the operations that lost to later ones, with the winner, and the
     /// drift errors of timestamps too far ahead.
-    func apply(_ batch: PullBatch) throws -> (settled: [(SyncOperation, SyncTimestamp)], drift: [SyncError]) {
+    func apply(_ batch: PullBatch) throws -> Pulled {
         // What the application saved since the last collection is collected first, in this
         // save: showing the pulled changes must not write over it.
         _ = try collect()
         var changed = Set<GlobalID>()
-        var settled: [(SyncOperation, SyncTimestamp)] = []
-        var drift: [SyncError] = []
+        var pulled = Pulled()
+        var conflicts: [SyncConflict] = []
         let before = merged.state.showingBefore(batch.entries.lazy.flatMap(\.push.operations))
         for entry in batch.entries {
             for operation in entry.push.operations {
                 do {
                     try clock.receive(operation.stamp)
                 } catch let error as SyncError where error.code == .clockDrift || error.code == .clockOverflow {
-                    drift.append(error)
+                    pulled.drift.append(error)
                 }
                 if case .superseded(let winner) = try merged.apply(operation, changing: &changed) {
-                    settled.append((operation, winner))
+                    pulled.settled.append((operation, winner))
+                } else if !localWrites.isEmpty, let conflict = conflict(of: operation, in: entry) {
+                    conflicts.append(conflict)
                 }
             }
         }
@@ -274,11 +347,18 @@ final class ReplicaState {
         // those requiring objects deleted or brought back.
         changed.formUnion(merged.state.objectsShownAnew(since: before))
         let shown = try show(changed.union(waiting))
+        // A value a resolver keeps is the replica's own change, collected at the next sync.
+        for conflict in conflicts {
+            guard let resolver = resolver(of: conflict.entity), let kept = resolver(conflict), kept != conflict.remote,
+                try objects.write(kept, forKey: conflict.key, of: conflict.object, in: context)
+            else { continue }
+            pulled.resolved.append((conflict, kept))
+        }
         // Every object shown is written, so that the record of one it inserted names it.
         try merged.write(shown, naming: objects.identities.objectID(for:))
         cursor = batch.cursor
         try saveRecord()
-        return (settled, drift)
+        return pulled
     }
 
     /// Makes the store show `ids` as the merged state resolves them, noting those that wait for

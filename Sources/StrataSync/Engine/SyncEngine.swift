@@ -41,6 +41,12 @@ public actor SyncEngine {
         /// How far ahead of this machine's clock a pulled timestamp may read before the clock
         /// stops following it.
         public var maximumDrift: Duration = .seconds(300)
+        /// Resolvers by entity name, for objects of the entity and its sub-entities (the
+        /// nearest entity that has one): when a pulled write supersedes one this replica made
+        /// to an attribute or to-one relationship without seeing it, the entity's resolver sees
+        /// the value before this replica's write, this replica's and the other's, and says
+        /// which to keep (``SyncResolver``). Without one, the later write wins.
+        public var resolvers: [String: SyncResolver] = [:]
         /// The wall clock, in milliseconds since 1970-01-01 UTC.
         public var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
@@ -205,20 +211,26 @@ public actor SyncEngine {
                 refusal = error
                 break
             }
-            try step { try $0.acknowledge(record) }
+            try step { try $0.acknowledge(record, push, receipt) }
             logger.debug("Pushed \(push.operations.count) operations at \(receipt.sequence).")
             emit.yield(.pushed(operations: push.operations.count, sequence: receipt.sequence))
         }
         while true {
             let batch = try await hub.pull(after: state.cursor, for: replica, byteLimit: options.pullByteLimit)
-            let (settled, drift) = try step { try $0.apply(batch) }
+            let pulled = try step { try $0.apply(batch) }
             let count = batch.entries.reduce(0) { $0 + $1.push.operations.count }
             if count > 0 {
                 logger.debug("Pulled \(count) operations up to \(batch.cursor).")
                 emit.yield(.pulled(operations: count, cursor: batch.cursor))
             }
-            for (operation, winner) in settled { emit.yield(.conflictSettled(operation: operation, winner: winner)) }
-            for error in drift {
+            for (operation, winner) in pulled.settled {
+                emit.yield(.conflictSettled(operation: operation, winner: winner))
+            }
+            for (conflict, kept) in pulled.resolved {
+                logger.debug("Resolved \(conflict.key) of \(conflict.object) as \(kept).")
+                emit.yield(.conflictResolved(conflict, kept: kept))
+            }
+            for error in pulled.drift {
                 logger.warning("\(error)")
                 emit.yield(.clockDrift(error))
             }
@@ -260,7 +272,7 @@ public actor SyncEngine {
     }
 
     private static func loadState(in context: ManagedObjectContext, _ options: Options) throws -> ReplicaState {
-        try ReplicaState(in: context, rules: options.rules) {
+        try ReplicaState(in: context, rules: options.rules, resolvers: options.resolvers) {
             HybridLogicalClock(replica: $0, maximumDrift: options.maximumDrift, wallClock: options.wallClock)
         }
     }

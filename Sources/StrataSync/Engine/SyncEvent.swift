@@ -9,6 +9,9 @@ public enum SyncEvent: Sendable {
     /// A pulled operation lost to a write or deletion stamped later: `operation`'s value is not
     /// shown, `winner`'s is.
     case conflictSettled(operation: SyncOperation, winner: SyncTimestamp)
+    /// The entity's resolver settled `conflict` by keeping `kept`, which the replica pushes as
+    /// its own change.
+    case conflictResolved(SyncConflict, kept: SyncValue)
     /// A pulled timestamp read further ahead of this machine's clock than the clock accepts;
     /// the operation still applies, and the clock does not move to it.
     case clockDrift(SyncError)

@@ -81,7 +81,7 @@ public actor StoreHub: SyncHub {
                 code: .forgedReplica,
                 message: "Push \(push.id) from \(push.replica) holds an operation stamped by \(forged.stamp.replica).")
         }
-        let payload = try encoder.encode(push.operations)
+        let payload = try encoder.encode(PushPayload(seen: push.seen, operations: push.operations))
         guard payload.count <= pushByteLimit else {
             throw SyncError(
                 code: .pushTooLarge,
@@ -111,6 +111,12 @@ public actor StoreHub: SyncHub {
                 return PushReceipt(sequence: sequence, wasDuplicate: true)
             }
             try checkEntities(of: push)
+            if let seen = push.seen, !(0...head).contains(seen) {
+                throw SyncError(
+                    code: .malformedPush,
+                    message:
+                        "Push \(push.id) from \(push.replica) says it saw the log up to \(seen); it ends at \(head).")
+            }
             do {
                 var changed = Set<GlobalID>()
                 for operation in push.operations { try merged.apply(operation, changing: &changed) }
@@ -165,9 +171,9 @@ public actor StoreHub: SyncHub {
                 else { throw Self.damaged(record, "lacks its push, replica or operations") }
                 if !entries.isEmpty, bytes + payload.count > byteLimit { break }
                 bytes += payload.count
-                let operations: [SyncOperation]
+                let kept: PushPayload
                 do {
-                    operations = try decoder.decode([SyncOperation].self, from: payload)
+                    kept = try decoder.decode(PushPayload.self, from: payload)
                 } catch {
                     throw Self.damaged(record, "holds operations that cannot be read: \(error)")
                 }
@@ -175,7 +181,8 @@ public actor StoreHub: SyncHub {
                 entries.append(
                     HubEntry(
                         sequence: sequence,
-                        push: SyncPush(id: push, replica: ReplicaID(sender), operations: operations)))
+                        push: SyncPush(
+                            id: push, replica: ReplicaID(sender), operations: kept.operations, seen: kept.seen)))
             }
             context.reset()
             let isComplete = entries.count == found.count && found.count < 256

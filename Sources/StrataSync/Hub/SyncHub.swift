@@ -46,12 +46,17 @@ public struct SyncPush: Sendable, Hashable, Codable {
     public var replica: ReplicaID
     /// The operations, in the order the replica applied them.
     public var operations: [SyncOperation]
+    /// The last place in the hub's log the replica had pulled when it made the operations:
+    /// a write in the log after it was made without seeing this push's, so the two are
+    /// concurrent (what a resolver sees, ``SyncEngine/Options/resolvers``). `nil` when unknown.
+    public var seen: Int64?
 
     /// Creates a push.
-    public init(id: UUID = UUID(), replica: ReplicaID, operations: [SyncOperation]) {
+    public init(id: UUID = UUID(), replica: ReplicaID, operations: [SyncOperation], seen: Int64? = nil) {
         self.id = id
         self.replica = replica
         self.operations = operations
+        self.seen = seen
     }
 }
 

@@ -198,6 +198,21 @@ public struct ReplicaObjects {
         return true
     }
 
+    /// Sets `key` of the object `id` names to `value` in `context`, as the application would;
+    /// answers whether the replica holds the object and its model has the key.
+    public mutating func write(
+        _ value: SyncValue, forKey key: String, of id: GlobalID, in context: ManagedObjectContext
+    ) throws -> Bool {
+        guard let object = try existingObject(id, in: context),
+            SyncKeys.attribute(key, in: object.entity) != nil || SyncKeys.relationship(key, in: object.entity) != nil
+        else { return false }
+        var joined: [ObjectIdentifier: ManagedObject] = [:]
+        try update(
+            object, to: ResolvedObject(entity: object.entity.name, values: [key: value]), in: context,
+            joining: &joined)
+        return true
+    }
+
     /// Binds the objects ``show(_:resolvedBy:in:)`` inserted to the permanent IDs their save gave them.
     public mutating func bindSavedObjects() {
         for (id, object) in inserted { identities.bind(id, to: object.objectID) }
