@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Logging
 import Strata
 import StrataSQLite
@@ -250,7 +251,28 @@ import Testing
             #expect(error?.code == .modelTooOld)
             #expect(error?.message.contains("HTTP 409") == true)
             #expect(error?.message.contains("'Notes 1'") == true && error?.message.contains("'Notes 2'") == true)
+            // Refused, or never asked (a replica made before hubs asked), it neither pushes nor pulls.
+            let push = SyncPush(
+                replica: replica,
+                operations: [
+                    SyncOperation(
+                        object: .random(), entity: "Note",
+                        stamp: SyncTimestamp(milliseconds: 1, counter: 0, replica: replica), change: .insert)
+                ])
+            let refusedPush = await #expect(throws: SyncError.self) { try await hub.push(push) }
+            #expect(refusedPush?.code == .modelTooOld)
+            let refusedPull = await #expect(throws: SyncError.self) {
+                try await hub.pull(after: 0, for: replica, byteLimit: 1 << 20)
+            }
+            #expect(refusedPull?.code == .modelTooOld)
             try await hub.admit(replica, model: versions[1])
+            #expect(try await hub.push(push).sequence == 1)
+            // A 404 that names its refusal (a hub the server does not serve) is no admission.
+            let elsewhere = HTTPHub(server: server, hub: "other", token: "stranger")
+            let unknown = await #expect(throws: SyncError.self) {
+                try await elsewhere.admit(replica, model: versions[1])
+            }
+            #expect(unknown?.code == .unknownHub)
 
             var request = URLRequest(url: server.appendingPathComponent(HubWire.path(of: "main", "admit")))
             request.httpMethod = "POST"
@@ -259,6 +281,22 @@ import Testing
             let (data, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 400)
             #expect(try JSONDecoder().decode(HubWire.Refusal.self, from: data).code == "malformedPush")
+        }
+    }
+
+    @Test func aServerWithoutTheAdmitEndpointServesEveryVersion() async throws {
+        let (ports, announce) = AsyncStream.makeStream(of: Int?.self)
+        let application = Application(
+            router: Router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { announce.yield($0.localAddress?.port) }, logger: Logger(label: "strata.sync.test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next() ?? nil)
+            let server = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+            let hub = HTTPHub(server: server, hub: "main", token: "any")
+            try await hub.admit(.random(), model: SyncModelVersion(digest: "old", name: nil))
+            group.cancelAll()
         }
     }
 

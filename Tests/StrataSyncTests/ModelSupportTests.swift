@@ -54,6 +54,29 @@ import Testing
         try support.admit(try SyncModelVersion(of: Self.appModel(version: 4)), of: replica)
     }
 
+    @Test func aVersionWithTheDigestOfOneServedIsServed() throws {
+        // Version 2 adds only an index, which version hashes leave out.
+        let versions = try Self.versions()
+        let indexOnly = SyncModelVersion(digest: versions[0].digest, name: "Books 1 indexed")
+        let list = [versions[0], indexOnly, versions[1]]
+        let support = try #require(ModelSupport(versions: list, oldestSupported: "Books 1 indexed"))
+        try support.admit(versions[0], of: .random())
+        let later = try #require(ModelSupport(versions: list, oldestSupported: "Books 2"))
+        let error = #expect(throws: SyncError.self) { try later.admit(versions[0], of: .random()) }
+        #expect(error?.message.contains("'Books 1 indexed'") == true, "named by the last version of that digest")
+    }
+
+    @Test func theDigestIsTheApplicationsEntitiesAloneAndLeavesTheModelAsItWas() throws {
+        let app = Self.appModel(version: 1)
+        let version = try SyncModelVersion(of: app)
+        #expect(!app.isFrozen)
+        let frozen = Self.appModel(version: 1)
+        try frozen.freeze()
+        #expect(version.digest == Data(frozen.schema.versionHashesDigest).base64EncodedString())
+        app.versionIdentifiers = [""]
+        #expect(try SyncModelVersion(of: app).name == nil)
+    }
+
     @Test func aReplicaOnARetiredVersionIsRefusedBeforeItPushesAndOthersSync() async throws {
         let directory = try TemporaryDirectory()
         let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])

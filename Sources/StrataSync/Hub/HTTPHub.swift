@@ -45,7 +45,12 @@ public struct HTTPHub: SyncHub {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(model)
-        let _: HubWire.Admitted = try await send(request)
+        let (data, status) = try await exchange(request)
+        // A server from before hubs admitted versions has no such endpoint: it serves every one.
+        if status == 404 || status == 405, (try? JSONDecoder().decode(HubWire.Refusal.self, from: data)) == nil {
+            return
+        }
+        let _: HubWire.Admitted = try answer(data, status)
     }
 
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) async throws -> PullBatch {
@@ -85,6 +90,12 @@ public struct HTTPHub: SyncHub {
     }
 
     private func send<Answer: Decodable>(_ request: URLRequest) async throws -> Answer {
+        let (data, status) = try await exchange(request)
+        return try answer(data, status)
+    }
+
+    /// The body and status of the server's answer to `request`.
+    private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
         let data: Data
         let response: URLResponse
         do {
@@ -94,7 +105,11 @@ public struct HTTPHub: SyncHub {
                 code: .hubUnreachable,
                 message: "The sync server at \(server.absoluteString) cannot be reached: \(error).")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+
+    /// The answer `data` holds, or the refusal it names.
+    private func answer<Answer: Decodable>(_ data: Data, _ status: Int) throws -> Answer {
         guard (200..<300).contains(status) else {
             if let refusal = try? JSONDecoder().decode(HubWire.Refusal.self, from: data) {
                 throw SyncError(

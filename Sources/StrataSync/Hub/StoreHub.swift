@@ -16,6 +16,9 @@ public actor StoreHub: SyncHub {
     public let maximumDrift: Duration
     /// The versions of the application's model the hub serves; `nil`: every version.
     public let modelSupport: ModelSupport?
+    /// The replicas admitted since the hub opened, when it has a ``modelSupport``: only they
+    /// push and pull.
+    private var admitted = Set<ReplicaID>()
     private let wallClock: @Sendable () -> Int64
     private let context: ManagedObjectContext
     private let rules: MergeRules
@@ -60,6 +63,7 @@ public actor StoreHub: SyncHub {
     }
 
     public func push(_ push: SyncPush) throws -> PushReceipt {
+        try checkAdmitted(push.replica)
         guard !push.operations.isEmpty else {
             throw SyncError(code: .malformedPush, message: "Push \(push.id) from \(push.replica) has no operations.")
         }
@@ -150,11 +154,31 @@ public actor StoreHub: SyncHub {
     ///
     /// - Throws: ``SyncError/Code/modelTooOld``, naming the replica's version and the oldest served.
     public func admit(_ replica: ReplicaID, model: SyncModelVersion) throws {
-        try modelSupport?.admit(model, of: replica)
+        guard let modelSupport else { return }
+        do {
+            try modelSupport.admit(model, of: replica)
+            admitted.insert(replica)
+        } catch {
+            admitted.remove(replica)
+            throw error
+        }
+    }
+
+    /// Refuses `replica` when the hub has a ``modelSupport`` and the replica has not been
+    /// admitted since the hub opened: a replica that never says which version it runs (one
+    /// made before hubs asked) is taken for an old one.
+    private func checkAdmitted(_ replica: ReplicaID) throws {
+        guard let modelSupport, !admitted.contains(replica) else { return }
+        throw SyncError(
+            code: .modelTooOld,
+            message:
+                "Replica \(replica) has not said which model version it runs; this hub serves \(modelSupport.oldestSupported) "
+                + "and later.")
     }
 
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) throws -> PullBatch {
-        try context.performAndWait {
+        try checkAdmitted(replica)
+        return try context.performAndWait {
             var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
             request.predicate = try FetchPredicate(format: "sequence > %@ AND replica != %@", cursor, replica.uuid)
             request.sortDescriptors = [FetchSortDescriptor("sequence")]
