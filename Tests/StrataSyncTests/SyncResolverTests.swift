@@ -85,6 +85,11 @@ import Testing
             }
             return nil
         }
+        // Should no event come, the wait ends and the test fails instead of hanging.
+        Task {
+            try await Task.sleep(for: .seconds(30))
+            events.cancel()
+        }
         try await sqlite.engine.syncNow()
         let conflicts = seenBySQLite.withLock { $0 }.sorted { $0.key < $1.key }
         #expect(conflicts.map(\.key) == ["count", "name"])
@@ -111,5 +116,103 @@ import Testing
         try await sqlite.engine.syncNow()
         #expect(seenBySQLite.withLock { $0 }.count == 2)
         #expect(try Self.item(of: sqlite) == ["M6 bolts", .integer64(10)])
+    }
+
+    /// A hub in `directory` and `count` SQLite replicas with the adding resolver, each noting
+    /// the conflicts it sees.
+    private static func replicas(_ count: Int, in directory: TemporaryDirectory) throws -> (
+        StoreHub, [(replica: SyncEngineTests.Replica, seen: Locked<[SyncConflict]>)]
+    ) {
+        let hub = try SyncEngineTests.hub(in: directory)
+        let replicas = try (0..<count).map { index in
+            let seen = Locked<[SyncConflict]>([])
+            let replica = try SyncEngineTests.Replica(
+                type: .sqlite, at: directory.file("\(index).sqlite"), hub: hub, model: model,
+                resolvers: ["Item": addingCounts(noting: seen)])
+            return (replica, seen)
+        }
+        return (hub, replicas)
+    }
+
+    private static func setCount(_ count: Int64, on replica: SyncEngineTests.Replica, at milliseconds: Int64) throws {
+        replica.wall.set(milliseconds)
+        try replica.edit { context in
+            try SyncEngineTests.first("Item", in: context).setValue(.integer64(count), forKey: "count")
+        }
+    }
+
+    @Test func theBaseIsTheValueBeforeTheFirstWriteTheOtherReplicaHadNotSeen() async throws {
+        let directory = try TemporaryDirectory()
+        let (_, replicas) = try Self.replicas(2, in: directory)
+        let (a, b) = (replicas[0].replica, replicas[1].replica)
+        try a.edit { context in
+            _ = try SyncEngineTests.insert("Item", ["name": "nuts", "count": .integer64(10)], in: context)
+        }
+        try await a.engine.syncNow()
+        try await b.engine.syncNow()
+        // A adds 3, then 1 more, syncing each time; B, apart, adds 5, later by its clock.
+        try Self.setCount(13, on: a, at: 2_000)
+        try await a.engine.syncNow()
+        try Self.setCount(14, on: a, at: 2_100)
+        try await a.engine.syncNow()
+        try Self.setCount(15, on: b, at: 2_200)
+        try await b.engine.syncNow()
+        try await a.engine.syncNow()
+        let seen = replicas[0].seen.withLock { $0 }
+        #expect(
+            seen.map { [$0.base, $0.local, $0.remote] } == [
+                [.attribute(.integer64(10)), .attribute(.integer64(14)), .attribute(.integer64(15))]
+            ])
+        #expect(try Self.item(of: a) == ["nuts", .integer64(19)])
+        #expect(replicas[1].seen.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aWriteThatSawAllOthersInTheSameBatchSettlesWithoutAResolver() async throws {
+        let directory = try TemporaryDirectory()
+        let (_, replicas) = try Self.replicas(3, in: directory)
+        let (a, b, c) = (replicas[0].replica, replicas[1].replica, replicas[2].replica)
+        try a.edit { context in
+            _ = try SyncEngineTests.insert("Item", ["name": "nuts", "count": .integer64(10)], in: context)
+        }
+        for replica in [a, b, c] { try await replica.engine.syncNow() }
+        // A writes 13; B, apart, writes 15 later by its clock; C, having seen both, writes 20.
+        try Self.setCount(13, on: a, at: 2_000)
+        try await a.engine.syncNow()
+        try Self.setCount(15, on: b, at: 2_100)
+        try await b.engine.syncNow()
+        try await c.engine.syncNow()
+        try Self.setCount(20, on: c, at: 2_200)
+        try await c.engine.syncNow()
+        // A pulls B's and C's writes in one batch: C's holds, and C had seen A's.
+        try await a.engine.syncNow()
+        #expect(replicas[0].seen.withLock { $0 }.isEmpty)
+        #expect(try Self.item(of: a) == ["nuts", .integer64(20)])
+    }
+
+    @Test func aPushThatDoesNotSayWhatItSawResolvesNothingLoggedBefore() async throws {
+        let directory = try TemporaryDirectory()
+        let (hub, replicas) = try Self.replicas(1, in: directory)
+        let a = replicas[0].replica
+        try a.edit { context in
+            _ = try SyncEngineTests.insert("Item", ["name": "nuts", "count": .integer64(10)], in: context)
+        }
+        try await a.engine.syncNow()
+        try Self.setCount(13, on: a, at: 2_000)
+        try await a.engine.syncNow()
+        // A replica from before pushes said what they saw sets the count later by its clock.
+        let item = try #require(await a.engine.resolvedObjects().keys.first)
+        let old = ReplicaID.random()
+        let stamp = SyncTimestamp(milliseconds: 3_000, counter: 0, replica: old)
+        _ = try await hub.push(
+            SyncPush(
+                replica: old,
+                operations: [
+                    SyncOperation(
+                        object: item, entity: "Item", stamp: stamp,
+                        change: .set(key: "count", value: .attribute(.integer64(7))))
+                ]))
+        try await a.engine.syncNow()
+        #expect(replicas[0].seen.withLock { $0 }.isEmpty)
+        #expect(try Self.item(of: a) == ["nuts", .integer64(7)])
     }
 }

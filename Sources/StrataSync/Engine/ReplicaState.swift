@@ -23,19 +23,8 @@ final class ReplicaState {
     private let encoder = JSONEncoder()
     /// The resolvers of conflicts, by entity name.
     private let resolvers: [String: SyncResolver]
-    /// The writes this replica made to keys of entities that have a resolver, until another
-    /// replica's write supersedes them, by object and key.
-    private var localWrites: [GlobalID: [String: LocalWrite]] = [:]
-
-    /// A write this replica made, as a resolver sees it.
-    private struct LocalWrite {
-        /// What the key held before.
-        let base: SyncValue?
-        let value: SyncValue
-        let stamp: SyncTimestamp
-        /// Where the hub logged it, once acknowledged.
-        var sequence: Int64?
-    }
+    /// The writes this replica made to keys of entities that have a resolver.
+    private var localWrites = LocalWrites()
 
     /// The answers of a pull.
     struct Pulled {
@@ -45,6 +34,8 @@ final class ReplicaState {
         var drift: [SyncError] = []
         /// The conflicts resolvers settled by keeping another value than the remote write's.
         var resolved: [(SyncConflict, SyncValue)] = []
+        /// Values resolvers kept that the store would not take.
+        var unresolved: [String] = []
     }
 
     /// Loads the state `context`'s stores hold, making the replica's record (and ID) the first
@@ -277,22 +268,26 @@ final class ReplicaState {
         try context.save()
         context.reset()
         for operation in push.operations {
-            guard case .set(let key, _) = operation.change,
-                localWrites[operation.object]?[key]?.stamp == operation.stamp
-            else { continue }
-            localWrites[operation.object]?[key]?.sequence = receipt.sequence
+            guard case .set(let key, _) = operation.change else { continue }
+            localWrites.acknowledge(key, of: operation.object, stamp: operation.stamp, sequence: receipt.sequence)
         }
     }
 
-    /// Remembers the writes of `operations`, about to apply, to keys of entities that have a
-    /// resolver, with what their keys held before.
+    /// Keeps the writes of `operations`, about to apply, to keys of entities that have a
+    /// resolver, with what their keys held before (among the objects that show as one, the
+    /// latest write); forgets the writes of objects they delete.
     private func noteLocalWrites(_ operations: [SyncOperation]) {
         guard !resolvers.isEmpty else { return }
         for operation in operations where resolver(of: operation.entity) != nil {
-            guard case .set(let key, let value) = operation.change else { continue }
-            let base = merged.state.objects[operation.object]?.registers[key]?.value
-            localWrites[operation.object, default: [:]][key] = LocalWrite(
-                base: base, value: value, stamp: operation.stamp)
+            switch operation.change {
+            case .set(let key, let value):
+                let group = merged.state.uniquenessGroup(of: operation.object)
+                localWrites.note(
+                    value, to: key, of: operation.object, base: merged.state.registers(of: group)[key]?.value,
+                    stamp: operation.stamp)
+            case .delete: localWrites.forget(operation.object)
+            default: continue
+            }
         }
     }
 
@@ -302,20 +297,52 @@ final class ReplicaState {
         return lineage.lazy.compactMap { self.resolvers[$0] }.first
     }
 
-    /// The conflict `operation`, pulled in `entry` and just applied, makes with a write of this
-    /// replica's it superseded, if that write has a resolver and `entry`'s replica had not seen
-    /// it; forgets the write once superseded.
-    private func conflict(of operation: SyncOperation, in entry: HubEntry) -> SyncConflict? {
-        guard case .set(let key, let value) = operation.change, let write = localWrites[operation.object]?[key],
-            merged.state.objects[operation.object]?.registers[key]?.stamp == operation.stamp
-        else { return nil }
-        localWrites[operation.object]?[key] = nil
-        if localWrites[operation.object]?.isEmpty == true { localWrites[operation.object] = nil }
-        // A write logged after the other replica had pulled this one was made seeing it.
-        if let sequence = write.sequence, let seen = entry.push.seen, seen >= sequence { return nil }
-        return SyncConflict(
-            object: operation.object, entity: operation.entity, key: key, base: write.base, local: write.value,
-            remote: value)
+    /// The conflicts of this replica's writes with the pulled writes that superseded them: for
+    /// each key, the write that holds it after the batch, and what its replica had seen (each
+    /// of `superseding`, by object and key). Objects that show as one give one conflict, on the
+    /// object shown.
+    private func conflicts(with superseding: [GlobalID: [String: (stamp: SyncTimestamp, seen: Int64?)]])
+        -> [SyncConflict]
+    {
+        var found: [GlobalID: [String: SyncConflict]] = [:]
+        for (object, keys) in superseding.sorted(by: { $0.key < $1.key }) {
+            guard let merged = merged.state.objects[object] else { continue }
+            for (key, write) in keys.sorted(by: { $0.key < $1.key }) {
+                guard let register = merged.registers[key], register.stamp == write.stamp,
+                    let conflict = localWrites.conflict(
+                        of: key, of: object, entity: merged.entity, with: register.value, seen: write.seen)
+                else { continue }
+                let shown = self.merged.state.shownObject(object)
+                if found[shown]?[key] == nil {
+                    found[shown, default: [:]][key] = SyncConflict(
+                        object: shown, entity: conflict.entity, key: key, base: conflict.base, local: conflict.local,
+                        remote: conflict.remote)
+                }
+            }
+        }
+        return found.sorted { $0.key < $1.key }.flatMap { $0.value.sorted { $0.key < $1.key }.map(\.value) }
+    }
+
+    /// Lets the resolvers settle `conflicts`: a value kept other than the remote one is written
+    /// to the store, to be collected as the replica's own change.
+    private func resolve(_ conflicts: [SyncConflict], into pulled: inout Pulled) {
+        for conflict in conflicts where merged.state.shows(conflict.object) {
+            guard let resolver = resolver(of: conflict.entity), let kept = resolver(conflict), kept != conflict.remote
+            else { continue }
+            do {
+                if try objects.write(kept, forKey: conflict.key, of: conflict.object, in: context) {
+                    pulled.resolved.append((conflict, kept))
+                } else {
+                    pulled.unresolved.append(
+                        "The resolver of '\(conflict.entity)' kept \(kept) for '\(conflict.key)' of \(conflict.object), "
+                            + "which this replica cannot show.")
+                }
+            } catch {
+                pulled.unresolved.append(
+                    "The resolver of '\(conflict.entity)' kept \(kept) for '\(conflict.key)' of \(conflict.object), "
+                        + "which the store refused: \(error)")
+            }
+        }
     }
 
     /// Applies a pulled batch, makes the store show what it changed (and the objects that were
@@ -327,7 +354,7 @@ final class ReplicaState {
         _ = try collect()
         var changed = Set<GlobalID>()
         var pulled = Pulled()
-        var conflicts: [SyncConflict] = []
+        var superseding: [GlobalID: [String: (stamp: SyncTimestamp, seen: Int64?)]] = [:]
         let before = merged.state.showingBefore(batch.entries.lazy.flatMap(\.push.operations))
         for entry in batch.entries {
             for operation in entry.push.operations {
@@ -338,8 +365,13 @@ final class ReplicaState {
                 }
                 if case .superseded(let winner) = try merged.apply(operation, changing: &changed) {
                     pulled.settled.append((operation, winner))
-                } else if !localWrites.isEmpty, let conflict = conflict(of: operation, in: entry) {
-                    conflicts.append(conflict)
+                } else if !localWrites.isEmpty {
+                    switch operation.change {
+                    case .set(let key, _) where localWrites.holds(operation.object, key):
+                        superseding[operation.object, default: [:]][key] = (operation.stamp, entry.push.seen)
+                    case .delete: localWrites.forget(operation.object)
+                    default: break
+                    }
                 }
             }
         }
@@ -348,12 +380,7 @@ final class ReplicaState {
         changed.formUnion(merged.state.objectsShownAnew(since: before))
         let shown = try show(changed.union(waiting))
         // A value a resolver keeps is the replica's own change, collected at the next sync.
-        for conflict in conflicts {
-            guard let resolver = resolver(of: conflict.entity), let kept = resolver(conflict), kept != conflict.remote,
-                try objects.write(kept, forKey: conflict.key, of: conflict.object, in: context)
-            else { continue }
-            pulled.resolved.append((conflict, kept))
-        }
+        if !superseding.isEmpty { resolve(conflicts(with: superseding), into: &pulled) }
         // Every object shown is written, so that the record of one it inserted names it.
         try merged.write(shown, naming: objects.identities.objectID(for:))
         cursor = batch.cursor

@@ -226,6 +226,10 @@ public actor SyncEngine {
             for (operation, winner) in pulled.settled {
                 emit.yield(.conflictSettled(operation: operation, winner: winner))
             }
+            for message in pulled.unresolved {
+                logger.warning("\(message)")
+                emit.yield(.failed(message: message))
+            }
             for (conflict, kept) in pulled.resolved {
                 logger.debug("Resolved \(conflict.key) of \(conflict.object) as \(kept).")
                 emit.yield(.conflictResolved(conflict, kept: kept))

@@ -199,13 +199,17 @@ public struct ReplicaObjects {
     }
 
     /// Sets `key` of the object `id` names to `value` in `context`, as the application would;
-    /// answers whether the replica holds the object and its model has the key.
+    /// answers whether the replica holds the object (and the one a reference names) and its model
+    /// has the key.
+    ///
+    /// - Throws: the context's error for a value the key cannot hold.
     public mutating func write(
         _ value: SyncValue, forKey key: String, of id: GlobalID, in context: ManagedObjectContext
     ) throws -> Bool {
         guard let object = try existingObject(id, in: context),
             SyncKeys.attribute(key, in: object.entity) != nil || SyncKeys.relationship(key, in: object.entity) != nil
         else { return false }
+        if case .reference(let target?) = value, try existingObject(target, in: context) == nil { return false }
         var joined: [ObjectIdentifier: ManagedObject] = [:]
         try update(
             object, to: ResolvedObject(entity: object.entity.name, values: [key: value]), in: context,
