@@ -9,13 +9,13 @@ import Testing
 
 /// Replicas of three store types (SQLite, XML, LMDB), each in a process of its own
 /// (`SyncWorker`), make random edits — tags under a dozen unique labels among them, which
-/// replicas apart make twice — and sync at random moments through a real
-/// `strata sync-server` in front of a hub in a SQLite file, while the test kills replicas with
+/// replicas apart make twice, and books put at random places among an author's ordered books —
+/// and sync at random moments through a real `strata sync-server` in front of a hub in a SQLite file, while the test kills replicas with
 /// SIGKILL and restarts them, and kills the server and keeps it down for a while (a
 /// partition). At the end:
 ///
-/// - every replica's store shows the same objects, and every replica's merged state is the
-///   hub's;
+/// - every replica's store shows the same objects (each author's books in one order), and every
+///   replica's merged state is the hub's;
 /// - an oracle applying every operation of the hub's log twice, in another random order,
 ///   reaches the hub's state, and the log holds no operation twice;
 /// - the last string each replica saved to each key of each object, unless the replica itself

@@ -10,8 +10,9 @@ import StrataXML
 //
 // - `SyncWorker id STORE TYPE` makes the replica's store and prints its replica ID;
 // - `SyncWorker run STORE TYPE SERVER TOKEN NUMBER STEPS LOG` makes random edits — inserts, value
-//   changes, reference changes, deletions, tags made under one of a few unique labels (which
-//   replicas that have not synced yet make twice) — one save each, until LOG holds STEPS of them,
+//   changes, reference changes, books put at random places among an author's ordered books,
+//   deletions, tags made under one of a few unique labels (which replicas that have not synced
+//   yet make twice) — one save each, until LOG holds STEPS of them,
 //   syncing through the sync server now and then. After each save it appends the step to LOG
 //   (one JSON line: the string values it wrote, the objects it deleted), so a step in LOG is
 //   an acknowledged save; before a save that deletes, it appends the step to LOG.attempts.
@@ -28,7 +29,7 @@ let model: ManagedObjectModel = {
         EntityDescription("Author") {
             AttributeDescription("serial", .string)
             AttributeDescription("name", .string)
-            RelationshipDescription.toMany("books", destination: "Book", inverse: "author")
+            RelationshipDescription.toMany("books", destination: "Book", inverse: "author", ordered: true)
         }
         EntityDescription("Book") {
             AttributeDescription("serial", .string)
@@ -126,6 +127,16 @@ func edit(_ context: ManagedObjectContext, serial: String, _ random: inout Syste
         try object.setValue(.string(value), forKey: key)
         step.writes.append([text(try object.value(forKey: "serial")), key, value])
     }
+    // One save in six puts a book at a random place among an author's ordered books: moved
+    // there from another author, or within them.
+    if Int.random(in: 0..<6, using: &random) == 0, let author = try randomObject("Author", in: context, &random),
+        let book = try randomObject("Book", in: context, &random)
+    {
+        var books = try author.objects(forKey: "books").filter { $0 !== book }
+        books.insert(book, at: Int.random(in: 0...books.count, using: &random))
+        try author.setObjects(books, forKey: "books")
+        return step
+    }
     if roll < deleteChance,
         let victim = try randomObject(entities.randomElement(using: &random)!, in: context, &random)
     {
@@ -134,7 +145,7 @@ func edit(_ context: ManagedObjectContext, serial: String, _ random: inout Syste
             step.deleted += try victim.objects(forKey: "books").map { text(try $0.value(forKey: "serial")) }
         }
         try context.delete(victim)
-    } else if roll < deleteChance + 0.15 {
+    } else if roll < deleteChance + 0.08 {
         let author = try context.insertNewObject(forEntityName: "Author")
         try author.setValue(.string(serial), forKey: "serial")
         try write(author, "name", "name \(serial)")
@@ -199,7 +210,8 @@ func dump(_ coordinator: PersistentStoreCoordinator) throws -> [String] {
                 + "\(text(try tag.value(forKey: "note"))) on \(serials)"
         }
         let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).map { author in
-            let serials = try author.objects(forKey: "books").map { text(try $0.value(forKey: "serial")) }.sorted()
+            // In their order: an author's books are ordered.
+            let serials = try author.objects(forKey: "books").map { text(try $0.value(forKey: "serial")) }
             return "Author \(text(try author.value(forKey: "serial"))) \(text(try author.value(forKey: "name"))) "
                 + "of \(serials)"
         }
