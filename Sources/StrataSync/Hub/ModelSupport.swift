@@ -8,7 +8,7 @@ import Strata
 /// identifiers, transient properties) have the same digest, as Core Data counts them the same
 /// version.
 public struct SyncModelVersion: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The version hashes digest (``ModelSchema/versionHashesDigest``) of the application's
+    /// The version hashes digest (`ModelSchema.versionHashesDigest`) of the application's
     /// entities — sync's own left out — in base64.
     public let digest: String
     /// The version's name, if it has one: the model's first version identifier, or the name a
