@@ -9,7 +9,7 @@ enum ConstraintChecks {
         [
             duplicateInsertRefused, duplicatesInOneSaveRefused, compoundKeys, nullsNeverClash, inheritedConstraint,
             storeRefusesDuplicates, updateIntoSavedValuesRefused, upsertObjectTrump, upsertStoreTrump,
-            duplicatesInOneSaveMerged, registeredObjectAbsorbsInsert,
+            duplicatesInOneSaveMerged, registeredObjectAbsorbsInsert, keysPassedOnWithinOneSave,
         ]
     }
 
@@ -226,6 +226,35 @@ enum ConstraintChecks {
                 try expectEqual(try existing.value(forKey: "name"), .string("New"), "the kept Member's name")
             }
             try expectUpserted(saved, name: "New", visits: .integer32(3), badges: ["silver"], in: stack)
+        }
+    }
+
+    static let keysPassedOnWithinOneSave = category.check(
+        "keysPassedOnWithinOneSave",
+        "One save may pass constrained keys between objects — two saved objects swap theirs, a new object takes "
+            + "the keys a saved one leaves, another the keys of a deleted one — as only the saved result is "
+            + "checked, whatever order the store writes the objects in."
+    ) { harness in
+        try harness.withStore(configuration: ConformanceModel.graph) { stack in
+            let ann = try stack.insert("Member", ["email": "a@example.com", "name": "Ann"])
+            let bo = try stack.insert("Member", ["email": "b@example.com", "name": "Bo"])
+            let cy = try stack.insert("Member", ["email": "c@example.com", "name": "Cy"])
+            let di = try stack.insert("Member", ["email": "d@example.com", "name": "Di"])
+            try stack.save()
+            try stack.insert("Member", ["email": "c@example.com", "name": "Ed"])
+            try stack.insert("Member", ["email": "d@example.com", "name": "Flo"])
+            try stack.run {
+                try ann.setValue("b@example.com", forKey: "email")
+                try bo.setValue("a@example.com", forKey: "email")
+                try cy.setValue("e@example.com", forKey: "email")
+                try stack.context.delete(di)
+            }
+            try stack.save()
+            let reader = CheckStack(coordinator: stack.coordinator, store: stack.store)
+            let members = try reader.objects("Member", sortedBy: [FetchSortDescriptor("name")])
+            let emails = try reader.run { try members.map { try $0.value(forKey: "email") } }
+            let expected = ["b", "a", "e", "c", "d"].map { AttributeValue.string("\($0)@example.com") }
+            try expectEqual(emails, expected, "the emails of Ann, Bo, Cy, Ed and Flo")
         }
     }
 

@@ -26,3 +26,36 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// Clears, in their rows, the constrained keys `changes` gives its updated objects, when
+    /// the save writes more than one object a constraint spans: SQLite checks a unique index
+    /// at each statement, while the objects of one save may pass keys between them (two swap
+    /// theirs, a new object takes the keys an updated one leaves). `checkUniqueness` has
+    /// checked what the save leaves; the updates that follow write the keys back.
+    func releaseConstrainedKeys(of changes: StoreChangeSet, on connection: SQLiteConnection) throws {
+        guard !changes.updated.isEmpty else { return }
+        for constraint in model.uniqueKeys {
+            let spanned = Set(constraint.entityNames)
+            let passing = changes.updated.filter { change in
+                spanned.contains(change.objectID.entityName)
+                    && (change.changedKeys.map { !$0.isDisjoint(with: constraint.keys) } ?? true)
+            }
+            guard !passing.isEmpty,
+                passing.count > 1 || changes.inserted.contains(where: { spanned.contains($0.objectID.entityName) })
+            else { continue }
+            for change in passing {
+                let row = try entityRow(of: change.objectID)
+                let columns = constraint.keys.compactMap { key -> String? in
+                    guard let index = row.reader.attributeIndexes[key] ?? row.reader.toOnesByName[key]?.index
+                    else { return nil }
+                    return row.table.columns[index].name
+                }
+                guard !columns.isEmpty else { continue }
+                let assignments = columns.map { "\($0) = NULL" }.joined(separator: ", ")
+                try connection.cachedStatement("UPDATE \(row.table.name) SET \(assignments) WHERE Z_PK = ?")
+                    .execute([.integer(try primaryKey(of: change.objectID))])
+            }
+        }
+    }
+}

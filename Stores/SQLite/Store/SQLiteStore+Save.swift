@@ -102,6 +102,7 @@ extension SQLiteStore {
                     }
                 }
                 try delete(changes.deleted.map(\.objectID), on: connection)
+                try releaseConstrainedKeys(of: changes, on: connection)
                 for index in changes.inserted.indices {
                     try insert(changes.inserted[index], external: external, on: connection)
                 }
