@@ -81,17 +81,50 @@ final class WorkerProcess {
 
     /// Waits for the worker to end (killing it after ``longestRun`` seconds) and collects what it wrote.
     func finish() -> Ending {
-        let deadline = Date().addingTimeInterval(Self.longestRun)
-        while process.isRunning && Date() < deadline { usleep(1_000) }
-        let timedOut = process.isRunning
-        if timedOut { kill() }
-        process.waitUntilExit()
+        var ending = end(by: Date().addingTimeInterval(Self.longestRun))
+        let timedOut = ending == nil
+        if timedOut {
+            kill()
+            ending = end(by: .distantFuture)
+        }
+        let (signalled, status) = ending ?? (true, SIGKILL)
         var lines: [String] = []
         while let line = try? readLine(timeout: 10) { lines.append(line) }
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Ending(
-            wasSignalled: process.terminationReason == .uncaughtSignal, timedOut: timedOut,
-            status: process.terminationStatus,
+            wasSignalled: signalled, timedOut: timedOut, status: status,
             remainingLines: lines, errorText: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// How the worker ended, once it has before `deadline`: as Foundation saw it, or, when the
+    /// worker has been a zombie for a second that Foundation still counts running (it misses a
+    /// child's end while another child holds that child's descriptors), as reaped here.
+    private func end(by deadline: Date) -> (signalled: Bool, status: Int32)? {
+        let pid = process.processIdentifier
+        var zombieSince: Date?
+        var polls = 0
+        while Date() < deadline {
+            if !process.isRunning { return (process.terminationReason == .uncaughtSignal, process.terminationStatus) }
+            polls += 1
+            if polls % 100 == 0, Self.isZombie(pid) {
+                let since = zombieSince ?? Date()
+                zombieSince = since
+                var status: Int32 = 0
+                if since.timeIntervalSinceNow < -1, waitpid(pid, &status, WNOHANG) == pid {
+                    let signal = status & 0x7f
+                    return signal == 0 ? (false, (status >> 8) & 0xff) : (true, signal)
+                }
+            }
+            usleep(1_000)
+        }
+        return nil
+    }
+
+    /// Whether process `pid` has ended and waits to be reaped, as Linux's `/proc` tells.
+    private static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[close...].dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 }

@@ -119,14 +119,21 @@ public final class PostgresTestServer: Sendable {
         let stop = "\(pgctl) -D '\(dataDirectory!.path)' -m immediate stop"
         let asUser = runAs.map { "runuser -u \($0) -- " } ?? ""
         let script =
-            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(asUser)\(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'"
+            Self.closingInheritedDescriptors
+            + "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(asUser)\(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'"
         let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watcher.executableURL = URL(fileURLWithPath: "/bin/bash")
         watcher.arguments = ["-c", script]
         watcher.standardOutput = FileHandle.nullDevice
         watcher.standardError = FileHandle.nullDevice
         try? watcher.run()
     }
+
+    /// Shell commands closing every descriptor but the standard three: what the server and the
+    /// watcher inherit from this process stays open as long as they run, and a pipe of another
+    /// child started meanwhile, held open, hides that child's end from Foundation's `Process`.
+    private static let closingInheritedDescriptors =
+        "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
 
     /// The folder of `initdb` and `pg_ctl`: `pg_config --bindir`, or Debian's versioned folder.
     private static func binaryFolder() throws -> URL {
@@ -168,12 +175,15 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// Runs `program` to its end, its output in a file (not a pipe, which a server it starts
-    /// would keep open), through `posix_spawn` and `waitpid`.
-    private static func run(_ program: String, _ arguments: [String], as user: String?) throws {
+    /// would keep open), through `posix_spawn` and `waitpid` (Foundation's `Process` can miss a
+    /// child's end in a process holding many descriptors); what it printed.
+    @discardableResult
+    private static func run(_ program: String, _ arguments: [String], as user: String?) throws -> String {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "strata-pg-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: outputFile) }
-        let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] + arguments } ?? [program] + arguments
+        let command = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] + arguments } ?? [program] + arguments
+        let argv = ["/bin/bash", "-c", closingInheritedDescriptors + "exec \"$@\"", "bash"] + command
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -185,27 +195,19 @@ public final class PostgresTestServer: Sendable {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
         guard spawned == 0 else {
-            throw PostgresTestServerError(message: "Could not start \(argv[0]): error \(spawned).")
+            throw PostgresTestServerError(message: "Could not start \(program): error \(spawned).")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         guard status == 0 else {
-            let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
             throw PostgresTestServerError(message: "\(program) \(arguments.joined(separator: " ")) failed: \(printed)")
         }
+        return printed
     }
 
     private static func capture(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try run("/usr/bin/env", [program] + arguments, as: nil).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

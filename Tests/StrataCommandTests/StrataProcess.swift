@@ -22,9 +22,8 @@ enum StrataProcess {
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return Outcome(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            status: process.waitForTermination().status, output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self))
     }
 }

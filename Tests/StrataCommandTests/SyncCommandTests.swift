@@ -62,7 +62,7 @@ import Testing
         }
         if port == nil {
             server.terminate()
-            server.waitUntilExit()
+            _ = server.waitForTermination()
         }
         return (server, "http://127.0.0.1:\(try #require(port, "the server announced no port: '\(announced)'"))/")
     }
@@ -110,7 +110,7 @@ import Testing
         ])
         defer {
             server.terminate()
-            server.waitUntilExit()
+            _ = server.waitForTermination()
         }
 
         for (replica, token) in [(sqlite.path, tokenA), (xml, tokenB)] {
@@ -149,7 +149,7 @@ import Testing
         ])
         defer {
             server.terminate()
-            server.waitUntilExit()
+            _ = server.waitForTermination()
         }
 
         let old = try StrataProcess.run(["sync", replicas[0].path, url, "--token", replicas[0].token])

@@ -29,9 +29,9 @@ import Testing
             return (process, output)
         }
         for (process, output) in processes {
-            process.waitUntilExit()
+            let termination = process.waitForTermination()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "worker \(process.arguments ?? []) printed \(text)")
+            #expect(termination.status == 0, "worker \(process.arguments ?? []) printed \(text)")
         }
         let coordinator = try PersistentStoreCoordinator(model: ContentionModel.model, storeTypes: [.lmdb])
         let store = try coordinator.addStore(type: StoreType.lmdb.name, at: url)

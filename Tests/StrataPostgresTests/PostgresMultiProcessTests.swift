@@ -32,8 +32,7 @@ import Testing
             return process
         }
         for worker in workers {
-            worker.waitUntilExit()
-            #expect(worker.terminationStatus == 0)
+            #expect(worker.waitForTermination().status == 0)
         }
         let counters = try store.execute(StoreFetchRequest(entityName: "Counter"))
         guard case .snapshots(let found) = counters, let counter = found.first else {

@@ -86,9 +86,9 @@ import Testing
         process.standardError = output
         try process.run()
         let changes = await Self.changes(in: stream, holding: 2)
-        process.waitUntilExit()
+        let termination = await process.termination()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "the worker printed \(printed)")
+        #expect(termination.status == 0, "the worker printed \(printed)")
         let transactions = changes.flatMap(\.transactions)
         try #require(transactions.count == 2, "found \(changes)")
         #expect(transactions.allSatisfy { $0.author == "worker" && $0.contextName == "worker context" })

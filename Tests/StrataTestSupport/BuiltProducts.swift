@@ -18,8 +18,7 @@ public enum BuiltProducts {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForTermination().status
     }
 
     /// Runs the built executable `name` with `arguments` to its end, with `environment` added
@@ -37,7 +36,6 @@ public enum BuiltProducts {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return (process.waitForTermination().status, String(decoding: output, as: UTF8.self))
     }
 }

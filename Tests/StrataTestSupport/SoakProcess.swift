@@ -6,6 +6,7 @@ final class SoakProcess {
     private let process = Process()
     private let outputURL: URL
     private let errorURL: URL
+    private var termination: ProcessTermination?
 
     /// Starts `worker` with `arguments`, writing its output to `<store>.<name>.out` and
     /// `<store>.<name>.err`.
@@ -33,13 +34,14 @@ final class SoakProcess {
     }
 
     /// Whether the process ended by a signal (its status is then the signal's number).
-    var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
+    var endedBySignal: Bool { termination?.wasSignalled ?? false }
 
     /// Waits for the process to end; its status, lines of output and error text.
     func finish() -> (status: Int32, lines: [String], errors: String) {
-        process.waitUntilExit()
+        let termination = process.waitForTermination()
+        self.termination = termination
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output.split(separator: "\n").map(String.init), errors)
+        return (termination.status, output.split(separator: "\n").map(String.init), errors)
     }
 }

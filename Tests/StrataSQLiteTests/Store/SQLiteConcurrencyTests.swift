@@ -129,8 +129,7 @@ import Testing
             return process
         }
         try ContentionModel.writeEntries(20, as: "parent", into: store)
-        for process in processes { process.waitUntilExit() }
-        #expect(processes.map(\.terminationStatus) == [0, 0])
+        #expect(processes.map { $0.waitForTermination().status } == [0, 0])
         guard case .snapshots(let entries) = try store.execute(StoreFetchRequest(entityName: "Entry")) else {
             Issue.record("no snapshots")
             return

@@ -146,7 +146,7 @@ import Testing
         #expect(String(decoding: line, as: UTF8.self) == "locked\n")
         expectInUse { try coordinator().addStore(type: "JSON", at: url) }
         try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        _ = holder.waitForTermination()
 
         let first = try coordinator()
         let store = try first.addStore(type: "JSON", at: url)
@@ -154,8 +154,7 @@ import Testing
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         probe.arguments = ["--nonblock", lockFile, "true"]
         try probe.run()
-        probe.waitUntilExit()
-        #expect(probe.terminationStatus != 0)
+        #expect(probe.waitForTermination().status != 0)
         try first.remove(store)
     }
 }
