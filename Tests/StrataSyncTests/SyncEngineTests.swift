@@ -448,6 +448,39 @@ import Testing
         #expect(try xml.dump() == ["Author Butler of []"])
     }
 
+    @Test func changesWhoseHistoryWentBeforeASyncReadItAreStillPushed() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try Self.hub(in: directory)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: hub)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: hub)
+        try sqlite.edit { context in
+            _ = try Self.insert("Book", ["title": "Dune"], in: context)
+            _ = try Self.insert("Book", ["title": "Emma"], in: context)
+        }
+        try await sqlite.engine.syncNow()
+        try sqlite.edit { context in
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            for book in books {
+                if try book.value(forKey: "title") == .string("Dune") {
+                    try book.setValue(.integer32(412), forKey: "pages")
+                    try book.setObject(try Self.insert("Author", ["name": "Herbert"], in: context), forKey: "author")
+                } else {
+                    try context.delete(book)
+                }
+            }
+        }
+        // The application deletes the history the engine has not read, as a whole-file store
+        // drops its oldest transactions past its bound.
+        let coordinator = sqlite.context.coordinator
+        let last = try #require(try coordinator.stores[0].lastHistoryToken())
+        _ = try coordinator.execute(.deleteHistory(before: .token(last)))
+
+        try await sqlite.engine.syncNow()
+        try await xml.engine.syncNow()
+        #expect(try xml.dump() == ["Author Herbert of [\"Dune\"]", "Book Dune 412 by Herbert"])
+        #expect(await xml.engine.resolvedObjects() == hub.resolvedObjects())
+    }
+
     @Test func aStoreWithoutTheSyncEntitiesOrHistoryIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let hub = try Self.hub(in: directory)

@@ -427,22 +427,23 @@ final class ReplicaState {
                 message: "The replica's store \(untracked.url?.path ?? untracked.identifier) does not track "
                     + "persistent history; add it with StoreOptions.tracksPersistentHistory.")
         }
+        guard historyTokens != nil else { return try everyObject(in: stores) }
         var changed = Set<ObjectID>()
-        guard historyTokens != nil else {
-            for store in stores {
-                if let token = try store.lastHistoryToken() { tokens[store.identifier] = token }
-            }
-            for entity in coordinator.schema.entities where !SyncModel.isSyncEntity(entity.name) {
-                var request = FetchRequest<ManagedObject>(entityName: entity.name)
-                request.includesSubentities = false
-                changed.formUnion(try context.fetchObjectIDs(request))
-            }
-            return (changed, tokens)
-        }
         for store in stores {
-            var request = PersistentHistoryRequest.fetchHistory(after: .token(tokens[store.identifier]))
+            // Read from the last transaction read, which must still be there: history deleted
+            // past it (by the application, or dropped by a whole-file store's bound) may have
+            // held changes never collected, and then every object is compared instead.
+            let last = tokens[store.identifier]
+            let before = last.map {
+                PersistentHistoryToken(storeIdentifier: $0.storeIdentifier, transactionNumber: $0.transactionNumber - 1)
+            }
+            var request = PersistentHistoryRequest.fetchHistory(after: .token(before))
             request.affectedStores = [store]
-            guard case .transactions(let transactions) = try coordinator.execute(request) else { continue }
+            guard case .transactions(var transactions) = try coordinator.execute(request) else { continue }
+            if let last {
+                guard transactions.first?.token == last else { return try everyObject(in: stores) }
+                transactions.removeFirst()
+            }
             for transaction in transactions {
                 for change in transaction.changes ?? [] where !SyncModel.isSyncEntity(change.changedObjectID.entityName)
                 {
@@ -452,6 +453,24 @@ final class ReplicaState {
             }
         }
         return (changed, tokens)
+    }
+
+    /// Every application object of the replica's stores and every object they held that has a
+    /// global ID (those deleted since count as deletions), and the history tokens they reach.
+    private func everyObject(in stores: [any IncrementalStore]) throws -> (
+        Set<ObjectID>, [String: PersistentHistoryToken]
+    ) {
+        var tokens = historyTokens ?? [:]
+        for store in stores {
+            if let token = try store.lastHistoryToken() { tokens[store.identifier] = token }
+        }
+        var objects = Set(self.objects.identities.boundObjectIDs.filter { !$0.isTemporary })
+        for entity in context.coordinator.schema.entities where !SyncModel.isSyncEntity(entity.name) {
+            var request = FetchRequest<ManagedObject>(entityName: entity.name)
+            request.includesSubentities = false
+            objects.formUnion(try context.fetchObjectIDs(request))
+        }
+        return (objects, tokens)
     }
 
     private func existingObject(_ objectID: ObjectID) throws -> ManagedObject? {

@@ -20,6 +20,9 @@ public struct SyncIdentities: Sendable, Hashable, Codable {
     /// The global ID of the store's object `objectID`, if it has one.
     public func existingGlobalID(for objectID: ObjectID) -> GlobalID? { globalIDs[objectID] }
 
+    /// The store's objects that have a global ID.
+    var boundObjectIDs: Dictionary<ObjectID, GlobalID>.Keys { globalIDs.keys }
+
     /// The store's object that `globalID` names, if the replica has it.
     public func objectID(for globalID: GlobalID) -> ObjectID? { objectIDs[globalID] }
 
