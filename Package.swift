@@ -108,7 +108,7 @@ let package = Package(
             name: "StrataSyncTests",
             dependencies: [
                 "StrataSync", "Strata", "StrataConformance", "StrataSQLite", "StrataXML", "StrataLMDB", "StrataBinary",
-                "StrataSyncServer", "StrataTestSupport",
+                "StrataPostgres", "StrataPostgresTesting", "StrataSyncServer", "StrataTestSupport",
             ]),
         .testTarget(
             name: "StrataSearchTests",

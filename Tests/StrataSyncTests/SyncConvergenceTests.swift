@@ -1,7 +1,8 @@
 import Foundation
 import Strata
 import StrataConformance
-import StrataSQLite
+import StrataPostgres
+import StrataPostgresTesting
 import StrataSync
 import StrataSyncServer
 import StrataTestSupport
@@ -10,7 +11,8 @@ import Testing
 /// Replicas of three store types (SQLite, XML, LMDB), each in a process of its own
 /// (`SyncWorker`), make random edits — tags under a dozen unique labels among them, which
 /// replicas apart make twice, and books put at random places among an author's ordered books —
-/// and sync at random moments through a real `strata sync-server` in front of a hub in a SQLite file, while the test kills replicas with
+/// and sync at random moments through a real `strata sync-server` in front of a hub kept by the PostgreSQL test
+/// server, while the test kills replicas with
 /// SIGKILL and restarts them, and kills the server and keeps it down for a while (a
 /// partition). At the end:
 ///
@@ -56,16 +58,28 @@ import Testing
             try process.run()
         }
 
+        private var ended: ProcessTermination?
+
+        /// How the process ended; `nil` while it runs.
+        var termination: ProcessTermination? {
+            if ended == nil { ended = process.terminationIfEnded() }
+            return ended
+        }
+
         func kill() {
-            guard process.isRunning else { return }
+            guard termination == nil else { return }
             Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            ended = process.waitForTermination()
         }
 
         /// Waits for the process to end without holding one of the few threads other tests'
-        /// tasks run on.
-        func exit() async throws {
-            while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        /// tasks run on; its exit status.
+        @discardableResult
+        func exit() async -> Int32 {
+            if let termination { return termination.status }
+            let termination = await process.termination()
+            ended = termination
+            return termination.status
         }
 
         var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
@@ -93,8 +107,7 @@ import Testing
             let (type, suffix) = Self.storeTypes[index % Self.storeTypes.count]
             let store = directory.file("replica\(index).\(suffix)").path
             let id = try Child("SyncWorker", ["id", store, type], output: directory.file("id\(index).txt"))
-            try await id.exit()
-            #expect(id.process.terminationStatus == 0, "\(id.text)")
+            #expect(await id.exit() == 0, "\(id.text)")
             let replica = try #require(UUID(uuidString: id.text.trimmingCharacters(in: .whitespacesAndNewlines)))
             let token = AccessTokens.newToken()
             tokens.add(token, granting: .init(hub: "main", replica: ReplicaID(replica), access: .readWrite))
@@ -102,7 +115,8 @@ import Testing
         }
         try tokens.write(to: tokensURL)
 
-        let hubPath = directory.file("hub.sqlite").path
+        let hubURL = try PostgresTestServer.shared.get().storeURL(schema: PostgresTestServer.uniqueSchema("hub"))
+        let hubPath = hubURL.absoluteString
         var port = 0
         var serverStarts = 0
         func startServer() async throws -> Child {
@@ -119,7 +133,7 @@ import Testing
                         port = number
                         return server
                     }
-                    if !server.process.isRunning { break }
+                    if server.termination != nil { break }
                     try await Task.sleep(for: .milliseconds(25))
                 }
                 server.kill()
@@ -140,13 +154,19 @@ import Testing
                 ], output: directory.file("replica\(index).txt"))
         }
         var running: [Int: Child] = [:]
+        // A failed expectation must not leave the server or a replica running.
+        defer {
+            server.kill()
+            for child in running.values { child.kill() }
+        }
         for index in replicas.indices { running[index] = try startReplica(index) }
         var kills = 0
         var partitions = 0
         while !running.isEmpty {
             try await Task.sleep(for: .milliseconds(Int.random(in: 200...800, using: &random)))
-            for (index, child) in running where !child.process.isRunning {
-                #expect(child.process.terminationStatus == 0, "replica \(index): \(child.text)")
+            for (index, child) in running {
+                guard let termination = child.termination else { continue }
+                #expect(termination.status == 0, "replica \(index): \(child.text)")
                 running[index] = nil
             }
             let roll = Double.random(in: 0..<1, using: &random)
@@ -170,16 +190,16 @@ import Testing
                 let finish = try Child(
                     "SyncWorker", ["finish", replica.store, replica.type, url, replica.token, out.path],
                     output: directory.file("finish\(index)-\(round).txt"))
-                try await finish.exit()
-                try #require(finish.process.terminationStatus == 0, "replica \(index): \(finish.text)")
+                let status = await finish.exit()
+                try #require(status == 0, "replica \(index): \(finish.text)")
                 if round == 1 { finals.append(try JSONDecoder().decode(Final.self, from: Data(contentsOf: out))) }
             }
         }
         server.process.terminate()
-        try await server.exit()
+        await server.exit()
 
-        let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])
-        _ = try await coordinator.addStore(type: "SQLite", at: URL(fileURLWithPath: hubPath))
+        let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.postgres])
+        _ = try await coordinator.addStore(type: StoreType.postgres.name, at: hubURL)
         let hub = try StoreHub(coordinator: coordinator, rules: Self.rules)
         let hubState = await hub.resolvedObjects()
         var log: [SyncOperation] = []
