@@ -119,21 +119,15 @@ public final class PostgresTestServer: Sendable {
         let stop = "\(pgctl) -D '\(dataDirectory!.path)' -m immediate stop"
         let asUser = runAs.map { "runuser -u \($0) -- " } ?? ""
         let script =
-            Self.closingInheritedDescriptors
-            + "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(asUser)\(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'"
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/bash")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        try? watcher.run()
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(asUser)\(stop) >/dev/null 2>&1; rm -rf '\(folder.path)'"
+        _ = try? Self.spawn(["/bin/sh", "-c", script], output: "/dev/null")
     }
 
     /// Shell commands closing every descriptor but the standard three: what the server and the
-    /// watcher inherit from this process stays open as long as they run, and a pipe of another
-    /// child started meanwhile, held open, hides that child's end from Foundation's `Process`.
+    /// watcher inherit from this process stays open as long as they run, and a socket of a
+    /// child Foundation's `Process` started meanwhile, held open, hides that child's end.
     private static let closingInheritedDescriptors =
-        "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
+        "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; "
 
     /// The folder of `initdb` and `pg_ctl`: `pg_config --bindir`, or Debian's versioned folder.
     private static func binaryFolder() throws -> URL {
@@ -183,20 +177,7 @@ public final class PostgresTestServer: Sendable {
             "strata-pg-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: outputFile) }
         let command = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] + arguments } ?? [program] + arguments
-        let argv = ["/bin/bash", "-c", closingInheritedDescriptors + "exec \"$@\"", "bash"] + command
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
-        guard spawned == 0 else {
-            throw PostgresTestServerError(message: "Could not start \(program): error \(spawned).")
-        }
+        let pid = try spawn(command, output: outputFile.path)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let printed = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
@@ -204,6 +185,26 @@ public final class PostgresTestServer: Sendable {
             throw PostgresTestServerError(message: "\(program) \(arguments.joined(separator: " ")) failed: \(printed)")
         }
         return printed
+    }
+
+    /// Starts `command` through `posix_spawn`, under a shell that first closes every descriptor
+    /// it inherits but the standard three, its output and errors going to the file `output`.
+    private static func spawn(_ command: [String], output: String) throws -> pid_t {
+        let argv = ["/bin/bash", "-c", closingInheritedDescriptors + "exec \"$@\"", "bash"] + command
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            throw PostgresTestServerError(message: "Could not start \(command[0]): error \(spawned).")
+        }
+        return pid
     }
 
     private static func capture(_ program: String, _ arguments: [String]) throws -> String {

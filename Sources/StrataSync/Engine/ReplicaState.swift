@@ -464,7 +464,14 @@ final class ReplicaState {
         for store in stores {
             if let token = try store.lastHistoryToken() { tokens[store.identifier] = token }
         }
-        var objects = Set(self.objects.identities.boundObjectIDs.filter { !$0.isTemporary })
+        // Objects of a store no longer added, or of an entity the model lost, are not deleted.
+        let storeIdentifiers = Set(stores.map(\.identifier))
+        let schema = context.coordinator.schema
+        var objects = Set(
+            self.objects.identities.boundObjectIDs.filter {
+                !$0.isTemporary && storeIdentifiers.contains($0.namespace.storeIdentifier ?? "")
+                    && schema.entitiesByName[$0.entityName] != nil
+            })
         for entity in context.coordinator.schema.entities where !SyncModel.isSyncEntity(entity.name) {
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
             request.includesSubentities = false

@@ -46,8 +46,10 @@ extension SQLiteStore {
             else { continue }
             for change in passing {
                 let row = try entityRow(of: change.objectID)
+                // Only the keys the update writes back.
                 let columns = constraint.keys.compactMap { key -> String? in
-                    guard let index = row.reader.attributeIndexes[key] ?? row.reader.toOnesByName[key]?.index
+                    guard change.values[key] != nil,
+                        let index = row.reader.attributeIndexes[key] ?? row.reader.toOnesByName[key]?.index
                     else { return nil }
                     return row.table.columns[index].name
                 }
