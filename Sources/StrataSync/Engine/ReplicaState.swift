@@ -472,7 +472,7 @@ final class ReplicaState {
                 !$0.isTemporary && storeIdentifiers.contains($0.namespace.storeIdentifier ?? "")
                     && schema.entitiesByName[$0.entityName] != nil
             })
-        for entity in context.coordinator.schema.entities where !SyncModel.isSyncEntity(entity.name) {
+        for entity in schema.entities where !SyncModel.isSyncEntity(entity.name) {
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
             request.includesSubentities = false
             objects.formUnion(try context.fetchObjectIDs(request))
