@@ -37,7 +37,8 @@ enum SyncStores {
     }
 
     /// The hub in the store at `path` (a file, made as SQLite unless its extension names another
-    /// type, or a PostgreSQL URL).
+    /// type, or a PostgreSQL URL). A PostgreSQL hub is opened to hear at once, by `NOTIFY`, of
+    /// the pushes other servers sharing it take.
     static func hub(at path: String, modelSupport: ModelSupport? = nil) throws -> StoreHub {
         let url = StoreFile.url(of: path)
         let type: StoreType
@@ -50,7 +51,13 @@ enum SyncStores {
         }
         let coordinator = try PersistentStoreCoordinator(
             model: SyncModel.hubModel(), storeTypes: StoreFile.storeTypes)
-        try coordinator.addStore(type: type.name, at: url)
+        var description = PersistentStoreDescription(type: type.name, url: url)
+        if type == .postgres {
+            description.tracksPersistentHistory = true
+            description.postsRemoteChangeNotifications = true
+            coordinator.remoteChangeInterval = .milliseconds(20)
+        }
+        _ = try coordinator.addStore(description)
         return try StoreHub(coordinator: coordinator, modelSupport: modelSupport)
     }
 

@@ -22,22 +22,46 @@ final class MergedRecords {
         state = MergeState(rules: rules)
         let decoder = JSONDecoder()
         for record in try context.fetch(FetchRequest<ManagedObject>(entityName: SyncModel.mergedObjectName)) {
-            guard case .uuid(let uuid) = try record.value(forKey: "globalID"),
-                case .binary(let data) = try record.value(forKey: "state")
-            else { throw Self.damaged(record, "has no global ID or state") }
-            let id = GlobalID(uuid)
-            let merged: MergedObject
-            do {
-                merged = try decoder.decode(MergedObject.self, from: data)
-            } catch {
-                throw Self.damaged(record, "holds a state that cannot be read: \(error)")
-            }
+            let id = try restore(record, decoder: decoder)
             guard records.updateValue(record.objectID, forKey: id) == nil else {
                 throw Self.damaged(record, "names \(id), which another record names too")
             }
-            state.restore(merged, for: id)
             if case .objectID(let objectID) = try record.value(forKey: "object") { identities.bind(id, to: objectID) }
         }
+    }
+
+    /// Reads again the records of `objects` that the store holds, as another process wrote them:
+    /// a hub's store written by several servers.
+    func reload(_ objects: Set<GlobalID>) throws {
+        let decoder = JSONDecoder()
+        let ids = objects.map(\.uuid)
+        for start in stride(from: 0, to: ids.count, by: Self.reloadBatch) {
+            var request = FetchRequest<ManagedObject>(entityName: SyncModel.mergedObjectName)
+            request.predicate = try FetchPredicate(
+                format: "globalID IN %@", Array(ids[start..<min(start + Self.reloadBatch, ids.count)]))
+            for record in try context.fetch(request) {
+                records[try restore(record, decoder: decoder)] = record.objectID
+            }
+        }
+    }
+
+    private static let reloadBatch = 500
+
+    /// Forgets the records inserted since the last save, after that save failed and its context
+    /// was reset: the next write inserts them again.
+    func discardUnsaved() { inserted.removeAll() }
+
+    /// Puts the state `record` holds into ``state``, answering its global ID.
+    private func restore(_ record: ManagedObject, decoder: JSONDecoder) throws -> GlobalID {
+        guard case .uuid(let uuid) = try record.value(forKey: "globalID"),
+            case .binary(let data) = try record.value(forKey: "state")
+        else { throw Self.damaged(record, "has no global ID or state") }
+        do {
+            state.restore(try decoder.decode(MergedObject.self, from: data), for: GlobalID(uuid))
+        } catch {
+            throw Self.damaged(record, "holds a state that cannot be read: \(error)")
+        }
+        return GlobalID(uuid)
     }
 
     /// Applies `operation` to the state, noting its object to be written.

@@ -7,8 +7,16 @@ import Strata
 /// The store's model holds ``SyncModel/hubModel()``'s entities. Each push the hub takes is one
 /// log entry and the merged objects it changed, saved together: a hub stopped at any point
 /// holds a push whole or not at all, and a replica sends a push it has no receipt for again.
-/// One process writes a hub's store at a time (the `strata sync-server` in front of it, or the
-/// one process that syncs through it directly).
+///
+/// Several processes may write one hub's store — `strata sync-server`s behind a load balancer,
+/// a server's instances syncing through it directly. Before it pushes or pulls, a hub reads
+/// the log entries others added since it last looked, and the merged objects they changed; the
+/// log's unique sequence numbers make two hubs that push at once take turns, the second trying
+/// again after it has read the first's entry. A hub learns of the others' pushes at once, to
+/// wake the replicas waiting on ``heads()``, when its store was added with
+/// `postsRemoteChangeNotifications` (and so with `tracksPersistentHistory`): a PostgreSQL
+/// store hears of them by `LISTEN`/`NOTIFY`. It then deletes its store's history older than
+/// ``historyKept``.
 public actor StoreHub: SyncHub {
     /// The most bytes of operations one push may hold, 8 MiB by default.
     public let pushByteLimit: Int
@@ -16,6 +24,9 @@ public actor StoreHub: SyncHub {
     public let maximumDrift: Duration
     /// The versions of the application's model the hub serves; `nil`: every version.
     public let modelSupport: ModelSupport?
+    /// How long the hub keeps its store's persistent history, when the store keeps one: other
+    /// processes writing the hub need it only to learn that the store was written.
+    public let historyKept: Duration
     /// The replicas admitted since the hub opened, when it has a ``modelSupport``: only they
     /// push and pull.
     private var admitted = Set<ReplicaID>()
@@ -23,7 +34,13 @@ public actor StoreHub: SyncHub {
     private let context: ManagedObjectContext
     private let rules: MergeRules
     private var merged: MergedRecords
+    /// The last log entry the merged state in memory holds.
     private var head: Int64
+    /// Reads what other processes push as the store announces their saves, from the first
+    /// ``heads()``.
+    private var remoteWatch: Task<Void, Never>?
+    /// When the hub last deleted its store's old history.
+    private var historyTrimmed = Date.distantPast
     /// Whether the merged state in memory must be loaded again before the next push.
     private var needsReload = false
     private var watchers: [UUID: AsyncStream<Int64>.Continuation] = [:]
@@ -34,6 +51,7 @@ public actor StoreHub: SyncHub {
     /// deletion rules; what ``resolvedObjects()`` shows follows the application's model when
     /// `rules` are constrained by it (``MergeRules/constrained(by:)``), as replicas' are.
     /// `modelSupport` says which versions of the application's model it serves (all when `nil`).
+    /// `historyKept` is how long the store's persistent history is kept, an hour by default.
     ///
     /// - Throws: ``SyncError`` with code ``SyncError/Code/unsupportedStore`` when the
     ///   coordinator's model lacks the hub's entities, ``SyncError/Code/corruptState`` when a
@@ -41,6 +59,7 @@ public actor StoreHub: SyncHub {
     public init(
         coordinator: PersistentStoreCoordinator, rules: MergeRules = MergeRules(), pushByteLimit: Int = 8 << 20,
         maximumDrift: Duration = .seconds(300), modelSupport: ModelSupport? = nil,
+        historyKept: Duration = .seconds(3600),
         wallClock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) throws {
         for name in [SyncModel.logEntryName, SyncModel.mergedObjectName]
@@ -54,6 +73,7 @@ public actor StoreHub: SyncHub {
         self.pushByteLimit = pushByteLimit
         self.maximumDrift = maximumDrift
         self.modelSupport = modelSupport
+        self.historyKept = historyKept
         self.wallClock = wallClock
         encoder.outputFormatting = .sortedKeys
         (merged, head) = try context.performAndWait {
@@ -61,6 +81,12 @@ public actor StoreHub: SyncHub {
             return try Self.load(rules: rules, in: context)
         }
     }
+
+    deinit { remoteWatch?.cancel() }
+
+    /// How long a push is tried again while other processes take the log's next place first,
+    /// each time a step behind them: 30 seconds.
+    private static let contendedPushTime: Duration = .seconds(30)
 
     public func push(_ push: SyncPush) throws -> PushReceipt {
         try checkAdmitted(push.replica)
@@ -101,53 +127,76 @@ public actor StoreHub: SyncHub {
                 context.reset()
                 needsReload = false
             }
-            if let known = try entry(forPush: push.id) {
-                guard case .uuid(push.replica.uuid) = try known.value(forKey: "replica") else {
-                    throw SyncError(
-                        code: .forgedReplica,
-                        message: "Push \(push.id) from \(push.replica) reuses another replica's ID.")
+            let deadline = ContinuousClock.now + Self.contendedPushTime
+            while true {
+                do {
+                    try catchUp()
+                } catch {
+                    context.reset()
+                    throw error
                 }
-                // Compared by operations, so that a push taken before pushes said what they saw is
-                // a duplicate when sent again saying it.
-                guard case .binary(let data) = try known.value(forKey: "operations"),
-                    (try? decoder.decode(PushPayload.self, from: data))?.operations == push.operations
-                else {
-                    throw SyncError(
-                        code: .pushReplayed,
-                        message: "Push \(push.id) from \(push.replica) was taken before with other operations.")
+                do {
+                    return try take(push, payload: payload)
+                } catch {
+                    context.reset()
+                    merged.discardUnsaved()
+                    // Another process took the log's next place: read its entry, and try again.
+                    if ContinuousClock.now < deadline, let stored = try? Self.lastSequence(in: context), stored > head {
+                        continue
+                    }
+                    if needsReload, let (reloaded, reloadedHead) = try? Self.load(rules: rules, in: context) {
+                        (merged, head) = (reloaded, reloadedHead)
+                        needsReload = false
+                    }
+                    context.reset()
+                    throw error
                 }
-                let sequence = try Self.sequence(of: known)
-                context.reset()
-                return PushReceipt(sequence: sequence, wasDuplicate: true)
             }
-            try checkEntities(of: push)
-            do {
-                var changed = Set<GlobalID>()
-                for operation in push.operations { try merged.apply(operation, changing: &changed) }
-                try merged.write(changed)
-                let entry = try context.insertNewObject(forEntityName: SyncModel.logEntryName)
-                try entry.setValue(.integer64(head + 1), forKey: "sequence")
-                try entry.setValue(.uuid(push.id), forKey: "push")
-                try entry.setValue(.uuid(push.replica.uuid), forKey: "replica")
-                try entry.setValue(.binary(payload), forKey: "operations")
-                try context.save()
-                merged.didSave()
-                context.reset()
-            } catch {
-                // The merged state in memory is ahead of the store until it is loaded again.
-                needsReload = true
-                context.reset()
-                if let (reloaded, reloadedHead) = try? Self.load(rules: rules, in: context) {
-                    (merged, head) = (reloaded, reloadedHead)
-                    needsReload = false
-                }
-                context.reset()
-                throw error
-            }
-            head += 1
-            for watcher in watchers.values { watcher.yield(head) }
-            return PushReceipt(sequence: head, wasDuplicate: false)
         }
+    }
+
+    /// Adds `push` to the log, after the entries the merged state holds; answers its receipt.
+    /// Leaves the merged state in memory ahead of the store, and notes so, when the save fails.
+    private func take(_ push: SyncPush, payload: Data) throws -> PushReceipt {
+        if let known = try entry(forPush: push.id) {
+            guard case .uuid(push.replica.uuid) = try known.value(forKey: "replica") else {
+                throw SyncError(
+                    code: .forgedReplica,
+                    message: "Push \(push.id) from \(push.replica) reuses another replica's ID.")
+            }
+            // Compared by operations, so that a push taken before pushes said what they saw is
+            // a duplicate when sent again saying it.
+            guard case .binary(let data) = try known.value(forKey: "operations"),
+                (try? decoder.decode(PushPayload.self, from: data))?.operations == push.operations
+            else {
+                throw SyncError(
+                    code: .pushReplayed,
+                    message: "Push \(push.id) from \(push.replica) was taken before with other operations.")
+            }
+            let sequence = try Self.sequence(of: known)
+            context.reset()
+            return PushReceipt(sequence: sequence, wasDuplicate: true)
+        }
+        try checkEntities(of: push)
+        // The merged state in memory is ahead of the store until the save succeeds, or it
+        // is loaded again.
+        needsReload = true
+        var changed = Set<GlobalID>()
+        for operation in push.operations { try merged.apply(operation, changing: &changed) }
+        try merged.write(changed)
+        let entry = try context.insertNewObject(forEntityName: SyncModel.logEntryName)
+        try entry.setValue(.integer64(head + 1), forKey: "sequence")
+        try entry.setValue(.uuid(push.id), forKey: "push")
+        try entry.setValue(.uuid(push.replica.uuid), forKey: "replica")
+        try entry.setValue(.binary(payload), forKey: "operations")
+        try context.save()
+        merged.didSave()
+        context.reset()
+        needsReload = false
+        head += 1
+        for watcher in watchers.values { watcher.yield(head) }
+        trimHistory()
+        return PushReceipt(sequence: head, wasDuplicate: false)
     }
 
     /// Refuses a replica whose model is older than the oldest version ``modelSupport`` serves.
@@ -179,6 +228,7 @@ public actor StoreHub: SyncHub {
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) throws -> PullBatch {
         try checkAdmitted(replica)
         return try context.performAndWait {
+            try catchUp()
             var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
             request.predicate = try FetchPredicate(format: "sequence > %@ AND replica != %@", cursor, replica.uuid)
             request.sortDescriptors = [FetchSortDescriptor("sequence")]
@@ -195,12 +245,7 @@ public actor StoreHub: SyncHub {
                 else { throw Self.damaged(record, "lacks its push, replica or operations") }
                 if !entries.isEmpty, bytes + payload.count > byteLimit { break }
                 bytes += payload.count
-                let kept: PushPayload
-                do {
-                    kept = try decoder.decode(PushPayload.self, from: payload)
-                } catch {
-                    throw Self.damaged(record, "holds operations that cannot be read: \(error)")
-                }
+                let kept = try Self.payload(of: record, decoder: decoder)
                 let sequence = try Self.sequence(of: record)
                 entries.append(
                     HubEntry(
@@ -211,7 +256,9 @@ public actor StoreHub: SyncHub {
             context.reset()
             let isComplete = entries.count == found.count && found.count < 256
             return PullBatch(
-                entries: entries, cursor: isComplete ? max(head, cursor) : entries.last?.sequence ?? cursor,
+                entries: entries,
+                cursor: isComplete
+                    ? max(head, cursor, entries.last?.sequence ?? cursor) : entries.last?.sequence ?? cursor,
                 isComplete: isComplete)
         }
     }
@@ -220,6 +267,9 @@ public actor StoreHub: SyncHub {
         let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         watchers[id] = continuation
+        watchOthers()
+        // The head others' pushes moved it to, when it can be read; else the last one known.
+        try? refresh()
         continuation.yield(head)
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
@@ -228,11 +278,86 @@ public actor StoreHub: SyncHub {
         return stream
     }
 
-    /// Every object the hub knows of that exists, resolved by the merge rules.
+    /// Every object the hub knows of that exists, resolved by the merge rules: as of its last
+    /// push, pull or ``refresh()``.
     public func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
 
-    /// The log's last sequence number.
+    /// The log's last sequence number: as of the hub's last push, pull or ``refresh()``.
     public var lastSequence: Int64 { head }
+
+    /// Reads the log entries other processes added to the hub's store since this hub last
+    /// looked, and the merged objects they changed.
+    ///
+    /// - Throws: ``SyncError/Code/corruptState`` when an entry or object cannot be read back; the
+    ///   store's errors.
+    public func refresh() throws {
+        try context.performAndWait {
+            defer { context.reset() }
+            if needsReload {
+                (merged, head) = try Self.load(rules: rules, in: context)
+                needsReload = false
+                for watcher in watchers.values { watcher.yield(head) }
+            } else {
+                try catchUp()
+            }
+        }
+    }
+
+    /// Starts reading what other processes push as the store announces their saves, when it
+    /// was added to announce them.
+    private func watchOthers() {
+        let coordinator = context.coordinator
+        guard remoteWatch == nil, coordinator.stores.contains(where: \.options.postsRemoteChangeNotifications) else {
+            return
+        }
+        let changes = coordinator.remoteChanges
+        remoteWatch = Task { [weak self] in
+            for await _ in changes { await self?.othersPushed() }
+        }
+    }
+
+    /// Reads what another process pushed, told by the store. A hub that cannot read it now
+    /// reads it at its next push or pull.
+    private func othersPushed() {
+        try? refresh()
+        trimHistory()
+    }
+
+    /// Deletes, at most once a minute, the history older than ``historyKept`` of the hub's store
+    /// when it keeps one. A deletion that fails is tried again a minute later.
+    private func trimHistory() {
+        let now = Date()
+        guard now.timeIntervalSince(historyTrimmed) >= 60,
+            context.coordinator.stores.contains(where: \.options.tracksPersistentHistory)
+        else { return }
+        historyTrimmed = now
+        let kept = Double(historyKept.components.seconds)
+        _ = try? context.coordinator.execute(
+            PersistentHistoryRequest.deleteHistory(before: .date(now.addingTimeInterval(-kept))))
+    }
+
+    /// Brings the merged state in memory up to the log in the store: reads the entries after
+    /// ``head`` that other processes added, and again the merged objects they name. Run on the
+    /// context's queue.
+    private func catchUp() throws {
+        guard try Self.lastSequence(in: context) > head else { return }
+        var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
+        request.predicate = try FetchPredicate(format: "sequence > %@", head)
+        request.sortDescriptors = [FetchSortDescriptor("sequence")]
+        request.fetchBatchSize = 64
+        var named = Set<GlobalID>()
+        var last = head
+        for record in try context.fetch(request) {
+            for operation in try Self.payload(of: record, decoder: decoder).operations {
+                named.insert(operation.object)
+            }
+            last = try Self.sequence(of: record)
+        }
+        try merged.reload(named)
+        context.reset()
+        head = last
+        for watcher in watchers.values { watcher.yield(head) }
+    }
 
     private func stopWatching(_ id: UUID) { watchers[id] = nil }
 
@@ -262,12 +387,31 @@ public actor StoreHub: SyncHub {
 
     private static func load(rules: MergeRules, in context: ManagedObjectContext) throws -> (MergedRecords, Int64) {
         var identities = SyncIdentities()
+        // The head first: records other processes write meanwhile are read as they are then,
+        // and read again by the next catch-up.
+        let head = try lastSequence(in: context)
         let merged = try MergedRecords(rules: rules, in: context, identities: &identities)
+        return (merged, head)
+    }
+
+    /// The last sequence number of the log in the store, 0 when it is empty.
+    private static func lastSequence(in context: ManagedObjectContext) throws -> Int64 {
         var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
         request.sortDescriptors = [FetchSortDescriptor("sequence", ascending: false)]
         request.fetchLimit = 1
-        let head = try context.fetch(request).first.map(sequence(of:)) ?? 0
-        return (merged, head)
+        return try context.fetch(request).first.map(sequence(of:)) ?? 0
+    }
+
+    /// The operations `entry` holds, and what its replica had seen.
+    private static func payload(of entry: ManagedObject, decoder: JSONDecoder) throws -> PushPayload {
+        guard case .binary(let data) = try entry.value(forKey: "operations") else {
+            throw damaged(entry, "lacks its operations")
+        }
+        do {
+            return try decoder.decode(PushPayload.self, from: data)
+        } catch {
+            throw damaged(entry, "holds operations that cannot be read: \(error)")
+        }
     }
 
     private static func sequence(of entry: ManagedObject) throws -> Int64 {
