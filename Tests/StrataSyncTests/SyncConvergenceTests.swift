@@ -11,9 +11,9 @@ import Testing
 /// Replicas of three store types (SQLite, XML, LMDB), each in a process of its own
 /// (`SyncWorker`), make random edits — tags under a dozen unique labels among them, which
 /// replicas apart make twice, and books put at random places among an author's ordered books —
-/// and sync at random moments through a real `strata sync-server` in front of a hub kept by the PostgreSQL test
-/// server, while the test kills replicas with
-/// SIGKILL and restarts them, and kills the server and keeps it down for a while (a
+/// and sync at random moments through two real `strata sync-server`s in front of one hub kept
+/// by the PostgreSQL test server, each replica through either, while the test kills replicas
+/// with SIGKILL and restarts them, and kills a server and keeps it down for a while (a
 /// partition). At the end:
 ///
 /// - every replica's store shows the same objects (each author's books in one order), and every
@@ -96,7 +96,7 @@ import Testing
     /// The replicas' store types, taken in turn.
     static let storeTypes = [("SQLite", "sqlite"), ("XML", "xml"), ("LMDB", "lmdb")]
 
-    @Test func replicasInProcessesKilledAtRandomConvergeThroughAServerTakenDownAtRandom() async throws {
+    @Test func replicasInProcessesKilledAtRandomConvergeThroughServersTakenDownAtRandom() async throws {
         let (replicaCount, steps) = Self.size
         let directory = try TemporaryDirectory()
         var random = SeededGenerator(seed: 20_261_207)
@@ -117,20 +117,20 @@ import Testing
 
         let hubURL = try PostgresTestServer.shared.get().storeURL(schema: PostgresTestServer.uniqueSchema("hub"))
         let hubPath = hubURL.absoluteString
-        var port = 0
+        var ports = [0, 0]
         var serverStarts = 0
-        func startServer() async throws -> Child {
+        func startServer(_ index: Int) async throws -> Child {
             for attempt in 0..<50 {
                 serverStarts += 1
                 let server = try Child(
                     "strata",
-                    ["sync-server", "--hub", hubPath, "--port", "\(port)", "--tokens", tokensURL.path],
+                    ["sync-server", "--hub", hubPath, "--port", "\(ports[index])", "--tokens", tokensURL.path],
                     output: directory.file("server\(serverStarts).txt"))
                 for _ in 0..<200 {
                     if let line = server.text.split(separator: "\n").first(where: { $0.hasPrefix("Serving") }),
                         let number = Int(line.split(separator: ":").last ?? "")
                     {
-                        port = number
+                        ports[index] = number
                         return server
                     }
                     if server.termination != nil { break }
@@ -141,22 +141,22 @@ import Testing
             }
             throw CancellationError()
         }
-        var server = try await startServer()
-        var url: String { "http://127.0.0.1:\(port)/" }
+        var servers = [try await startServer(0), try await startServer(1)]
+        func url(_ server: Int) -> String { "http://127.0.0.1:\(ports[server])/" }
 
         func startReplica(_ index: Int) throws -> Child {
             let replica = replicas[index]
             return try Child(
                 "SyncWorker",
                 [
-                    "run", replica.store, replica.type, url, replica.token, "\(index + 1)", "\(steps)",
-                    replica.log.path,
+                    "run", replica.store, replica.type, url(Int.random(in: 0...1, using: &random)), replica.token,
+                    "\(index + 1)", "\(steps)", replica.log.path,
                 ], output: directory.file("replica\(index).txt"))
         }
         var running: [Int: Child] = [:]
-        // A failed expectation must not leave the server or a replica running.
+        // A failed expectation must not leave a server or a replica running.
         defer {
-            server.kill()
+            for server in servers { server.kill() }
             for child in running.values { child.kill() }
         }
         for index in replicas.indices { running[index] = try startReplica(index) }
@@ -175,28 +175,33 @@ import Testing
                 running[index] = try startReplica(index)
                 kills += 1
             } else if roll < 0.65 {
-                server.kill()
+                let index = Int.random(in: 0...1, using: &random)
+                servers[index].kill()
                 try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_500, using: &random)))
-                server = try await startServer()
+                servers[index] = try await startServer(index)
                 partitions += 1
             }
         }
 
-        // Each replica pushes what it has left, then each pulls what the others pushed.
+        // Each replica pushes what it has left, then each pulls what the others pushed, through
+        // the other server.
         var finals: [Final] = []
         for round in 0..<2 {
             for (index, replica) in replicas.enumerated() {
                 let out = directory.file("final\(index).json")
                 let finish = try Child(
-                    "SyncWorker", ["finish", replica.store, replica.type, url, replica.token, out.path],
+                    "SyncWorker",
+                    ["finish", replica.store, replica.type, url((index + round) % 2), replica.token, out.path],
                     output: directory.file("finish\(index)-\(round).txt"))
                 let status = await finish.exit()
                 try #require(status == 0, "replica \(index): \(finish.text)")
                 if round == 1 { finals.append(try JSONDecoder().decode(Final.self, from: Data(contentsOf: out))) }
             }
         }
-        server.process.terminate()
-        await server.exit()
+        for server in servers {
+            server.process.terminate()
+            await server.exit()
+        }
 
         let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.postgres])
         _ = try await coordinator.addStore(type: StoreType.postgres.name, at: hubURL)
