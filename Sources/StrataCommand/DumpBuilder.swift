@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataSync
 
 /// Builds a ``DumpDocument`` from a store.
 ///
@@ -7,7 +8,8 @@ import Strata
 /// the same for two stores holding the same object graph, whatever their type and IDs: it
 /// leaves out the store's type and UUID, orders each entity's objects by their attribute values,
 /// then by the attribute values of the objects they refer to, and names every object
-/// `Entity/position` by that order; unordered to-many members are listed by position.
+/// `Entity/position` by that order; unordered to-many members are listed by position. It
+/// leaves out sync's own entities (`StrataSync…`), whose records are each store's bookkeeping.
 struct DumpBuilder {
     /// One object as read from the store.
     private struct Record {
@@ -23,7 +25,7 @@ struct DumpBuilder {
     /// The document for every object of the store.
     func build() throws -> DumpDocument {
         var records: [String: [Record]] = [:]
-        for name in contents.entityNames {
+        for name in contents.entityNames where !(canonical && SyncModel.isSyncEntity(name)) {
             guard let entity = contents.schema.entitiesByName[name] else { continue }
             records[name] = try contents.snapshots(of: name).map { try record($0, entity: entity) }
         }

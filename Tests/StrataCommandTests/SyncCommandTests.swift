@@ -158,4 +158,63 @@ import Testing
         let current = try StrataProcess.run(["sync", replicas[1].path, url, "--token", replicas[1].token])
         #expect(current.status == 0, "\(current.error)")
     }
+
+    /// Notes with tags unique by label.
+    static let taggedModel: ManagedObjectModel = {
+        let model = ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("text", .string)
+                RelationshipDescription.toOne("tag", destination: "Tag", inverse: "notes")
+            }
+            EntityDescription("Tag") {
+                AttributeDescription("label", .string)
+                RelationshipDescription.toMany("notes", destination: "Note", inverse: "tag")
+                UniquenessConstraint("label")
+            }
+        }
+        try? model.freeze()
+        return model
+    }()
+
+    @Test func aHubsCanonicalDumpIsTheSameAsItsReplicas() throws {
+        let directory = try TemporaryDirectory()
+        let modelFile = directory.file("tagged.json")
+        try Self.taggedModel.jsonData().write(to: modelFile)
+        let replicas = [("SQLite", directory.file("a.sqlite")), ("XML", directory.file("b.xml"))]
+        // Each replica tags its note "shared" before they sync: the two tags show as one.
+        for (type, url) in replicas {
+            let coordinator = try PersistentStoreCoordinator(
+                model: try SyncModel.replicaModel(for: Self.taggedModel), storeTypes: StoreType.builtInFileTypes)
+            try coordinator.addStore(type: type, at: url, options: StoreOptions(tracksPersistentHistory: true))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            try context.performAndWait {
+                let tag = try context.insertNewObject(forEntityName: "Tag")
+                try tag.setValue(.string("shared"), forKey: "label")
+                let note = try context.insertNewObject(forEntityName: "Note")
+                try note.setValue(.string("from \(type)"), forKey: "text")
+                try note.setObject(tag, forKey: "tag")
+                try context.save()
+            }
+            for store in coordinator.stores { try coordinator.remove(store) }
+        }
+        let hub = directory.file("hub.sqlite").path
+        for (_, url) in replicas + replicas {
+            let sync = try StrataProcess.run(["sync", url.path, hub])
+            #expect(sync.status == 0, "\(sync.error)")
+        }
+
+        let hubDump = try StrataProcess.run(["dump", "--canonical", hub, "--model", modelFile.path])
+        #expect(hubDump.status == 0, "\(hubDump.error)")
+        #expect(hubDump.output.contains("\"Tag/0\"") && !hubDump.output.contains("\"Tag/1\""), "\(hubDump.output)")
+        #expect(hubDump.output.contains("from SQLite") && hubDump.output.contains("from XML"))
+        for (type, url) in replicas {
+            let dump = try StrataProcess.run(["dump", "--canonical", url.path])
+            #expect(dump.status == 0, "\(dump.error)")
+            #expect(dump.output == hubDump.output, "\(type)")
+        }
+        // Without the application's model, a hub's dump shows its own records.
+        let records = try StrataProcess.run(["dump", hub])
+        #expect(records.status == 0, "\(records.error)")
+        #expect(records.output.contains("StrataSyncLogEntry"))
+    }
 }

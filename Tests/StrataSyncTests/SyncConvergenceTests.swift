@@ -18,6 +18,7 @@ import Testing
 ///
 /// - every replica's store shows the same objects (each author's books in one order), and every
 ///   replica's merged state is the hub's;
+/// - `strata dump --canonical` prints the same for every replica's store and for the hub's;
 /// - an oracle applying every operation of the hub's log twice, in another random order,
 ///   reaches the hub's state, and the log holds no operation twice;
 /// - the last string each replica saved to each key of each object, unless the replica itself
@@ -222,6 +223,7 @@ import Testing
             #expect(final.dump == finals[0].dump, "replica \(final.replica)")
         }
         #expect(finals[0].dump.count == hubState.count)
+        try await Self.checkCanonicalDumps(of: replicas.map(\.store), equal: hubPath, in: directory)
 
         // The oracle: every operation, twice, in another order.
         #expect(Set(log).count == log.count, "the log holds an operation twice")
@@ -231,6 +233,29 @@ import Testing
         #expect(try Self.clashes(in: log) > 0, "no two replicas made a tag of one label while apart")
 
         try Self.checkAcknowledgedSaves(of: replicas.map(\.log), against: log, oracle)
+    }
+
+    /// Checks that `strata dump --canonical` prints the same for each of `stores` as for the hub
+    /// at `hub`, given the replicas' model.
+    static func checkCanonicalDumps(of stores: [String], equal hub: String, in directory: TemporaryDirectory)
+        async throws
+    {
+        let modelURL = directory.file("model.json")
+        let model = try Child("SyncWorker", ["model", modelURL.path], output: directory.file("model.txt"))
+        try #require(await model.exit() == 0, "\(model.text)")
+        func canonicalDump(_ store: String, _ name: String) async throws -> String {
+            let dump = try Child(
+                "strata", ["dump", "--canonical", store, "--model", modelURL.path],
+                output: directory.file("dump-\(name).json"))
+            try #require(await dump.exit() == 0, "\(name): \(dump.text)")
+            return dump.text
+        }
+        let hubDump = try await canonicalDump(hub, "hub")
+        #expect(hubDump.contains("\"Book/0\"") && hubDump.contains("\"Tag/0\""), "\(hubDump.prefix(2_000))")
+        #expect(!hubDump.contains("StrataSync"))
+        for (index, store) in stores.enumerated() {
+            #expect(try await canonicalDump(store, "replica\(index)") == hubDump, "replica \(index)")
+        }
     }
 
     /// How many tags showed as one with another at some point of `log`, applied in order.

@@ -19,7 +19,8 @@ import StrataXML
 //   Started again after a kill, it carries on from LOG's count;
 // - `SyncWorker finish STORE TYPE SERVER TOKEN OUT` syncs until nothing is left to push and
 //   the hub's log is pulled to its end, then writes to OUT what the rules resolve and what the
-//   store shows.
+//   store shows;
+// - `SyncWorker model OUT` writes the replicas' model to OUT as JSON.
 //
 // Objects carry a `serial` set when they are made and never changed ("r<NUMBER>-<step>.<start>"),
 // by which the test tells them apart across replicas and the hub's log.
@@ -221,6 +222,8 @@ func dump(_ coordinator: PersistentStoreCoordinator) throws -> [String] {
 
 func run(_ arguments: [String]) async throws {
     switch (arguments.first, arguments.count) {
+    case ("model", 2):
+        try model.jsonData().write(to: URL(fileURLWithPath: arguments[1]))
     case ("id", 3):
         print(try SyncEngine.replicaID(in: try open(arguments[1], arguments[2])))
     case ("run", 8):
@@ -283,7 +286,7 @@ func run(_ arguments: [String]) async throws {
         FileHandle.standardError.write(
             Data(
                 ("usage: SyncWorker id STORE TYPE | run STORE TYPE SERVER TOKEN NUMBER STEPS LOG | "
-                    + "finish STORE TYPE SERVER TOKEN OUT\n").utf8))
+                    + "finish STORE TYPE SERVER TOKEN OUT | model OUT\n").utf8))
         exit(2)
     }
 }

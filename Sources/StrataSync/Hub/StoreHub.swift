@@ -282,6 +282,22 @@ public actor StoreHub: SyncHub {
     /// push, pull or ``refresh()``.
     public func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
 
+    /// Makes `context` show every object the hub resolves, as a replica that pulled the whole
+    /// log shows them, and saves it: inserts them into its stores — empty ones, of the
+    /// application's model — with their values, relationships and orders. What a replica's store
+    /// holds can then be set against it (`strata dump --canonical` of a hub's store does so).
+    /// Objects of entities the context's model lacks are left out.
+    ///
+    /// - Throws: the context's errors.
+    public func show(in context: ManagedObjectContext) throws {
+        let state = merged.state
+        try context.performAndWait {
+            var objects = ReplicaObjects()
+            try objects.show(state.objects.keys, resolvedBy: state, in: context)
+            try context.save()
+        }
+    }
+
     /// The log's last sequence number: as of the hub's last push, pull or ``refresh()``.
     public var lastSequence: Int64 { head }
 
