@@ -28,6 +28,11 @@ struct Dump: AsyncParsableCommand {
         try await reportingFailureAsync {
             let file = try StoreFile(path: store)
             let given = try modelOptions.load()
+            if canonical, given == nil, HubContents.isHub(file) {
+                throw CommandFailure(
+                    description: "'\(file.name)' is a sync hub's store, whose canonical dump shows the application's "
+                        + "objects; pass the application's model with --model.")
+            }
             let contents: StoreContents
             // Kept until the dump is built: a store's coordinator.
             let coordinator: PersistentStoreCoordinator

@@ -14,7 +14,8 @@ struct SyncServerCommand: AsyncParsableCommand {
             `strata sync REPLICA http://HOST:PORT/ --token TOKEN`; make tokens with `strata sync-token`, which \
             keeps only their digests in the tokens file. Serve it behind a proxy that terminates TLS. Prints \
             the port it listens on, then runs until SIGINT or SIGTERM. With --models and --oldest-model, \
-            replicas on a version of the application's model older than the one named are refused. Several             servers may serve one PostgreSQL hub; each hears of the others' pushes by NOTIFY.
+            replicas on a version of the application's model older than the one named are refused. Several \
+            servers may serve one PostgreSQL hub; each hears of the others' pushes by NOTIFY.
             """)
 
     @Option(help: "The hub's store file, or a PostgreSQL URL.")

@@ -27,8 +27,8 @@ public enum SyncModel {
     static let replicaName = "StrataSyncReplica"
     static let pendingPushName = "StrataSyncPendingPush"
 
-    /// One push the hub took: its place in the log, its ID, the replica that sent it, its
-    /// operations as JSON and their size.
+    /// One push the hub took: its place in the log, its ID, the replica that sent it and its
+    /// operations in sync's binary form.
     static var logEntry: EntityDescription {
         EntityDescription(logEntryName) {
             AttributeDescription("sequence", .integer64, optional: false).indexed()
@@ -42,7 +42,8 @@ public enum SyncModel {
         }
     }
 
-    /// One object's merged state as JSON, with the store object it names on a replica.
+    /// One object's merged state in sync's binary form, with the store object it names on a
+    /// replica.
     static var mergedObject: EntityDescription {
         EntityDescription(mergedObjectName) {
             AttributeDescription("globalID", .uuid, optional: false).indexed()

@@ -33,6 +33,7 @@ struct SyncRoutes: Sendable {
                         code: .forgedReplica,
                         message: "The push names replica \(push.replica); the token speaks for \(grant.replica).")
                 }
+                try await admitNamedModel(request, hub, grant)
                 return try await hub.push(push)
             }
         }
@@ -51,10 +52,12 @@ struct SyncRoutes: Sendable {
             }
         }
         router.get("v1/hubs/:hub/pull") { request, context in
-            await answer {
+            let binary = request.headers[.accept]?.contains(HubWire.binaryMediaType) ?? false
+            return await answer(binary: binary) {
                 let (hub, grant) = try authorize(request, context, pushing: false)
                 let after = try number("after", in: request) ?? 0
                 let limit = min(try number("limit", in: request).map(Int.init) ?? maximumPullBytes, maximumPullBytes)
+                try await admitNamedModel(request, hub, grant)
                 return try await hub.pull(after: after, for: grant.replica, byteLimit: max(limit, 1))
             }
         }
@@ -86,6 +89,15 @@ struct SyncRoutes: Sendable {
             throw SyncError(code: .unknownHub, message: "This server serves no hub named '\(name)'.")
         }
         return (hub, grant)
+    }
+
+    /// Admits the replica the token names on the model version the request's
+    /// ``HubWire/modelHeader`` names, when it names one: a server behind the same address as the
+    /// one that admitted it first.
+    private func admitNamedModel(_ request: Request, _ hub: any SyncHub, _ grant: AccessTokens.Grant) async throws {
+        let name = HubWire.modelHeader.lowercased()
+        guard let digest = request.headers.first(where: { $0.name.canonicalName == name })?.value else { return }
+        try await hub.admit(grant.replica, model: SyncModelVersion(digest: digest, name: nil))
     }
 
     private func number(_ name: String, in request: Request) throws -> Int64? {
@@ -127,8 +139,24 @@ struct SyncRoutes: Sendable {
 
     /// `body`'s answer as JSON, or its error as a refusal.
     private func answer(_ body: () async throws -> some Encodable) async -> Response {
+        await respond { Self.json(try await body(), status: .ok) }
+    }
+
+    /// `body`'s batch in sync's binary form when the replica asked for it (`binary`), else as
+    /// JSON; its error as a refusal.
+    private func answer(binary: Bool, _ body: () async throws -> PullBatch) async -> Response {
+        guard binary else { return await answer(body) }
+        return await respond {
+            Response(
+                status: .ok, headers: [.contentType: HubWire.binaryMediaType],
+                body: ResponseBody(byteBuffer: ByteBuffer(data: HubWire.binaryData(of: try await body()))))
+        }
+    }
+
+    /// `body`'s response, or its error as a refusal.
+    private func respond(_ body: () async throws -> Response) async -> Response {
         do {
-            return Self.json(try await body(), status: .ok)
+            return try await body()
         } catch let error as SyncError {
             let status = Self.status(of: error.code)
             if status == .internalServerError { logger.error("\(error)") }

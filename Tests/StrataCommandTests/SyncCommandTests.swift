@@ -212,9 +212,14 @@ import Testing
             #expect(dump.status == 0, "\(dump.error)")
             #expect(dump.output == hubDump.output, "\(type)")
         }
-        // Without the application's model, a hub's dump shows its own records.
+        // Without the application's model, a hub's dump shows its own records, and a canonical
+        // one, which would leave them all out, asks for the model.
         let records = try StrataProcess.run(["dump", hub])
         #expect(records.status == 0, "\(records.error)")
         #expect(records.output.contains("StrataSyncLogEntry"))
+        let withoutModel = try StrataProcess.run(["dump", "--canonical", hub])
+        #expect(withoutModel.status == 1)
+        #expect(
+            withoutModel.error.contains("sync hub") && withoutModel.error.contains("--model"), "\(withoutModel.error)")
     }
 }

@@ -47,6 +47,13 @@ import Testing
             tokens.add("stranger", granting: .init(hub: "other", replica: .random(), access: .readWrite))
             self.tokens = tokens
         }
+
+        /// Another hub on `fixture`'s store, taking the same tokens.
+        init(sharing fixture: Fixture, hub: StoreHub) {
+            directory = fixture.directory
+            self.hub = hub
+            tokens = fixture.tokens
+        }
     }
 
     /// Runs `body` with a server for `fixture`'s hub on a free loopback port.
@@ -72,6 +79,17 @@ import Testing
         options.tracksPersistentHistory = true
         try coordinator.addStore(type: "SQLite", at: url, options: options)
         return (coordinator, try SyncEngine.replicaID(in: coordinator))
+    }
+
+    /// A push inserting one note, by `replica`.
+    static func insertion(by replica: ReplicaID) -> SyncPush {
+        SyncPush(
+            replica: replica,
+            operations: [
+                SyncOperation(
+                    object: .random(), entity: "Note",
+                    stamp: SyncTimestamp(milliseconds: 1, counter: 0, replica: replica), change: .insert)
+            ])
     }
 
     static func notes(in coordinator: PersistentStoreCoordinator) throws -> [String] {
@@ -252,13 +270,7 @@ import Testing
             #expect(error?.message.contains("HTTP 409") == true)
             #expect(error?.message.contains("'Notes 1'") == true && error?.message.contains("'Notes 2'") == true)
             // Refused, or never asked (a replica made before hubs asked), it neither pushes nor pulls.
-            let push = SyncPush(
-                replica: replica,
-                operations: [
-                    SyncOperation(
-                        object: .random(), entity: "Note",
-                        stamp: SyncTimestamp(milliseconds: 1, counter: 0, replica: replica), change: .insert)
-                ])
+            let push = Self.insertion(by: replica)
             let refusedPush = await #expect(throws: SyncError.self) { try await hub.push(push) }
             #expect(refusedPush?.code == .modelTooOld)
             let refusedPull = await #expect(throws: SyncError.self) {
@@ -281,6 +293,74 @@ import Testing
             let (data, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 400)
             #expect(try JSONDecoder().decode(HubWire.Refusal.self, from: data).code == "malformedPush")
+        }
+    }
+
+    @Test func aServerThatDidNotAdmitAReplicaAdmitsTheModelItsRequestsName() async throws {
+        let older = ManagedObjectModel { EntityDescription("Note") { AttributeDescription("body", .string) } }
+        let versions = [
+            try SyncModelVersion(of: Self.model, named: "Notes 2"), try SyncModelVersion(of: older, named: "Notes 1"),
+        ]
+        let replica = ReplicaID.random()
+        let support = try #require(ModelSupport(versions: versions.reversed(), oldestSupported: "Notes 2"))
+        let fixture = try Fixture(
+            ["writer": .init(hub: "main", replica: replica, access: .readWrite)], modelSupport: support)
+        // A second server on the same store, behind the same address as far as the replica knows.
+        let coordinator = try PersistentStoreCoordinator(model: SyncModel.hubModel(), storeTypes: [.sqlite])
+        _ = try await coordinator.addStore(type: "SQLite", at: fixture.directory.file("hub.sqlite"))
+        let other = Fixture(
+            sharing: fixture,
+            hub: try StoreHub(coordinator: coordinator, pushByteLimit: 64 << 10, modelSupport: support))
+        let push = Self.insertion(by: replica)
+        try await Self.withServer(fixture) { first in
+            let hub = HTTPHub(server: first, hub: "main", token: "writer")
+            try await hub.admit(replica, model: versions[0])
+            #expect(try await hub.push(push).sequence == 1)
+            try await Self.withServer(other) { second in
+                func send(naming model: String?) async throws -> (Int?, Data) {
+                    var request = URLRequest(
+                        url: second.appendingPathComponent(HubWire.path(of: "main", "pull")))
+                    request.setValue("Bearer writer", forHTTPHeaderField: "Authorization")
+                    if let model { request.setValue(model, forHTTPHeaderField: HubWire.modelHeader) }
+                    let (data, response) = try await URLSession.shared.data(for: request)
+                    return ((response as? HTTPURLResponse)?.statusCode, data)
+                }
+                let (unnamed, refusal) = try await send(naming: nil)
+                #expect(unnamed == 409)
+                #expect(try JSONDecoder().decode(HubWire.Refusal.self, from: refusal).code == "modelTooOld")
+                let (stale, _) = try await send(naming: versions[1].digest)
+                #expect(stale == 409)
+                let (named, _) = try await send(naming: versions[0].digest)
+                #expect(named == 200)
+            }
+        }
+    }
+
+    @Test func anAdmittedHubNamesItsModelInEveryRequest() async throws {
+        let (ports, announce) = AsyncStream.makeStream(of: Int?.self)
+        let (named, record) = AsyncStream.makeStream(of: String?.self)
+        let router = Router()
+        router.post("v1/hubs/main/admit") { _, _ in #"{"model": {"digest": "d1"}}"# }
+        router.get("v1/hubs/main/pull") { request, _ in
+            let name = HubWire.modelHeader.lowercased()
+            record.yield(request.headers.first { $0.name.canonicalName == name }?.value)
+            return #"{"entries": [], "cursor": 0, "isComplete": true}"#
+        }
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { announce.yield($0.localAddress?.port) }, logger: Logger(label: "strata.sync.test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next() ?? nil)
+            let hub = HTTPHub(server: try #require(URL(string: "http://127.0.0.1:\(port)/")), hub: "main", token: "t")
+            var headers = named.makeAsyncIterator()
+            _ = try await hub.pull(after: 0, for: .random(), byteLimit: 1)
+            #expect(await headers.next() == .some(nil))
+            try await hub.admit(.random(), model: SyncModelVersion(digest: "d1", name: nil))
+            _ = try await hub.pull(after: 0, for: .random(), byteLimit: 1)
+            #expect(await headers.next() == "d1")
+            group.cancelAll()
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Strata
 import StrataSQLite
-import StrataSync
 import StrataTestSupport
 import Testing
+
+@testable import StrataSync
 
 /// A hub kept in a SQLite store: its log takes each push once, in order, and gives each replica
 /// the others' pushes after its cursor in batches bounded in bytes; it refuses pushes that are
@@ -132,7 +133,7 @@ import Testing
         let refused: [(SyncPush, SyncError.Code)] = [
             (SyncPush(replica: replica, operations: []), .malformedPush),
             (forged, .forgedReplica),
-            (Self.push(by: replica, at: 4_000, count: 40), .pushTooLarge),
+            (Self.push(by: replica, at: 4_000, count: 100), .pushTooLarge),
             (mismatch, .entityMismatch),
             (twoEntities, .entityMismatch),
             (future, .clockDrift),
@@ -181,7 +182,8 @@ import Testing
             pushes.append(push)
             _ = try await hub.push(push)
         }
-        let size = try JSONEncoder().encode(pushes[0].operations).count
+        // Bounded by the bytes the hub keeps each push's operations in.
+        let size = PushPayload(seen: nil, operations: pushes[0].operations).binaryData().count
         var cursor: Int64 = 0
         var pulled: [SyncPush] = []
         var batches = 0

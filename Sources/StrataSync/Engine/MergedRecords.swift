@@ -13,16 +13,13 @@ final class MergedRecords {
     /// Records inserted since the last save.
     private var inserted: [GlobalID: ManagedObject] = [:]
     private let context: ManagedObjectContext
-    private let encoder = JSONEncoder()
 
     /// Loads the records `context` reads, binding the store objects they name into `identities`.
     init(rules: MergeRules, in context: ManagedObjectContext, identities: inout SyncIdentities) throws {
         self.context = context
-        encoder.outputFormatting = .sortedKeys
         state = MergeState(rules: rules)
-        let decoder = JSONDecoder()
         for record in try context.fetch(FetchRequest<ManagedObject>(entityName: SyncModel.mergedObjectName)) {
-            let id = try restore(record, decoder: decoder)
+            let id = try restore(record)
             guard records.updateValue(record.objectID, forKey: id) == nil else {
                 throw Self.damaged(record, "names \(id), which another record names too")
             }
@@ -33,14 +30,13 @@ final class MergedRecords {
     /// Reads again the records of `objects` that the store holds, as another process wrote them:
     /// a hub's store written by several servers.
     func reload(_ objects: Set<GlobalID>) throws {
-        let decoder = JSONDecoder()
         let ids = objects.map(\.uuid)
         for start in stride(from: 0, to: ids.count, by: Self.reloadBatch) {
             var request = FetchRequest<ManagedObject>(entityName: SyncModel.mergedObjectName)
             request.predicate = try FetchPredicate(
                 format: "globalID IN %@", Array(ids[start..<min(start + Self.reloadBatch, ids.count)]))
             for record in try context.fetch(request) {
-                records[try restore(record, decoder: decoder)] = record.objectID
+                records[try restore(record)] = record.objectID
             }
         }
     }
@@ -52,12 +48,13 @@ final class MergedRecords {
     func discardUnsaved() { inserted.removeAll() }
 
     /// Puts the state `record` holds into ``state``, answering its global ID.
-    private func restore(_ record: ManagedObject, decoder: JSONDecoder) throws -> GlobalID {
+    private func restore(_ record: ManagedObject) throws -> GlobalID {
         guard case .uuid(let uuid) = try record.value(forKey: "globalID"),
             case .binary(let data) = try record.value(forKey: "state")
         else { throw Self.damaged(record, "has no global ID or state") }
         do {
-            state.restore(try decoder.decode(MergedObject.self, from: data), for: GlobalID(uuid))
+            let source = "Sync record \(record.objectID.uriString)"
+            state.restore(try MergedObject(data: data, source: source), for: GlobalID(uuid))
         } catch {
             throw Self.damaged(record, "holds a state that cannot be read: \(error)")
         }
@@ -87,7 +84,7 @@ final class MergedRecords {
                 try record.setValue(.uuid(id.uuid), forKey: "globalID")
                 inserted[id] = record
             }
-            try record.setValue(.binary(try encoder.encode(merged)), forKey: "state")
+            try record.setValue(.binary(merged.binaryData()), forKey: "state")
             let object = objectID(id).map(AttributeValue.objectID) ?? .null
             if try record.value(forKey: "object") != object { try record.setValue(object, forKey: "object") }
         }

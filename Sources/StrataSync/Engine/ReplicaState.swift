@@ -102,10 +102,11 @@ final class ReplicaState {
         return record
     }
 
-    /// The most operations one push holds, unless one object's operations are more: about
-    /// 1 MiB of JSON, well within a hub's limit.
+    /// The most operations one push holds, unless one object's operations are more: a few
+    /// hundred KiB, well within a hub's limit.
     static let operationsPerPush = 4_096
-    /// The most bytes of JSON one push holds, unless one object's operations are more.
+    /// The most bytes one push holds in sync's binary form, unless one object's operations are
+    /// more: its JSON over HTTP stays within a sync server's 16 MiB.
     static let bytesPerPush = 2 << 20
 
     /// Turns the changes saved since the last collection into operations stamped now, applies
@@ -207,12 +208,12 @@ final class ReplicaState {
         !SyncModel.isSyncEntity(entity) && context.coordinator.schema.entitiesByName[entity] != nil
     }
 
-    /// `operations` as the JSON of pushes of up to ``operationsPerPush`` operations and
+    /// `operations` as the binary form of pushes of up to ``operationsPerPush`` operations and
     /// ``bytesPerPush`` bytes, never cut between two operations of one object.
     private func encodedPushes(of operations: ArraySlice<SyncOperation>, seen: Int64) throws -> [Data] {
         var payloads: [Data] = []
         for chunk in Self.pushes(of: Array(operations)) {
-            let payload = try encoder.encode(PushPayload(seen: seen, operations: Array(chunk)))
+            let payload = PushPayload(seen: seen, operations: Array(chunk)).binaryData()
             let middle = chunk.index(chunk.startIndex, offsetBy: chunk.count / 2)
             // Cut at the first object boundary after the middle, if there is one.
             guard payload.count > Self.bytesPerPush,
@@ -247,11 +248,10 @@ final class ReplicaState {
     func pendingPushes() throws -> [(record: ObjectID, push: SyncPush)] {
         var request = FetchRequest<ManagedObject>(entityName: SyncModel.pendingPushName)
         request.sortDescriptors = [FetchSortDescriptor("order")]
-        let decoder = JSONDecoder()
         return try context.fetch(request).map { record in
             guard case .uuid(let id) = try record.value(forKey: "push"),
                 case .binary(let data) = try record.value(forKey: "operations"),
-                let payload = try? decoder.decode(PushPayload.self, from: data)
+                let payload = try? PushPayload(data: data, source: "The pending push \(record.objectID.uriString)")
             else {
                 throw SyncError(
                     code: .corruptState, message: "The pending push \(record.objectID.uriString) cannot be read.")

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,6 +20,8 @@ public struct HTTPHub: SyncHub {
     public let longPollWait: Duration
     private let token: String
     private let session: URLSession
+    /// The model version the server admitted, sent with every later request.
+    private let admittedModel = Locked<SyncModelVersion?>(nil)
 
     /// A hub named `hub` on `server`, reached with the bearer `token`.
     public init(server: URL, hub: String, token: String, longPollWait: Duration = .seconds(25)) {
@@ -45,17 +48,31 @@ public struct HTTPHub: SyncHub {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(model)
-        let (data, status) = try await exchange(request)
+        let (data, status, _) = try await exchange(request)
         // A server from before hubs admitted versions has no such endpoint: it serves every one.
         if status == 404 || status == 405, (try? JSONDecoder().decode(HubWire.Refusal.self, from: data)) == nil {
             return
         }
         let _: HubWire.Admitted = try answer(data, status)
+        admittedModel.withLock { $0 = model }
     }
 
     public func pull(after cursor: Int64, for replica: ReplicaID, byteLimit: Int) async throws -> PullBatch {
-        // The server pulls for the replica its token names.
-        try await send(request("pull", [("after", "\(cursor)"), ("limit", "\(byteLimit)")]))
+        // The server pulls for the replica its token names, in sync's binary form when it speaks it.
+        var request = request("pull", [("after", "\(cursor)"), ("limit", "\(byteLimit)")])
+        request.setValue("\(HubWire.binaryMediaType), application/json;q=0.5", forHTTPHeaderField: "Accept")
+        let (data, status, mediaType) = try await exchange(request)
+        guard (200..<300).contains(status), mediaType == HubWire.binaryMediaType else {
+            return try answer(data, status)
+        }
+        do {
+            return try HubWire.batch(fromBinary: data)
+        } catch {
+            throw SyncError(
+                code: .hubUnreachable,
+                message:
+                    "The sync server at \(server.absoluteString) answered with a batch that cannot be read: \(error).")
+        }
     }
 
     public func heads() async -> AsyncStream<Int64> {
@@ -86,16 +103,19 @@ public struct HTTPHub: SyncHub {
         if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
         var request = URLRequest(url: components?.url ?? server)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let model = admittedModel.withLock({ $0 }) {
+            request.setValue(model.digest, forHTTPHeaderField: HubWire.modelHeader)
+        }
         return request
     }
 
     private func send<Answer: Decodable>(_ request: URLRequest) async throws -> Answer {
-        let (data, status) = try await exchange(request)
+        let (data, status, _) = try await exchange(request)
         return try answer(data, status)
     }
 
-    /// The body and status of the server's answer to `request`.
-    private func exchange(_ request: URLRequest) async throws -> (Data, Int) {
+    /// The body, status and media type (without parameters) of the server's answer to `request`.
+    private func exchange(_ request: URLRequest) async throws -> (Data, Int, String?) {
         let data: Data
         let response: URLResponse
         do {
@@ -105,7 +125,10 @@ public struct HTTPHub: SyncHub {
                 code: .hubUnreachable,
                 message: "The sync server at \(server.absoluteString) cannot be reached: \(error).")
         }
-        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        let http = response as? HTTPURLResponse
+        let mediaType = http?.value(forHTTPHeaderField: "Content-Type")?.split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return (data, http?.statusCode ?? 0, mediaType)
     }
 
     /// The answer `data` holds, or the refusal it names.

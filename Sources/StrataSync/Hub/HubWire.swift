@@ -33,6 +33,11 @@ public enum HubWire {
         public init(model: SyncModelVersion) { self.model = model }
     }
 
+    /// The header that carries, with each push, pull and wait, the digest of the model version
+    /// the server admitted (``SyncModelVersion/digest``), so that another server behind the same
+    /// address, which has not admitted the replica, admits it as it answers.
+    public static let modelHeader = "Strata-Sync-Model"
+
     /// The path of `hub`'s `endpoint` (`push`, `pull`, `head` or `admit`) under a server's base URL.
     public static func path(of hub: String, _ endpoint: String) -> String { "v1/hubs/\(hub)/\(endpoint)" }
 }

@@ -1,6 +1,7 @@
-/// A push's operations as a replica's pending push and a hub's log keep them: a JSON array of
-/// operations when the push says nothing of what its replica had seen (as pushes were kept
-/// before), else `{"seen": N, "operations": […]}`.
+/// A push's operations as a replica's pending push and a hub's log keep them: in sync's binary
+/// form (``binaryData()``). Payloads kept before it are JSON, read still: an array of operations
+/// when the push says nothing of what its replica had seen, else
+/// `{"seen": N, "operations": […]}`.
 struct PushPayload: Codable, Equatable {
     /// ``SyncPush/seen``.
     var seen: Int64?

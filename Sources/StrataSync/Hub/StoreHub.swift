@@ -25,7 +25,10 @@ public actor StoreHub: SyncHub {
     /// The versions of the application's model the hub serves; `nil`: every version.
     public let modelSupport: ModelSupport?
     /// How long the hub keeps its store's persistent history, when the store keeps one: other
-    /// processes writing the hub need it only to learn that the store was written.
+    /// processes writing the hub read it to learn that the store was written, so keep it well
+    /// above the time they take to look (their `remoteChangeInterval`) and the skew between
+    /// their clocks. A process that finds it gone misses that wake-up only: it still reads the
+    /// log before its next push or pull.
     public let historyKept: Duration
     /// The replicas admitted since the hub opened, when it has a ``modelSupport``: only they
     /// push and pull.
@@ -44,8 +47,6 @@ public actor StoreHub: SyncHub {
     /// Whether the merged state in memory must be loaded again before the next push.
     private var needsReload = false
     private var watchers: [UUID: AsyncStream<Int64>.Continuation] = [:]
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
 
     /// A hub in the stores of `coordinator`, merging under `rules`. Merging needs only their
     /// deletion rules; what ``resolvedObjects()`` shows follows the application's model when
@@ -75,7 +76,6 @@ public actor StoreHub: SyncHub {
         self.modelSupport = modelSupport
         self.historyKept = historyKept
         self.wallClock = wallClock
-        encoder.outputFormatting = .sortedKeys
         (merged, head) = try context.performAndWait {
             defer { context.reset() }
             return try Self.load(rules: rules, in: context)
@@ -111,16 +111,6 @@ public actor StoreHub: SyncHub {
                 code: .forgedReplica,
                 message: "Push \(push.id) from \(push.replica) holds an operation stamped by \(forged.stamp.replica).")
         }
-        // A replica that pulled from another copy of the hub may say it saw past this one's end.
-        let seen = push.seen.map { min(max($0, 0), head) }
-        let payload = try encoder.encode(PushPayload(seen: seen, operations: push.operations))
-        guard payload.count <= pushByteLimit else {
-            throw SyncError(
-                code: .pushTooLarge,
-                message:
-                    "Push \(push.id) from \(push.replica) holds \(payload.count) bytes; the hub takes \(pushByteLimit)."
-            )
-        }
         return try context.performAndWait {
             if needsReload {
                 (merged, head) = try Self.load(rules: rules, in: context)
@@ -136,12 +126,14 @@ public actor StoreHub: SyncHub {
                     throw error
                 }
                 do {
-                    return try take(push, payload: payload)
+                    return try take(push)
                 } catch {
                     context.reset()
                     merged.discardUnsaved()
                     // Another process took the log's next place: read its entry, and try again.
-                    if ContinuousClock.now < deadline, let stored = try? Self.lastSequence(in: context), stored > head {
+                    if Self.lostItsPlace(error), ContinuousClock.now < deadline,
+                        let stored = try? Self.lastSequence(in: context), stored > head
+                    {
                         continue
                     }
                     if needsReload, let (reloaded, reloadedHead) = try? Self.load(rules: rules, in: context) {
@@ -155,9 +147,30 @@ public actor StoreHub: SyncHub {
         }
     }
 
+    /// Whether a push's save failed because another process saved first: the log's next place,
+    /// or a merged object, taken.
+    private static func lostItsPlace(_ error: any Error) -> Bool {
+        if let error = error as? StoreError { return error.code == .constraintConflict || error.code == .conflict }
+        if let error = error as? ContextError {
+            return error.code == .constraintConflict || error.code == .mergeConflict
+        }
+        return false
+    }
+
     /// Adds `push` to the log, after the entries the merged state holds; answers its receipt.
     /// Leaves the merged state in memory ahead of the store, and notes so, when the save fails.
-    private func take(_ push: SyncPush, payload: Data) throws -> PushReceipt {
+    private func take(_ push: SyncPush) throws -> PushReceipt {
+        // A replica that pulled from another copy of the hub, or through another server sharing
+        // it, may say it saw past the end this hub has read.
+        let seen = push.seen.map { min(max($0, 0), head) }
+        let payload = PushPayload(seen: seen, operations: push.operations).binaryData()
+        guard payload.count <= pushByteLimit else {
+            throw SyncError(
+                code: .pushTooLarge,
+                message:
+                    "Push \(push.id) from \(push.replica) holds \(payload.count) bytes; the hub takes \(pushByteLimit)."
+            )
+        }
         if let known = try entry(forPush: push.id) {
             guard case .uuid(push.replica.uuid) = try known.value(forKey: "replica") else {
                 throw SyncError(
@@ -167,7 +180,7 @@ public actor StoreHub: SyncHub {
             // Compared by operations, so that a push taken before pushes said what they saw is
             // a duplicate when sent again saying it.
             guard case .binary(let data) = try known.value(forKey: "operations"),
-                (try? decoder.decode(PushPayload.self, from: data))?.operations == push.operations
+                (try? PushPayload(data: data, source: "Hub log entry"))?.operations == push.operations
             else {
                 throw SyncError(
                     code: .pushReplayed,
@@ -245,7 +258,7 @@ public actor StoreHub: SyncHub {
                 else { throw Self.damaged(record, "lacks its push, replica or operations") }
                 if !entries.isEmpty, bytes + payload.count > byteLimit { break }
                 bytes += payload.count
-                let kept = try Self.payload(of: record, decoder: decoder)
+                let kept = try Self.payload(of: record)
                 let sequence = try Self.sequence(of: record)
                 entries.append(
                     HubEntry(
@@ -282,14 +295,15 @@ public actor StoreHub: SyncHub {
     /// push, pull or ``refresh()``.
     public func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
 
-    /// Makes `context` show every object the hub resolves, as a replica that pulled the whole
-    /// log shows them, and saves it: inserts them into its stores — empty ones, of the
+    /// Reads what other processes pushed (``refresh()``), then makes `context` show every object
+    /// the hub resolves, as a replica that pulled the whole log shows them, and saves it: inserts them into its stores — empty ones, of the
     /// application's model — with their values, relationships and orders. What a replica's store
     /// holds can then be set against it (`strata dump --canonical` of a hub's store does so).
     /// Objects of entities the context's model lacks are left out.
     ///
     /// - Throws: the context's errors.
     public func show(in context: ManagedObjectContext) throws {
+        try refresh()
         let state = merged.state
         try context.performAndWait {
             var objects = ReplicaObjects()
@@ -343,13 +357,19 @@ public actor StoreHub: SyncHub {
     /// when it keeps one. A deletion that fails is tried again a minute later.
     private func trimHistory() {
         let now = Date()
-        guard now.timeIntervalSince(historyTrimmed) >= 60,
-            context.coordinator.stores.contains(where: \.options.tracksPersistentHistory)
-        else { return }
+        guard now.timeIntervalSince(historyTrimmed) >= 60 else { return }
         historyTrimmed = now
-        let kept = Double(historyKept.components.seconds)
-        _ = try? context.coordinator.execute(
-            PersistentHistoryRequest.deleteHistory(before: .date(now.addingTimeInterval(-kept))))
+        let coordinator = context.coordinator
+        // The hub's own stores: a replica's store on the same coordinator keeps its history.
+        let stores = coordinator.stores.filter {
+            $0.options.tracksPersistentHistory
+                && coordinator.model.entityNames(inConfiguration: $0.configurationName).contains(SyncModel.logEntryName)
+        }
+        guard !stores.isEmpty else { return }
+        let kept = Double(historyKept.components.seconds) + Double(historyKept.components.attoseconds) / 1e18
+        _ = try? coordinator.execute(
+            PersistentHistoryRequest(
+                .delete(before: .date(now.addingTimeInterval(-kept))), resultType: .count, affectedStores: stores))
     }
 
     /// Brings the merged state in memory up to the log in the store: reads the entries after
@@ -364,7 +384,7 @@ public actor StoreHub: SyncHub {
         var named = Set<GlobalID>()
         var last = head
         for record in try context.fetch(request) {
-            for operation in try Self.payload(of: record, decoder: decoder).operations {
+            for operation in try Self.payload(of: record).operations {
                 named.insert(operation.object)
             }
             last = try Self.sequence(of: record)
@@ -419,12 +439,12 @@ public actor StoreHub: SyncHub {
     }
 
     /// The operations `entry` holds, and what its replica had seen.
-    private static func payload(of entry: ManagedObject, decoder: JSONDecoder) throws -> PushPayload {
+    private static func payload(of entry: ManagedObject) throws -> PushPayload {
         guard case .binary(let data) = try entry.value(forKey: "operations") else {
             throw damaged(entry, "lacks its operations")
         }
         do {
-            return try decoder.decode(PushPayload.self, from: data)
+            return try PushPayload(data: data, source: "Hub log entry \(entry.objectID.uriString)")
         } catch {
             throw damaged(entry, "holds operations that cannot be read: \(error)")
         }

@@ -48,6 +48,21 @@ public struct MergedObject: Sendable, Hashable, Codable {
 
     init(entity: String) { self.entity = entity }
 
+    /// An object with these fields, as kept.
+    init(
+        entity: String, registers: [String: Register], relationships: [String: ObservedRemoveSet],
+        placements: [String: [GlobalID: Placement]], deletion: SyncTimestamp?, lastWrite: SyncTimestamp?,
+        insertion: SyncTimestamp?
+    ) {
+        self.entity = entity
+        self.registers = registers
+        self.relationships = relationships
+        self.placements = placements
+        self.deletion = deletion
+        self.lastWrite = lastWrite
+        self.insertion = insertion
+    }
+
     private enum CodingKeys: String, CodingKey {
         case entity, registers, relationships, placements, deletion, lastWrite, insertion
     }
