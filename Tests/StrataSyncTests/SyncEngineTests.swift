@@ -336,6 +336,25 @@ import Testing
         #expect(try xml.dump().count == 5_000)
     }
 
+    @Test func syncsAskedForAtOnceRunOneAfterAnotherAndAllEnd() async throws {
+        let directory = try TemporaryDirectory()
+        let hub = try Self.hub(in: directory)
+        let sqlite = try Replica(type: .sqlite, at: directory.file("a.sqlite"), hub: hub)
+        let xml = try Replica(type: .xml, at: directory.file("b.xml"), hub: hub)
+        let engine = sqlite.engine
+        for round in 0..<20 {
+            try sqlite.edit { context in _ = try Self.insert("Book", ["title": .string("Book \(round)")], in: context) }
+            // Several callers waiting on one sync at once used to spin on its ended task forever.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { try await engine.syncNow() } }
+                try await group.waitForAll()
+            }
+        }
+        #expect(await hub.lastSequence == 20)
+        try await xml.engine.syncNow()
+        #expect(try xml.dump().count == 20)
+    }
+
     @Test func aSaveLandingWhileASyncPullsIsKeptAndPushed() async throws {
         let directory = try TemporaryDirectory()
         let store = try Self.hub(in: directory)

@@ -130,14 +130,18 @@ public actor SyncEngine {
     /// - Throws: ``SyncError``, the hub's errors, the store's errors. What the steps before the
     ///   error saved stays; the next sync starts from there.
     public func syncNow() async throws {
-        while let running { _ = try? await running.value }
-        let task = Task { try await self.cycle() }
+        // Each sync waits for the one started before it, so syncs run one at a time, in order.
+        let previous = running
+        let task = Task {
+            _ = try? await previous?.value
+            try await self.cycle()
+        }
         running = task
         do {
             try await task.value
-            running = nil
+            if running == task { running = nil }
         } catch {
-            running = nil
+            if running == task { running = nil }
             admitted = false
             logger.error("Sync failed: \(error)")
             emit.yield(.failed(message: "\(error)"))

@@ -430,12 +430,18 @@ public actor StoreHub: SyncHub {
         return (merged, head)
     }
 
-    /// The last sequence number of the log in the store, 0 when it is empty.
+    /// The last sequence number of the log in the store, 0 when it is empty: read alone, without
+    /// the entry's operations, since every push and pull asks.
     private static func lastSequence(in context: ManagedObjectContext) throws -> Int64 {
         var request = FetchRequest<ManagedObject>(entityName: SyncModel.logEntryName)
         request.sortDescriptors = [FetchSortDescriptor("sequence", ascending: false)]
+        request.propertiesToFetch = ["sequence"]
         request.fetchLimit = 1
-        return try context.fetch(request).first.map(sequence(of:)) ?? 0
+        guard let row = try context.fetchDictionaries(request).first else { return 0 }
+        guard case .integer64(let sequence) = row["sequence"] else {
+            throw SyncError(code: .corruptState, message: "The hub's last log entry has no sequence number.")
+        }
+        return sequence
     }
 
     /// The operations `entry` holds, and what its replica had seen.
