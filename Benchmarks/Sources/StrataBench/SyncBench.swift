@@ -222,7 +222,7 @@ enum SyncBench {
         guard let url = URL(string: server) else { throw FloorError(description: "'\(server)' is not a URL") }
         let coordinator = try open(URL(fileURLWithPath: path))
         var options = SyncEngine.Options()
-        options.pullByteLimit = 8 << 20
+        options.pullByteLimit = 2 << 20
         let engine = try SyncEngine(
             coordinator: coordinator, hub: HTTPHub(server: url, hub: "bench", token: token), options: options)
         let start = ContinuousClock.now

@@ -34,7 +34,7 @@ public actor SyncEngine {
         /// (``MergeRules/constrained(by:)``).
         public var rules = MergeRules()
         /// The most bytes of operations one pull brings.
-        public var pullByteLimit = 4 << 20
+        public var pullByteLimit = 2 << 20
         /// How often a watching engine (``SyncEngine/start()``) looks for changes saved to the
         /// replica's stores; it pulls as soon as the hub's log moves.
         public var watchInterval: Duration = .seconds(1)
