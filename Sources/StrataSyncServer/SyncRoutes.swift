@@ -58,7 +58,9 @@ struct SyncRoutes: Sendable {
                 let after = try number("after", in: request) ?? 0
                 let limit = min(try number("limit", in: request).map(Int.init) ?? maximumPullBytes, maximumPullBytes)
                 try await admitNamedModel(request, hub, grant)
-                return try await hub.pull(after: after, for: grant.replica, byteLimit: max(limit, 1))
+                // The hub counts the bytes of the binary form; JSON takes about four times as many.
+                let kept = binary ? limit : limit / Self.jsonExpansion
+                return try await hub.pull(after: after, for: grant.replica, byteLimit: max(kept, 1))
             }
         }
         router.get("v1/hubs/:hub/head") { request, context in
@@ -90,6 +92,9 @@ struct SyncRoutes: Sendable {
         }
         return (hub, grant)
     }
+
+    /// About how many bytes of JSON a pull's operations take for each byte of the binary form.
+    private static let jsonExpansion = 4
 
     /// Admits the replica the token names on the model version the request's
     /// ``HubWire/modelHeader`` names, when it names one: a server behind the same address as the

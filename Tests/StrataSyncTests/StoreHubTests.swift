@@ -130,6 +130,14 @@ import Testing
         let syncEntity = SyncPush(
             replica: replica,
             operations: [SyncOperation(object: .random(), entity: "StrataSyncReplica", stamp: stamp, change: .insert)])
+        let localID = try #require(ObjectID(uriString: "x-strata://B3F1E2D4-0000-4000-8000-000000000001/Book/p7"))
+        let storeObjectID = SyncPush(
+            replica: replica,
+            operations: [
+                SyncOperation(
+                    object: book, entity: "Book", stamp: stamp,
+                    change: .set(key: "twin", value: .attribute(.objectID(localID))))
+            ])
         let refused: [(SyncPush, SyncError.Code)] = [
             (SyncPush(replica: replica, operations: []), .malformedPush),
             (forged, .forgedReplica),
@@ -138,6 +146,7 @@ import Testing
             (twoEntities, .entityMismatch),
             (future, .clockDrift),
             (syncEntity, .malformedPush),
+            (storeObjectID, .malformedPush),
         ]
         for (push, code) in refused {
             let error = await #expect(throws: SyncError.self) { try await hub.push(push) }

@@ -72,7 +72,8 @@ extension HubWire {
         try SyncBinary.decode(Array(data), .pullBatch, source: "a pull batch") { reader in
             let count = try reader.readCount("the entries")
             var entries: [HubEntry] = []
-            entries.reserveCapacity(count)
+            // Bounded by what the bytes left can hold (an entry takes 35 bytes at least).
+            entries.reserveCapacity(min(count, reader.remaining / 35))
             for _ in 0..<count {
                 let sequence = try reader.readSigned("an entry's sequence number")
                 entries.append(HubEntry(sequence: sequence, push: try reader.readPush()))

@@ -83,7 +83,8 @@ extension BinaryReader {
             let member = try readGlobalID("a removed member")
             let count = try readCount("a removal's observed additions")
             var observed: [SyncTimestamp] = []
-            observed.reserveCapacity(count)
+            // Bounded by what the bytes left can hold (a timestamp takes 18 bytes at least).
+            observed.reserveCapacity(min(count, remaining / 18))
             for _ in 0..<count { observed.append(try readStamp("an observed addition")) }
             change = .remove(key: key, member: member, observed: observed)
         case 4:
@@ -99,7 +100,8 @@ extension BinaryReader {
     mutating func readOperations() throws -> [SyncOperation] {
         let count = try readCount("the operations")
         var operations: [SyncOperation] = []
-        operations.reserveCapacity(count)
+        // Bounded by what the bytes left can hold (an operation takes 37 bytes at least).
+        operations.reserveCapacity(min(count, remaining / 37))
         for _ in 0..<count { operations.append(try readOperation()) }
         return operations
     }

@@ -14,7 +14,6 @@ enum SyncBinary {
     enum Kind: UInt8 {
         case push = 1
         case mergedObject = 2
-        case pushRequest = 3
         case pullBatch = 4
     }
 

@@ -134,7 +134,13 @@ public actor SyncEngine {
         let previous = running
         let task = Task {
             _ = try? await previous?.value
-            try await self.cycle()
+            do {
+                try await self.cycle()
+            } catch {
+                // Before the next sync starts: it asks the hub to admit the replica again.
+                self.admitted = false
+                throw error
+            }
         }
         running = task
         do {
@@ -142,7 +148,6 @@ public actor SyncEngine {
             if running == task { running = nil }
         } catch {
             if running == task { running = nil }
-            admitted = false
             logger.error("Sync failed: \(error)")
             emit.yield(.failed(message: "\(error)"))
             throw error

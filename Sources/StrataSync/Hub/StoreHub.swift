@@ -98,6 +98,13 @@ public actor StoreHub: SyncHub {
                 code: .malformedPush,
                 message: "Push \(push.id) from \(push.replica) names '\(named.entity)', one of sync's own entities.")
         }
+        if let local = push.operations.first(where: \.setsAStoreObjectID) {
+            throw SyncError(
+                code: .malformedPush,
+                message:
+                    "Push \(push.id) from \(push.replica) sets \(local.object) to a store's object ID, which means "
+                    + "nothing on another replica.")
+        }
         let drift = Int64(maximumDrift.components.seconds) * 1000
         let latest = wallClock() + drift
         if let ahead = push.operations.first(where: { $0.stamp.milliseconds > latest }) {

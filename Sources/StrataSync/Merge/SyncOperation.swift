@@ -44,4 +44,10 @@ public struct SyncOperation: Sendable, Hashable, Codable {
         self.stamp = stamp
         self.change = change
     }
+
+    /// Whether the operation sets an attribute to a store's object ID, which no replica sends
+    /// (``SyncValue/attribute(_:)``) and a hub refuses.
+    var setsAStoreObjectID: Bool {
+        if case .set(_, .attribute(.objectID)) = change { true } else { false }
+    }
 }

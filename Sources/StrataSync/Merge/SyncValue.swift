@@ -34,7 +34,12 @@ extension SyncValue {
                 .init(codingPath: decoder.codingPath, debugDescription: "A value has one key: attribute or reference."))
         }
         if container.contains(.attribute) {
-            self = .attribute(try container.decode(AttributeValue.self, forKey: .attribute))
+            let value = try container.decode(AttributeValue.self, forKey: .attribute)
+            if case .objectID = value {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .attribute, in: container, debugDescription: "A value is never a store's object ID.")
+            }
+            self = .attribute(value)
         } else {
             self = .reference(try container.decodeIfPresent(GlobalID.self, forKey: .reference))
         }
