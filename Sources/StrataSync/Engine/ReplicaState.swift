@@ -143,7 +143,7 @@ final class ReplicaState {
         if !again.isEmpty { written.formUnion(try show(again)) }
         try merged.write(written, naming: objects.identities.objectID(for:))
         var order = try nextPushOrder()
-        for payload in try encodedPushes(of: operations[...], seen: cursor) {
+        for payload in Self.encodedPushes(of: operations[...], seen: cursor) {
             let push = try context.insertNewObject(forEntityName: SyncModel.pendingPushName)
             try push.setValue(.uuid(UUID()), forKey: "push")
             try push.setValue(.integer64(order), forKey: "order")
@@ -209,23 +209,24 @@ final class ReplicaState {
     }
 
     /// `operations` as the binary form of pushes of up to ``operationsPerPush`` operations and
-    /// ``bytesPerPush`` bytes, never cut between two operations of one object.
-    private func encodedPushes(of operations: ArraySlice<SyncOperation>, seen: Int64) throws -> [Data] {
+    /// ``bytesPerPush`` bytes, never cut between two operations of one object: a push over the
+    /// bytes is cut at the first object boundary after its middle, else the last one before it.
+    static func encodedPushes(of operations: ArraySlice<SyncOperation>, seen: Int64) -> [Data] {
         var payloads: [Data] = []
-        for chunk in Self.pushes(of: Array(operations)) {
+        for chunk in pushes(of: Array(operations)) {
             let payload = PushPayload(seen: seen, operations: Array(chunk)).binaryData()
             let middle = chunk.index(chunk.startIndex, offsetBy: chunk.count / 2)
-            // Cut at the first object boundary after the middle, if there is one.
-            guard payload.count > Self.bytesPerPush,
-                let cut = chunk[middle...].indices.first(where: {
-                    $0 > chunk.startIndex && chunk[$0].object != chunk[$0 - 1].object
-                })
+            let isBoundary = { (index: Int) in
+                index > chunk.startIndex && chunk[index].object != chunk[index - 1].object
+            }
+            guard payload.count > bytesPerPush,
+                let cut = chunk[middle...].indices.first(where: isBoundary)
+                    ?? chunk[..<middle].indices.last(where: isBoundary)
             else {
                 payloads.append(payload)
                 continue
             }
-            payloads +=
-                try encodedPushes(of: chunk[..<cut], seen: seen) + encodedPushes(of: chunk[cut...], seen: seen)
+            payloads += encodedPushes(of: chunk[..<cut], seen: seen) + encodedPushes(of: chunk[cut...], seen: seen)
         }
         return payloads
     }
