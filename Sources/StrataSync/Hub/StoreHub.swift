@@ -119,11 +119,8 @@ public actor StoreHub: SyncHub {
                 message: "Push \(push.id) from \(push.replica) holds an operation stamped by \(forged.stamp.replica).")
         }
         return try context.performAndWait {
-            if needsReload {
-                (merged, head) = try Self.load(rules: rules, in: context)
-                context.reset()
-                needsReload = false
-            }
+            try reloadIfNeeded()
+            context.reset()
             let deadline = ContinuousClock.now + Self.contendedPushTime
             while true {
                 do {
@@ -143,10 +140,7 @@ public actor StoreHub: SyncHub {
                     {
                         continue
                     }
-                    if needsReload, let (reloaded, reloadedHead) = try? Self.load(rules: rules, in: context) {
-                        (merged, head) = (reloaded, reloadedHead)
-                        needsReload = false
-                    }
+                    try? reloadIfNeeded()
                     context.reset()
                     throw error
                 }
@@ -303,8 +297,9 @@ public actor StoreHub: SyncHub {
     public func resolvedObjects() -> [GlobalID: ResolvedObject] { merged.state.resolvedObjects() }
 
     /// Reads what other processes pushed (``refresh()``), then makes `context` show every object
-    /// the hub resolves, as a replica that pulled the whole log shows them, and saves it: inserts them into its stores — empty ones, of the
-    /// application's model — with their values, relationships and orders. What a replica's store
+    /// the hub resolves, as a replica that pulled the whole log shows them, and saves it: inserts
+    /// them into its stores — empty ones, of the application's model — with their values,
+    /// relationships and orders. What a replica's store
     /// holds can then be set against it (`strata dump --canonical` of a hub's store does so).
     /// Objects of entities the context's model lacks are left out.
     ///
@@ -331,13 +326,20 @@ public actor StoreHub: SyncHub {
         try context.performAndWait {
             defer { context.reset() }
             if needsReload {
-                (merged, head) = try Self.load(rules: rules, in: context)
-                needsReload = false
+                try reloadIfNeeded()
                 for watcher in watchers.values { watcher.yield(head) }
             } else {
                 try catchUp()
             }
         }
+    }
+
+    /// Loads the merged state again from the store when it is ahead of it (a save failed after
+    /// the state took a push in). Run on the context's queue.
+    private func reloadIfNeeded() throws {
+        guard needsReload else { return }
+        (merged, head) = try Self.load(rules: rules, in: context)
+        needsReload = false
     }
 
     /// Starts reading what other processes push as the store announces their saves, when it
